@@ -1,0 +1,145 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/outfile.h"
+#include "util/xalloc.h"
+
+int cli_status(const struct cs_error *err)
+{
+	switch (err->kind) {
+	case ERROR_NONE: return EXIT_OK;
+	case ERROR_INPUT: return EXIT_USAGE;
+	case ERROR_RUNTIME: return EXIT_RUNTIME;
+	}
+	return EXIT_RUNTIME;
+}
+
+void cli_options_init(struct cli_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->seed = -1;
+}
+
+void cli_options_release(struct cli_options *o)
+{
+	free(o->sets);
+	free(o->catalogs);
+	cli_options_init(o);
+}
+
+int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
+{
+	char msg[ERROR_MSG_MAX / 2];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	error_set(err, "%s: %s (see 'clustersim %s --help')", cmd, msg, cmd);
+	return EXIT_USAGE;
+}
+
+int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
+		      const char *arg, struct cs_error *err)
+{
+	if (strcmp(name, "format") == 0) {
+		for (int i = 0; output_format_names[i] != NULL; i++) {
+			if (strcmp(arg, output_format_names[i]) == 0) {
+				o->format = (enum output_format)i;
+				o->format_given = true;
+				return 1;
+			}
+		}
+		cli_usage_error(err, cmd, "--format must be table, csv or json, not '%s'", arg);
+		return -1;
+	}
+	if (strcmp(name, "output") == 0) {
+		if (arg[0] == '\0') {
+			cli_usage_error(err, cmd, "-o needs a file name");
+			return -1;
+		}
+		o->output = arg;
+		return 1;
+	}
+	if (strcmp(name, "set") == 0) {
+		struct scenario_override ov;
+		if (!scenario_parse_set(arg, &ov)) {
+			cli_usage_error(err, cmd, "--set expects PATH=VALUE, got '%s'", arg);
+			return -1;
+		}
+		o->sets = xreallocarray(o->sets, o->n_sets + 1, sizeof *o->sets);
+		o->sets[o->n_sets++] = ov;
+		return 1;
+	}
+	if (strcmp(name, "seed") == 0) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(arg, &end, 10);
+		if (end == arg || *end != '\0' || errno != 0 || v < 0) {
+			cli_usage_error(err, cmd, "--seed expects a non-negative integer, got '%s'", arg);
+			return -1;
+		}
+		o->seed = v;
+		return 1;
+	}
+	if (strcmp(name, "catalog") == 0) {
+		o->catalogs = xreallocarray(o->catalogs, o->n_catalogs + 1, sizeof *o->catalogs);
+		o->catalogs[o->n_catalogs++] = arg;
+		return 1;
+	}
+	return 0;
+}
+
+enum output_format cli_format(const struct cli_options *o)
+{
+	if (o->format_given)
+		return o->format;
+	return isatty(STDOUT_FILENO) ? FORMAT_TABLE : FORMAT_CSV;
+}
+
+int cli_table_width(void)
+{
+	const char *cols = getenv("COLUMNS");
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (cols != NULL && atoi(cols) > 20)
+		return atoi(cols);
+	return 120;
+}
+
+catalog *cli_catalog(const struct cli_options *o, struct cs_error *err)
+{
+	catalog *c = catalog_new_builtin(err);
+	if (c == NULL)
+		return NULL;
+	for (size_t i = 0; i < o->n_catalogs; i++) {
+		if (catalog_merge_file(c, o->catalogs[i], err) < 0) {
+			catalog_free(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *err)
+{
+	struct outfile out;
+	enum output_format fmt = cli_format(o);
+	int width = o->output == NULL ? cli_table_width() : 0;
+
+	if (outfile_open(&out, o->output, err) < 0)
+		return -1;
+	if (writer_write(out.f, rs, fmt, width) < 0) {
+		int e = errno;
+		outfile_abort(&out);
+		return error_runtime(err, "cannot write %s%s%s: %s", o->output ? "'" : "",
+				     o->output ? o->output : "standard output", o->output ? "'" : "",
+				     strerror(e ? e : EIO));
+	}
+	return outfile_commit(&out, err);
+}

@@ -1,0 +1,34 @@
+/*
+ * outfile: results written so that a reader never sees half a file.
+ *
+ * outfile_open() on a regular path creates a temporary file beside it;
+ * outfile_commit() flushes, syncs and renames it over the target, or removes
+ * it and reports the failure (a full disk, an unwritable directory). A path
+ * that names a device or pipe (/dev/full, /dev/stdout) is written directly,
+ * never replaced. NULL or "-" means standard output.
+ */
+#ifndef CLUSTERSIM_OUTPUT_OUTFILE_H
+#define CLUSTERSIM_OUTPUT_OUTFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/error.h"
+
+struct outfile {
+	FILE *f;
+	char *path;      /* target, NULL for stdout */
+	char *tmp_path;  /* temporary, NULL when writing directly */
+	bool is_stdout;
+};
+
+/* Open for writing; on failure err is a runtime error and *o is cleared. */
+int outfile_open(struct outfile *o, const char *path, struct cs_error *err);
+
+/* Finish: flush, sync, rename. On failure the temporary file is removed. */
+int outfile_commit(struct outfile *o, struct cs_error *err);
+
+/* Give up: close and remove the temporary file. Safe on a cleared outfile. */
+void outfile_abort(struct outfile *o);
+
+#endif

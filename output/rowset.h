@@ -1,0 +1,60 @@
+/*
+ * rowset: a table of result rows with named columns, before formatting.
+ *
+ * Models produce numbers; cli/ fills a rowset; the writers in writer.h turn
+ * it into an aligned table, CSV or JSON. A cell is empty, text, an integer or
+ * a finite real (the setters assert finiteness: a non-finite value must have
+ * been turned into an `error` row before it got here). Reals are printed
+ * with six significant digits by text_format_real(), so output is the same
+ * bytes on every run.
+ */
+#ifndef CLUSTERSIM_OUTPUT_ROWSET_H
+#define CLUSTERSIM_OUTPUT_ROWSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cell_type { CELL_EMPTY, CELL_TEXT, CELL_INT, CELL_REAL };
+
+typedef struct rowset rowset;
+
+/* New rowset with copies of the NULL-terminated column names. Caller frees. */
+rowset *rowset_new(const char *const columns[]);
+
+/* Same from a counted array. */
+rowset *rowset_new_n(const char *const columns[], size_t ncols);
+void rowset_free(rowset *rs);
+
+size_t rowset_ncols(const rowset *rs);
+size_t rowset_nrows(const rowset *rs);
+const char *rowset_column(const rowset *rs, size_t col);
+
+/* Index of a column by name, or -1. */
+long rowset_find(const rowset *rs, const char *name);
+
+/* Append an empty row; returns its index. */
+size_t rowset_add_row(rowset *rs);
+
+/* Set a cell of the last row by column name (the column must exist). */
+void rowset_text(rowset *rs, const char *col, const char *text);
+void rowset_int(rowset *rs, const char *col, int64_t v);
+void rowset_real(rowset *rs, const char *col, double v);
+
+/* Set a cell by position. */
+void rowset_set_text(rowset *rs, size_t row, size_t col, const char *text);
+void rowset_set_int(rowset *rs, size_t row, size_t col, int64_t v);
+void rowset_set_real(rowset *rs, size_t row, size_t col, double v);
+
+enum cell_type rowset_type(const rowset *rs, size_t row, size_t col);
+
+/* The cell as output text ("" when empty). */
+void rowset_format(const rowset *rs, size_t row, size_t col, char *buf, size_t size);
+
+/* Numeric value of a cell (0 for empty or text). */
+double rowset_number(const rowset *rs, size_t row, size_t col);
+
+/* Text of a text cell, or NULL. */
+const char *rowset_get_text(const rowset *rs, size_t row, size_t col);
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The command line: help, version, exit statuses, standard input, -o written
+# atomically, failed writes (exit 1, no partial file), byte-identical reruns.
+. "$TOP/tests/cli/lib.sh"
+ex="$TOP/scenarios/examples/llama3-70b-pretrain.json"
+
+expect_status 0 "$CLUSTERSIM" --help && grep -q "^usage: clustersim COMMAND" "$TMP/out" && ok || fail "--help"
+expect_status 0 "$CLUSTERSIM" --version && grep -qE "^clustersim [0-9]+\.[0-9]+\.[0-9]+$" "$TMP/out" && ok || fail "--version"
+expect_status 0 "$CLUSTERSIM" run --help && grep -q "^usage: clustersim run" "$TMP/out" && ok || fail "run --help"
+expect_status 0 "$CLUSTERSIM" catalog --help || fail "catalog --help"
+expect_status 2 "$CLUSTERSIM" || fail "no command"
+expect_status 2 "$CLUSTERSIM" frobnicate && grep -q "unknown command 'frobnicate'" "$TMP/err" && ok || fail "unknown command"
+expect_status 2 "$CLUSTERSIM" run "$ex" --bogus && grep -q "unknown option '--bogus'" "$TMP/err" && ok || fail "unknown option"
+expect_status 2 "$CLUSTERSIM" run || fail "run without a scenario"
+expect_status 2 "$CLUSTERSIM" run "$ex" --format xml && grep -q "format must be table, csv or json" "$TMP/err" && ok || fail "bad --format"
+expect_status 2 "$CLUSTERSIM" run "$ex" --set nodes || fail "--set without ="
+expect_status 2 "$CLUSTERSIM" run "$ex" --seed -3 || fail "negative --seed"
+expect_status 2 "$CLUSTERSIM" run "$TMP/nope.json" && grep -q "cannot open: No such file" "$TMP/err" && ok || fail "missing file"
+expect_status 2 "$CLUSTERSIM" run "$TMP" && grep -q "is a directory" "$TMP/err" && ok || fail "directory as scenario"
+expect_status 2 "$CLUSTERSIM" catalog nonsense || fail "unknown catalog section"
+
+# Standard input, and byte-identical results from the file and from stdin.
+"$CLUSTERSIM" run "$ex" --format csv --dry-run >"$TMP/a.csv" 2>"$TMP/err" || fail "run from file"
+"$CLUSTERSIM" run - --format csv --dry-run <"$ex" | sed 's/^stdin,/llama3-70b-pretrain,/' >"$TMP/b.csv" || fail "run from stdin"
+cmp -s "$TMP/a.csv" "$TMP/b.csv" && ok || fail "stdin and file differ"
+
+# Reruns give the same bytes; --seed changes only the seed column here.
+"$CLUSTERSIM" run "$ex" --format csv --dry-run >"$TMP/c.csv"
+cmp -s "$TMP/a.csv" "$TMP/c.csv" && ok || fail "rerun differs"
+"$CLUSTERSIM" run "$ex" --format csv --dry-run --seed 9 | cut -d, -f4 | sed -n 2p | grep -qx 9 && ok || fail "--seed not applied"
+
+# --set changes a field.
+"$CLUSTERSIM" run "$ex" --format csv --dry-run --set 'candidates[0].nodes=4' | sed -n 2p | cut -d, -f8 | grep -qx 4 && ok || fail "--set nodes"
+
+# -o writes the file whole, through a temporary name that does not remain.
+expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --dry-run -o "$TMP/out.csv" || fail "-o"
+cmp -s "$TMP/a.csv" "$TMP/out.csv" && ok || fail "-o content differs from stdout"
+[ -z "$(ls "$TMP" | grep 'out.csv.tmp')" ] && ok || fail "temporary file left behind"
+[ ! -s "$TMP/out" ] && ok || fail "-o also wrote to stdout"
+
+# A full disk and an unwritable path: exit 1, one message, no partial file.
+if [ -w /dev/full ]; then
+	expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --dry-run -o /dev/full &&
+		grep -q "cannot write '/dev/full': No space left on device" "$TMP/err" && ok || fail "/dev/full"
+	"$CLUSTERSIM" run "$ex" --format csv --dry-run >/dev/full 2>"$TMP/err"
+	[ $? -eq 1 ] && grep -q "No space left" "$TMP/err" && ok || fail "stdout on /dev/full"
+fi
+expect_status 1 "$CLUSTERSIM" run "$ex" --dry-run -o "$TMP/no/such/dir/out.csv" &&
+	grep -q "cannot write" "$TMP/err" && ok || fail "missing directory"
+mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	expect_status 1 "$CLUSTERSIM" run "$ex" --dry-run -o "$TMP/ro/out.csv" || fail "read-only directory"
+	[ -z "$(ls "$TMP/ro")" ] && ok || fail "file left in read-only directory"
+fi
+
+# JSON output is an array of objects with the CSV's columns.
+"$CLUSTERSIM" run "$ex" --format json --dry-run >"$TMP/r.json"
+head -c1 "$TMP/r.json" | grep -q '\[' && grep -q '"scenario": "llama3-70b-pretrain"' "$TMP/r.json" && ok || fail "json output"
+finish

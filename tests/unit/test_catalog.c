@@ -1,0 +1,246 @@
+/* Catalog: built-in data against the reference, lookups, overrides. */
+#include "testutil.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "models/catalog.h"
+
+static catalog *builtin(void)
+{
+	struct cs_error err;
+	error_clear(&err);
+	catalog *c = catalog_new_builtin(&err);
+	if (c == NULL)
+		print_error("%s\n", err.msg);
+	assert_non_null(c);
+	return c;
+}
+
+static void test_required_gpus_present(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	/* The list: at least these, 15+ in all. */
+	const char *names[] = {
+		"A100-40GB-SXM", "A100-80GB-SXM", "A800-SXM", "H100-SXM", "H100-PCIe", "H100-NVL",
+		"H800-SXM", "H200-SXM", "GH200", "B200", "B300", "GB200", "L40S", "L4", "RTX-4090",
+		"MI250X", "MI300X", "MI325X", "MI355X", "Gaudi2", "Gaudi3",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct gpu_spec *g = catalog_gpu(c, names[i]);
+		if (g == NULL)
+			print_error("missing GPU %s\n", names[i]);
+		assert_non_null(g);
+		assert_true(g->peak_flops[PREC_BF16] > 0);
+		assert_true(g->mamf[PREC_BF16] > 0.3 && g->mamf[PREC_BF16] <= 1.0);
+		assert_true(g->id.source[0] != '\0');
+	}
+	assert_true(catalog_gpu_count(c) >= 15);
+	catalog_free(c);
+}
+
+/* Datasheet values from ../shared/reference/catalog/gpus.csv (dense FLOP/s). */
+static void test_gpu_values_match_reference(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	const struct gpu_spec *h100 = catalog_gpu(c, "H100-SXM");
+	assert_close(h100->peak_flops[PREC_BF16], 989e12, 1e-9);
+	assert_close(h100->peak_flops[PREC_FP8], 1979e12, 1e-9);
+	assert_close(h100->mem_bw_bytes_per_s, 3.35e12, 1e-9);
+	assert_close(h100->memory_bytes, 80.0 * 1073741824.0, 1e-12);
+	assert_close(h100->mamf[PREC_BF16], 0.80, 1e-9);   /* notes.md MAMF */
+	assert_close(h100->scale_up_bytes_per_s, 450e9, 1e-9);
+	const struct gpu_spec *a100 = catalog_gpu(c, "A100-80GB-SXM");
+	assert_close(a100->peak_flops[PREC_BF16], 312e12, 1e-9);
+	assert_close(a100->mem_bw_bytes_per_s, 2.039e12, 1e-9);
+	assert_close(a100->mamf[PREC_BF16], 0.87, 1e-9);
+	const struct gpu_spec *mi300x = catalog_gpu(c, "MI300X");
+	assert_close(mi300x->peak_flops[PREC_BF16], 1307.4e12, 1e-9);
+	assert_close(mi300x->memory_gib, 192, 0);
+	assert_close(mi300x->mamf[PREC_BF16], 0.51, 1e-9);
+	const struct gpu_spec *b200 = catalog_gpu(c, "B200");
+	assert_close(b200->peak_flops[PREC_BF16], 2250e12, 1e-9);
+	assert_close(b200->mem_bw_bytes_per_s, 8e12, 1e-9);
+	const struct gpu_spec *h200 = catalog_gpu(c, "H200-SXM");
+	assert_close(h200->memory_gib, 141, 0);
+	assert_close(h200->mem_bw_bytes_per_s, 4.8e12, 1e-9);
+	/* fp16 runs at the bf16 rate */
+	assert_close(h200->peak_flops[PREC_FP16], h200->peak_flops[PREC_BF16], 0);
+	catalog_free(c);
+}
+
+static void test_fabrics_match_reference(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	const struct fabric_spec *nvl4 = catalog_fabric(c, "nvlink4");
+	assert_int_equal(nvl4->kind, FABRIC_SCALE_UP);
+	assert_int_equal(nvl4->topology, FTOPO_SWITCH);
+	assert_close(nvl4->bw_bytes_per_s, 450e9, 1e-9);
+	/* collectives.csv: ring ~370 GB/s of 450 */
+	assert_close(nvl4->efficiency * 450, 370, 0.01);
+	const struct fabric_spec *ndr = catalog_fabric(c, "ib-ndr");
+	assert_int_equal(ndr->kind, FABRIC_SCALE_OUT);
+	assert_close(ndr->bw_bytes_per_s, 50e9, 1e-9);
+	assert_close(ndr->line_rate_gbps, 400, 0);
+	const struct fabric_spec *mesh = catalog_fabric(c, "xgmi-mi300x");
+	assert_int_equal(mesh->topology, FTOPO_MESH);
+	assert_close(mesh->pair_bytes_per_s, 64e9, 1e-9);
+	const char *required[] = {
+		"nvlink3", "nvlink4", "nvlink5", "nvlink5-nvl72", "xgmi-mi300x", "pcie4", "pcie5",
+		"ib-edr", "ib-hdr", "ib-ndr", "ib-xdr", "omni-path", "roce-100", "roce-200", "roce-400",
+		"efa-v1", "efa-v2", "efa-v3", "efa-v4", "gcp-tcpx", "gcp-tcpxo",
+	};
+	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+		if (catalog_fabric(c, required[i]) == NULL)
+			print_error("missing fabric %s\n", required[i]);
+		assert_non_null(catalog_fabric(c, required[i]));
+	}
+	assert_int_equal(catalog_fabric(c, "nvlink5-nvl72")->domain_gpus, 72);
+	catalog_free(c);
+}
+
+static void test_lookup_aliases_and_case(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	assert_ptr_equal(catalog_gpu(c, "h100"), catalog_gpu(c, "H100-SXM"));
+	assert_ptr_equal(catalog_gpu(c, "h100-sxm"), catalog_gpu(c, "H100-SXM"));
+	assert_ptr_equal(catalog_gpu(c, "H200"), catalog_gpu(c, "H200-SXM"));
+	assert_null(catalog_gpu(c, "H1000"));
+	char hint[256];
+	catalog_suggest(c, CAT_PRESETS, "dgx-h10", hint, sizeof hint);
+	assert_non_null(strstr(hint, "\"dgx-h100\""));
+	catalog_suggest(c, CAT_MODELS, "lama3-70b", hint, sizeof hint);
+	assert_non_null(strstr(hint, "\"llama3-70b\""));
+	catalog_free(c);
+}
+
+static void test_presets_and_prices(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	const char *presets[] = {
+		"dgx-a100", "dgx-h100", "hgx-h200", "dgx-b200", "gb200-nvl72", "aws-p4d.24xlarge",
+		"aws-p5.48xlarge", "aws-p5en.48xlarge", "gcp-a3-highgpu-8g", "gcp-a3-megagpu-8g",
+		"azure-nd-a100-v4", "azure-nd-h100-v5", "lambda-8x-h100", "coreweave-8x-h100",
+		"nebius-8x-h200",
+	};
+	for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+		if (catalog_preset(c, presets[i]) == NULL)
+			print_error("missing preset %s\n", presets[i]);
+		assert_non_null(catalog_preset(c, presets[i]));
+	}
+	const struct preset_spec *p5 = catalog_preset(c, "aws-p5.48xlarge");
+	assert_int_equal(p5->gpus_per_node, 8);
+	assert_int_equal(p5->nics_per_node, 32);  /* 32 x 100G EFA v2 */
+	/* prices.csv: AWS p5 post-cut $6.88/GPU-h comes before the pre-cut $12.29 */
+	const struct price_spec *pr = catalog_price_find(c, "aws", PRICE_ON_DEMAND, "p5.48xlarge", "H100-SXM", "");
+	assert_non_null(pr);
+	assert_close(pr->usd_per_gpu_hour, 6.88, 1e-9);
+	/* p5en spot: 26.57-27.20 per instance -> 3.32-3.40 per GPU */
+	pr = catalog_price_find(c, "aws", PRICE_SPOT, "p5en.48xlarge", "H200-SXM", "");
+	assert_non_null(pr);
+	assert_true(pr->usd_per_gpu_hour >= 3.32 && pr->usd_per_gpu_hour <= 3.40);
+	/* GCP a3-highgpu-8g on-demand us-central1 $11.061/GPU-h */
+	pr = catalog_price_find(c, "gcp", PRICE_ON_DEMAND, "a3-highgpu-8g", "", "");
+	assert_non_null(pr);
+	assert_close(pr->usd_per_gpu_hour, 11.061, 1e-3);
+	assert_null(catalog_price_find(c, "lambda", PRICE_SPOT, "", "H100-SXM", ""));
+	assert_true(catalog_provider_known(c, "AWS"));
+	assert_false(catalog_provider_known(c, "awz"));
+	catalog_free(c);
+}
+
+static void test_models_parameter_counts(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	const struct model_spec *m = catalog_model(c, "llama3-70b");
+	assert_int_equal(m->layers, 80);
+	assert_int_equal(m->hidden, 8192);
+	assert_int_equal(m->kv_heads, 8);
+	assert_int_equal(m->ffn, 28672);
+	assert_int_equal(m->mlp, MLP_SWIGLU);
+	m = catalog_model(c, "gpt3-175b");
+	assert_int_equal(m->layers, 96);
+	assert_int_equal(m->hidden, 12288);
+	assert_int_equal(m->mlp, MLP_GELU);
+	m = catalog_model(c, "mixtral-8x7b");
+	assert_int_equal(m->experts, 8);
+	assert_int_equal(m->experts_active, 2);
+	catalog_free(c);
+}
+
+static void test_override_merges_fields(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	struct cs_error err;
+	json_error_t jerr;
+	error_clear(&err);
+	json_t *doc = json_loads(
+		"{\"gpus\": [{\"name\": \"h100-sxm\", \"mamf_bf16\": 0.75},"
+		"            {\"name\": \"X9\", \"memory_gib\": 64, \"mem_bw_GBps\": 2000,"
+		"             \"tflops_bf16\": 500, \"mamf_bf16\": 0.7, \"scale_up\": \"nvlink4\"}],"
+		" \"prices\": [{\"provider\": \"aws\", \"offering\": \"p5.48xlarge\", \"gpu\": \"H100-SXM\","
+		"              \"type\": \"on-demand\", \"usd_per_gpu_hour\": 2.5}]}", 0, &jerr);
+	assert_non_null(doc);
+	assert_int_equal(catalog_merge_json(c, doc, "catalog", "mine.json", NULL, &err), 0);
+	json_decref(doc);
+	const struct gpu_spec *h100 = catalog_gpu(c, "H100-SXM");
+	assert_close(h100->mamf[PREC_BF16], 0.75, 0);       /* overridden */
+	assert_close(h100->peak_flops[PREC_BF16], 989e12, 1e-9); /* kept */
+	assert_non_null(catalog_gpu(c, "x9"));
+	const struct price_spec *pr = catalog_price_find(c, "aws", PRICE_ON_DEMAND, "p5.48xlarge", "H100-SXM", "");
+	assert_close(pr->usd_per_gpu_hour, 2.5, 0);  /* the user's price wins */
+	assert_int_equal(catalog_check(c, &err), 0);
+	catalog_free(c);
+}
+
+static void test_override_errors(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	struct cs_error err;
+	json_error_t jerr;
+	error_clear(&err);
+	json_t *doc = json_loads("{\"gpus\": [{\"name\": \"Y1\", \"memory_gib\": 64}]}", 0, &jerr);
+	assert_int_equal(catalog_merge_json(c, doc, "catalog", "mine.json", NULL, &err), -1);
+	assert_string_equal(err.msg, "catalog 'mine.json': gpus[0].mem_bw_GBps: missing required key");
+	json_decref(doc);
+	doc = json_loads("{\"presets\": [{\"name\": \"p1\", \"gpu\": \"H1OO\", \"gpus_per_node\": 8, \"scale_up\": \"nvlink4\"}]}", 0, &jerr);
+	assert_int_equal(catalog_merge_json(c, doc, "catalog", "mine.json", NULL, &err), 0);
+	assert_int_equal(catalog_check(c, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown GPU \"H1OO\", did you mean \"H100-SXM\""));
+	json_decref(doc);
+	doc = json_loads("{\"gpus\": [{\"name\": \"Z1\", \"aliases\": [\"h100\"], \"memory_gib\": 1,"
+			 "\"mem_bw_GBps\": 1, \"tflops_bf16\": 1, \"mamf_bf16\": 0.5}]}", 0, &jerr);
+	assert_int_equal(catalog_merge_json(c, doc, "catalog", "mine.json", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "alias \"h100\" already names \"H100-SXM\""));
+	json_decref(doc);
+	doc = json_loads("{\"gpu\": []}", 0, &jerr);
+	assert_int_equal(catalog_merge_json(c, doc, "catalog", "mine.json", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown key \"gpu\", did you mean \"gpus\""));
+	json_decref(doc);
+	catalog_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_required_gpus_present),
+		cmocka_unit_test(test_gpu_values_match_reference),
+		cmocka_unit_test(test_fabrics_match_reference),
+		cmocka_unit_test(test_lookup_aliases_and_case),
+		cmocka_unit_test(test_presets_and_prices),
+		cmocka_unit_test(test_models_parameter_counts),
+		cmocka_unit_test(test_override_merges_fields),
+		cmocka_unit_test(test_override_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

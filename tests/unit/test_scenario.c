@@ -1,0 +1,201 @@
+/* Scenario loading: presets, overrides, prices, --set, and exact errors. */
+#include "testutil.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "models/cluster.h"
+#include "models/scenario.h"
+
+static catalog *cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct cs_error err;
+	cat = catalog_new_builtin(&err);
+	return cat == NULL;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_free(cat);
+	return 0;
+}
+
+/* Load a scenario given as text; returns 0 or -1 with err set. */
+static int load_text(const char *text, const struct scenario_override *ov, size_t n_ov,
+		     struct scenario *s, struct cs_error *err)
+{
+	char path[] = "/tmp/clustersim-test-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	error_clear(err);
+	int rc = scenario_load(path, ov, n_ov, -1, cat, s, err);
+	unlink(path);
+	return rc;
+}
+
+static const char *base_text =
+	"{\"name\": \"t\", \"seed\": 7,"
+	" \"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096,"
+	"   \"global_batch_tokens\": 4194304, \"parallelism\": {\"tp\": 2, \"pp\": 1}},"
+	" \"candidates\": [{\"preset\": \"aws-p5.48xlarge\", \"nodes\": 2},"
+	"                  {\"name\": \"own\", \"gpu\": \"h200\", \"nodes\": 4, \"nic\": \"ib-ndr\","
+	"                   \"price\": {\"usd_per_gpu_hour\": 3.5}}]}";
+
+static void test_example_resolves(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(load_text(base_text, NULL, 0, &s, &err), 0);
+	assert_string_equal(s.name, "t");
+	assert_int_equal(s.seed, 7);
+	assert_int_equal(s.n_candidates, 2);
+	const struct cluster_spec *p5 = &s.candidates[0];
+	assert_string_equal(p5->name, "2 x aws-p5.48xlarge");
+	assert_string_equal(p5->gpu.id.name, "H100-SXM");
+	assert_int_equal(cluster_gpus(p5), 16);
+	assert_string_equal(p5->nic.id.name, "efa-v2");
+	assert_true(p5->price.known);
+	assert_close(p5->price.usd_per_gpu_hour, 6.88, 1e-9);
+	assert_close(cluster_usd_per_hour(p5), 16 * 6.88, 1e-9);
+	/* 16 x 989 TFLOP/s bf16 */
+	assert_close(cluster_peak_flops(p5, PREC_BF16), 16 * 989e12, 1e-12);
+	/* EFA v2: 32 x 100 Gb/s for 8 GPUs = 50 GB/s per GPU */
+	assert_close(cluster_nic_bytes_per_s_per_gpu(p5), 50e9, 1e-12);
+	const struct cluster_spec *own = &s.candidates[1];
+	assert_string_equal(own->gpu.id.name, "H200-SXM");
+	assert_string_equal(own->scale_up.id.name, "nvlink4");  /* the GPU's default */
+	assert_int_equal(own->nics_per_node, 8);                /* one per GPU by default */
+	assert_close(own->price.usd_per_gpu_hour, 3.5, 0);
+	/* plan: given fields kept, the rest chosen by the planner */
+	assert_int_equal(s.workload.plan.tp, 2);
+	assert_int_equal(s.workload.plan.pp, 1);
+	assert_int_equal(s.workload.plan.dp, PLAN_AUTO);
+	assert_int_equal(s.workload.precision, PREC_BF16);
+	scenario_release(&s);
+}
+
+static void test_set_overrides(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct scenario_override ov[4];
+	assert_true(scenario_parse_set("candidates[0].nodes=4", &ov[0]));
+	assert_true(scenario_parse_set("candidates[1].price.usd_per_gpu_hour=2.25", &ov[1]));
+	assert_true(scenario_parse_set("workload.parallelism.tp=auto", &ov[2]));
+	assert_true(scenario_parse_set("candidates[2]={\"preset\": \"dgx-b200\"}", &ov[3]));
+	assert_int_equal(load_text(base_text, ov, 4, &s, &err), 0);
+	assert_int_equal(s.candidates[0].nodes, 4);
+	assert_close(s.candidates[1].price.usd_per_gpu_hour, 2.25, 0);
+	assert_int_equal(s.workload.plan.tp, PLAN_AUTO);
+	assert_int_equal(s.n_candidates, 3);                   /* appended */
+	assert_string_equal(s.candidates[2].gpu.id.name, "B200");
+	scenario_release(&s);
+}
+
+static void test_set_errors(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct scenario_override ov;
+	assert_false(scenario_parse_set("nodes", &ov));
+	assert_false(scenario_parse_set("=4", &ov));
+	assert_true(scenario_parse_set("candidates[5].nodes=4", &ov));
+	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "--set candidates[5].nodes: index 5 is past the end (the array has 2)"));
+	assert_true(scenario_parse_set("candidates[0].nodes=many", &ov));
+	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "candidates[0].nodes: expected an integer from 1 to 1000000, got \"many\""));
+	assert_true(scenario_parse_set("workload.tpp=2", &ov));
+	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "workload: unknown key \"tpp\""));
+}
+
+static void test_error_message_form(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *text =
+		"{\"workload\": {\"kind\": \"training\", \"model\": {\"layers\": -3, \"hidden\": 64,"
+		" \"heads\": 4, \"ffn\": 128, \"vocab\": 100}, \"seq_len\": 128, \"global_batch_tokens\": 128},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(load_text(text, NULL, 0, &s, &err), -1);
+	assert_int_equal(err.kind, ERROR_INPUT);
+	/* scenario '<file>': <path>: <problem>, with the value */
+	assert_non_null(strstr(err.msg, "': workload.model.layers: expected an integer from 1 to 100000, got -3"));
+	assert_true(strncmp(err.msg, "scenario '/tmp/clustersim-test-", 31) == 0);
+	assert_null(strchr(err.msg, '\n'));
+}
+
+static void test_model_object_with_preset(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *text =
+		"{\"workload\": {\"kind\": \"training\", \"model\": {\"preset\": \"llama3-70b\", \"layers\": 40},"
+		" \"seq_len\": 8192, \"global_batch_tokens\": 8192},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(load_text(text, NULL, 0, &s, &err), 0);
+	assert_int_equal(s.workload.model.layers, 40);
+	assert_int_equal(s.workload.model.hidden, 8192);
+	assert_string_equal(s.workload.model.id.name, "llama3-70b (modified)");
+	assert_false(s.candidates[0].price.known);  /* owned hardware: no price */
+	scenario_release(&s);
+}
+
+static void test_collective_sizes(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *text =
+		"{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_gather\","
+		" \"bytes\": {\"min\": 1024, \"max\": 1048576, \"factor\": 4}}},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(load_text(text, NULL, 0, &s, &err), 0);
+	assert_int_equal(s.workload.collective.op, COLL_ALL_GATHER);
+	assert_int_equal(s.workload.collective.n_bytes, 6);  /* 1K 4K 16K 64K 256K 1M */
+	assert_close(s.workload.collective.bytes[5], 1048576, 0);
+	scenario_release(&s);
+}
+
+static void test_billing_rounds_up(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(load_text(base_text, NULL, 0, &s, &err), 0);
+	struct cluster_spec *own = &s.candidates[1];  /* 32 GPUs at $3.5, hourly billing */
+	assert_close(cluster_cost_usd(own, 3600), 32 * 3.5, 1e-12);
+	assert_close(cluster_cost_usd(own, 3601), 2 * 32 * 3.5, 1e-12);
+	assert_close(cluster_cost_usd(own, 1), 32 * 3.5, 1e-12);
+	own->price.billing_s = 1;
+	assert_close(cluster_cost_usd(own, 1800), 16 * 3.5, 1e-12);
+	scenario_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_example_resolves),
+		cmocka_unit_test(test_set_overrides),
+		cmocka_unit_test(test_set_errors),
+		cmocka_unit_test(test_error_message_form),
+		cmocka_unit_test(test_model_object_with_preset),
+		cmocka_unit_test(test_collective_sizes),
+		cmocka_unit_test(test_billing_rounds_up),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,29 @@
+/* Shared by the cmocka unit tests: cmocka 1.1 needs these headers first. */
+#ifndef CLUSTERSIM_TESTS_TESTUTIL_H
+#define CLUSTERSIM_TESTS_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+
+/* |a - b| <= rel * max(|a|, |b|) + abs_tol, with a message naming both. */
+#define assert_close(a, b, rel) assert_close_tol((a), (b), (rel), 0.0, __FILE__, __LINE__)
+#define assert_close_abs(a, b, tol) assert_close_tol((a), (b), 0.0, (tol), __FILE__, __LINE__)
+
+static inline void assert_close_tol(double a, double b, double rel, double abs_tol,
+				    const char *file, int line)
+{
+	double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	if (!(fabs(a - b) <= rel * scale + abs_tol)) {
+		print_error("%s:%d: %.10g and %.10g differ by more than rel %g / abs %g\n",
+			    file, line, a, b, rel, abs_tol);
+		_fail(file, line);
+	}
+}
+
+#endif

@@ -1,0 +1,96 @@
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void error_clear(struct cs_error *err)
+{
+	err->kind = ERROR_NONE;
+	err->msg[0] = '\0';
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
+static int utf8_length(const unsigned char *s)
+{
+	int n;
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0 && s[0] >= 0xc2)
+		n = 2;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3;
+	else if ((s[0] & 0xf8) == 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Keep messages on one printable line whatever the input contained:
+ * control characters become spaces, bytes that are not UTF-8 become '?'. */
+static void error_flatten(char *str)
+{
+	unsigned char *s = (unsigned char *)str;
+	while (*s) {
+		int n = utf8_length(s);
+		if (n == 0) {
+			*s++ = '?';
+			continue;
+		}
+		if (n == 1 && (*s < 0x20 || *s == 0x7f))
+			*s = ' ';
+		s += n;
+	}
+}
+
+static int error_vset(struct cs_error *err, enum error_kind kind, const char *fmt, va_list ap)
+{
+	err->kind = kind;
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	error_flatten(err->msg);
+	return -1;
+}
+
+int error_set(struct cs_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(err, ERROR_INPUT, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int error_runtime(struct cs_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(err, ERROR_RUNTIME, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void error_prefix(struct cs_error *err, const char *fmt, ...)
+{
+	char head[ERROR_MSG_MAX];
+	size_t hlen, olen;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(head, sizeof head, fmt, ap);
+	va_end(ap);
+	hlen = strlen(head);
+	if (hlen > ERROR_MSG_MAX / 2)
+		hlen = ERROR_MSG_MAX / 2;
+	olen = strlen(err->msg);
+	if (hlen + 2 + olen >= ERROR_MSG_MAX)
+		olen = ERROR_MSG_MAX - 1 - hlen - 2;
+	memmove(err->msg + hlen + 2, err->msg, olen);
+	memcpy(err->msg, head, hlen);
+	memcpy(err->msg + hlen, ": ", 2);
+	err->msg[hlen + 2 + olen] = '\0';
+	error_flatten(err->msg);
+}

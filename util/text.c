@@ -1,0 +1,200 @@
+#include "text.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static inline int text_lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+bool text_equal_nocase(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (text_lower((unsigned char)*a) != text_lower((unsigned char)*b))
+			return false;
+	return *a == *b;
+}
+
+int text_edit_distance(const char *a, const char *b)
+{
+	enum { MAXLEN = 127 };
+	int prev[MAXLEN + 1], cur[MAXLEN + 1];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > MAXLEN)
+		la = MAXLEN;
+	if (lb > MAXLEN)
+		lb = MAXLEN;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = text_lower((unsigned char)a[i - 1]) != text_lower((unsigned char)b[j - 1]);
+			int best = prev[j - 1] + cost;
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			cur[j] = best;
+		}
+		memcpy(prev, cur, sizeof(int) * (lb + 1));
+	}
+	return prev[lb];
+}
+
+void text_suggest_init(struct text_suggest *s, const char *wanted)
+{
+	s->wanted = wanted;
+	for (int i = 0; i < 3; i++) {
+		s->best[i] = NULL;
+		s->dist[i] = 1 << 30;
+	}
+}
+
+/* A name counts as close when it is within about a third of its length, or
+ * when one contains the other (a prefix such as "h100" for "H100-SXM"). */
+static int text_closeness(const char *wanted, const char *name)
+{
+	int d = text_edit_distance(wanted, name);
+	size_t lw = strlen(wanted), ln = strlen(name);
+	size_t longer = lw > ln ? lw : ln;
+	if (lw >= 2 && ln >= lw) {
+		for (size_t i = 0; i + lw <= ln; i++) {
+			size_t k = 0;
+			while (k < lw && text_lower((unsigned char)name[i + k]) == text_lower((unsigned char)wanted[k]))
+				k++;
+			if (k == lw)
+				return 1 + (int)(ln - lw) / 4; /* contained: rank by how much is extra */
+		}
+	}
+	if ((size_t)d * 3 <= longer + 2)
+		return d + 1;
+	/* A misspelt prefix ("H1OO" for "H100-SXM"): compare with the name's
+	 * first characters. */
+	if (lw >= 3 && ln > lw) {
+		char head[128];
+		size_t n = lw < sizeof head - 1 ? lw : sizeof head - 1;
+		memcpy(head, name, n);
+		head[n] = '\0';
+		int dp = text_edit_distance(wanted, head);
+		if ((size_t)dp * 3 <= lw + 2)
+			return dp + 2 + (int)(ln - lw) / 4;
+	}
+	return -1;
+}
+
+void text_suggest_add(struct text_suggest *s, const char *name)
+{
+	int d = text_closeness(s->wanted, name);
+	if (d < 0)
+		return;
+	for (int i = 0; i < 3; i++) {
+		if (s->best[i] != NULL && text_equal_nocase(s->best[i], name))
+			return;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (d < s->dist[i]) {
+			for (int k = 2; k > i; k--) {
+				s->best[k] = s->best[k - 1];
+				s->dist[k] = s->dist[k - 1];
+			}
+			s->best[i] = name;
+			s->dist[i] = d;
+			return;
+		}
+	}
+}
+
+void text_suggest_format(const struct text_suggest *s, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	if (s->best[0] == NULL)
+		return;
+	used += (size_t)snprintf(buf, size, ", did you mean ");
+	for (int i = 0; i < 3 && s->best[i] != NULL && used < size; i++) {
+		char q[96];
+		text_quote(s->best[i], q, sizeof q);
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", q);
+	}
+	if (used < size)
+		snprintf(buf + used, size - used, "?");
+}
+
+void text_quote(const char *s, char *buf, size_t size)
+{
+	enum { MAXSHOW = 60 };
+	size_t o = 0, shown = 0;
+
+	assert(size >= 8);
+	buf[o++] = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char tmp[8];
+		size_t n;
+		if (shown >= MAXSHOW) {
+			if (o + 5 < size) {
+				memcpy(buf + o, "...", 3);
+				o += 3;
+			}
+			break;
+		}
+		if (c == '"' || c == '\\')
+			n = (size_t)snprintf(tmp, sizeof tmp, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			n = (size_t)snprintf(tmp, sizeof tmp, "\\x%02x", c);
+		else
+			n = (size_t)snprintf(tmp, sizeof tmp, "%c", c);
+		if (o + n + 2 > size)
+			break;
+		memcpy(buf + o, tmp, n);
+		o += n;
+		shown++;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+}
+
+bool text_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= size) {
+		memcpy(dst, src, size - 1);
+		dst[size - 1] = '\0';
+		return false;
+	}
+	memcpy(dst, src, n + 1);
+	return true;
+}
+
+void text_format_real(double x, char *buf, size_t size)
+{
+	double ax = fabs(x);
+	assert(isfinite(x));
+	if (ax == 0.0) {
+		snprintf(buf, size, "0");
+		return;
+	}
+	if (ax >= 1e15 || ax < 1e-4) {
+		snprintf(buf, size, "%.5e", x);
+		return;
+	}
+	int magnitude = (int)floor(log10(ax)) + 1; /* digits before the point */
+	int decimals = 6 - magnitude;
+	if (decimals < 0)
+		decimals = 0;
+	snprintf(buf, size, "%.*f", decimals, x);
+	if (strchr(buf, '.') != NULL) {
+		size_t n = strlen(buf);
+		while (n > 0 && buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (n > 0 && buf[n - 1] == '.')
+			buf[--n] = '\0';
+	}
+	if (strcmp(buf, "-0") == 0)
+		snprintf(buf, size, "0");
+}

@@ -1,0 +1,50 @@
+/*
+ * text: small string helpers for messages and name lookup.
+ *
+ * Case-insensitive comparison, edit distance for "did you mean" suggestions,
+ * and quoting of untrusted input for one-line error messages.
+ */
+#ifndef CLUSTERSIM_UTIL_TEXT_H
+#define CLUSTERSIM_UTIL_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ASCII case-insensitive equality. */
+bool text_equal_nocase(const char *a, const char *b);
+
+/* Damerau-free Levenshtein distance, ASCII case-insensitive; strings longer
+ * than 127 bytes are compared on their first 127. */
+int text_edit_distance(const char *a, const char *b);
+
+/*
+ * Collects the closest names to a misspelt one. Feed every candidate with
+ * text_suggest_add(), then text_suggest_format() writes
+ * `, did you mean "a", "b"?` (or nothing when none is close) into buf.
+ */
+struct text_suggest {
+	const char *wanted;
+	const char *best[3];
+	int dist[3];
+};
+
+void text_suggest_init(struct text_suggest *s, const char *wanted);
+void text_suggest_add(struct text_suggest *s, const char *name);
+void text_suggest_format(const struct text_suggest *s, char *buf, size_t size);
+
+/*
+ * Write s into buf as a double-quoted, printable, one-line string:
+ * control and non-ASCII bytes become \xNN, quotes and backslashes are
+ * escaped, and anything past about 60 characters is cut with "...".
+ */
+void text_quote(const char *s, char *buf, size_t size);
+
+/* Copy src into dst of size bytes; returns false (and truncates) when it does not fit. */
+bool text_copy(char *dst, size_t size, const char *src);
+
+/* Format a double for output: six significant digits, plain decimal notation
+ * between 1e-4 and 1e15, no trailing zeros, "0" for zero and -0. The value
+ * must be finite. */
+void text_format_real(double x, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,80 @@
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void xalloc_die(size_t n, size_t size)
+{
+	fprintf(stderr, "clustersim: out of memory allocating %zu x %zu bytes\n", n, size);
+	exit(1);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (p == NULL)
+		xalloc_die(1, size);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p;
+	if (n == 0 || size == 0)
+		n = size = 1;
+	if (SIZE_MAX / n < size)
+		xalloc_die(n, size);
+	p = calloc(n, size);
+	if (p == NULL)
+		xalloc_die(n, size);
+	return p;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	void *q;
+	if (n == 0 || size == 0)
+		n = size = 1;
+	if (SIZE_MAX / n < size)
+		xalloc_die(n, size);
+	q = realloc(p, n * size);
+	if (q == NULL)
+		xalloc_die(n, size);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p;
+	size_t len = strnlen(s, n);
+	p = xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+	char *p;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		xalloc_die(1, 0);
+	p = xmalloc((size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
