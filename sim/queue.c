@@ -48,16 +48,7 @@ struct queue {
 
 static void heap_grow(queue *q, size_t cap)
 {
-	size_t bytes = (cap + HEAP_BASE) * sizeof(struct heap_key);
-	struct heap_key *k;
-	bytes = (bytes + 63) & ~(size_t)63;
-	k = aligned_alloc(64, bytes);
-	if (k == NULL) {
-		/* as xalloc does: out of memory is fatal */
-		k = xmalloc(0);
-		free(k);
-		xcalloc(SIZE_MAX, 2);
-	}
+	struct heap_key *k = xaligned(64, cap + HEAP_BASE, sizeof *k);
 	if (q->key != NULL) {
 		memcpy(k, q->key, (q->n + HEAP_BASE) * sizeof *k);
 		free(q->key);

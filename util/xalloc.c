@@ -46,6 +46,18 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	return q;
 }
 
+void *xaligned(size_t align, size_t n, size_t size)
+{
+	void *p = NULL;
+	if (n == 0 || size == 0)
+		n = size = 1;
+	if (SIZE_MAX / n < size)
+		xalloc_die(n, size);
+	if (posix_memalign(&p, align, n * size) != 0)
+		xalloc_die(n, size);
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));

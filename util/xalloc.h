@@ -19,6 +19,10 @@ void *xcalloc(size_t n, size_t size);
 /* Resize p to n elements of size bytes; exits on overflow. Caller frees. */
 void *xreallocarray(void *p, size_t n, size_t size);
 
+/* n elements of size bytes aligned to `align` (a power of two, a multiple of
+ * sizeof(void *)); exits on overflow or exhaustion. Caller frees with free(). */
+void *xaligned(size_t align, size_t n, size_t size);
+
 /* Copy of the NUL-terminated s. Caller frees. */
 char *xstrdup(const char *s);
 

@@ -1,0 +1,541 @@
+#include "flow.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/time.h"
+#include "util/xalloc.h"
+
+/*
+ * Memory layout, chosen for the solver: what progressive filling reads of a
+ * flow (its path, weight, new rate, marks) sits in a 64-byte `fl_hot`
+ * record, one cache line per flow; the rest (progress, completion event,
+ * callback) is in `fl_cold`. Bytes carried by a link are not updated as
+ * flows progress: a link keeps the bytes of its finished flows, and its
+ * active flows' progress is added when asked (flownet_link_bytes), so
+ * bringing a flow up to date touches nothing but the flow.
+ */
+struct fl_link {
+	double cap;
+	double rem;        /* solver scratch: capacity not yet given out */
+	double wsum;       /* solver scratch: weight of unfixed flows */
+	uint32_t *flows;   /* slots of the active flows on this link */
+	uint32_t n, capn;
+	uint32_t unfixed;  /* solver scratch */
+	uint32_t stamp;
+	double carried_done;  /* bytes of finished flows */
+	double wtotal;        /* weight of the active flows on this link */
+	bool seed;
+};
+
+struct fl_hot {
+	flow_link links[FLOW_PATH_MAX];
+	double weight;
+	double rate;
+	double new_rate;
+	uint32_t stamp;
+	uint8_t n_links;
+	uint8_t fixed;
+};
+
+_Static_assert(sizeof(struct fl_hot) == 64, "a hot flow record fills one cache line");
+
+struct fl_cold {
+	uint32_t idx[FLOW_PATH_MAX];  /* position in each link's flow list */
+	double remaining;
+	double bytes;
+	int64_t t_last_ns;
+	queue_id ev;
+	struct engine_handler *done;
+	uint64_t arg;
+	int64_t latency_ns;
+	uint32_t gen;
+	uint32_t next_free;
+	bool active;
+};
+
+struct heap_entry {
+	double share;
+	uint32_t link;
+};
+
+struct flownet {
+	struct engine_handler on_complete;  /* first member: recovers the flownet */
+	engine *e;
+	struct fl_link *links;
+	size_t nlinks, cap_links;
+	struct fl_hot *hot;
+	struct fl_cold *cold;
+	size_t nflows, cap_flows;
+	uint32_t free_head;
+	size_t active;
+	uint32_t stamp;
+	double delivered;
+	int batch_depth;
+	/* scratch arrays reused across solves */
+	uint32_t *comp_links, *comp_flows, *seeds;
+	size_t cap_comp_links, cap_comp_flows, nseeds, cap_seeds;
+	struct heap_entry *heap;
+	size_t nheap, cap_heap;
+};
+
+#define NO_SLOT UINT32_MAX
+
+static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg);
+
+flownet *flownet_new(engine *e)
+{
+	flownet *n = xcalloc(1, sizeof *n);
+	n->on_complete.fn = complete_flow;
+	n->e = e;
+	n->free_head = NO_SLOT;
+	return n;
+}
+
+void flownet_free(flownet *n)
+{
+	if (n == NULL)
+		return;
+	for (size_t i = 0; i < n->nlinks; i++)
+		free(n->links[i].flows);
+	free(n->links);
+	free(n->hot);
+	free(n->cold);
+	free(n->comp_links);
+	free(n->comp_flows);
+	free(n->seeds);
+	free(n->heap);
+	free(n);
+}
+
+/* Grow a uint32 scratch array to hold at least `need`. */
+static uint32_t *grow_u32(uint32_t *a, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return a;
+	while (*cap < need)
+		*cap = *cap ? 2 * *cap : 64;
+	return xreallocarray(a, *cap, sizeof *a);
+}
+
+flow_link flownet_add_link(flownet *n, double capacity)
+{
+	assert(capacity > 0 && isfinite(capacity));
+	if (n->nlinks == n->cap_links) {
+		n->cap_links = n->cap_links ? 2 * n->cap_links : 64;
+		n->links = xreallocarray(n->links, n->cap_links, sizeof *n->links);
+	}
+	struct fl_link *l = &n->links[n->nlinks];
+	memset(l, 0, sizeof *l);
+	l->cap = capacity;
+	return (flow_link)n->nlinks++;
+}
+
+size_t flownet_link_count(const flownet *n)
+{
+	return n->nlinks;
+}
+
+double flownet_link_capacity(const flownet *n, flow_link l)
+{
+	assert(l < n->nlinks);
+	return n->links[l].cap;
+}
+
+size_t flownet_active(const flownet *n)
+{
+	return n->active;
+}
+
+double flownet_delivered_bytes(const flownet *n)
+{
+	return n->delivered;
+}
+
+static const struct fl_cold *flow_of(const flownet *n, flow_id id)
+{
+	uint32_t slot = (uint32_t)(id & 0xffffffffu) - 1;
+	if (id == 0 || slot >= n->nflows)
+		return NULL;
+	const struct fl_cold *c = &n->cold[slot];
+	if (!c->active || c->gen != (uint32_t)(id >> 32))
+		return NULL;
+	return c;
+}
+
+double flownet_rate(const flownet *n, flow_id id)
+{
+	const struct fl_cold *c = flow_of(n, id);
+	return c ? n->hot[c - n->cold].rate : 0.0;
+}
+
+/* Bring a flow's remaining bytes up to now at its current rate. */
+static void advance(flownet *n, uint32_t slot)
+{
+	struct fl_cold *c = &n->cold[slot];
+	double rate = n->hot[slot].rate;
+	int64_t now = engine_now(n->e);
+	if (now > c->t_last_ns && rate > 0) {
+		double moved = rate * sim_time_to_s(now - c->t_last_ns);
+		c->remaining = moved >= c->remaining ? 0 : c->remaining - moved;
+	}
+	c->t_last_ns = now;
+}
+
+double flownet_link_bytes(flownet *n, flow_link l)
+{
+	assert(l < n->nlinks);
+	struct fl_link *lk = &n->links[l];
+	double sum = lk->carried_done;
+	for (uint32_t i = 0; i < lk->n; i++) {
+		struct fl_cold *c = &n->cold[lk->flows[i]];
+		advance(n, lk->flows[i]);
+		sum += c->bytes - c->remaining;
+	}
+	return sum;
+}
+
+/* ---- the min-heap of link shares used by progressive filling ----------- */
+
+/* Restore the 4-ary heap below index i (the entry at i may have grown). */
+static void heap_sift_down(struct heap_entry *h, size_t m, size_t i)
+{
+	struct heap_entry x = h[i];
+	for (;;) {
+		size_t c = 4 * i + 1, end, best;
+		if (c >= m)
+			break;
+		best = c;
+		end = c + 4 < m ? c + 4 : m;
+		for (size_t k = c + 1; k < end; k++)
+			if (h[k].share < h[best].share)
+				best = k;
+		if (x.share <= h[best].share)
+			break;
+		h[i] = h[best];
+		i = best;
+	}
+	h[i] = x;
+}
+
+/* ---- solving ------------------------------------------------------------ */
+
+/* Move a flow's completion event to match its (new) rate. */
+static void reschedule(flownet *n, struct fl_cold *c, uint32_t slot, double rate)
+{
+	int64_t now = engine_now(n->e);
+	if (rate <= 0) {
+		if (c->ev != QUEUE_ID_NONE) {
+			engine_cancel(n->e, c->ev);
+			c->ev = QUEUE_ID_NONE;
+		}
+		return;
+	}
+	int64_t t = now + sim_time_from_s(c->remaining / rate);
+	if (t < now) /* saturated */
+		t = SIM_TIME_MAX;
+	if (c->ev != QUEUE_ID_NONE)
+		engine_move(n->e, c->ev, t);
+	else
+		c->ev = engine_at(n->e, t, 0, &n->on_complete, slot);
+}
+
+/*
+ * Weighted max-min rates for the component reachable from the seed links,
+ * by progressive filling. Shares only grow as flows are fixed (a link that
+ * loses a flow fixed at level x had share >= x, so its new share is >= its
+ * old one). So a link's key in the heap, set when it was last looked at, is
+ * a lower bound of its true share: when the smallest key turns out stale it
+ * is raised in place and sifted down; when it is current it is the true
+ * minimum, and its unfixed flows are fixed at that share. Each link is in
+ * the heap once, so the heap stays small and in cache.
+ */
+static void solve_from_seeds(flownet *n)
+{
+	size_t nl = 0, nf = 0, head = 0;
+	uint32_t stamp = ++n->stamp;
+
+	if (stamp == 0) { /* wrapped: clear all stamps */
+		for (size_t i = 0; i < n->nlinks; i++)
+			n->links[i].stamp = 0;
+		for (size_t i = 0; i < n->nflows; i++)
+			n->hot[i].stamp = 0;
+		stamp = n->stamp = 1;
+	}
+	/* 1. The component: breadth-first over links and the flows on them;
+	 * when every link is a seed, everything is the component. */
+	n->comp_links = grow_u32(n->comp_links, &n->cap_comp_links, n->nlinks);
+	n->comp_flows = grow_u32(n->comp_flows, &n->cap_comp_flows, n->nflows);
+	if (n->nseeds == n->nlinks) {
+		for (size_t l = 0; l < n->nlinks; l++) {
+			n->links[l].seed = false;
+			n->comp_links[nl++] = (uint32_t)l;
+		}
+		for (size_t f = 0; f < n->nflows; f++) {
+			if (n->cold[f].active) {
+				n->hot[f].fixed = 0;
+				n->comp_flows[nf++] = (uint32_t)f;
+			}
+		}
+		n->nseeds = 0;
+		head = nl;
+	}
+	for (size_t s = 0; s < n->nseeds; s++) {
+		uint32_t l = n->seeds[s];
+		n->links[l].seed = false;
+		if (n->links[l].stamp == stamp)
+			continue;
+		n->links[l].stamp = stamp;
+		n->comp_links[nl++] = l;
+	}
+	n->nseeds = 0;
+	while (head < nl) {
+		const struct fl_link *lk = &n->links[n->comp_links[head++]];
+		for (uint32_t i = 0; i < lk->n; i++) {
+			uint32_t fs = lk->flows[i];
+			struct fl_hot *f = &n->hot[fs];
+			if (f->stamp == stamp)
+				continue;
+			f->stamp = stamp;
+			f->fixed = 0;
+			n->comp_flows[nf++] = fs;
+			for (int k = 0; k < f->n_links; k++) {
+				uint32_t l2 = f->links[k];
+				if (n->links[l2].stamp != stamp) {
+					n->links[l2].stamp = stamp;
+					n->comp_links[nl++] = l2;
+				}
+			}
+		}
+	}
+	/* 2. Progressive filling. */
+	if (n->cap_heap < nl) {
+		n->cap_heap = nl;
+		n->heap = xreallocarray(n->heap, n->cap_heap, sizeof *n->heap);
+	}
+	n->nheap = 0;
+	for (size_t i = 0; i < nl; i++) {
+		struct fl_link *lk = &n->links[n->comp_links[i]];
+		lk->rem = lk->cap;
+		lk->wsum = lk->wtotal;
+		lk->unfixed = lk->n;
+		if (lk->n > 0) {
+			n->heap[n->nheap].share = lk->rem / lk->wsum;
+			n->heap[n->nheap].link = n->comp_links[i];
+			n->nheap++;
+		}
+	}
+	for (size_t i = (n->nheap + 2) / 4; i-- > 0;)
+		heap_sift_down(n->heap, n->nheap, i);
+	while (n->nheap > 0) {
+		struct heap_entry *top = &n->heap[0];
+		struct fl_link *lk = &n->links[top->link];
+		if (lk->unfixed == 0) {
+			/* all its flows were fixed elsewhere: drop it */
+			n->heap[0] = n->heap[--n->nheap];
+			if (n->nheap > 0)
+				heap_sift_down(n->heap, n->nheap, 0);
+			continue;
+		}
+		double rem = lk->rem > 0 ? lk->rem : 0;
+		double share = lk->wsum > 0 ? rem / lk->wsum : top->share;
+		if (share < top->share)
+			share = top->share;  /* rounding: never below the level fixed so far */
+		if (share > top->share * (1 + 1e-12)) {
+			top->share = share;  /* stale key: raise it and look again */
+			heap_sift_down(n->heap, n->nheap, 0);
+			continue;
+		}
+		for (uint32_t k = 0; k < lk->n; k++) {
+			struct fl_hot *f = &n->hot[lk->flows[k]];
+			if (f->fixed)
+				continue;
+			f->fixed = 1;
+			f->new_rate = share * f->weight;
+			for (int j = 0; j < f->n_links; j++) {
+				struct fl_link *o = &n->links[f->links[j]];
+				o->rem -= f->new_rate;
+				o->wsum -= f->weight;
+				o->unfixed--;
+			}
+		}
+		n->heap[0] = n->heap[--n->nheap];
+		if (n->nheap > 0)
+			heap_sift_down(n->heap, n->nheap, 0);
+	}
+	/* 3. Flows whose rate changed: progress at the old rate up to now, then
+	 * move their completion to match the new rate. */
+	for (size_t i = 0; i < nf; i++) {
+		uint32_t slot = n->comp_flows[i];
+		struct fl_hot *h = &n->hot[slot];
+		if (h->new_rate != h->rate || h->rate == 0) {
+			struct fl_cold *c = &n->cold[slot];
+			advance(n, slot);
+			h->rate = h->new_rate;
+			reschedule(n, c, slot, h->rate);
+		}
+	}
+}
+
+static void add_seeds(flownet *n, const struct fl_hot *f)
+{
+	n->seeds = grow_u32(n->seeds, &n->cap_seeds, n->nseeds + (size_t)f->n_links);
+	for (int k = 0; k < f->n_links; k++) {
+		struct fl_link *lk = &n->links[f->links[k]];
+		if (!lk->seed) {
+			lk->seed = true;
+			n->seeds[n->nseeds++] = f->links[k];
+		}
+	}
+}
+
+void flownet_batch_begin(flownet *n)
+{
+	n->batch_depth++;
+}
+
+void flownet_batch_end(flownet *n)
+{
+	assert(n->batch_depth > 0);
+	if (--n->batch_depth == 0 && n->nseeds > 0)
+		solve_from_seeds(n);
+}
+
+void flownet_resolve_all(flownet *n)
+{
+	n->seeds = grow_u32(n->seeds, &n->cap_seeds, n->nlinks);
+	n->nseeds = 0;
+	for (size_t l = 0; l < n->nlinks; l++) {
+		n->links[l].seed = true;
+		n->seeds[n->nseeds++] = (uint32_t)l;
+	}
+	solve_from_seeds(n);
+}
+
+/* Hot records are 64 bytes: allocate them on 64-byte boundaries so each
+ * sits in exactly one cache line. */
+static struct fl_hot *hot_grow(struct fl_hot *old, size_t used, size_t cap)
+{
+	struct fl_hot *h = xaligned(64, cap, sizeof *h);
+	if (old != NULL)
+		memcpy(h, old, used * sizeof *h);
+	free(old);
+	return h;
+}
+
+flow_id flownet_start(flownet *n, const flow_link *path, int path_len, double bytes,
+		      double weight, int64_t latency_ns, struct engine_handler *done, uint64_t arg)
+{
+	uint32_t slot;
+	struct fl_hot *h;
+	struct fl_cold *c;
+
+	assert(path_len >= 1 && path_len <= FLOW_PATH_MAX);
+	assert(bytes >= 0 && isfinite(bytes) && weight > 0 && latency_ns >= 0);
+	if (n->free_head != NO_SLOT) {
+		slot = n->free_head;
+		n->free_head = n->cold[slot].next_free;
+	} else {
+		if (n->nflows == n->cap_flows) {
+			n->cap_flows = n->cap_flows ? 2 * n->cap_flows : 256;
+			n->hot = hot_grow(n->hot, n->nflows, n->cap_flows);
+			n->cold = xreallocarray(n->cold, n->cap_flows, sizeof *n->cold);
+		}
+		slot = (uint32_t)n->nflows++;
+		n->cold[slot].gen = 0;
+		n->hot[slot].stamp = 0;
+	}
+	h = &n->hot[slot];
+	c = &n->cold[slot];
+	h->n_links = (uint8_t)path_len;
+	h->weight = weight;
+	h->rate = 0;
+	h->new_rate = 0;
+	h->fixed = 0;
+	c->remaining = bytes;
+	c->bytes = bytes;
+	c->t_last_ns = engine_now(n->e);
+	c->ev = QUEUE_ID_NONE;
+	c->done = done;
+	c->arg = arg;
+	c->latency_ns = latency_ns;
+	c->active = true;
+	for (int k = 0; k < path_len; k++) {
+		struct fl_link *lk;
+		assert(path[k] < n->nlinks);
+		for (int j = 0; j < k; j++)
+			assert(path[j] != path[k]);
+		lk = &n->links[path[k]];
+		if (lk->n == lk->capn) {
+			lk->capn = lk->capn ? 2 * lk->capn : 8;
+			lk->flows = xreallocarray(lk->flows, lk->capn, sizeof *lk->flows);
+		}
+		h->links[k] = path[k];
+		c->idx[k] = lk->n;
+		lk->flows[lk->n++] = slot;
+		lk->wtotal += weight;
+	}
+	n->active++;
+	add_seeds(n, h);
+	if (n->batch_depth == 0)
+		solve_from_seeds(n);
+	return ((uint64_t)c->gen << 32) | ((uint64_t)slot + 1);
+}
+
+/* Take a flow off its links (swap-remove, fixing the moved flow's index). */
+static void unlink_flow(flownet *n, uint32_t slot)
+{
+	const struct fl_hot *h = &n->hot[slot];
+	const struct fl_cold *c = &n->cold[slot];
+	for (int k = 0; k < h->n_links; k++) {
+		struct fl_link *lk = &n->links[h->links[k]];
+		uint32_t at = c->idx[k];
+		uint32_t moved = lk->flows[--lk->n];
+		lk->carried_done += c->bytes;
+		/* recomputed from scratch when the link empties: no drift */
+		lk->wtotal = lk->n == 0 ? 0 : lk->wtotal - h->weight;
+		if (at != lk->n) {
+			const struct fl_hot *mh = &n->hot[moved];
+			lk->flows[at] = moved;
+			for (int j = 0; j < mh->n_links; j++) {
+				if (mh->links[j] == h->links[k]) {
+					n->cold[moved].idx[j] = at;
+					break;
+				}
+			}
+		}
+	}
+}
+
+static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	flownet *n = (flownet *)h;
+	uint32_t slot = (uint32_t)arg;
+	struct fl_cold *c = &n->cold[slot];
+
+	(void)e;
+	assert(c->active);
+	/* The event was set for when the last byte leaves; what is left is
+	 * rounding (the completion time was rounded up to a nanosecond). */
+	c->remaining = 0;
+	c->ev = QUEUE_ID_NONE;
+	n->delivered += c->bytes;
+	unlink_flow(n, slot);
+	c->active = false;
+	n->hot[slot].rate = 0;
+	n->active--;
+	add_seeds(n, &n->hot[slot]);
+	struct engine_handler *done = c->done;
+	uint64_t user_arg = c->arg;
+	int64_t lat = c->latency_ns;
+	c->gen++;
+	c->next_free = n->free_head;
+	n->free_head = slot;
+	if (n->batch_depth == 0)
+		solve_from_seeds(n);
+	if (done != NULL)
+		engine_after(n->e, lat, 1, done, user_arg);
+}
