@@ -860,6 +860,13 @@ static int read_candidate(struct jread *r, const json_t *v, size_t index, const 
 	c->gpu = *gpu;
 	if (cluster_gpus(c) > 4000000)
 		return fail_at(r, "nodes", "%s", "more than 4 million GPUs");
+	{
+		const struct fabric_spec *h = gpu->host_link[0] ? catalog_fabric(cat, gpu->host_link) : NULL;
+		if (h != NULL && h->kind == FABRIC_HOST) {
+			c->host = *h;
+			c->has_host = true;
+		}
+	}
 	if (scale_up[0] == '\0')
 		text_copy(scale_up, sizeof scale_up, gpu->scale_up);
 	if (scale_up[0] == '\0')

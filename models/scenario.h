@@ -158,6 +158,8 @@ struct cluster_spec {
 	int nodes;
 	int gpus_per_node;
 	struct fabric_spec scale_up;
+	bool has_host;
+	struct fabric_spec host;     /* the GPU's host link (PCIe), for paths through the host */
 	bool has_nic;
 	struct fabric_spec nic;
 	int nics_per_node;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "models/cluster.h"
+#include "models/nccl_tests.h"
 
 void results_row_head(rowset *rs, const struct scenario *s, const char *candidate,
 		      uint64_t row_id, const char *status, const char *reason)
@@ -255,4 +256,34 @@ rowset *results_catalog_sources(const catalog *c)
 		rowset_text(rs, "text", s->text);
 	}
 	return rs;
+}
+
+rowset *results_collective_new(void)
+{
+	static const char *const cols[] = {
+		"scenario", "candidate", "row_id", "seed", "status", "reason",
+		"op", "algorithm", "gpus", "bytes", "time_us", "algbw_GBps", "busbw_GBps",
+		"fidelity", "protocol", "gpu", "nodes", NULL
+	};
+	return rowset_new(cols);
+}
+
+void results_collective_row(rowset *rs, const struct scenario *s, size_t candidate,
+			    uint64_t row_id, const struct nccl_point *p)
+{
+	const struct cluster_spec *c = &s->candidates[candidate];
+	results_row_head(rs, s, c->name, row_id, p->ok ? "ok" : "invalid", p->reason);
+	rowset_text(rs, "op", collective_op_names[p->op]);
+	rowset_text(rs, "algorithm", p->algorithm);
+	rowset_int(rs, "gpus", p->gpus);
+	rowset_int(rs, "bytes", (int64_t)p->bytes);
+	if (p->ok) {
+		rowset_real(rs, "time_us", p->time_s * 1e6);
+		rowset_real(rs, "algbw_GBps", p->algbw_bytes_per_s / 1e9);
+		rowset_real(rs, "busbw_GBps", p->busbw_bytes_per_s / 1e9);
+		rowset_text(rs, "protocol", p->protocol);
+	}
+	rowset_text(rs, "fidelity", collective_fidelity_names[p->fidelity]);
+	rowset_text(rs, "gpu", c->gpu.id.name);
+	rowset_int(rs, "nodes", c->nodes);
 }

@@ -18,6 +18,12 @@
 rowset *results_shapes_new(void);
 void results_shape_row(rowset *rs, const struct scenario *s, size_t candidate, uint64_t row_id);
 
+/* Columns of a collective workload (nccl-tests' figures). */
+rowset *results_collective_new(void);
+struct nccl_point;
+void results_collective_row(rowset *rs, const struct scenario *s, size_t candidate,
+			    uint64_t row_id, const struct nccl_point *p);
+
 /* Start a row with the six leading columns. */
 void results_row_head(rowset *rs, const struct scenario *s, const char *candidate,
 		      uint64_t row_id, const char *status, const char *reason);

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,8 @@ struct heap_entry {
 
 struct flownet {
 	struct engine_handler on_complete;  /* first member: recovers the flownet */
+	struct engine_handler on_resolve;
+	bool resolve_pending;
 	engine *e;
 	struct fl_link *links;
 	size_t nlinks, cap_links;
@@ -85,11 +88,13 @@ struct flownet {
 #define NO_SLOT UINT32_MAX
 
 static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg);
+static void resolve_now(engine *e, struct engine_handler *h, uint64_t arg);
 
 flownet *flownet_new(engine *e)
 {
 	flownet *n = xcalloc(1, sizeof *n);
 	n->on_complete.fn = complete_flow;
+	n->on_resolve.fn = resolve_now;
 	n->e = e;
 	n->free_head = NO_SLOT;
 	return n;
@@ -534,8 +539,23 @@ static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg)
 	c->gen++;
 	c->next_free = n->free_head;
 	n->free_head = slot;
-	if (n->batch_depth == 0)
-		solve_from_seeds(n);
+	/* Flows of a symmetric collective end at the same instant: re-solve once
+	 * after all of them (the event queues behind the completions already
+	 * due now, and before callbacks, which are in a later class). */
+	if (n->batch_depth == 0 && !n->resolve_pending) {
+		n->resolve_pending = true;
+		engine_after(n->e, 0, 0, &n->on_resolve, 0);
+	}
 	if (done != NULL)
 		engine_after(n->e, lat, 1, done, user_arg);
+}
+
+static void resolve_now(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	flownet *n = (flownet *)((char *)h - offsetof(struct flownet, on_resolve));
+	(void)e;
+	(void)arg;
+	n->resolve_pending = false;
+	if (n->nseeds > 0)
+		solve_from_seeds(n);
 }

@@ -11,8 +11,10 @@
  * to date and their completion event moved in the queue.
  *
  * A flow's `done` handler runs `latency_ns` after its last byte left: a
- * lone flow on an idle link takes latency + bytes / capacity. Capacities are
- * bytes per second. The module knows nothing of GPUs or networks.
+ * lone flow on an idle link takes latency + bytes / capacity. Completions at
+ * one instant are re-solved together, once, before any `done` handler of
+ * that instant runs. Capacities are bytes per second. The module knows
+ * nothing of GPUs or networks.
  */
 #ifndef CLUSTERSIM_SIM_FLOW_H
 #define CLUSTERSIM_SIM_FLOW_H

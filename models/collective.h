@@ -1,0 +1,123 @@
+/*
+ * collective: what NCCL-style collectives cost on a topology.
+ *
+ * Two fidelities that agree on symmetric traffic:
+ * - analytic: an alpha-beta form. Time = fixed latency (a per-collective
+ *   base plus per-step latency: hop latency + protocol overhead, per NCCL's
+ *   tuning model) + the bytes each rank must move over its bottleneck
+ *   resource (scale-up port, NIC rail, leaf uplink) at the rate collectives
+ *   reach there. Two protocols are modelled, LL (low latency, a quarter of
+ *   the bandwidth) and Simple (full bandwidth, higher per-step latency);
+ *   the cheaper one is used, which makes small messages latency-bound.
+ * - flows: the same collective turned into flows over a topo_net, sharing
+ *   links by max-min fairness with whatever else is running (oversubscribed
+ *   spines, several groups on one rail, checkpoint traffic).
+ *
+ * Algorithms: ring (multi-channel, one channel per rail across nodes),
+ * double binary tree (across nodes, chains inside), hierarchical (intra
+ * reduce-scatter, inter all-reduce of 1/G of the data on every rail at once,
+ * intra all-gather), NVLS (the NVSwitch reduces), pairwise all-to-all, and
+ * point-to-point. ALGO_AUTO picks the fastest applicable, as NCCL does.
+ * Sizes follow nccl-tests: for all-gather and reduce-scatter the size is
+ * the whole buffer (n x the per-rank part).
+ */
+#ifndef CLUSTERSIM_MODELS_COLLECTIVE_H
+#define CLUSTERSIM_MODELS_COLLECTIVE_H
+
+#include <stdbool.h>
+
+#include "models/scenario.h"
+#include "models/topology.h"
+#include "sim/engine.h"
+#include "sim/flow.h"
+
+enum coll_protocol { PROTO_LL, PROTO_SIMPLE, PROTO_COUNT };
+extern const char *const coll_protocol_names[];
+
+/* Who takes part: n ranks, `nodes` nodes, `per_node` ranks on each. */
+struct coll_group {
+	int n;
+	int nodes;
+	int per_node;
+};
+
+/* All GPUs of a topology. */
+void coll_group_all(struct coll_group *g, const struct topology *t);
+
+/* A group of `per_node` ranks on each of `nodes` nodes. */
+void coll_group_make(struct coll_group *g, int nodes, int per_node);
+
+#define COLL_MAX_PHASES 3
+
+struct coll_cost {
+	enum collective_algo algo;     /* never ALGO_AUTO */
+	enum coll_protocol proto;
+	double time_s;
+	double latency_s;              /* fixed part, all phases */
+	double transfer_s;             /* bandwidth part, all phases */
+	int phases;
+	double phase_latency_s[COLL_MAX_PHASES];
+	double phase_transfer_s[COLL_MAX_PHASES];
+	double wire_bytes_per_rank;    /* bytes one rank sends, all phases */
+};
+
+/* nccl-tests bus-bandwidth factor: busbw = algbw x factor. */
+double collective_busbw_factor(enum collective_op op, int n);
+
+/* The algorithm's name in results ("ring", "tree", ..., "pairwise", "p2p"). */
+const char *collective_algo_label(enum collective_op op, enum collective_algo a);
+
+/*
+ * Analytic cost of one collective of `bytes` on group g. With ALGO_AUTO the
+ * fastest applicable algorithm is chosen. Returns false (with *why_not set
+ * to a static sentence) when the algorithm cannot run this op on this group.
+ */
+bool collective_analytic(const struct topology *t, const struct coll_group *g,
+			 enum collective_op op, enum collective_algo algo, double bytes,
+			 struct coll_cost *out, const char **why_not);
+
+/*
+ * A collective in flight as flows. Start it with coll_run_start(); when its
+ * last phase ends, `done` runs with `arg`. The run owns a copy of the rank
+ * list; release it after completion with coll_run_release().
+ */
+struct coll_run {
+	struct engine_handler flow_done;   /* a flow of the current phase ended */
+	struct engine_handler phase_done;  /* a phase's latency has passed */
+	const struct topo_net *tn;
+	flownet *fn;
+	long *gpus;
+	int n;
+	struct coll_group g;
+	enum collective_op op;
+	struct coll_cost cost;
+	double bytes;
+	int phase;
+	long pending;
+	struct engine_handler *done;
+	uint64_t arg;
+	int64_t started_ns;
+	int64_t finished_ns;
+};
+
+/*
+ * Start collective `op` over GPUs gpus[0..n) (ranks in that order; GPUs of a
+ * node must be consecutive in the list and every node must hold the same
+ * number) with the algorithm and protocol of `cost` (from
+ * collective_analytic). Returns 0, or -1 when the flow form is not available
+ * for it (all-to-all beyond 512 ranks).
+ */
+int coll_run_start(struct coll_run *cr, const struct topo_net *tn, engine *e, flownet *fn,
+		   const long *gpus, int n, enum collective_op op, const struct coll_cost *cost,
+		   double bytes, struct engine_handler *done, uint64_t arg);
+void coll_run_release(struct coll_run *cr);
+
+/*
+ * Run one collective alone on an idle copy of the cluster as flows and
+ * return its time in seconds, or a negative value when the flow form is
+ * not available. All GPUs take part.
+ */
+double collective_simulate(const struct topology *t, enum collective_op op,
+			   const struct coll_cost *cost, double bytes);
+
+#endif

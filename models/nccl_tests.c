@@ -1,0 +1,50 @@
+#include "nccl_tests.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void nccl_tests_point(const struct cluster_spec *c, const struct collective_spec *spec,
+		      double bytes, struct nccl_point *out)
+{
+	struct topology t;
+	struct coll_group g;
+	struct coll_cost cost;
+	const char *why = NULL;
+
+	memset(out, 0, sizeof *out);
+	topology_init(&t, c);
+	coll_group_all(&g, &t);
+	out->op = spec->op;
+	out->gpus = t.gpus;
+	out->bytes = bytes;
+	out->fidelity = spec->fidelity;
+	out->algorithm = collective_algo_label(spec->op, spec->algorithm);
+	out->protocol = "";
+	if (g.n < 2) {
+		snprintf(out->reason, sizeof out->reason, "a collective needs at least 2 GPUs");
+		return;
+	}
+	if (!collective_analytic(&t, &g, spec->op, spec->algorithm, bytes, &cost, &why)) {
+		snprintf(out->reason, sizeof out->reason, "%s", why);
+		return;
+	}
+	out->algorithm = collective_algo_label(spec->op, cost.algo);
+	out->protocol = coll_protocol_names[cost.proto];
+	out->time_s = cost.time_s;
+	if (spec->fidelity == FIDELITY_FLOWS) {
+		double ts = collective_simulate(&t, spec->op, &cost, bytes);
+		if (ts < 0) {
+			snprintf(out->reason, sizeof out->reason,
+				 "the flow form of all_to_all is limited to 512 GPUs; use fidelity analytic");
+			return;
+		}
+		out->time_s = ts;
+	}
+	if (out->time_s <= 0) {
+		snprintf(out->reason, sizeof out->reason, "zero time");
+		return;
+	}
+	out->ok = true;
+	out->algbw_bytes_per_s = bytes / out->time_s;
+	out->busbw_bytes_per_s = out->algbw_bytes_per_s * collective_busbw_factor(spec->op, g.n);
+}

@@ -1,0 +1,35 @@
+/*
+ * nccl_tests: the `collective` workload, what nccl-tests would print.
+ *
+ * For one candidate cluster and one message size, the time of the
+ * collective over all its GPUs (analytic, or simulated as flows when the
+ * scenario asks for fidelity "flows"), with nccl-tests' algorithm and bus
+ * bandwidth: algbw = size / time, busbw = algbw x the op's factor.
+ */
+#ifndef CLUSTERSIM_MODELS_NCCL_TESTS_H
+#define CLUSTERSIM_MODELS_NCCL_TESTS_H
+
+#include <stdbool.h>
+
+#include "models/collective.h"
+#include "models/scenario.h"
+
+struct nccl_point {
+	bool ok;
+	char reason[160];
+	enum collective_op op;
+	const char *algorithm;   /* static label */
+	const char *protocol;    /* static label */
+	long gpus;
+	double bytes;
+	double time_s;
+	double algbw_bytes_per_s;
+	double busbw_bytes_per_s;
+	enum collective_fidelity fidelity;
+};
+
+/* One size on one cluster. */
+void nccl_tests_point(const struct cluster_spec *c, const struct collective_spec *spec,
+		      double bytes, struct nccl_point *out);
+
+#endif

@@ -1,0 +1,186 @@
+/* Topology paths, rails, leaves and storage; rank placement. */
+#include "testutil.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "models/placement.h"
+#include "models/scenario.h"
+#include "models/topology.h"
+#include "sim/time.h"
+
+static catalog *cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct cs_error err;
+	cat = catalog_new_builtin(&err);
+	return cat == NULL;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_free(cat);
+	return 0;
+}
+
+static void cluster_of(const char *candidate_json, struct cluster_spec *out)
+{
+	char text[2048];
+	char path[] = "/tmp/clustersim-topo-XXXXXX";
+	struct scenario s;
+	struct cs_error err;
+	int fd = mkstemp(path);
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
+		 " \"candidates\": [%s]}", candidate_json);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	if (scenario_load(path, NULL, 0, -1, cat, &s, &err) != 0)
+		print_error("%s\n", err.msg);
+	unlink(path);
+	*out = s.candidates[0];
+	scenario_release(&s);
+}
+
+static void test_rails_and_leaves(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct topology t;
+	cluster_of("{\"preset\": \"aws-p5.48xlarge\", \"nodes\": 70}", &c);
+	topology_init(&t, &c);
+	/* 32 x 100G EFA ports behind 8 GPUs: 8 rails of 4 ports (50 GB/s) */
+	assert_int_equal(t.rails, 8);
+	assert_close(t.rail.bw_bytes_per_s, 50e9, 1e-12);
+	assert_int_equal(t.leaf_groups, 3);  /* 32 nodes per leaf */
+	cluster_of("{\"preset\": \"gcp-a3-highgpu-8g\"}", &c);
+	topology_init(&t, &c);
+	/* 4 x 200G TCPX for 8 GPUs: two GPUs per rail */
+	assert_int_equal(t.rails, 4);
+	assert_int_equal(topology_rail(&t, 0), 0);
+	assert_int_equal(topology_rail(&t, 1), 0);
+	assert_int_equal(topology_rail(&t, 7), 3);
+}
+
+static void test_paths(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct topology t;
+	engine *e = engine_new();
+	flownet *fn = flownet_new(e);
+	struct topo_net tn;
+	flow_link p[FLOW_PATH_MAX];
+	double lat;
+
+	cluster_of("{\"preset\": \"dgx-h100\", \"nodes\": 4, \"topology\": {\"kind\": \"rail\", \"nodes_per_leaf\": 2}}", &c);
+	topology_init(&t, &c);
+	topo_net_build(&tn, &t, fn);
+	/* same node: GPU port up, GPU port down */
+	assert_int_equal(topo_net_path(&tn, 0, 5, p, &lat), 2);
+	assert_int_equal(p[0], tn.gpu_up[0]);
+	assert_int_equal(p[1], tn.gpu_down[5]);
+	/* same leaf, same rail: rail up, rail down */
+	assert_int_equal(topo_net_path(&tn, 3, 8 + 3, p, &lat), 2);
+	/* other leaf: through the rail's leaf uplinks */
+	assert_int_equal(topo_net_path(&tn, 3, 16 + 3, p, &lat), 4);
+	/* other rail at the destination: arrive on rail 3, cross NVLink (PXN) */
+	assert_int_equal(topo_net_path(&tn, 3, 8 + 6, p, &lat), 4);
+	assert_int_equal(p[2], tn.gpu_up[8 + 3]);
+	assert_int_equal(p[3], tn.gpu_down[8 + 6]);
+	assert_close(lat, t.rail.latency_s + t.su.latency_s, 1e-12);
+	topo_net_release(&tn);
+	flownet_free(fn);
+	engine_free(e);
+}
+
+/* Nodes writing a checkpoint share the tier's aggregate rate. */
+static void test_storage_aggregate(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct topology t;
+	engine *e = engine_new();
+	flownet *fn = flownet_new(e);
+	struct topo_net tn;
+	flow_link p[FLOW_PATH_MAX];
+	cluster_of("{\"preset\": \"dgx-h100\", \"nodes\": 10, \"storage\": [{\"tier\": \"pfs\","
+		   " \"kind\": \"parallel-fs\", \"aggregate_GBps\": 100, \"write_GBps_per_node\": 40,"
+		   " \"read_GBps_per_node\": 40}]}", &c);
+	topology_init(&t, &c);
+	topo_net_build(&tn, &t, fn);
+	flownet_batch_begin(fn);
+	flow_id f[10];
+	for (int n = 0; n < 10; n++) {
+		int len = topo_net_storage_path(&tn, n, 0, p);
+		f[n] = flownet_start(fn, p, len, 100e9, 1, 0, NULL, 0);
+	}
+	flownet_batch_end(fn);
+	/* 10 nodes x 40 GB/s ports, 100 GB/s tier: 10 GB/s each */
+	for (int n = 0; n < 10; n++)
+		assert_close(flownet_rate(fn, f[n]), 10e9, 1e-12);
+	engine_run(e, SIM_TIME_MAX);
+	assert_close(sim_time_to_s(engine_now(e)), 10.0, 1e-6);  /* 1 TB at 100 GB/s */
+	topo_net_release(&tn);
+	flownet_free(fn);
+	engine_free(e);
+}
+
+static void test_placement_default_order(void **state)
+{
+	(void)state;
+	struct placement p;
+	struct cs_error err;
+	int c[DIM_COUNT];
+	long g[8];
+	assert_int_equal(placement_init(&p, 8, 1, 4, 2, NULL, &err), 0);
+	/* tensor-parallel group of rank (pp 1, dp 1): 8 consecutive GPUs, one node */
+	c[DIM_TP] = 0; c[DIM_CP] = 0; c[DIM_PP] = 1; c[DIM_DP] = 1;
+	placement_group(&p, DIM_TP, c, g);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(g[i], 8 * 1 + 32 * 1 + i);
+	/* pipeline group: stride 8 */
+	placement_group(&p, DIM_PP, c, g);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(g[i], 32 + 8 * i);
+	/* data-parallel group: stride 32 */
+	placement_group(&p, DIM_DP, c, g);
+	assert_int_equal(g[0], 8);
+	assert_int_equal(g[1], 40);
+	/* coordinates round-trip */
+	for (long x = 0; x < 64; x++) {
+		placement_coords(&p, x, c);
+		assert_int_equal(placement_gpu(&p, c), x);
+	}
+}
+
+static void test_placement_other_order(void **state)
+{
+	(void)state;
+	struct placement p;
+	struct cs_error err;
+	int c[DIM_COUNT] = { 0, 0, 0, 0 };
+	long g[4];
+	assert_int_equal(placement_init(&p, 2, 1, 2, 4, "tp-dp-pp-cp", &err), 0);
+	placement_group(&p, DIM_DP, c, g);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(g[i], 2 * i);  /* data parallel right after tp */
+	assert_int_equal(placement_init(&p, 2, 1, 2, 4, "tp-dp-pp", &err), -1);
+	assert_int_equal(placement_init(&p, 2, 1, 2, 4, "tp-dp-pp-pp", &err), -1);
+	assert_non_null(strstr(err.msg, "must name tp, cp, pp and dp once each"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rails_and_leaves),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_storage_aggregate),
+		cmocka_unit_test(test_placement_default_order),
+		cmocka_unit_test(test_placement_other_order),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
