@@ -4,8 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "models/nccl_tests.h"
-#include "output/results.h"
+#include "cli/runner.h"
 
 static const char *const usage_text =
 	"usage: clustersim run SCENARIO.json [--format table|csv|json] [--set PATH=VALUE]...\n"
@@ -84,25 +83,13 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 		goto out;
 	}
 	loaded = true;
-	if (dry_run) {
-		rs = results_shapes_new();
-		for (size_t i = 0; i < s.n_candidates; i++)
-			results_shape_row(rs, &s, i, i);
-	} else if (s.workload.kind == WORKLOAD_COLLECTIVE) {
-		uint64_t row = 0;
-		rs = results_collective_new();
-		for (size_t i = 0; i < s.n_candidates; i++) {
-			for (size_t k = 0; k < s.workload.collective.n_bytes; k++) {
-				struct nccl_point p;
-				nccl_tests_point(&s.candidates[i], &s.workload.collective,
-						 s.workload.collective.bytes[k], &p);
-				results_collective_row(rs, &s, i, row++, &p);
-			}
+	{
+		struct runner_options ro = { .dry_run = dry_run, .row_id = -1 };
+		rs = runner_columns(&s, &ro);
+		if (runner_run(&s, &ro, rs, err) < 0) {
+			status = cli_status(err);
+			goto out;
 		}
-	} else {
-		rs = results_shapes_new();
-		for (size_t i = 0; i < s.n_candidates; i++)
-			results_shape_row(rs, &s, i, i);
 	}
 	if (cli_write(&o, rs, err) < 0)
 		status = cli_status(err);
