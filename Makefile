@@ -26,7 +26,7 @@ PKGS = gsl jansson
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wundef \
        -Wwrite-strings -Wno-missing-field-initializers
 ALL_CFLAGS = -std=c11 $(OPT) -g $(WARN) -D_POSIX_C_SOURCE=200809L \
-       -DCLUSTERSIM_VERSION='"$(VERSION)"' -I. -I$(BUILD)/gen \
+       -DCLUSTERSIM_VERSION='"$(VERSION)"' -DCLUSTERSIM_PREFIX='"$(PREFIX)"' -I. -I$(BUILD)/gen \
        $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm
@@ -108,6 +108,8 @@ install: $(BUILD)/clustersim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/clustersim/examples
 	install -m 755 $(BUILD)/clustersim $(DESTDIR)$(PREFIX)/bin/clustersim
 	install -m 644 scenarios/examples/*.json $(DESTDIR)$(PREFIX)/share/clustersim/examples/
+	install -d $(DESTDIR)$(PREFIX)/share/clustersim/validation
+	install -m 644 scenarios/validation/*.json $(DESTDIR)$(PREFIX)/share/clustersim/validation/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/clustersim
@@ -119,3 +121,61 @@ clean:
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- fuzzing and valgrind ------------------------------------------------
+#
+#   make fuzz [FUZZ_SECONDS=60]   build tests/fuzz/fuzz_*.c with clang's libFuzzer,
+#                                 ASan and UBSan into $(BUILD)/fuzz/ and run each
+#                                 target for FUZZ_SECONDS; fails on any crash
+#   make valgrind                 unit tests and a few commands under valgrind;
+#                                 fails on any error or definite/indirect leak
+#
+# The library is built a second time with clang for fuzzing, in
+# $(BUILD)/fuzz/lib, by this Makefile itself with other BUILD, CC and SANITIZE.
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SANITIZE = address,undefined
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_LIB = $(BUILD)/fuzz/lib/libclustersim.a
+FUZZ_SEEDS = $(sort $(wildcard scenarios/*/*.json tests/bad/* tests/golden/*.out))
+
+.PHONY: fuzz fuzz-build valgrind
+
+fuzz: fuzz-build
+	@sh tools/fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
+
+fuzz-build: $(FUZZ_BIN) $(BUILD)/fuzz/seeds.stamp
+
+$(FUZZ_LIB): FORCE
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/fuzz/lib CC=$(FUZZ_CC) OPT=-O1 \
+		SANITIZE=fuzzer-no-link,$(FUZZ_SANITIZE) $@
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
+	$(FUZZ_CC) -std=c11 -O1 -g $(WARN) -D_POSIX_C_SOURCE=200809L -I. \
+		$(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
+		-fsanitize=fuzzer,$(FUZZ_SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all \
+		-o $@ $< $(FUZZ_LIB) $(LIBS)
+
+# The seed corpus: every scenario, catalog and bad input, and the golden CSV.
+$(BUILD)/fuzz/seeds.stamp: $(FUZZ_SEEDS)
+	@rm -rf $(BUILD)/fuzz/seeds
+	@mkdir -p $(BUILD)/fuzz/seeds
+	@for f in $(FUZZ_SEEDS); do cp "$$f" "$(BUILD)/fuzz/seeds/$$(echo "$$f" | tr / _)"; done
+	@touch $@
+
+valgrind: $(BUILD)/clustersim $(TEST_BIN)
+	@if [ -n "$(SANITIZE)" ]; then echo "make valgrind: build without SANITIZE" >&2; exit 2; fi
+	@sh tools/valgrind.sh $(BUILD)
+
+# Each fuzz target also as a plain program that replays files (tests/fuzz/replay.c),
+# built with the normal compiler and flags; tests/cli/test_fuzz_replay.sh runs
+# the seed corpus and tests/bad through them in `make check`.
+REPLAY_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(BUILD)/libclustersim.a $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libclustersim.a $(LIBS)
+
+check-run: $(REPLAY_BIN)

@@ -38,6 +38,7 @@ struct cli_options {
 	int64_t seed;                        /* -1 = the scenario's */
 	const char **catalogs;               /* owned array, borrowed strings */
 	size_t n_catalogs;
+	const char *columns;                 /* --columns a,b,c or NULL: all */
 };
 
 void cli_options_init(struct cli_options *o);
@@ -48,7 +49,8 @@ void cli_options_release(struct cli_options *o);
 int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
 		      const char *arg, struct cs_error *err);
 
-/* Table on a terminal, CSV otherwise, unless --format was given. */
+/* Table on a terminal, CSV otherwise (and always for -o FILE), unless
+ * --format was given. */
 enum output_format cli_format(const struct cli_options *o);
 
 /* Terminal width for tables (COLUMNS, else 120; 0 = unlimited when not a tty). */
@@ -67,5 +69,9 @@ int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 /* Subcommands. */
 int cmd_run(int argc, char **argv, struct cs_error *err);
 int cmd_catalog(int argc, char **argv, struct cs_error *err);
+int cmd_validate(int argc, char **argv, struct cs_error *err);
+int cmd_trace(int argc, char **argv, struct cs_error *err);
+int cmd_sweep(int argc, char **argv, struct cs_error *err);
+int cmd_merge(int argc, char **argv, struct cs_error *err);
 
 #endif

@@ -18,6 +18,7 @@ int cmd_catalog(int argc, char **argv, struct cs_error *err)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "catalog", required_argument, NULL, 'c' },
+		{ "columns", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -36,6 +37,7 @@ int cmd_catalog(int argc, char **argv, struct cs_error *err)
 		case 'f': rc = cli_common_option(&o, "catalog", "format", optarg, err); break;
 		case 'o': rc = cli_common_option(&o, "catalog", "output", optarg, err); break;
 		case 'c': rc = cli_common_option(&o, "catalog", "catalog", optarg, err); break;
+		case 'k': rc = cli_common_option(&o, "catalog", "columns", optarg, err); break;
 		case 'h':
 			fputs(usage_text, stdout);
 			cli_options_release(&o);

@@ -8,12 +8,13 @@
 
 static const char *const usage_text =
 	"usage: clustersim run SCENARIO.json [--format table|csv|json] [--set PATH=VALUE]...\n"
-	"                      [--seed N] [--catalog FILE]... [--dry-run] [-o FILE]\n\n"
+	"                      [--seed N] [--catalog FILE]... [--dry-run] [--columns LIST] [-o FILE]\n\n"
 	"Reads the scenario (- for standard input) and prints one result row per candidate.\n"
 	"  --set PATH=VALUE  override a field, e.g. --set candidates[0].nodes=4\n"
 	"  --seed N          replace the scenario's seed\n"
 	"  --catalog FILE    merge a user's catalog file before reading the scenario\n"
 	"  --dry-run         print each candidate's shape, peak FLOP/s, memory and price only\n"
+	"  --columns a,b,c   print only these result columns, in this order\n"
 	"  -o FILE           write results to FILE (atomically) instead of standard output\n";
 
 int cmd_run(int argc, char **argv, struct cs_error *err)
@@ -25,6 +26,7 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "catalog", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "columns", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -48,6 +50,7 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 		case 'S': rc = cli_common_option(&o, "run", "seed", optarg, err); break;
 		case 'c': rc = cli_common_option(&o, "run", "catalog", optarg, err); break;
 		case 'n': dry_run = true; break;
+		case 'k': rc = cli_common_option(&o, "run", "columns", optarg, err); break;
 		case 'h':
 			fputs(usage_text, stdout);
 			cli_options_release(&o);

@@ -87,6 +87,14 @@ int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
 		o->seed = v;
 		return 1;
 	}
+	if (strcmp(name, "columns") == 0) {
+		if (arg[0] == '\0') {
+			cli_usage_error(err, cmd, "--columns needs column names separated by commas");
+			return -1;
+		}
+		o->columns = arg;
+		return 1;
+	}
 	if (strcmp(name, "catalog") == 0) {
 		o->catalogs = xreallocarray(o->catalogs, o->n_catalogs + 1, sizeof *o->catalogs);
 		o->catalogs[o->n_catalogs++] = arg;
@@ -99,6 +107,9 @@ enum output_format cli_format(const struct cli_options *o)
 {
 	if (o->format_given)
 		return o->format;
+	/* a table only for a person at a terminal; files and pipes get CSV */
+	if (o->output != NULL && strcmp(o->output, "-") != 0)
+		return FORMAT_CSV;
 	return isatty(STDOUT_FILENO) ? FORMAT_TABLE : FORMAT_CSV;
 }
 
@@ -126,20 +137,55 @@ catalog *cli_catalog(const struct cli_options *o, struct cs_error *err)
 	return c;
 }
 
+/* The rowset narrowed to --columns (a new one), or NULL with err set. */
+static rowset *select_columns(const struct cli_options *o, const rowset *rs, struct cs_error *err)
+{
+	char *copy = xstrdup(o->columns);
+	const char **names = NULL;
+	size_t n = 0;
+	const char *bad = NULL;
+	rowset *out;
+	for (char *tok = copy, *next; tok != NULL; tok = next) {
+		next = strchr(tok, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		names = xreallocarray(names, n + 1, sizeof *names);
+		names[n++] = tok;
+	}
+	out = rowset_select(rs, names, n, &bad);
+	if (out == NULL)
+		error_set(err, "--columns: no column named '%.60s' (the output has %zu columns, e.g. '%s')",
+			  bad, rowset_ncols(rs), rowset_ncols(rs) > 0 ? rowset_column(rs, 0) : "");
+	free(names);
+	free(copy);
+	return out;
+}
+
 int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *err)
 {
 	struct outfile out;
 	enum output_format fmt = cli_format(o);
 	int width = o->output == NULL ? cli_table_width() : 0;
+	rowset *narrow = NULL;
 
-	if (outfile_open(&out, o->output, err) < 0)
+	if (o->columns != NULL) {
+		narrow = select_columns(o, rs, err);
+		if (narrow == NULL)
+			return -1;
+		rs = narrow;
+	}
+	if (outfile_open(&out, o->output, err) < 0) {
+		rowset_free(narrow);
 		return -1;
+	}
 	if (writer_write(out.f, rs, fmt, width) < 0) {
 		int e = errno;
 		outfile_abort(&out);
+		rowset_free(narrow);
 		return error_runtime(err, "cannot write %s%s%s: %s", o->output ? "'" : "",
 				     o->output ? o->output : "standard output", o->output ? "'" : "",
 				     strerror(e ? e : EIO));
 	}
+	rowset_free(narrow);
 	return outfile_commit(&out, err);
 }

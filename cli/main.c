@@ -24,6 +24,10 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, "simulate a scenario on each candidate cluster" },
 	{ "catalog", cmd_catalog, "list GPUs, fabrics, storage, presets, prices and models" },
+	{ "validate", cmd_validate, "predict published runs and collectives; report the error" },
+	{ "trace", cmd_trace, "write one training step as a Chrome/Perfetto trace" },
+	{ "sweep", cmd_sweep, "run every point of a sweep file, sharded and in parallel" },
+	{ "merge", cmd_merge, "merge the CSV parts of a sharded sweep by row_id" },
 };
 
 static void usage(FILE *f)

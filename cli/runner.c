@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include "models/nccl_tests.h"
+#include "models/training.h"
 #include "output/results.h"
 
 rowset *runner_columns(const struct scenario *s, const struct runner_options *o)
@@ -10,6 +11,9 @@ rowset *runner_columns(const struct scenario *s, const struct runner_options *o)
 	switch (s->workload.kind) {
 	case WORKLOAD_COLLECTIVE:
 		return results_collective_new();
+	case WORKLOAD_TRAINING:
+	case WORKLOAD_FINETUNE:
+		return results_training_new();
 	default:
 		return results_shapes_new();
 	}
@@ -41,6 +45,14 @@ int runner_run(const struct scenario *s, const struct runner_options *o, rowset 
 						 s->workload.collective.bytes[k], &p);
 				results_collective_row(rs, s, i, next_row(o, &counter), &p);
 			}
+		}
+		return 0;
+	case WORKLOAD_TRAINING:
+	case WORKLOAD_FINETUNE:
+		for (size_t i = 0; i < s->n_candidates; i++) {
+			struct train_result r;
+			training_evaluate(&s->workload, &s->candidates[i], &r);
+			results_training_row(rs, s, i, next_row(o, &counter), &r);
 		}
 		return 0;
 	default:

@@ -371,7 +371,7 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 	static const char *const keys[] = {
 		ID_KEYS, "preset", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "mlp",
 		"vocab", "experts", "experts_active", "expert_ffn", "shared_experts", "dense_layers",
-		"tied_embeddings", "params_b", "active_params_b", "max_seq_len", NULL
+		"tied_embeddings", "dropout", "params_b", "active_params_b", "max_seq_len", NULL
 	};
 	bool req = base == NULL;
 	int mlp;
@@ -397,6 +397,7 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 	    jread_int32(r, obj, "shared_experts", false, 0, 1 << 16, &m->shared_experts) < 0 ||
 	    jread_int32(r, obj, "dense_layers", false, 0, 100000, &m->dense_layers) < 0 ||
 	    jread_bool(r, obj, "tied_embeddings", false, &m->tied_embeddings) < 0 ||
+	    jread_bool(r, obj, "dropout", false, &m->dropout) < 0 ||
 	    jread_real(r, obj, "params_b", false, 0, 1e6, &m->params_b) < 0 ||
 	    jread_real(r, obj, "active_params_b", false, 0, 1e6, &m->active_params_b) < 0 ||
 	    jread_int32(r, obj, "max_seq_len", false, 0, 1 << 30, &m->max_seq_len) < 0)
@@ -648,6 +649,21 @@ int catalog_merge_file(catalog *c, const char *path, struct cs_error *err)
 		return -1;
 	}
 	return 0;
+}
+
+catalog *catalog_copy(const catalog *c)
+{
+	catalog *d = xcalloc(1, sizeof *d);
+	catalog_init(d);
+	for (size_t k = 0; k < N_SECTIONS; k++) {
+		const struct section *from = catalog_section((catalog *)c, &section_defs[k]);
+		struct section *to = catalog_section(d, &section_defs[k]);
+		to->n = to->cap = from->n;
+		to->items = xcalloc(from->n ? from->n : 1, from->size);
+		if (from->n > 0)
+			memcpy(to->items, from->items, from->n * from->size);
+	}
+	return d;
 }
 
 void catalog_free(catalog *c)

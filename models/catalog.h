@@ -167,6 +167,7 @@ struct model_spec {
 	int shared_experts;
 	int dense_layers;      /* leading dense layers of an MoE */
 	bool tied_embeddings;
+	bool dropout;          /* trained with dropout (its masks are kept) */
 	double params_b;       /* published, for checks */
 	double active_params_b;
 	int max_seq_len;
@@ -183,6 +184,10 @@ typedef struct catalog catalog;
  * compiled-in data is broken (a bug, reported as a runtime error). */
 catalog *catalog_new_builtin(struct cs_error *err);
 void catalog_free(catalog *c);
+
+/* A deep copy (to merge a scenario's additions into without touching the
+ * original). Caller frees. */
+catalog *catalog_copy(const catalog *c);
 
 /* Merge a user's catalog file (same form as the files in scenarios/catalog). */
 int catalog_merge_file(catalog *c, const char *path, struct cs_error *err);

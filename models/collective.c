@@ -151,22 +151,27 @@ static double tree_spine_load(int m, int nodes_per_leaf)
 {
 	double worst = 0;
 	int groups = (m + nodes_per_leaf - 1) / nodes_per_leaf;
-	for (int g = 0; g < groups; g++) {
-		int cross = 0, lo = g * nodes_per_leaf, hi = lo + nodes_per_leaf;
-		if (hi > m)
-			hi = m;
-		for (int which = 0; which < 2; which++)
-			for (int i = 0; i < m; i++) {
-				int p = tree_parent(i, m, which);
-				if (p < 0)
-					continue;
-				bool ci = i >= lo && i < hi, cp = p >= lo && p < hi;
-				cross += ci != cp;
+	int *cross = xcalloc((size_t)groups, sizeof *cross);
+	/* one pass over the edges of both trees: O(m) */
+	for (int which = 0; which < 2; which++)
+		for (int i = 0; i < m; i++) {
+			int p = tree_parent(i, m, which);
+			int gi = i / nodes_per_leaf, gp;
+			if (p < 0)
+				continue;
+			gp = p / nodes_per_leaf;
+			if (gi != gp) {
+				cross[gi]++;
+				cross[gp]++;
 			}
-		double load = (double)cross / (hi - lo);
+		}
+	for (int g = 0; g < groups; g++) {
+		int lo = g * nodes_per_leaf, hi = lo + nodes_per_leaf < m ? lo + nodes_per_leaf : m;
+		double load = (double)cross[g] / (hi - lo);
 		if (load > worst)
 			worst = load;
 	}
+	free(cross);
 	return worst;
 }
 

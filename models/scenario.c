@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/placement.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -22,6 +23,7 @@ const char *const collective_op_names[] = {
 };
 const char *const collective_algo_names[] = { "auto", "ring", "tree", "hierarchical", "nvls", NULL };
 const char *const collective_fidelity_names[] = { "analytic", "flows", NULL };
+const char *const training_mode_names[] = { "representative", "full", NULL };
 
 json_t *scenario_read_json(const char *what, const char *file, struct cs_error *err)
 {
@@ -123,14 +125,22 @@ int scenario_apply_set(json_t *root, const char *what, const char *file, const c
 						 what, shown, shown_path, key);
 			}
 			if (last) {
-				json_object_set_new(node, key, newval);
+				/* jansson refuses a key that is not UTF-8 (and frees newval). */
+				if (json_object_set_new(node, key, newval) < 0)
+					return error_set(err, "%s '%s': --set %s: the key is not valid UTF-8 text",
+							 what, shown, shown_path);
 				return 0;
 			}
 			json_t *next = json_object_get(node, key);
 			if (next == NULL) {
 				/* Create what the rest of the path needs. */
 				next = path[i - 1] == '[' || path[i] == '[' ? json_array() : json_object();
-				json_object_set_new(node, key, next);
+				/* On failure (a key that is not UTF-8) jansson frees next. */
+				if (json_object_set_new(node, key, next) < 0) {
+					json_decref(newval);
+					return error_set(err, "%s '%s': --set %s: the key is not valid UTF-8 text",
+							 what, shown, shown_path);
+				}
 			}
 			node = next;
 		}
@@ -163,6 +173,8 @@ static int unknown_name(struct jread *r, const catalog *cat, enum catalog_sectio
 
 static void plan_set_auto(struct parallel_plan *p)
 {
+	p->order[0] = '\0';
+	p->tp_comm_overlap = false;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 }
@@ -171,7 +183,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
-		"sequence_parallel", NULL
+		"sequence_parallel", "order", "tp_comm_overlap", NULL
 	};
 	json_t *x;
 
@@ -198,6 +210,19 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 		return -1;
 	p->schedule = sched == 4 ? PLAN_AUTO : sched;
 	p->recompute = rec == 3 ? PLAN_AUTO : rec;
+	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
+	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0)
+		return -1;
+	if (p->order[0]) {
+		struct placement pl;
+		struct cs_error perr;
+		if (placement_init(&pl, 1, 1, 1, 1, p->order, &perr) < 0) {
+			size_t mark = jread_enter_key(r, "order");
+			jread_fail_value(r, json_object_get(v, "order"), "an order of tp, cp, pp and dp such as \"tp-cp-pp-dp\"");
+			jread_leave(r, mark);
+			return -1;
+		}
+	}
 	x = json_object_get(v, "sequence_parallel");
 	if (x != NULL) {
 		if (json_is_boolean(x)) {
@@ -514,7 +539,7 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 	static const char *const keys[] = {
 		"kind", "model", "precision", "seq_len", "global_batch_tokens", "tokens", "examples",
 		"epochs", "parallelism", "checkpoint", "failures", "finetune", "serving", "collective",
-		NULL
+		"kernels", "mode", NULL
 	};
 	int kind = 0, prec = PREC_BF16;
 	json_t *x;
@@ -537,6 +562,7 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 		{ "global_batch_tokens", 1 << WORKLOAD_TRAINING | 1 << WORKLOAD_FINETUNE },
 		{ "checkpoint", 1 << WORKLOAD_TRAINING | 1 << WORKLOAD_FINETUNE },
 		{ "examples", 1 << WORKLOAD_FINETUNE },
+		{ "mode", 1 << WORKLOAD_TRAINING | 1 << WORKLOAD_FINETUNE },
 		{ "epochs", 1 << WORKLOAD_FINETUNE },
 		{ "model", ~(1 << WORKLOAD_COLLECTIVE) },
 	};
@@ -580,6 +606,12 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 		} else {
 			plan_set_auto(&w->plan);
 		}
+		{
+			int mode = TRAIN_REPRESENTATIVE;
+			if (jread_enum(r, v, "mode", false, training_mode_names, &mode) < 0)
+				return -1;
+			w->mode = (enum training_mode)mode;
+		}
 		w->checkpoint.enabled = false;
 		if ((x = json_object_get(v, "checkpoint")) != NULL) {
 			mark = jread_enter_key(r, "checkpoint");
@@ -591,6 +623,26 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 		return fail_at(r, "tokens", "%s", "not used by this workload kind");
 	}
 
+	w->kernels.flash_attention = true;
+	w->kernels.launch_s = -1;  /* the global default */
+	if ((x = json_object_get(v, "kernels")) != NULL) {
+		static const char *const kkeys[] = {
+			"gemm_efficiency", "attention_efficiency", "hbm_efficiency", "launch_us",
+			"flash_attention", NULL
+		};
+		double launch_us = -1e6;
+		mark = jread_enter_key(r, "kernels");
+		if (jread_object(r, x, kkeys) < 0 ||
+		    jread_real(r, x, "gemm_efficiency", false, 0.01, 1, &w->kernels.gemm_efficiency) < 0 ||
+		    jread_real(r, x, "attention_efficiency", false, 0.01, 1, &w->kernels.attention_efficiency) < 0 ||
+		    jread_real(r, x, "hbm_efficiency", false, 0.01, 1, &w->kernels.hbm_efficiency) < 0 ||
+		    jread_real(r, x, "launch_us", false, 0, 1e4, &launch_us) < 0 ||
+		    jread_bool(r, x, "flash_attention", false, &w->kernels.flash_attention) < 0)
+			return -1;
+		if (launch_us >= 0)
+			w->kernels.launch_s = launch_us * 1e-6;
+		jread_leave(r, mark);
+	}
 	text_copy(w->failures.preset, sizeof w->failures.preset, "none");
 	if ((x = json_object_get(v, "failures")) != NULL) {
 		mark = jread_enter_key(r, "failures");
@@ -989,7 +1041,7 @@ int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scen
 {
 	static const char *const keys[] = {
 		"name", "description", "seed", "workload", "candidates", "monte_carlo", "objective",
-		"catalog", NULL
+		"catalog", "validation", NULL
 	};
 	struct jread r;
 	json_t *x;
@@ -1083,6 +1135,24 @@ int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scen
 		if (jread_object(&r, x, mkeys) < 0 ||
 		    jread_int32(&r, x, "trials", false, 1, 1000000, &s->monte_carlo.trials) < 0)
 			goto fail;
+		jread_leave(&r, mark);
+	}
+	if ((x = json_object_get(root, "validation")) != NULL) {
+		static const char *const vkeys[] = { "id", "metric", "published", "source", NULL };
+		static const char *const metrics[] = {
+			"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
+			"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps", NULL
+		};
+		int metric = 0;
+		mark = jread_enter_key(&r, "validation");
+		if (jread_object(&r, x, vkeys) < 0 ||
+		    jread_string(&r, x, "id", true, s->validation.id, sizeof s->validation.id) < 0 ||
+		    jread_enum(&r, x, "metric", true, metrics, &metric) < 0 ||
+		    jread_real(&r, x, "published", true, 1e-12, 1e15, &s->validation.published) < 0 ||
+		    jread_string(&r, x, "source", false, s->validation.source, sizeof s->validation.source) < 0)
+			goto fail;
+		text_copy(s->validation.metric, sizeof s->validation.metric, metrics[metric]);
+		s->validation.present = true;
 		jread_leave(&r, mark);
 	}
 	if ((x = json_object_get(root, "objective")) != NULL) {

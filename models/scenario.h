@@ -38,7 +38,22 @@ struct parallel_plan {
 	int schedule;           /* enum schedule_kind or PLAN_AUTO */
 	int recompute;          /* enum recompute_kind or PLAN_AUTO */
 	int sequence_parallel;  /* 0, 1 or PLAN_AUTO */
+	char order[32];         /* rank placement, "" = tp-cp-pp-dp */
+	bool tp_comm_overlap;   /* TP collectives overlapped with GEMMs (userbuffers) */
 };
+
+/* Kernel-time calibration a user can give from their own measurements;
+ * 0 means "use the catalog" (GEMM) or the global default. */
+struct kernel_calibration {
+	double gemm_efficiency;   /* fraction of dense peak large GEMMs reach */
+	double attention_efficiency;
+	double hbm_efficiency;    /* fraction of HBM bandwidth memory-bound kernels reach */
+	double launch_s;          /* fixed cost per kernel; < 0: the global default */
+	bool flash_attention;
+};
+
+enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
+extern const char *const training_mode_names[];
 
 struct checkpoint_spec {
 	bool enabled;
@@ -126,6 +141,8 @@ struct workload_spec {
 	double tokens;              /* total tokens to train on; 0 = one step only */
 	double examples, epochs;    /* finetune data, when given instead of tokens */
 	struct parallel_plan plan;
+	struct kernel_calibration kernels;
+	enum training_mode mode;
 	struct checkpoint_spec checkpoint;
 	struct failure_spec failures;
 	struct finetune_spec finetune;
@@ -179,6 +196,15 @@ struct objective_spec {
 	double budget_usd;  /* 0 = none */
 };
 
+/* A published figure the scenario reproduces (scenarios/validation). */
+struct validation_spec {
+	bool present;
+	char id[CAT_NAME_MAX * 2];
+	char metric[CAT_NAME_MAX];   /* a result column, or samples_per_s, busbw_per_nic_GBps */
+	double published;
+	char source[CAT_NOTE_MAX];
+};
+
 struct scenario {
 	char name[CAT_TEXT_MAX];
 	char file[1024];
@@ -188,6 +214,7 @@ struct scenario {
 	size_t n_candidates;
 	struct monte_carlo_spec monte_carlo;
 	struct objective_spec objective;
+	struct validation_spec validation;
 };
 
 /* A --set PATH=VALUE override, borrowed strings. */

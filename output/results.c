@@ -1,10 +1,13 @@
 #include "results.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "models/cluster.h"
 #include "models/nccl_tests.h"
+#include "models/training.h"
 
 void results_row_head(rowset *rs, const struct scenario *s, const char *candidate,
 		      uint64_t row_id, const char *status, const char *reason)
@@ -286,4 +289,127 @@ void results_collective_row(rowset *rs, const struct scenario *s, size_t candida
 	rowset_text(rs, "fidelity", collective_fidelity_names[p->fidelity]);
 	rowset_text(rs, "gpu", c->gpu.id.name);
 	rowset_int(rs, "nodes", c->nodes);
+}
+
+rowset *results_training_new(void)
+{
+	static const char *const cols[] = {
+		"scenario", "candidate", "row_id", "seed", "status", "reason",
+		"gpu", "nodes", "gpus_per_node", "gpus", "tp", "pp", "vpp", "dp", "cp", "ep", "zero",
+		"schedule", "recompute", "micro_batch", "mem_per_gpu_gb", "step_time_s", "tokens_per_s",
+		"tflops_per_gpu", "mfu", "hfu", "steps", "wall_time_p50_h", "wall_time_p90_h", "ettr",
+		"gpu_hours", "cost_usd_p50", "cost_usd_p90", "usd_per_mtok", "frac_compute",
+		"frac_comm_exposed", "frac_bubble", "frac_checkpoint", "frac_lost_to_failures", "frac_idle",
+		/* additions: the step's breakdown in seconds, and the plan search */
+		"t_compute_s", "t_optimizer_s", "t_comm_tp_s", "t_comm_ep_s", "t_comm_cp_s", "t_comm_dp_s",
+		"t_bubble_s", "t_wait_s", "micro_batches", "sequence_parallel", "plans_tried", "precision",
+		"usd_per_hour", NULL
+	};
+	return rowset_new(cols);
+}
+
+/* A real value only when finite (a NaN or infinity never reaches a file). */
+static bool finite_all(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return false;
+	return true;
+}
+
+void results_training_row(rowset *rs, const struct scenario *s, size_t candidate,
+			  uint64_t row_id, const struct train_result *r)
+{
+	const struct cluster_spec *c = &s->candidates[candidate];
+	const struct workload_spec *w = &s->workload;
+	const struct train_plan *p = &r->plan;
+	char reason[512];
+	const char *status = train_status_names[r->status];
+	double step = r->step_time_s;
+	double steps = w->tokens > 0 ? ceil(w->tokens / w->global_batch_tokens) : 1;
+	double wall_s = steps * step;
+	long gpus = cluster_gpus(c);
+	double vals[] = { step, r->tokens_per_s, r->tflops_per_gpu, r->mfu, r->hfu, wall_s,
+			  r->mem.total, cluster_cost_usd(c, wall_s) };
+
+	snprintf(reason, sizeof reason, "%s", r->reason);
+	if (r->status == TRAIN_OK && !finite_all(vals, sizeof vals / sizeof vals[0])) {
+		status = "error";
+		snprintf(reason, sizeof reason, "a result overflowed (not a finite number)");
+	}
+	if (strcmp(status, "ok") == 0) {
+		char note[256] = "";
+		size_t used = 0;
+		if (r->searched)
+			used += (size_t)snprintf(note + used, sizeof note - used, "plan chosen among %d that fit or ran out of memory", r->plans_tried);
+		if ((w->failures.enabled || w->checkpoint.enabled) && used < sizeof note)
+			used += (size_t)snprintf(note + used, sizeof note - used, "%sfailures and checkpoints are not simulated yet: wall time assumes none",
+						 used ? "; " : "");
+		if (!c->price.known && used < sizeof note)
+			snprintf(note + used, sizeof note - used, "%sno price: give candidates[].price", used ? "; " : "");
+		snprintf(reason, sizeof reason, "%s", note);
+	}
+	results_row_head(rs, s, c->name, row_id, status, reason);
+	rowset_text(rs, "gpu", c->gpu.id.name);
+	rowset_int(rs, "nodes", c->nodes);
+	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
+	rowset_int(rs, "gpus", gpus);
+	rowset_text(rs, "precision", precision_names[w->precision]);
+	if (c->price.known)
+		rowset_real(rs, "usd_per_hour", cluster_usd_per_hour(c));
+	if (p->tp == 0)
+		return;  /* no plan at all */
+	rowset_int(rs, "tp", p->tp);
+	rowset_int(rs, "pp", p->pp);
+	rowset_int(rs, "vpp", p->vpp);
+	rowset_int(rs, "dp", p->dp);
+	rowset_int(rs, "cp", p->cp);
+	rowset_int(rs, "ep", p->ep);
+	rowset_int(rs, "zero", p->zero);
+	rowset_text(rs, "schedule", schedule_names[p->schedule]);
+	rowset_text(rs, "recompute", recompute_names[p->recompute]);
+	rowset_int(rs, "micro_batch", p->micro_batch);
+	rowset_int(rs, "micro_batches", p->microbatches);
+	rowset_text(rs, "sequence_parallel", p->sp ? "true" : "false");
+	rowset_int(rs, "plans_tried", r->plans_tried);
+	if (isfinite(r->mem.total))
+		rowset_real(rs, "mem_per_gpu_gb", r->mem.total / 1e9);
+	if (strcmp(status, "ok") != 0)
+		return;
+	rowset_real(rs, "step_time_s", step);
+	rowset_real(rs, "tokens_per_s", r->tokens_per_s);
+	rowset_real(rs, "tflops_per_gpu", r->tflops_per_gpu);
+	rowset_real(rs, "mfu", r->mfu);
+	rowset_real(rs, "hfu", r->hfu);
+	rowset_real(rs, "steps", steps);
+	rowset_real(rs, "wall_time_p50_h", wall_s / 3600);
+	rowset_real(rs, "wall_time_p90_h", wall_s / 3600);
+	rowset_real(rs, "ettr", 1.0);
+	rowset_real(rs, "gpu_hours", wall_s / 3600 * gpus);
+	if (c->price.known) {
+		double cost = cluster_cost_usd(c, wall_s);
+		rowset_real(rs, "cost_usd_p50", cost);
+		rowset_real(rs, "cost_usd_p90", cost);
+		rowset_real(rs, "usd_per_mtok", cost / (steps * w->global_batch_tokens / 1e6));
+	}
+	const struct train_breakdown *b = &r->br;
+	double comm = b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp;
+	double total = b->compute + b->optimizer + comm + b->bubble + b->other;
+	if (total > 0) {
+		/* the fractions split the step's GPU time and add up to 1 */
+		rowset_real(rs, "frac_compute", (b->compute + b->optimizer) / total);
+		rowset_real(rs, "frac_comm_exposed", comm / total);
+		rowset_real(rs, "frac_bubble", b->bubble / total);
+		rowset_real(rs, "frac_checkpoint", 0);
+		rowset_real(rs, "frac_lost_to_failures", 0);
+		rowset_real(rs, "frac_idle", b->other / total);
+	}
+	rowset_real(rs, "t_compute_s", b->compute);
+	rowset_real(rs, "t_optimizer_s", b->optimizer);
+	rowset_real(rs, "t_comm_tp_s", b->comm_tp);
+	rowset_real(rs, "t_comm_ep_s", b->comm_ep);
+	rowset_real(rs, "t_comm_cp_s", b->comm_cp);
+	rowset_real(rs, "t_comm_dp_s", b->comm_dp);
+	rowset_real(rs, "t_bubble_s", b->bubble);
+	rowset_real(rs, "t_wait_s", b->other);
 }

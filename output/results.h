@@ -24,6 +24,12 @@ struct nccl_point;
 void results_collective_row(rowset *rs, const struct scenario *s, size_t candidate,
 			    uint64_t row_id, const struct nccl_point *p);
 
+/* Columns of a training or fine-tuning workload. */
+rowset *results_training_new(void);
+struct train_result;
+void results_training_row(rowset *rs, const struct scenario *s, size_t candidate,
+			  uint64_t row_id, const struct train_result *r);
+
 /* Start a row with the six leading columns. */
 void results_row_head(rowset *rs, const struct scenario *s, const char *candidate,
 		      uint64_t row_id, const char *status, const char *reason);

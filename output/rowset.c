@@ -186,3 +186,32 @@ const char *rowset_get_text(const rowset *rs, size_t row, size_t col)
 	const struct cell *c = cell_at(rs, row, col);
 	return c->type == CELL_TEXT ? c->v.text : NULL;
 }
+
+rowset *rowset_select(const rowset *rs, const char *const names[], size_t n, const char **bad)
+{
+	long *idx = xcalloc(n ? n : 1, sizeof *idx);
+	rowset *out;
+	for (size_t k = 0; k < n; k++) {
+		idx[k] = rowset_find(rs, names[k]);
+		if (idx[k] < 0) {
+			*bad = names[k];
+			free(idx);
+			return NULL;
+		}
+	}
+	out = rowset_new_n(names, n);
+	for (size_t r = 0; r < rs->nrows; r++) {
+		size_t row = rowset_add_row(out);
+		for (size_t k = 0; k < n; k++) {
+			const struct cell *c = cell_at(rs, r, (size_t)idx[k]);
+			switch (c->type) {
+			case CELL_TEXT: rowset_set_text(out, row, k, c->v.text); break;
+			case CELL_INT: rowset_set_int(out, row, k, c->v.i); break;
+			case CELL_REAL: rowset_set_real(out, row, k, c->v.r); break;
+			case CELL_EMPTY: break;
+			}
+		}
+	}
+	free(idx);
+	return out;
+}

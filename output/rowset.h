@@ -54,6 +54,10 @@ void rowset_format(const rowset *rs, size_t row, size_t col, char *buf, size_t s
 /* Numeric value of a cell (0 for empty or text). */
 double rowset_number(const rowset *rs, size_t row, size_t col);
 
+/* A new rowset with only the named columns, in that order (copies of the
+ * cells). Returns NULL when a name is not a column, with *bad set to it. */
+rowset *rowset_select(const rowset *rs, const char *const names[], size_t n, const char **bad);
+
 /* Text of a text cell, or NULL. */
 const char *rowset_get_text(const rowset *rs, size_t row, size_t col);
 

@@ -8,21 +8,17 @@
 
 /*
  * Layout, chosen for the cache:
- * - `key` holds (time, order) in 16 bytes per node; node i lives at key[i + 3]
- *   in a 64-byte-aligned array, so the four children of any node (4i+1 ..
- *   4i+4) share one cache line and a sift step reads one line.
- * - `hslot` (parallel to `key`) names the id slot of each node.
- * - `pos` gives each slot's heap index, kept apart from the payload so the
- *   writes made while sifting stay in cache.
- * - `slots` holds what each id carries.
+ * - `tkey` holds only each node's time (8 bytes); node i lives at
+ *   tkey[i + HEAP_BASE] in a 64-byte-aligned array, so the four children of
+ *   a node (4i+1 .. 4i+4) are 32 contiguous aligned bytes: most comparisons
+ *   read nothing else.
+ * - `hslot` (parallel to `tkey`) names the id slot of each node; a slot's
+ *   `order` (class << 56 | sequence) breaks ties of time, read only then.
+ * - `pos` gives each slot's heap index, kept apart so the writes made
+ *   while sifting stay in cache; `slots` holds what each id carries.
  * An id is (generation << 32 | slot + 1): a stale id from a popped event is
  * caught by the generation check instead of silently naming a reused slot.
  */
-struct heap_key {
-	int64_t time_ns;
-	uint64_t order;   /* class << 56 | sequence */
-};
-
 struct slot {
 	uint32_t gen;
 	uint32_t next_free;
@@ -36,10 +32,11 @@ struct slot {
 #define HEAP_BASE 3
 
 struct queue {
-	struct heap_key *key;   /* aligned; node i at key[i + HEAP_BASE] */
+	int64_t *tkey;          /* aligned; node i at tkey[i + HEAP_BASE] */
 	uint32_t *hslot;        /* node i at hslot[i + HEAP_BASE] */
 	size_t n, cap;
 	uint32_t *pos;          /* heap index of each slot, or SLOT_FREE */
+	uint64_t *order;        /* per slot: class << 56 | sequence */
 	struct slot *slots;
 	size_t nslots, slots_cap;
 	uint32_t free_head;     /* SLOT_FREE when empty */
@@ -48,12 +45,12 @@ struct queue {
 
 static void heap_grow(queue *q, size_t cap)
 {
-	struct heap_key *k = xaligned(64, cap + HEAP_BASE, sizeof *k);
-	if (q->key != NULL) {
-		memcpy(k, q->key, (q->n + HEAP_BASE) * sizeof *k);
-		free(q->key);
+	int64_t *k = xaligned(64, cap + HEAP_BASE + 8, sizeof *k);
+	if (q->tkey != NULL) {
+		memcpy(k, q->tkey, (q->n + HEAP_BASE) * sizeof *k);
+		free(q->tkey);
 	}
-	q->key = k;
+	q->tkey = k;
 	q->hslot = xreallocarray(q->hslot, cap + HEAP_BASE, sizeof *q->hslot);
 	q->cap = cap;
 }
@@ -65,6 +62,7 @@ queue *queue_new(void)
 	q->slots_cap = 64;
 	q->slots = xreallocarray(NULL, q->slots_cap, sizeof *q->slots);
 	q->pos = xreallocarray(NULL, q->slots_cap, sizeof *q->pos);
+	q->order = xreallocarray(NULL, q->slots_cap, sizeof *q->order);
 	q->free_head = SLOT_FREE;
 	return q;
 }
@@ -73,51 +71,37 @@ void queue_free(queue *q)
 {
 	if (q == NULL)
 		return;
-	free(q->key);
+	free(q->tkey);
 	free(q->hslot);
 	free(q->slots);
 	free(q->pos);
+	free(q->order);
 	free(q);
 }
 
-/* Lexicographic (time, order) without branches: sift steps compare random
- * keys, where a mispredicted branch costs more than the arithmetic. */
-static inline bool key_less(const struct heap_key *a, const struct heap_key *b)
+/* Is node (ta, sa) before node (tb, sb)? Orders are read only on a tie. */
+static inline bool before(const queue *q, int64_t ta, uint32_t sa, int64_t tb, uint32_t sb)
 {
-	if (a->time_ns != b->time_ns)
-		return a->time_ns < b->time_ns;
-	return a->order < b->order;
+	if (ta != tb)
+		return ta < tb;
+	return q->order[sa] < q->order[sb];
 }
 
-#define KEY(q, i) (&(q)->key[(i) + HEAP_BASE])
-
-static inline void heap_place(queue *q, size_t i, struct heap_key k, uint32_t slot)
+static void sift_up(queue *q, size_t i, int64_t t, uint32_t slot)
 {
-	*KEY(q, i) = k;
-	q->hslot[i + HEAP_BASE] = slot;
-	q->pos[slot] = (uint32_t)i;
-}
-
-static inline void heap_copy(queue *q, size_t to, size_t from)
-{
-	heap_place(q, to, *KEY(q, from), q->hslot[from + HEAP_BASE]);
-}
-
-static void sift_up(queue *q, size_t i, struct heap_key k, uint32_t slot)
-{
-	struct heap_key *kb = q->key + HEAP_BASE;
+	int64_t *kb = q->tkey + HEAP_BASE;
 	uint32_t *hs = q->hslot + HEAP_BASE;
 	uint32_t *pos = q->pos;
 	while (i > 0) {
 		size_t parent = (i - 1) >> 2;
-		if (!key_less(&k, &kb[parent]))
+		if (!before(q, t, slot, kb[parent], hs[parent]))
 			break;
 		kb[i] = kb[parent];
 		hs[i] = hs[parent];
 		pos[hs[i]] = (uint32_t)i;
 		i = parent;
 	}
-	kb[i] = k;
+	kb[i] = t;
 	hs[i] = slot;
 	pos[slot] = (uint32_t)i;
 }
@@ -125,31 +109,38 @@ static void sift_up(queue *q, size_t i, struct heap_key k, uint32_t slot)
 /* Index of the smallest child of i, or 0 when i is a leaf. */
 static inline size_t min_child(const queue *q, size_t i)
 {
-	size_t first = 4 * i + 1, best, end;
-	if (first >= q->n)
+	const int64_t *kb = q->tkey + HEAP_BASE;
+	const uint32_t *hs = q->hslot + HEAP_BASE;
+	size_t c = 4 * i + 1, best, end;
+	if (c >= q->n)
 		return 0;
-	if (first + 4 <= q->n) {
-		/* All four children: a tournament of selects. */
-		size_t a = first + key_less(KEY(q, first + 1), KEY(q, first));
-		size_t b = first + 2 + key_less(KEY(q, first + 3), KEY(q, first + 2));
-		return key_less(KEY(q, b), KEY(q, a)) ? b : a;
+	if (c + 4 <= q->n) {
+		size_t a = before(q, kb[c + 1], hs[c + 1], kb[c], hs[c]) ? c + 1 : c;
+		size_t b = before(q, kb[c + 3], hs[c + 3], kb[c + 2], hs[c + 2]) ? c + 3 : c + 2;
+		return before(q, kb[b], hs[b], kb[a], hs[a]) ? b : a;
 	}
-	best = first;
-	end = first + 4 < q->n ? first + 4 : q->n;
-	for (size_t c = first + 1; c < end; c++)
-		if (key_less(KEY(q, c), KEY(q, best)))
-			best = c;
+	best = c;
+	end = q->n;
+	for (size_t x = c + 1; x < end; x++)
+		if (before(q, kb[x], hs[x], kb[best], hs[best]))
+			best = x;
 	return best;
 }
 
-static void sift_down(queue *q, size_t i, struct heap_key k, uint32_t slot)
+static void sift_down(queue *q, size_t i, int64_t t, uint32_t slot)
 {
+	int64_t *kb = q->tkey + HEAP_BASE;
+	uint32_t *hs = q->hslot + HEAP_BASE;
 	size_t best;
-	while ((best = min_child(q, i)) != 0 && key_less(KEY(q, best), &k)) {
-		heap_copy(q, i, best);
+	while ((best = min_child(q, i)) != 0 && before(q, kb[best], hs[best], t, slot)) {
+		kb[i] = kb[best];
+		hs[i] = hs[best];
+		q->pos[hs[i]] = (uint32_t)i;
 		i = best;
 	}
-	heap_place(q, i, k, slot);
+	kb[i] = t;
+	hs[i] = slot;
+	q->pos[slot] = (uint32_t)i;
 }
 
 static uint32_t slot_alloc(queue *q)
@@ -165,6 +156,7 @@ static uint32_t slot_alloc(queue *q)
 		q->slots_cap *= 2;
 		q->slots = xreallocarray(q->slots, q->slots_cap, sizeof *q->slots);
 		q->pos = xreallocarray(q->pos, q->slots_cap, sizeof *q->pos);
+		q->order = xreallocarray(q->order, q->slots_cap, sizeof *q->order);
 	}
 	s = (uint32_t)q->nslots++;
 	q->slots[s].gen = 0;
@@ -203,14 +195,14 @@ static inline uint64_t next_order(queue *q, unsigned cls)
 queue_id queue_push(queue *q, int64_t time_ns, unsigned cls, void *data, uint64_t arg)
 {
 	uint32_t s = slot_alloc(q);
-	struct heap_key k = { .time_ns = time_ns, .order = next_order(q, cls) };
 
 	q->slots[s].data = data;
 	q->slots[s].arg = arg;
+	q->order[s] = next_order(q, cls);
 	if (q->n == q->cap)
 		heap_grow(q, 2 * q->cap);
 	q->n++;
-	sift_up(q, q->n - 1, k, s);
+	sift_up(q, q->n - 1, time_ns, s);
 	return make_id(q, s);
 }
 
@@ -218,14 +210,14 @@ queue_id queue_push(queue *q, int64_t time_ns, unsigned cls, void *data, uint64_
 static void heap_remove_at(queue *q, size_t i)
 {
 	size_t last = --q->n;
-	struct heap_key k = *KEY(q, last);
+	int64_t t = q->tkey[last + HEAP_BASE];
 	uint32_t slot = q->hslot[last + HEAP_BASE];
 	if (i == last)
 		return;
-	if (i > 0 && key_less(&k, KEY(q, (i - 1) >> 2)))
-		sift_up(q, i, k, slot);
+	if (i > 0 && before(q, t, slot, q->tkey[(i - 1) / 4 + HEAP_BASE], q->hslot[(i - 1) / 4 + HEAP_BASE]))
+		sift_up(q, i, t, slot);
 	else
-		sift_down(q, i, k, slot);
+		sift_down(q, i, t, slot);
 }
 
 /*
@@ -240,10 +232,10 @@ static void heap_remove_at(queue *q, size_t i)
 static void heap_pop_root(queue *q)
 {
 	size_t n = --q->n;
-	struct heap_key *kb = q->key + HEAP_BASE;
+	int64_t *kb = q->tkey + HEAP_BASE;
 	uint32_t *hs = q->hslot + HEAP_BASE;
 	uint32_t *pos = q->pos;
-	struct heap_key k = kb[n];
+	int64_t t = kb[n];
 	uint32_t slot = hs[n];
 	size_t i = 0;
 
@@ -253,16 +245,16 @@ static void heap_pop_root(queue *q)
 		size_t c = 4 * i + 1, best;
 		if (c + 4 <= n) {
 			/* all four children: a small tournament */
-			size_t a = key_less(&kb[c + 1], &kb[c]) ? c + 1 : c;
-			size_t b = key_less(&kb[c + 3], &kb[c + 2]) ? c + 3 : c + 2;
-			best = key_less(&kb[b], &kb[a]) ? b : a;
+			size_t a = before(q, kb[c + 1], hs[c + 1], kb[c], hs[c]) ? c + 1 : c;
+			size_t b = before(q, kb[c + 3], hs[c + 3], kb[c + 2], hs[c + 2]) ? c + 3 : c + 2;
+			best = before(q, kb[b], hs[b], kb[a], hs[a]) ? b : a;
 			/* ask for the grandchildren's line now: memory works while we copy */
 			if (4 * best + 1 < n)
 				__builtin_prefetch(&kb[4 * best + 1]);
 		} else if (c < n) {
 			best = c;
 			for (size_t x = c + 1; x < n; x++)
-				if (key_less(&kb[x], &kb[best]))
+				if (before(q, kb[x], hs[x], kb[best], hs[best]))
 					best = x;
 		} else {
 			break;
@@ -272,22 +264,20 @@ static void heap_pop_root(queue *q)
 		pos[hs[i]] = (uint32_t)i;
 		i = best;
 	}
-	sift_up(q, i, k, slot);
+	sift_up(q, i, t, slot);
 }
 
 bool queue_pop(queue *q, struct queue_item *out)
 {
-	struct heap_key top;
 	uint32_t s;
 
 	if (q->n == 0)
 		return false;
-	top = *KEY(q, 0);
 	s = q->hslot[HEAP_BASE];
 	__builtin_prefetch(&q->slots[s]);
-	out->time_ns = top.time_ns;
-	out->cls = (unsigned)(top.order >> SEQ_BITS);
-	out->seq = top.order & SEQ_MASK;
+	out->time_ns = q->tkey[HEAP_BASE];
+	out->cls = (unsigned)(q->order[s] >> SEQ_BITS);
+	out->seq = q->order[s] & SEQ_MASK;
 	out->id = make_id(q, s);
 	out->data = q->slots[s].data;
 	out->arg = q->slots[s].arg;
@@ -300,7 +290,7 @@ bool queue_peek_time(const queue *q, int64_t *time_ns)
 {
 	if (q->n == 0)
 		return false;
-	*time_ns = KEY(q, 0)->time_ns;
+	*time_ns = q->tkey[HEAP_BASE];
 	return true;
 }
 
@@ -316,15 +306,15 @@ void queue_move(queue *q, queue_id id, int64_t time_ns)
 {
 	uint32_t s = id_slot(q, id);
 	size_t i = q->pos[s];
-	unsigned cls = (unsigned)(KEY(q, i)->order >> SEQ_BITS);
-	struct heap_key k = { .time_ns = time_ns, .order = next_order(q, cls) };
+	unsigned cls = (unsigned)(q->order[s] >> SEQ_BITS);
 
+	q->order[s] = next_order(q, cls);
 	/* The new key may be smaller (earlier time) or larger (later time, or the
 	 * same time with a newer sequence): try up first, then down. */
-	if (i > 0 && key_less(&k, KEY(q, (i - 1) >> 2)))
-		sift_up(q, i, k, s);
+	if (i > 0 && before(q, time_ns, s, q->tkey[(i - 1) / 4 + HEAP_BASE], q->hslot[(i - 1) / 4 + HEAP_BASE]))
+		sift_up(q, i, time_ns, s);
 	else
-		sift_down(q, i, k, s);
+		sift_down(q, i, time_ns, s);
 }
 
 void queue_cancel(queue *q, queue_id id)

@@ -1,10 +1,20 @@
 #!/bin/sh
 # demo.sh CLUSTERSIM: the README's first command, after the build. Compares the
-# candidate clusters of the Llama 3 70B example.
+# candidate clusters of the Llama 3 70B pre-training example: time, utilization
+# and rental cost of each.
 set -eu
 bin=${1:-build/clustersim}
 cd "$(dirname "$0")/.."
 ex=scenarios/examples/llama3-70b-pretrain.json
-echo "== clustersim $("$bin" --version | cut -d' ' -f2): $ex"
-echo "== candidate shapes, peak FLOP/s, memory and price (clustersim run --dry-run)"
-"$bin" run "$ex" --dry-run --format table
+echo "== clustersim $("$bin" --version | cut -d' ' -f2): Llama 3 70B on 1T tokens ($ex)"
+echo
+echo "== the candidates: shape, peak FLOP/s, memory, price"
+"$bin" run "$ex" --dry-run --format table \
+	--columns candidate,gpu,gpus,nic,peak_pflops,hbm_total_gb,usd_per_hour,price_basis
+echo
+echo "== one training step simulated on each (plan tp/pp/vpp/dp), and the whole run"
+"$bin" run "$ex" --format table \
+	--columns candidate,gpus,tp,pp,vpp,dp,mem_per_gpu_gb,step_time_s,tflops_per_gpu,mfu,frac_bubble,frac_comm_exposed,wall_time_p50_h,cost_usd_p50,usd_per_mtok
+echo
+echo "== how close the model comes to published runs (clustersim validate)"
+"$bin" validate --format csv >/dev/null

@@ -421,7 +421,6 @@ json_t *jread_load(const char *what, const char *file, struct cs_error *err)
 	char *buf;
 	size_t len;
 	int too_big, failed;
-	json_error_t jerr;
 	json_t *root;
 
 	if (strcmp(file, "-") == 0) {
@@ -453,18 +452,32 @@ json_t *jread_load(const char *what, const char *file, struct cs_error *err)
 		error_set(err, "%s '%s': file is larger than %u MiB", what, shown, INPUT_MAX_BYTES >> 20);
 		return NULL;
 	}
+	root = jread_load_buffer(what, file, buf, len, err);
+	free(buf);
+	return root;
+}
+
+
+json_t *jread_load_buffer(const char *what, const char *file, const char *buf, size_t len,
+			  struct cs_error *err)
+{
+	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
+	json_error_t jerr;
+	json_t *root;
+
 	if (len == 0) {
-		free(buf);
 		error_set(err, "%s '%s': file is empty", what, shown);
 		return NULL;
 	}
+	if (len > INPUT_MAX_BYTES) {
+		error_set(err, "%s '%s': file is larger than %u MiB", what, shown, INPUT_MAX_BYTES >> 20);
+		return NULL;
+	}
 	if (memchr(buf, '\0', len) != NULL) {
-		free(buf);
 		error_set(err, "%s '%s': not a JSON text file (contains a NUL byte)", what, shown);
 		return NULL;
 	}
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(buf);
 	if (root == NULL) {
 		error_set(err, "%s '%s': line %d, column %d: %s", what, shown, jerr.line, jerr.column,
 			  jerr.text);
@@ -479,4 +492,3 @@ json_t *jread_load(const char *what, const char *file, struct cs_error *err)
 	}
 	return root;
 }
-

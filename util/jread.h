@@ -36,6 +36,16 @@ struct jread {
  */
 json_t *jread_load(const char *what, const char *file, struct cs_error *err);
 
+/*
+ * The same checks and parse as jread_load() for a document already in memory
+ * (len bytes at buf, which need not be NUL-terminated): not empty, no NUL
+ * byte, valid JSON with duplicate keys rejected, an object at the top level.
+ * `file` only names it in messages. Returns a new reference, or NULL with err
+ * set to an input error. Used by the fuzz targets and for inline documents.
+ */
+json_t *jread_load_buffer(const char *what, const char *file, const char *buf, size_t len,
+			  struct cs_error *err);
+
 /* Start reading document `file` of kind `what`; both strings are borrowed. */
 void jread_init(struct jread *r, const char *what, const char *file, struct cs_error *err);
 

@@ -230,6 +230,24 @@ static void test_override_errors(void **state)
 	catalog_free(c);
 }
 
+/* A copy takes additions without changing the original. */
+static void test_copy_is_independent(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	catalog *d = catalog_copy(c);
+	struct cs_error err;
+	json_error_t jerr;
+	json_t *doc = json_loads("{\"gpus\": [{\"name\": \"H100-SXM\", \"mamf_bf16\": 0.5}]}", 0, &jerr);
+	assert_int_equal(catalog_merge_json(d, doc, "catalog", "x.json", NULL, &err), 0);
+	json_decref(doc);
+	assert_close(catalog_gpu(d, "H100-SXM")->mamf[PREC_BF16], 0.5, 0);
+	assert_close(catalog_gpu(c, "H100-SXM")->mamf[PREC_BF16], 0.80, 1e-9);
+	assert_int_equal(catalog_price_count(d), catalog_price_count(c));
+	catalog_free(d);
+	catalog_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_models_parameter_counts),
 		cmocka_unit_test(test_override_merges_fields),
 		cmocka_unit_test(test_override_errors),
+		cmocka_unit_test(test_copy_is_independent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,1162 @@
+/*
+ * clustersim sweep: every point of a sweep file through the runner, as one
+ * result table with a row_id per point.
+ *
+ * The points of shard I/N are those with k mod N == I. With --jobs J they are
+ * computed by J forked workers, worker w taking the shard's w-th, (w+J)-th ...
+ * point it has to compute and sending each point's rows back over its own
+ * pipe; the parent takes them in point order, round robin, so the output
+ * bytes do not depend on J and a worker is never more than a pipe buffer
+ * ahead. CSV is written as the points arrive; tables and JSON at the end.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/runner.h"
+#include "models/sweep.h"
+#include "output/csvtable.h"
+#include "output/outfile.h"
+#include "output/results.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+
+static const char *const usage_text =
+	"usage: clustersim sweep SWEEP.json [--jobs N] [--shard I/N] [--resume] [-o FILE]\n"
+	"                        [--format table|csv|json] [--set PATH=VALUE]... [--seed N]\n"
+	"                        [--catalog FILE]... [--dry-run]\n\n"
+	"Runs every point of a sweep file (a base scenario and the values of --set paths to\n"
+	"combine) and prints their result rows; every row of point k has row_id k, and one\n"
+	"column per varied path (set:PATH) holds the point's value. A point whose scenario is\n"
+	"invalid becomes a row with status invalid and the reason; the sweep goes on.\n"
+	"  --jobs N       compute with N worker processes (the output does not depend on N)\n"
+	"  --shard I/N    run only the points k with k mod N = I (default: from\n"
+	"                 SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when both are set)\n"
+	"  --resume       keep the complete rows of this shard already in -o FILE, compute the\n"
+	"                 rest, and rewrite FILE with exactly what a fresh run writes (CSV only)\n"
+	"  --set PATH=VALUE  override a field of the base scenario before the axes apply\n"
+	"  --seed N       replace every point's seed\n"
+	"  --catalog FILE merge a user's catalog file first\n"
+	"  --dry-run      each candidate's shape and price only, as run --dry-run\n"
+	"  -o FILE        write results to FILE (atomically; CSV unless --format says otherwise)\n"
+	"Interrupted (SIGINT, SIGTERM) with -o FILE and CSV output, it writes the points finished\n"
+	"so far to FILE and exits 1; --resume then finishes the shard.\n";
+
+#define JOBS_MAX 1024
+#define SHARDS_MAX 1000000
+#define RECORD_MAX ((uint64_t)1 << 30)
+
+static const char *const head_columns[] = {
+	"scenario", "candidate", "row_id", "seed", "status", "reason"
+};
+
+struct sweep_run {
+	const sweep *sw;
+	const struct cli_options *o;
+	catalog *cat;            /* built-in + --catalog: points without a catalog of their own */
+	bool dry_run;
+	char **cols;             /* result columns, then one set:PATH per varied path */
+	size_t ncols, nresult;
+	uint64_t cols_point;     /* the point that gave the result columns, or UINT64_MAX */
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* ---- one point ----------------------------------------------------------- */
+
+/* The name and seed an invalid point's row shows: as its document (or, when
+ * its values could not be applied, the base) gives them where they are
+ * readable, else the defaults scenario_from_json uses. */
+static void fallback_head(const struct sweep_run *run, const json_t *doc, struct scenario *s)
+{
+	const char *file = sweep_base_file(run->sw);
+	const json_t *name, *seed;
+
+	if (doc == NULL)
+		doc = sweep_base(run->sw);
+	name = json_object_get(doc, "name");
+	seed = json_object_get(doc, "seed");
+
+	memset(s, 0, sizeof *s);
+	if (json_is_string(name) && json_string_length(name) < sizeof s->name &&
+	    strlen(json_string_value(name)) == json_string_length(name)) {
+		text_copy(s->name, sizeof s->name, json_string_value(name));
+	} else {
+		const char *base = strrchr(file, '/');
+		base = base ? base + 1 : file;
+		if (strcmp(file, "-") == 0)
+			base = "stdin";
+		snprintf(s->name, sizeof s->name, "%.*s", (int)strcspn(base, "."), base);
+	}
+	if (run->o->seed >= 0)
+		s->seed = (uint64_t)run->o->seed;
+	else if (json_is_integer(seed) && json_integer_value(seed) >= 0)
+		s->seed = (uint64_t)json_integer_value(seed);
+}
+
+/*
+ * Load point k's scenario into *s. A point whose document has a catalog of
+ * its own gets a fresh catalog (*fresh, which the caller frees), so that one
+ * point's additions never reach another. On failure *doc_out (if not NULL)
+ * keeps the document, when there is one, for the row's name and seed.
+ */
+static int point_load(const struct sweep_run *run, uint64_t k, struct scenario *s, catalog **fresh,
+		      json_t **doc_out, struct cs_error *err)
+{
+	json_t *doc = sweep_point_json(run->sw, k, err);
+	catalog *cat = run->cat;
+	int rc;
+
+	*fresh = NULL;
+	if (doc_out != NULL)
+		*doc_out = NULL;
+	memset(s, 0, sizeof *s);
+	if (doc == NULL)
+		return -1;
+	if (json_object_get(doc, "catalog") != NULL) {
+		cat = *fresh = cli_catalog(run->o, err);
+		if (cat == NULL) {
+			json_decref(doc);
+			return -1;
+		}
+	}
+	rc = scenario_from_json(doc, sweep_base_file(run->sw), cat, s, err);
+	if (rc == 0 && run->o->seed >= 0)
+		s->seed = (uint64_t)run->o->seed;
+	if (rc < 0 && doc_out != NULL)
+		*doc_out = doc;
+	else
+		json_decref(doc);
+	return rc;
+}
+
+/* The shortest decimal that reads back as exactly x. */
+static void format_real_exact(double x, char *buf, size_t size)
+{
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, size, "%.*g", digits, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+}
+
+/* Fill the set:PATH cells of row `row` with point k's values. */
+static void put_values(const struct sweep_run *run, rowset *chunk, size_t row, uint64_t k)
+{
+	for (size_t i = 0; i < sweep_path_count(run->sw); i++) {
+		const json_t *v = sweep_value(run->sw, k, i);
+		size_t col = run->nresult + i;
+		char buf[64];
+		if (json_is_integer(v)) {
+			rowset_set_int(chunk, row, col, (int64_t)json_integer_value(v));
+		} else if (json_is_string(v)) {
+			rowset_set_text(chunk, row, col, json_string_value(v));
+		} else if (json_is_real(v)) {
+			format_real_exact(json_real_value(v), buf, sizeof buf);
+			rowset_set_text(chunk, row, col, buf);
+		} else {
+			char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
+			rowset_set_text(chunk, row, col, text != NULL ? text : "?");
+			free(text);
+		}
+	}
+}
+
+/* Copy cell (r, c) of src to (row, c) of dst, keeping its type. */
+static void copy_cell(rowset *dst, size_t row, const rowset *src, size_t r, size_t c)
+{
+	char buf[64];
+	switch (rowset_type(src, r, c)) {
+	case CELL_TEXT:
+		rowset_set_text(dst, row, c, rowset_get_text(src, r, c));
+		break;
+	case CELL_INT:
+		/* Through the text: rowset_number() is a double, exact only to 2^53. */
+		rowset_format(src, r, c, buf, sizeof buf);
+		rowset_set_int(dst, row, c, strtoll(buf, NULL, 10));
+		break;
+	case CELL_REAL:
+		rowset_set_real(dst, row, c, rowset_number(src, r, c));
+		break;
+	case CELL_EMPTY:
+		break;
+	}
+}
+
+static bool same_columns(const rowset *rs, char *const cols[], size_t n)
+{
+	if (rowset_ncols(rs) != n)
+		return false;
+	for (size_t c = 0; c < n; c++)
+		if (strcmp(rowset_column(rs, c), cols[c]) != 0)
+			return false;
+	return true;
+}
+
+static void status_row(const struct sweep_run *run, rowset *chunk, const struct scenario *s,
+		       uint64_t k, const char *status, const char *reason)
+{
+	results_row_head(chunk, s, "", k, status, reason);
+	put_values(run, chunk, rowset_nrows(chunk) - 1, k);
+}
+
+/* Point k's rows, in the sweep's columns. Never fails: a point that cannot
+ * run is a row with status invalid (bad input) or error. Caller frees. */
+static rowset *run_point(const struct sweep_run *run, uint64_t k)
+{
+	rowset *chunk = rowset_new_n((const char *const *)run->cols, run->ncols);
+	struct runner_options ro = { .dry_run = run->dry_run, .row_id = (int64_t)k };
+	struct cs_error err;
+	struct scenario s;
+	catalog *fresh;
+	json_t *doc;
+	rowset *rs;
+
+	error_clear(&err);
+	if (point_load(run, k, &s, &fresh, &doc, &err) < 0) {
+		struct scenario head;
+		fallback_head(run, doc, &head);
+		status_row(run, chunk, &head, k, err.kind == ERROR_RUNTIME ? "error" : "invalid", err.msg);
+		json_decref(doc);
+		catalog_free(fresh);
+		return chunk;
+	}
+	rs = runner_columns(&s, &ro);
+	if (!same_columns(rs, run->cols, run->nresult)) {
+		char reason[256];
+		snprintf(reason, sizeof reason,
+			 "its result columns differ from those of point %" PRIu64 " (workload.kind \"%s\"): a sweep cannot mix workload kinds",
+			 run->cols_point, workload_kind_names[s.workload.kind]);
+		status_row(run, chunk, &s, k, "invalid", reason);
+	} else if (runner_run(&s, &ro, rs, &err) < 0) {
+		status_row(run, chunk, &s, k, err.kind == ERROR_INPUT ? "invalid" : "error", err.msg);
+	} else {
+		for (size_t r = 0; r < rowset_nrows(rs); r++) {
+			size_t row = rowset_add_row(chunk);
+			for (size_t c = 0; c < run->nresult; c++)
+				copy_cell(chunk, row, rs, r, c);
+			put_values(run, chunk, row, k);
+		}
+	}
+	rowset_free(rs);
+	scenario_release(&s);
+	catalog_free(fresh);
+	return chunk;
+}
+
+/*
+ * The sweep's columns: those of the first point (in point order, whatever the
+ * shard) whose scenario loads, so every shard agrees; the six leading columns
+ * when none does. Then set:PATH for each varied path.
+ */
+static void choose_columns(struct sweep_run *run)
+{
+	uint64_t n = sweep_points(run->sw);
+	size_t npaths = sweep_path_count(run->sw);
+	struct runner_options ro = { .dry_run = run->dry_run, .row_id = 0 };
+	rowset *rs = NULL;
+
+	run->cols_point = UINT64_MAX;
+	for (uint64_t k = 0; k < n && rs == NULL; k++) {
+		struct cs_error err;
+		struct scenario s;
+		catalog *fresh;
+		error_clear(&err);
+		if (point_load(run, k, &s, &fresh, NULL, &err) == 0) {
+			rs = runner_columns(&s, &ro);
+			run->cols_point = k;
+			scenario_release(&s);
+		}
+		catalog_free(fresh);
+	}
+	run->nresult = rs != NULL ? rowset_ncols(rs) : sizeof head_columns / sizeof head_columns[0];
+	run->ncols = run->nresult + npaths;
+	run->cols = xcalloc(run->ncols, sizeof *run->cols);
+	for (size_t c = 0; c < run->nresult; c++)
+		run->cols[c] = xstrdup(rs != NULL ? rowset_column(rs, c) : head_columns[c]);
+	for (size_t i = 0; i < npaths; i++)
+		run->cols[run->nresult + i] = xasprintf("set:%s", sweep_path(run->sw, i));
+	rowset_free(rs);
+}
+
+/* ---- records between workers and the parent ----------------------------- */
+
+struct bytes {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+static void bytes_put(struct bytes *b, const void *data, size_t n)
+{
+	if (b->n + n > b->cap) {
+		while (b->n + n > b->cap)
+			b->cap = b->cap ? 2 * b->cap : 4096;
+		b->p = xreallocarray(b->p, b->cap, 1);
+	}
+	memcpy(b->p + b->n, data, n);
+	b->n += n;
+}
+
+static void bytes_u64(struct bytes *b, uint64_t v)
+{
+	bytes_put(b, &v, sizeof v);
+}
+
+/* A record: length, point, rows, then each cell as a tag and its value. */
+static void encode_chunk(struct bytes *b, uint64_t k, const rowset *chunk)
+{
+	char buf[64];
+	size_t start;
+
+	b->n = 0;
+	bytes_u64(b, 0);  /* the length, filled in below */
+	start = b->n;
+	bytes_u64(b, k);
+	bytes_u64(b, rowset_nrows(chunk));
+	for (size_t r = 0; r < rowset_nrows(chunk); r++) {
+		for (size_t c = 0; c < rowset_ncols(chunk); c++) {
+			unsigned char tag = (unsigned char)rowset_type(chunk, r, c);
+			bytes_put(b, &tag, 1);
+			if (tag == CELL_TEXT) {
+				const char *t = rowset_get_text(chunk, r, c);
+				bytes_u64(b, strlen(t));
+				bytes_put(b, t, strlen(t));
+			} else if (tag == CELL_INT) {
+				int64_t v;
+				rowset_format(chunk, r, c, buf, sizeof buf);
+				v = strtoll(buf, NULL, 10);
+				bytes_put(b, &v, sizeof v);
+			} else if (tag == CELL_REAL) {
+				double v = rowset_number(chunk, r, c);
+				bytes_put(b, &v, sizeof v);
+			}
+		}
+	}
+	{
+		uint64_t len = b->n - start;
+		memcpy(b->p, &len, sizeof len);
+	}
+}
+
+struct reader {
+	const unsigned char *p;
+	size_t n, at;
+	bool bad;
+};
+
+static void take(struct reader *rd, void *out, size_t n)
+{
+	if (rd->bad || rd->n - rd->at < n) {
+		rd->bad = true;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, rd->p + rd->at, n);
+	rd->at += n;
+}
+
+/* Decode a record's body into a new chunk; NULL when malformed. */
+static rowset *decode_chunk(const struct sweep_run *run, const unsigned char *p, size_t n,
+			    uint64_t *k)
+{
+	struct reader rd = { .p = p, .n = n };
+	rowset *chunk = rowset_new_n((const char *const *)run->cols, run->ncols);
+	uint64_t nrows;
+
+	take(&rd, k, sizeof *k);
+	take(&rd, &nrows, sizeof nrows);
+	for (uint64_t r = 0; r < nrows && !rd.bad; r++) {
+		size_t row = rowset_add_row(chunk);
+		for (size_t c = 0; c < run->ncols && !rd.bad; c++) {
+			unsigned char tag;
+			take(&rd, &tag, 1);
+			if (tag == CELL_TEXT) {
+				uint64_t len;
+				take(&rd, &len, sizeof len);
+				if (rd.bad || len > rd.n - rd.at) {
+					rd.bad = true;
+					break;
+				}
+				char *t = xstrndup((const char *)rd.p + rd.at, (size_t)len);
+				rd.at += (size_t)len;
+				rowset_set_text(chunk, row, c, t);
+				free(t);
+			} else if (tag == CELL_INT) {
+				int64_t v;
+				take(&rd, &v, sizeof v);
+				rowset_set_int(chunk, row, c, v);
+			} else if (tag == CELL_REAL) {
+				double v;
+				take(&rd, &v, sizeof v);
+				rowset_set_real(chunk, row, c, v);
+			} else if (tag != CELL_EMPTY) {
+				rd.bad = true;
+			}
+		}
+	}
+	if (rd.bad || rd.at != rd.n) {
+		rowset_free(chunk);
+		return NULL;
+	}
+	return chunk;
+}
+
+static int write_full(int fd, const unsigned char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Read n bytes; 0 ok, -1 end of file or error, -2 interrupted by a signal. */
+static int read_full(int fd, void *out, size_t n)
+{
+	unsigned char *p = out;
+	while (n > 0) {
+		ssize_t got = read(fd, p, n);
+		if (got < 0) {
+			if (errno == EINTR) {
+				if (interrupted)
+					return -2;
+				continue;
+			}
+			return -1;
+		}
+		if (got == 0)
+			return -1;
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+/* ---- the shard ----------------------------------------------------------- */
+
+struct shard_plan {
+	uint64_t shard, nshards;
+	uint64_t npoints;        /* points of this shard: k = shard + i * nshards */
+	/* With --resume: the rows kept for point i are kept_rows[kept_at[i] ..
+	 * kept_at[i + 1]), indexes into `resume`'s rows. */
+	struct csvtable resume;
+	size_t *kept_at;
+	size_t *kept_rows;
+	uint64_t nkept;
+	uint64_t *compute;       /* shard indexes to compute, ascending */
+	uint64_t ncompute;
+};
+
+static uint64_t shard_point(const struct shard_plan *sp, uint64_t i)
+{
+	return sp->shard + i * sp->nshards;
+}
+
+static bool is_kept(const struct shard_plan *sp, uint64_t i)
+{
+	return sp->kept_at != NULL && sp->kept_at[i + 1] > sp->kept_at[i];
+}
+
+static void shard_plan_release(struct shard_plan *sp)
+{
+	csvtable_release(&sp->resume);
+	free(sp->kept_at);
+	free(sp->kept_rows);
+	free(sp->compute);
+}
+
+/*
+ * Read FILE for --resume and decide which points of the shard it already
+ * holds: every row of the point complete (all fields, a final newline) and
+ * in this shard. The point with the highest row_id in the file is computed
+ * again, since the file may end exactly after some of its rows.
+ */
+static int plan_resume(const struct sweep_run *run, struct shard_plan *sp, const char *file,
+		       struct cs_error *err)
+{
+	struct csvtable *t = &sp->resume;
+	unsigned char *state;  /* per shard index: 0 absent, 1 complete, 2 to compute */
+	uint64_t maxk = 0;
+	bool any = false;
+	size_t id_col = 2;     /* row_id is the third of the leading columns */
+	struct stat st;
+
+	if (stat(file, &st) != 0 && errno == ENOENT)
+		return 0;
+	if (csvtable_load(t, file, CSVTABLE_SALVAGE, "results", err) < 0)
+		return -1;
+	if (t->header == NULL)
+		return 0;
+	if (t->ncols != run->ncols) {
+		return error_set(err, "sweep: --resume: '%s' has %zu columns, this sweep writes %zu: it holds other results (remove it or choose another -o)",
+				 file, t->ncols, run->ncols);
+	}
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (strcmp(t->header[c], run->cols[c]) != 0) {
+			char qa[96], qb[96];
+			text_quote(t->header[c], qa, sizeof qa);
+			text_quote(run->cols[c], qb, sizeof qb);
+			return error_set(err, "sweep: --resume: '%s': column %zu is %s, this sweep writes %s: it holds other results (remove it or choose another -o)",
+					 file, c + 1, qa, qb);
+		}
+	}
+	state = xcalloc(sp->npoints ? sp->npoints : 1, 1);
+	sp->kept_at = xcalloc(sp->npoints + 1, sizeof *sp->kept_at);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct csvtable_row *row = &t->rows[r];
+		uint64_t k;
+		if (row->ncells <= id_col || !csvtable_row_id(row->cells[id_col], &k))
+			continue;
+		if (!any || k > maxk)
+			maxk = k;
+		any = true;
+		if (k >= sweep_points(run->sw) || k % sp->nshards != sp->shard)
+			continue;
+		uint64_t i = k / sp->nshards;
+		if (row->terminated && row->ncells == t->ncols && state[i] != 2) {
+			state[i] = 1;
+			sp->kept_at[i + 1]++;
+		} else {
+			state[i] = 2;
+		}
+	}
+	if (any && maxk < sweep_points(run->sw) && maxk % sp->nshards == sp->shard)
+		state[maxk / sp->nshards] = 2;
+	/* Counts to offsets, then the rows of each kept point in file order. */
+	for (uint64_t i = 0; i < sp->npoints; i++) {
+		if (state[i] != 1)
+			sp->kept_at[i + 1] = 0;
+		else
+			sp->nkept++;
+		sp->kept_at[i + 1] += sp->kept_at[i];
+	}
+	sp->kept_rows = xcalloc(sp->kept_at[sp->npoints] + 1, sizeof *sp->kept_rows);
+	{
+		size_t *fill = xcalloc(sp->npoints + 1, sizeof *fill);
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct csvtable_row *row = &t->rows[r];
+			uint64_t k;
+			if (row->ncells <= id_col || !csvtable_row_id(row->cells[id_col], &k) ||
+			    k >= sweep_points(run->sw) || k % sp->nshards != sp->shard)
+				continue;
+			uint64_t i = k / sp->nshards;
+			if (state[i] == 1)
+				sp->kept_rows[sp->kept_at[i] + fill[i]++] = r;
+		}
+		free(fill);
+	}
+	free(state);
+	return 0;
+}
+
+static rowset *kept_chunk(const struct sweep_run *run, const struct shard_plan *sp, uint64_t i)
+{
+	rowset *chunk = rowset_new_n((const char *const *)run->cols, run->ncols);
+	for (size_t j = sp->kept_at[i]; j < sp->kept_at[i + 1]; j++) {
+		const struct csvtable_row *row = &sp->resume.rows[sp->kept_rows[j]];
+		size_t r = rowset_add_row(chunk);
+		for (size_t c = 0; c < run->ncols; c++)
+			if (row->cells[c][0] != '\0')
+				rowset_set_text(chunk, r, c, row->cells[c]);
+	}
+	return chunk;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+struct sink {
+	struct outfile out;
+	enum output_format format;
+	int width;
+	rowset *all;             /* table and JSON: everything, written at the end */
+	size_t header_len;       /* CSV: bytes of the header line writer_csv() writes */
+};
+
+/* CSV: write the chunk's rows as writer_csv() would, without its header. */
+static int sink_put(struct sink *k, rowset *chunk)
+{
+	if (k->format != FORMAT_CSV) {
+		for (size_t r = 0; r < rowset_nrows(chunk); r++) {
+			size_t row = rowset_add_row(k->all);
+			for (size_t c = 0; c < rowset_ncols(chunk); c++)
+				copy_cell(k->all, row, chunk, r, c);
+		}
+		return 0;
+	}
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&buf, &size);
+	int rc;
+	if (mem == NULL)
+		return -1;
+	rc = writer_csv(mem, chunk);
+	if (fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0 && size >= k->header_len &&
+	    fwrite(buf + k->header_len, 1, size - k->header_len, k->out.f) != size - k->header_len)
+		rc = -1;
+	free(buf);
+	return rc < 0 || ferror(k->out.f) ? -1 : 0;
+}
+
+static int sink_open(struct sink *k, const struct sweep_run *run, const char *path,
+		     enum output_format format, struct cs_error *err)
+{
+	rowset *empty = rowset_new_n((const char *const *)run->cols, run->ncols);
+	int rc = 0;
+
+	k->format = format;
+	k->width = path == NULL || strcmp(path, "-") == 0 ? cli_table_width() : 0;
+	if (outfile_open(&k->out, path, err) < 0) {
+		rowset_free(empty);
+		return -1;
+	}
+	if (format != FORMAT_CSV) {
+		k->all = empty;
+		return 0;
+	}
+	/* The header as writer_csv() writes it, measured so that sink_put()
+	 * can skip it in each chunk's output. */
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&buf, &size);
+	if (mem == NULL || writer_csv(mem, empty) < 0)
+		rc = -1;
+	if (mem != NULL && fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0) {
+		k->header_len = size;
+		if (fwrite(buf, 1, size, k->out.f) != size)
+			rc = -1;
+	}
+	free(buf);
+	rowset_free(empty);
+	if (rc < 0) {
+		int e = errno;
+		outfile_abort(&k->out);
+		return error_runtime(err, "cannot write %s%s%s: %s", path ? "'" : "",
+				     path ? path : "standard output", path ? "'" : "", strerror(e ? e : EIO));
+	}
+	return 0;
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+struct workers {
+	size_t n;
+	pid_t *pid;
+	int *fd;
+	struct bytes buf;
+};
+
+/* Worker w: compute positions w, w + n, ... of the compute list and send
+ * each point's record. Never returns. */
+static void worker_main(const struct sweep_run *run, const struct shard_plan *sp, size_t w,
+			size_t n, int fd)
+{
+	struct bytes b = { 0 };
+	int status = 0;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	for (uint64_t c = w; c < sp->ncompute; c += n) {
+		uint64_t k = shard_point(sp, sp->compute[c]);
+		rowset *chunk = run_point(run, k);
+		encode_chunk(&b, k, chunk);
+		rowset_free(chunk);
+		if (write_full(fd, b.p, b.n) < 0) {
+			status = 1;
+			break;
+		}
+	}
+	free(b.p);
+	close(fd);
+	_exit(status);
+}
+
+static void workers_stop(struct workers *ws)
+{
+	for (size_t w = 0; w < ws->n; w++) {
+		if (ws->fd[w] >= 0)
+			close(ws->fd[w]);
+		if (ws->pid[w] > 0) {
+			kill(ws->pid[w], SIGTERM);
+			waitpid(ws->pid[w], NULL, 0);
+		}
+	}
+	free(ws->pid);
+	free(ws->fd);
+	free(ws->buf.p);
+	memset(ws, 0, sizeof *ws);
+}
+
+static int workers_start(struct workers *ws, const struct sweep_run *run,
+			 const struct shard_plan *sp, size_t n, struct cs_error *err)
+{
+	int (*pipes)[2] = xcalloc(n, sizeof *pipes);
+
+	ws->n = n;
+	ws->pid = xcalloc(n, sizeof *ws->pid);
+	ws->fd = xcalloc(n, sizeof *ws->fd);
+	for (size_t w = 0; w < n; w++)
+		ws->fd[w] = -1;
+	for (size_t w = 0; w < n; w++) {
+		if (pipe(pipes[w]) != 0) {
+			int e = errno;
+			for (size_t v = 0; v < w; v++) {
+				close(pipes[v][0]);
+				close(pipes[v][1]);
+			}
+			free(pipes);
+			workers_stop(ws);
+			return error_runtime(err, "sweep: cannot create a pipe: %s", strerror(e));
+		}
+	}
+	fflush(NULL);
+	for (size_t w = 0; w < n; w++) {
+		pid_t pid = fork();
+		if (pid < 0) {
+			int e = errno;
+			for (size_t v = w; v < n; v++) {
+				close(pipes[v][0]);
+				close(pipes[v][1]);
+			}
+			free(pipes);
+			workers_stop(ws);
+			return error_runtime(err, "sweep: cannot start a worker: %s", strerror(e));
+		}
+		if (pid == 0) {
+			/* Keep only this worker's write end. */
+			for (size_t v = 0; v < w; v++)
+				if (ws->fd[v] >= 0)
+					close(ws->fd[v]);
+			for (size_t v = w; v < n; v++) {
+				close(pipes[v][0]);
+				if (v != w)
+					close(pipes[v][1]);
+			}
+			int fd = pipes[w][1];
+			free(pipes);
+			worker_main(run, sp, w, n, fd);
+		}
+		ws->pid[w] = pid;
+		close(pipes[w][1]);
+		ws->fd[w] = pipes[w][0];
+	}
+	free(pipes);
+	return 0;
+}
+
+static void describe_exit(int wstatus, char *buf, size_t size)
+{
+	if (WIFSIGNALED(wstatus))
+		snprintf(buf, size, "killed by signal %d", WTERMSIG(wstatus));
+	else if (WIFEXITED(wstatus))
+		snprintf(buf, size, "exited with status %d", WEXITSTATUS(wstatus));
+	else
+		snprintf(buf, size, "stopped");
+}
+
+/* The next record from worker w, which must be point k. Returns the chunk, or
+ * NULL with err set (or with `interrupted` set). */
+static rowset *workers_take(struct workers *ws, const struct sweep_run *run, size_t w, uint64_t k,
+			    struct cs_error *err)
+{
+	uint64_t len, got_k;
+	rowset *chunk;
+	int rc = read_full(ws->fd[w], &len, sizeof len);
+
+	if (rc == 0 && len > RECORD_MAX)
+		rc = -1;
+	if (rc == 0) {
+		if (ws->buf.cap < len) {
+			ws->buf.cap = (size_t)len;
+			ws->buf.p = xreallocarray(ws->buf.p, ws->buf.cap ? ws->buf.cap : 1, 1);
+		}
+		rc = read_full(ws->fd[w], ws->buf.p, (size_t)len);
+	}
+	if (rc == -2)
+		return NULL;
+	if (rc < 0) {
+		int wstatus = 0;
+		char how[64] = "ended early";
+		close(ws->fd[w]);
+		ws->fd[w] = -1;
+		if (waitpid(ws->pid[w], &wstatus, 0) == ws->pid[w]) {
+			describe_exit(wstatus, how, sizeof how);
+			ws->pid[w] = 0;
+		}
+		error_runtime(err, "sweep: worker %zu of %zu %s before sending point %" PRIu64,
+			      w + 1, ws->n, how, k);
+		return NULL;
+	}
+	chunk = decode_chunk(run, ws->buf.p, (size_t)len, &got_k);
+	if (chunk == NULL || got_k != k) {
+		rowset_free(chunk);
+		error_runtime(err, "sweep: worker %zu of %zu sent a malformed record for point %" PRIu64,
+			      w + 1, ws->n, k);
+		return NULL;
+	}
+	return chunk;
+}
+
+/* Reap the workers after their last record; a nonzero exit is a failure. */
+static int workers_finish(struct workers *ws, struct cs_error *err)
+{
+	int rc = 0;
+	for (size_t w = 0; w < ws->n; w++) {
+		int wstatus = 0;
+		close(ws->fd[w]);
+		ws->fd[w] = -1;
+		if (waitpid(ws->pid[w], &wstatus, 0) == ws->pid[w]) {
+			ws->pid[w] = 0;
+			if (rc == 0 && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
+				char how[64];
+				describe_exit(wstatus, how, sizeof how);
+				rc = error_runtime(err, "sweep: worker %zu of %zu %s", w + 1, ws->n, how);
+			}
+		}
+	}
+	workers_stop(ws);
+	return rc;
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void progress(bool on, uint64_t done, uint64_t total, double *last)
+{
+	double t;
+	if (!on)
+		return;
+	t = now_s();
+	if (done < total && t - *last < 0.1)
+		return;
+	*last = t;
+	fprintf(stderr, "\rsweep: %" PRIu64 "/%" PRIu64 " points", done, total);
+	if (done == total)
+		fputc('\n', stderr);
+}
+
+/*
+ * Compute the shard's points (or take them from the resumed file) in point
+ * order and write them to the sink, which this commits or aborts. Returns an
+ * exit status. Interrupted with CSV going to a file, it commits the points
+ * finished so far, for --resume.
+ */
+static int run_shard(struct sweep_run *run, struct shard_plan *sp, struct sink *sink, uint64_t jobs,
+		     const char *output, struct cs_error *err)
+{
+	struct workers ws = { 0 };
+	uint64_t done = 0, next_compute = 0;
+	bool show = isatty(STDERR_FILENO);
+	bool to_file = output != NULL && strcmp(output, "-") != 0;
+	double last = 0;
+	int e;
+
+	if (jobs > sp->ncompute)
+		jobs = sp->ncompute;
+	if (jobs > 1 && workers_start(&ws, run, sp, (size_t)jobs, err) < 0) {
+		outfile_abort(&sink->out);
+		return cli_status(err);
+	}
+	for (uint64_t i = 0; i < sp->npoints && !interrupted; i++) {
+		rowset *chunk;
+		if (is_kept(sp, i)) {
+			chunk = kept_chunk(run, sp, i);
+		} else if (ws.n > 0) {
+			chunk = workers_take(&ws, run, (size_t)(next_compute++ % ws.n), shard_point(sp, i), err);
+			if (chunk == NULL && interrupted)
+				break;
+			if (chunk == NULL) {
+				workers_stop(&ws);
+				outfile_abort(&sink->out);
+				return cli_status(err);
+			}
+		} else {
+			chunk = run_point(run, shard_point(sp, i));
+		}
+		if (sink_put(sink, chunk) < 0) {
+			rowset_free(chunk);
+			goto write_failed;
+		}
+		rowset_free(chunk);
+		done++;
+		progress(show, done, sp->npoints, &last);
+	}
+	if (interrupted) {
+		workers_stop(&ws);
+		if (show && done > 0 && done < sp->npoints)
+			fputc('\n', stderr);
+		if (sink->format != FORMAT_CSV || !to_file) {
+			outfile_abort(&sink->out);
+			error_runtime(err, "sweep: interrupted after %" PRIu64 " of %" PRIu64 " points", done,
+				      sp->npoints);
+			return EXIT_RUNTIME;
+		}
+		if (outfile_commit(&sink->out, err) < 0)
+			return cli_status(err);
+		error_runtime(err, "sweep: interrupted: '%s' holds the first %" PRIu64 " of its %" PRIu64
+			      " points; run the same command with --resume to finish", output, done, sp->npoints);
+		return EXIT_RUNTIME;
+	}
+	if (ws.n > 0 && workers_finish(&ws, err) < 0) {
+		outfile_abort(&sink->out);
+		return cli_status(err);
+	}
+	if (sink->format != FORMAT_CSV && writer_write(sink->out.f, sink->all, sink->format, sink->width) < 0)
+		goto write_failed;
+	if (outfile_commit(&sink->out, err) < 0)
+		return cli_status(err);
+	return EXIT_OK;
+
+write_failed:
+	e = errno;
+	workers_stop(&ws);
+	outfile_abort(&sink->out);
+	if (to_file)
+		error_runtime(err, "cannot write '%s': %s", output, strerror(e ? e : EIO));
+	else
+		error_runtime(err, "cannot write standard output: %s", strerror(e ? e : EIO));
+	return EXIT_RUNTIME;
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static int parse_count(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (*s == '\0' || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9)
+		return -1;
+	for (; *s; s++)
+		v = v * 10 + (uint64_t)(*s - '0');
+	if (v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "I/N" with 0 <= I < N <= SHARDS_MAX. */
+static int parse_shard(const char *arg, uint64_t *i, uint64_t *n)
+{
+	const char *slash = strchr(arg, '/');
+	char head[16];
+	if (slash == NULL || (size_t)(slash - arg) >= sizeof head)
+		return -1;
+	memcpy(head, arg, (size_t)(slash - arg));
+	head[slash - arg] = '\0';
+	if (parse_count(head, SHARDS_MAX, i) < 0 || parse_count(slash + 1, SHARDS_MAX, n) < 0 ||
+	    *n == 0 || *i >= *n)
+		return -1;
+	return 0;
+}
+
+/* --shard's default from a Slurm array task; 0 when not in one. */
+static int shard_from_slurm(uint64_t *i, uint64_t *n, struct cs_error *err)
+{
+	const char *id = getenv("SLURM_ARRAY_TASK_ID");
+	const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
+	if (id == NULL || count == NULL)
+		return 0;
+	if (parse_count(count, SHARDS_MAX, n) < 0 || *n == 0) {
+		cli_usage_error(err, "sweep", "SLURM_ARRAY_TASK_COUNT='%.40s' is not a shard count from 1 to %d",
+				count, SHARDS_MAX);
+		return -1;
+	}
+	if (parse_count(id, SHARDS_MAX, i) < 0 || *i >= *n) {
+		cli_usage_error(err, "sweep", "SLURM_ARRAY_TASK_ID='%.40s' is not a shard from 0 to %" PRIu64
+				" (submit the array as --array=0-%" PRIu64 ", or give --shard)", id, *n - 1, *n - 1);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_sweep(int argc, char **argv, struct cs_error *err)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "set", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "catalog", required_argument, NULL, 'c' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "shard", required_argument, NULL, 'x' },
+		{ "resume", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_options o;
+	struct sweep_run run = { 0 };
+	struct shard_plan sp = { .shard = 0, .nshards = 1 };
+	struct sink sink = { 0 };
+	struct sigaction sa, old_int, old_term;
+	bool resume = false, shard_given = false, handlers = false;
+	uint64_t jobs = 1;
+	enum output_format format;
+	sweep *sw = NULL;
+	int ch, status = EXIT_OK;
+
+	cli_options_init(&o);
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":o:j:h", longopts, NULL)) != -1) {
+		int rc = 0;
+		switch (ch) {
+		case 'f': rc = cli_common_option(&o, "sweep", "format", optarg, err); break;
+		case 'o': rc = cli_common_option(&o, "sweep", "output", optarg, err); break;
+		case 's': rc = cli_common_option(&o, "sweep", "set", optarg, err); break;
+		case 'S': rc = cli_common_option(&o, "sweep", "seed", optarg, err); break;
+		case 'c': rc = cli_common_option(&o, "sweep", "catalog", optarg, err); break;
+		case 'n': run.dry_run = true; break;
+		case 'r': resume = true; break;
+		case 'j':
+			if (parse_count(optarg, JOBS_MAX, &jobs) < 0 || jobs == 0) {
+				status = cli_usage_error(err, "sweep", "--jobs expects a number from 1 to %d, got '%.40s'",
+							 JOBS_MAX, optarg);
+				goto out;
+			}
+			break;
+		case 'x':
+			if (parse_shard(optarg, &sp.shard, &sp.nshards) < 0) {
+				status = cli_usage_error(err, "sweep", "--shard expects I/N with 0 <= I < N <= %d, got '%.40s'",
+							 SHARDS_MAX, optarg);
+				goto out;
+			}
+			shard_given = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			cli_options_release(&o);
+			return EXIT_OK;
+		case ':':
+			status = cli_usage_error(err, "sweep", "option '%s' needs a value", argv[optind - 1]);
+			goto out;
+		default:
+			status = cli_usage_error(err, "sweep", "unknown option '%s'", argv[optind - 1]);
+			goto out;
+		}
+		if (rc < 0) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (optind >= argc) {
+		status = cli_usage_error(err, "sweep", "missing SWEEP.json");
+		goto out;
+	}
+	if (optind + 1 < argc) {
+		status = cli_usage_error(err, "sweep", "unexpected argument '%s'", argv[optind + 1]);
+		goto out;
+	}
+	if (!shard_given && shard_from_slurm(&sp.shard, &sp.nshards, err) < 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
+	format = o.format_given ? o.format : o.output != NULL ? FORMAT_CSV : cli_format(&o);
+	if (resume && (o.output == NULL || strcmp(o.output, "-") == 0)) {
+		status = cli_usage_error(err, "sweep", "--resume needs -o FILE (the results to continue)");
+		goto out;
+	}
+	if (resume && format != FORMAT_CSV) {
+		status = cli_usage_error(err, "sweep", "--resume works on CSV results, not --format %s",
+					 output_format_names[format]);
+		goto out;
+	}
+
+	sw = sweep_load(argv[optind], err);
+	if (sw == NULL) {
+		status = cli_status(err);
+		goto out;
+	}
+	for (size_t i = 0; i < o.n_sets; i++) {
+		if (sweep_set_base(sw, o.sets[i].path, o.sets[i].value, err) < 0) {
+			status = cli_status(err);
+			goto out;
+		}
+	}
+	run.sw = sw;
+	run.o = &o;
+	run.cat = cli_catalog(&o, err);
+	if (run.cat == NULL) {
+		status = cli_status(err);
+		goto out;
+	}
+	choose_columns(&run);
+
+	sp.npoints = sweep_points(sw) > sp.shard ? (sweep_points(sw) - sp.shard - 1) / sp.nshards + 1 : 0;
+	if (resume) {
+		if (plan_resume(&run, &sp, o.output, err) < 0) {
+			status = cli_status(err);
+			goto out;
+		}
+		if (sp.kept_at != NULL)  /* a file with this sweep's header was there */
+			fprintf(stderr, "sweep: resuming '%s': kept %" PRIu64 " of %" PRIu64 " points, computing %" PRIu64 "\n",
+				o.output, sp.nkept, sp.npoints, sp.npoints - sp.nkept);
+	}
+	sp.compute = xcalloc(sp.npoints - sp.nkept + 1, sizeof *sp.compute);
+	for (uint64_t i = 0; i < sp.npoints; i++)
+		if (!is_kept(&sp, i))
+			sp.compute[sp.ncompute++] = i;
+
+	/* Catch SIGINT and SIGTERM (Slurm's time limit) before the output
+	 * exists, so that the points finished when one comes are kept. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	handlers = true;
+
+	if (sink_open(&sink, &run, o.output, format, err) < 0) {
+		status = cli_status(err);
+		goto out;
+	}
+	/* From here run_shard() commits or aborts the output. */
+	status = run_shard(&run, &sp, &sink, jobs, o.output, err);
+
+out:
+	if (handlers) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+	}
+	rowset_free(sink.all);
+	shard_plan_release(&sp);
+	for (size_t c = 0; c < run.ncols; c++)
+		free(run.cols[c]);
+	free(run.cols);
+	catalog_free(run.cat);
+	sweep_free(sw);
+	cli_options_release(&o);
+	return status;
+}

@@ -1,0 +1,103 @@
+/*
+ * pipeline: one training step of a pipeline as a task graph on the engine.
+ *
+ * p stages, each running v model chunks ("virtual stages" vs = c p + i on
+ * stage i), m micro-batches. Each stage has a compute stream that runs its
+ * operations in schedule order: F (forward), B (backward; with zero-bubble
+ * schedules only the input gradient) and W (weight gradient, zero-bubble
+ * only). An operation starts when the stage is free and its input has
+ * arrived: F(mb, vs) needs F(mb, vs-1) plus the activation transfer, B(mb,
+ * vs) needs B(mb, vs+1) plus the gradient transfer (the last virtual stage
+ * needs its own F). Schedules: GPipe, 1F1B, interleaved 1F1B (Megatron's
+ * order) and ZB-H1 (1F1B order with B split from W; a stage runs a
+ * pending W whenever its next F or B is not ready, and the rest at the end:
+ * with F = B = W this gives the third of 1F1B's bubble of Qi et al.).
+ * A stage decides what to run only after every completion and arrival of
+ * that instant, so simultaneous events do not look like waits. Transfers do not occupy the compute
+ * stream. Durations are given per virtual stage; the result gives per
+ * stage busy time, when each chunk's gradients became final, and the span.
+ */
+#ifndef CLUSTERSIM_MODELS_PIPELINE_H
+#define CLUSTERSIM_MODELS_PIPELINE_H
+
+#include "models/scenario.h"
+#include "sim/engine.h"
+
+enum pipe_op { PIPE_F, PIPE_B, PIPE_W };
+
+/* One span of work, for traces. */
+struct trace_span {
+	int stage;
+	int stream;       /* 0 compute, 1 communication */
+	char name[40];
+	double start_s, end_s;
+};
+
+/* A growable list of spans (owned). */
+struct trace_log {
+	struct trace_span *spans;
+	size_t n, cap;
+};
+
+void trace_log_add(struct trace_log *t, int stage, int stream, const char *name, double start_s, double end_s);
+void trace_log_release(struct trace_log *t);
+
+struct pipe_config {
+	int p, v, m;
+	enum schedule_kind schedule;
+	const double *f_s;        /* [p v] forward time of one micro-batch on virtual stage vs */
+	const double *b_s;        /* [p v] backward (input gradient only for ZB-H1) */
+	const double *w_s;        /* [p v] weight gradient (ZB-H1 only; else NULL) */
+	const double *send_f_s;   /* [p v] transfer vs -> vs+1 (last entry unused) */
+	const double *send_b_s;   /* [p v] transfer vs+1 -> vs */
+};
+
+struct pipe_result {
+	double span_s;             /* last compute op end over all stages */
+	double *stage_end_s;       /* [p] last compute op end */
+	double *stage_busy_s;      /* [p] compute busy time */
+	double *grads_final_s;     /* [p v] when vs's last B (or W) ended */
+	double *last_grad_op_s;    /* [p v] duration of that last op */
+};
+
+/*
+ * Several pipelines on one engine, with the transfers and the gradient
+ * reductions left to the caller (training's full mode runs them as flows).
+ */
+struct pipe_hooks {
+	void *ctx;
+	/* Start moving micro-batch mb's activations (forward) or gradients from
+	 * virtual stage `from` to `to` of pipeline `pipe`; when they have
+	 * arrived, call pipe_sim_delivered(). */
+	void (*send)(void *ctx, int pipe, int from, int to, int mb, bool forward);
+	/* The last operation producing virtual stage vs's gradients has just
+	 * started and takes `duration_s` (may be NULL). */
+	void (*last_grads)(void *ctx, int pipe, int vs, double duration_s);
+};
+
+typedef struct pipe_sim pipe_sim;
+
+/* New simulation of `pipelines` copies of c on engine e (borrowed); trace
+ * (may be NULL) logs pipeline 0. Caller frees with pipe_sim_free(). */
+pipe_sim *pipe_sim_new(engine *e, const struct pipe_config *c, int pipelines,
+		       const struct pipe_hooks *hooks, struct trace_log *trace);
+void pipe_sim_free(pipe_sim *s);
+
+/* Schedule the first operations (at the engine's current time). */
+void pipe_sim_start(pipe_sim *s);
+
+/* A transfer started by hooks->send has arrived: its input is there now. */
+void pipe_sim_delivered(pipe_sim *s, int pipe, int to, int mb, bool forward);
+
+/* Results of one pipeline after the engine has run (arrays allocated). */
+void pipe_sim_result(const pipe_sim *s, int pipe, struct pipe_result *r);
+
+/* Check p, v, m and schedule fit together; returns NULL or why not. */
+const char *pipeline_check(int p, int v, int m, enum schedule_kind s);
+
+/* Simulate; result arrays are allocated here (release with pipeline_result_release).
+ * When trace is not NULL every operation is logged. */
+void pipeline_run(const struct pipe_config *c, struct pipe_result *r, struct trace_log *trace);
+void pipeline_result_release(struct pipe_result *r);
+
+#endif

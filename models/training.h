@@ -1,0 +1,110 @@
+/*
+ * training: one training step under a parallel plan, and the plan search.
+ *
+ * For a model, a concrete plan and a cluster: the memory each GPU needs
+ * (weights, gradients, optimizer states sharded by ZeRO, activations per
+ * Korthikanti et al. with tensor/sequence/context parallelism and the
+ * recompute mode, pipeline micro-batches in flight, a workspace margin), the
+ * time of every kernel (a roofline per GPU and precision: large GEMMs at the
+ * measured MAMF fraction, memory-bound kernels at a fraction of HBM
+ * bandwidth, a launch cost each), the collectives on the critical path
+ * (tensor parallel all-gathers / reduce-scatters, expert all-to-alls, the
+ * exposed part of context-parallel exchanges), the pipeline schedule
+ * simulated as a task graph (pipeline.h), data-parallel gradient
+ * reductions bucketed and overlapped with the last backward pass on a
+ * separate communication stream, and the optimizer step.
+ *
+ * By default one representative pipeline is simulated and the data-parallel
+ * collectives are costed over the topology (all DP groups run at once,
+ * each rank on its own NIC share). The full mode (TRAIN_FULL) simulates every
+ * rank's communication as flows through the fabric, so groups that share
+ * links slow each other.
+ */
+#ifndef CLUSTERSIM_MODELS_TRAINING_H
+#define CLUSTERSIM_MODELS_TRAINING_H
+
+#include <stdbool.h>
+
+#include "models/pipeline.h"
+#include "models/scenario.h"
+
+/* A plan with every field decided. */
+struct train_plan {
+	int tp, pp, vpp, dp, cp, ep, zero, micro_batch;
+	int microbatches;             /* per pipeline per step */
+	enum schedule_kind schedule;
+	enum recompute_kind recompute;
+	bool sp;
+	bool tp_overlap;
+	char order[32];
+};
+
+struct train_memory {
+	double weights, grads, optimizer, activations, workspace, total;  /* bytes per GPU */
+};
+
+enum train_status { TRAIN_OK, TRAIN_OOM, TRAIN_INVALID, TRAIN_ERROR };
+extern const char *const train_status_names[];
+
+/* Seconds of one step on the average pipeline stage; the fields add up to
+ * the step time. */
+struct train_breakdown {
+	double compute;       /* kernels, including recompute */
+	double optimizer;
+	double comm_tp;       /* tensor-parallel collectives (critical path) */
+	double comm_ep;       /* expert all-to-alls (critical path) */
+	double comm_cp;       /* context-parallel exchange not hidden by attention */
+	double comm_dp;       /* data-parallel reduction not hidden by backward */
+	double bubble;        /* waiting for pipeline neighbours (incl. transfers) */
+	double other;         /* waiting for the slowest stage */
+};
+
+struct train_result {
+	enum train_status status;
+	char reason[256];
+	struct train_plan plan;
+	struct train_memory mem;
+	double step_time_s;
+	double tokens_per_step;
+	double tokens_per_s;
+	double model_flops_per_step;
+	double hardware_flops_per_step;
+	double tflops_per_gpu;        /* model FLOP/s per GPU / 1e12 */
+	double mfu;                   /* model FLOP/s / dense peak */
+	double hfu;                   /* hardware FLOP/s (with recompute) / dense peak */
+	struct train_breakdown br;
+	int plans_tried;
+	bool searched;
+};
+
+/*
+ * Fill the plan fields that are PLAN_AUTO with plain defaults (tp 1, pp 1,
+ * vpp 1, cp 1, ep 1, zero 1, micro_batch 1, 1F1B or interleaved,
+ * selective recompute, sequence parallel when tp > 1, dp from the GPU
+ * count) and check the plan; returns NULL or the reason it cannot run.
+ */
+const char *training_plan_fill(const struct workload_spec *w, const struct cluster_spec *c,
+			       const struct parallel_plan *req, struct train_plan *out);
+
+/* Memory per GPU (the heaviest stage) under a plan. */
+void training_memory(const struct workload_spec *w, const struct cluster_spec *c,
+		     const struct train_plan *p, struct train_memory *m);
+
+/* Evaluate one concrete plan. trace may be NULL. */
+void training_step(const struct workload_spec *w, const struct cluster_spec *c,
+		   const struct train_plan *p, struct train_result *r, struct trace_log *trace);
+
+/* The scenario's plan; when any field is "auto", the fastest plan that fits
+ * (r->searched, r->plans_tried say so). */
+void training_evaluate(const struct workload_spec *w, const struct cluster_spec *c,
+		       struct train_result *r);
+
+/* Global defaults of the kernel model (docs/calibration.md). */
+extern const double training_default_hbm_efficiency;
+extern const double training_default_launch_s;
+extern const double training_default_attention_factor;
+extern const double training_default_gemm_factor;
+extern const double training_overlap_slowdown;
+extern const double training_workspace_bytes;
+
+#endif

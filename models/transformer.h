@@ -1,0 +1,83 @@
+/*
+ * transformer: the arithmetic of decoder-only transformers.
+ *
+ * Parameter counts, FLOPs per token (forward, backward, recompute) and
+ * activation memory, for dense and mixture-of-experts models with grouped
+ * query attention, from the shape alone. Formulas and conventions are those
+ * of ../shared/MODELING.md:
+ * - per layer and token, forward: QKV 2h(a d + 2 g d), output 2(a d)h, MLP
+ *   2*3hf (gated) or 2*2hf, attention scores and values 4 s (a d) counted in
+ *   full (PaLM appendix B and Megatron SC21 count the whole s x s product;
+ *   a causal kernel executes about half, which kernel time accounts for);
+ *   logits 2hV; backward = 2 x forward; full recompute adds one forward.
+ * - model FLOPs (MFU) = 3 x forward; hardware FLOPs (HFU) add recompute.
+ * - activations: Korthikanti et al. 2022, generalised to GQA and gated MLPs
+ *   so that a GPT shape gives exactly s b h (34 + 5 a s / h).
+ * Pure functions; nothing here knows about GPUs.
+ */
+#ifndef CLUSTERSIM_MODELS_TRANSFORMER_H
+#define CLUSTERSIM_MODELS_TRANSFORMER_H
+
+#include <stdbool.h>
+
+#include "models/catalog.h"
+
+/* Head dimension (head_dim, or hidden / heads). */
+int tf_head_dim(const struct model_spec *m);
+
+/* Layers that are mixture-of-experts layers (0 for a dense model). */
+int tf_moe_layers(const struct model_spec *m);
+
+/* Weights of one layer: attention, MLP (dense, or every expert of an MoE
+ * layer when all_experts, else only the active ones) and norms. */
+double tf_layer_params(const struct model_spec *m, bool moe, bool all_experts);
+
+/* Parameters of the attention block alone (QKV, output, norm), and of the
+ * MLP block (dense MLP, or router + experts + shared experts). */
+double tf_attention_params(const struct model_spec *m);
+double tf_mlp_params(const struct model_spec *m, bool moe, bool all_experts);
+
+/* Embedding parameters: input (V h) plus output projection unless tied. */
+double tf_embedding_params(const struct model_spec *m);
+
+/* All parameters; active = with only the routed experts a token uses. */
+double tf_params_total(const struct model_spec *m);
+double tf_params_active(const struct model_spec *m);
+
+/* Forward FLOPs per token, split by kind. attention_core is the full s x s
+ * convention (4 s a d per layer). */
+struct tf_flops {
+	double linear;          /* QKV, output, MLP, router, experts: all layers */
+	double attention_core;  /* scores and values: all layers */
+	double logits;          /* output projection */
+};
+
+void tf_forward_flops(const struct model_spec *m, int seq_len, struct tf_flops *f);
+
+/* Model FLOPs per token of training (3 x forward): the MFU numerator. */
+double tf_model_flops_per_token(const struct model_spec *m, int seq_len);
+
+/* Hardware FLOPs per token including recompute (enum recompute_kind):
+ * full adds a forward of every layer, selective the attention core. */
+double tf_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute);
+
+/*
+ * Activation bytes one layer keeps per micro-batch for the backward pass,
+ * with 16-bit activations (Korthikanti et al. 2022 eq. 1-6, generalised):
+ * tokens = seq_len x micro_batch on this GPU's context-parallel share;
+ * t tensor-parallel, sp sequence parallelism, recompute none/selective/full,
+ * flash: the attention kernel stores no s x s matrices.
+ */
+double tf_layer_activation_bytes(const struct model_spec *m, double seq_len, double micro_batch,
+				 int t, bool sp, int recompute, bool flash);
+
+/* Blocks whose weights are frozen and carry no adapter (LoRA): the inputs of
+ * their matrices are not needed for the backward pass. */
+#define TF_FROZEN_ATTN 1
+#define TF_FROZEN_MLP 2
+
+/* Same, with frozen blocks (a mask of TF_FROZEN_*). */
+double tf_layer_activation_bytes_frozen(const struct model_spec *m, double seq_len, double micro_batch,
+					int t, bool sp, int recompute, bool flash, int frozen);
+
+#endif

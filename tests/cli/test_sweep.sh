@@ -1,0 +1,246 @@
+#!/bin/sh
+# clustersim sweep and merge: point numbering and values, invalid points that
+# do not stop a sweep, bad sweep files (exit 2, one message), shards and
+# merge, --resume after a cut-short file (same bytes, kept rows not
+# recomputed), an interrupted sweep that keeps its finished points, failed
+# writes (exit 1, no file left).
+. "$TOP/tests/cli/lib.sh"
+ex="$TOP/scenarios/examples"
+C=$CLUSTERSIM
+
+expect_status 0 "$C" sweep --help && grep -q "^usage: clustersim sweep SWEEP.json" "$TMP/out" && ok || fail "sweep --help"
+expect_status 0 "$C" merge --help && grep -q "^usage: clustersim merge PART.csv" "$TMP/out" && ok || fail "merge --help"
+expect_status 0 "$C" --help && grep -q "^  sweep " "$TMP/out" && grep -q "^  merge " "$TMP/out" && ok || fail "commands listed"
+
+# ---- the examples ---------------------------------------------------------
+# sweep-nccl: 3 presets x 4 node counts = 12 points, 7 sizes each; the last
+# axis (nodes) varies fastest, so point 5 is dgx-a100 on 2 nodes.
+expect_status 0 "$C" sweep "$ex/sweep-nccl.json" -o "$TMP/nccl.csv" || fail "sweep-nccl"
+[ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ] && ok || fail "sweep -o wrote to stdout or printed progress off a terminal"
+[ "$(wc -l <"$TMP/nccl.csv")" -eq 85 ] && ok || fail "sweep-nccl: $(wc -l <"$TMP/nccl.csv") lines, wanted 1 + 12 x 7"
+head -1 "$TMP/nccl.csv" | grep -q ',nodes,set:candidates\[0\]\.preset,set:candidates\[0\]\.nodes$' && ok || fail "set: columns"
+[ "$(cut -d, -f3 "$TMP/nccl.csv" | sed 1d | uniq -c | awk '$1 == 7' | wc -l)" -eq 12 ] && ok || fail "7 rows for each of 12 row_ids"
+[ "$(cut -d, -f3 "$TMP/nccl.csv" | sed 1d | uniq | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 10 11 " ] && ok || fail "row_ids not 0..11 in order"
+awk -F, '$3 == 5' "$TMP/nccl.csv" | cut -d, -f9,16,17,18,19 | sort -u >"$TMP/p5"
+[ "$(cat "$TMP/p5")" = "16,A100-80GB-SXM,2,dgx-a100,2" ] && ok || fail "point 5: $(cat "$TMP/p5")"
+awk -F, '$3 == 11' "$TMP/nccl.csv" | cut -d, -f9,16,17,18,19 | sort -u >"$TMP/p11"
+[ "$(cat "$TMP/p11")" = "64,H100-SXM,8,aws-p5.48xlarge,8" ] && ok || fail "point 11: $(cat "$TMP/p11")"
+[ "$(grep -c ',ok,' "$TMP/nccl.csv")" -eq 84 ] && ok || fail "sweep-nccl: not every row ok"
+
+# A point is exactly `run` with its --set values (but for row_id and set:);
+# a relative base is found beside the sweep file.
+mkdir "$TMP/dir"
+cat >"$TMP/dir/cbase.json" <<'EOF'
+{ "name": "cbase", "seed": 3,
+  "workload": { "kind": "collective", "collective": { "op": "reduce_scatter", "bytes": { "min": 1024, "max": 1073741824, "factor": 32 } } },
+  "candidates": [ { "name": "a", "preset": "dgx-h100", "nodes": 1 }, { "name": "b", "preset": "dgx-a100", "nodes": 2 } ] }
+EOF
+printf '{ "base": "cbase.json", "axes": { "candidates[1].preset": ["dgx-h100", "aws-p5.48xlarge"] },
+  "zip": [ { "candidates[0].nodes": [2, 4], "workload.collective.op": ["all_gather", "all_to_all"] } ] }\n' >"$TMP/dir/cs.json"
+"$C" sweep "$TMP/dir/cs.json" -o "$TMP/cs.csv" || fail "sweep with a relative base"
+[ "$(sed 1d "$TMP/cs.csv" | wc -l)" -eq 40 ] && ok || fail "relative base: $(sed 1d "$TMP/cs.csv" | wc -l) rows, wanted 4 points x 2 candidates x 5 sizes"
+"$C" run "$TMP/dir/cbase.json" --format csv --set 'candidates[1].preset=aws-p5.48xlarge' \
+	--set 'candidates[0].nodes=4' --set 'workload.collective.op="all_to_all"' | sed 1d | cut -d, -f1,2,4-17 >"$TMP/run3"
+awk -F, '$3 == 3' "$TMP/cs.csv" | cut -d, -f1,2,4-17 >"$TMP/sweep3"
+[ "$(wc -l <"$TMP/run3")" -eq 10 ] && cmp -s "$TMP/run3" "$TMP/sweep3" && ok || fail "sweep point 3 differs from run --set"
+[ "$(awk -F, '$3 == 3' "$TMP/cs.csv" | cut -d, -f18-20 | sort -u)" = "aws-p5.48xlarge,4,all_to_all" ] && ok || fail "point 3's set: values"
+
+# sweep-llama3-70b: 12 points x 5 candidates; candidate 0 takes the values.
+expect_status 0 "$C" sweep "$ex/sweep-llama3-70b.json" --format csv || fail "sweep-llama3-70b"
+[ "$(sed 1d "$TMP/out" | wc -l)" -eq 60 ] && ok || fail "sweep-llama3-70b: $(sed 1d "$TMP/out" | wc -l) rows, wanted 60"
+"$C" sweep "$ex/sweep-llama3-70b.json" --dry-run --format csv | awk -F, '$2 == "16 x p5 on-demand" { print $3 ":" $8 }' | tr '\n' ' ' >"$TMP/nodes"
+[ "$(cat "$TMP/nodes")" = "0:4 1:8 2:16 3:32 4:4 5:8 6:16 7:32 8:4 9:8 10:16 11:32 " ] && ok || fail "llama nodes by point: $(cat "$TMP/nodes")"
+
+# ---- invalid points keep the sweep going ----------------------------------
+cat >"$TMP/inv.json" <<'EOF'
+{ "base": { "name": "inv", "seed": 5,
+            "workload": { "kind": "collective", "collective": { "op": "all_gather", "bytes": [1024, 1048576] } },
+            "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 1 } ] },
+  "axes": { "candidates[0].nodes": [1, 0, 2, "x"] } }
+EOF
+expect_status 0 "$C" sweep "$TMP/inv.json" --format csv || fail "sweep with invalid points"
+[ "$(sed 1d "$TMP/out" | wc -l)" -eq 6 ] && ok || fail "invalid sweep: $(sed 1d "$TMP/out" | wc -l) rows, wanted 2 + 1 + 2 + 1"
+[ "$(grep -c ',invalid,' "$TMP/out")" -eq 2 ] && [ "$(grep -c ',ok,' "$TMP/out")" -eq 4 ] && ok || fail "invalid sweep: statuses"
+grep -q "^inv,,1,5,invalid,\"scenario '.*inv.json': candidates\[0\]\.nodes: expected an integer from 1 to 1000000, got 0\",,,,,,,,,,,,0$" "$TMP/out" && ok || fail "invalid row 1: $(sed -n 4p "$TMP/out")"
+grep -q '^inv,,3,5,invalid,".*candidates\[0\]\.nodes: expected an integer from 1 to 1000000, got ""x""",,,,,,,,,,,,x$' "$TMP/out" && ok || fail "invalid row 3"
+[ "$(awk -F, '$3 == 2' "$TMP/out" | cut -d, -f5,9,17 | sort -u)" = "ok,16,2" ] && ok || fail "point after an invalid one"
+
+# No point valid: the six leading columns and the set: ones; a value that
+# cannot be applied keeps the base's name and seed.
+printf '{ "base": { "name": "inl", "seed": 9, "workload": { "kind": "collective", "collective": { "op": "all_reduce", "bytes": [8] } },
+  "candidates": [ { "name": "a", "preset": "dgx-h100", "nodes": 1 } ] }, "axes": { "candidates[3].nodes": [1, 2] } }\n' >"$TMP/none.json"
+expect_status 0 "$C" sweep "$TMP/none.json" --format csv || fail "sweep without a valid point"
+[ "$(cat "$TMP/out")" = "scenario,candidate,row_id,seed,status,reason,set:candidates[3].nodes
+inl,,0,9,invalid,sweep '$TMP/none.json': --set candidates[3].nodes: index 3 is past the end (the array has 1),1
+inl,,1,9,invalid,sweep '$TMP/none.json': --set candidates[3].nodes: index 3 is past the end (the array has 1),2" ] &&
+	ok || fail "sweep without a valid point: $(cat "$TMP/out")"
+
+# ---- bad sweep files and options: exit 2, one line naming file and path --
+bad() {  # bad NAME 'TEXT' JSON [ARGS...]
+	name=$1; text=$2; json=$3; shift 3
+	printf '%s\n' "$json" >"$TMP/$name.json"
+	"$C" sweep "$TMP/$name.json" "$@" -o "$TMP/$name.csv" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	if [ "$st" -ne 2 ]; then fail "$name: exit $st, wanted 2"; return; fi
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || { fail "$name: $(wc -l <"$TMP/err") lines on stderr"; return; }
+	grep -qF -- "$text" "$TMP/err" || { fail "$name: '$(cat "$TMP/err")' lacks '$text'"; return; }
+	[ ! -e "$TMP/$name.csv" ] && [ -z "$(ls "$TMP" | grep "^$name.csv.tmp")" ] || { fail "$name: wrote a file"; return; }
+	ok
+}
+nb='"base": { "workload": { "kind": "collective", "collective": { "op": "all_reduce", "bytes": [8] } }, "candidates": [ { "preset": "dgx-h100", "nodes": 1, "name": "a" } ] }'
+bad unknown-key "sweep '$TMP/unknown-key.json': (top level): unknown key \"axis\", did you mean \"axes\"?" "{ $nb, \"axis\": {} }"
+bad no-base "sweep '$TMP/no-base.json': base: missing required key" '{ "axes": { "a": [1] } }'
+bad base-number "base: expected a scenario file path or an inline scenario object, got 3" '{ "base": 3 }'
+bad base-missing "sweep '$TMP/base-missing.json': base: scenario '$TMP/nope.json': cannot open: No such file or directory" '{ "base": "nope.json" }'
+bad empty-axis "axes.\"candidates[0].nodes\": expected a non-empty array of values, got an array" "{ $nb, \"axes\": { \"candidates[0].nodes\": [] } }"
+bad axis-scalar "axes.\"seed\": expected a non-empty array of values, got 4" "{ $nb, \"axes\": { \"seed\": 4 } }"
+bad bad-path "axes.\"candidates[x].nodes\": not a --set path: bad index at offset 10" "{ $nb, \"axes\": { \"candidates[x].nodes\": [1] } }"
+bad empty-key "axes.\"a..b\": not a --set path: an empty key at offset 2" "{ $nb, \"axes\": { \"a..b\": [1] } }"
+bad path-twice "zip[0].\"seed\": the path is already varied by another axis" "{ $nb, \"axes\": { \"seed\": [1] }, \"zip\": [ { \"seed\": [2] } ] }"
+bad zip-lengths "zip[0].\"name\": has 3 values but \"seed\" has 2: zipped lists advance together" "{ $nb, \"zip\": [ { \"seed\": [1, 2], \"name\": [\"a\", \"b\", \"c\"] } ] }"
+bad zip-empty "zip[0]: expected a non-empty object of PATH: [values], got an object" "{ $nb, \"zip\": [ {} ] }"
+ten='[0,1,2,3,4,5,6,7,8,9]'
+bad too-many "axes: more than 10000000 points, the most a sweep may have: split it" "{ $nb, \"axes\": { \"a\": $ten, \"b\": $ten, \"c\": $ten, \"d\": $ten, \"e\": $ten, \"f\": $ten, \"g\": $ten, \"h\": [1, 2] } }"
+bad syntax "sweep '$TMP/syntax.json': line " '{ "base": '
+bad shard-range "--shard expects I/N with 0 <= I < N <= 1000000, got '3/3'" "{ $nb }" --shard 3/3
+bad shard-text "--shard expects I/N" "{ $nb }" --shard 1
+bad jobs-zero "--jobs expects a number from 1 to 1024, got '0'" "{ $nb }" --jobs 0
+bad resume-json "--resume works on CSV results, not --format json" "{ $nb }" --resume --format json
+SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_COUNT=4 bad slurm-id "SLURM_ARRAY_TASK_ID='4' is not a shard from 0 to 3" "{ $nb }"
+expect_status 2 "$C" sweep "$ex/sweep-nccl.json" --resume && grep -q -- "--resume needs -o FILE" "$TMP/err" && ok || fail "--resume without -o"
+expect_status 2 "$C" sweep && grep -q "missing SWEEP.json" "$TMP/err" && ok || fail "sweep without a file"
+expect_status 2 "$C" merge && grep -q "missing PART.csv" "$TMP/err" && ok || fail "merge without parts"
+
+# A sweep without axes is its base: one point.
+printf '{ %s }\n' "$nb" >"$TMP/one.json"
+expect_status 0 "$C" sweep "$TMP/one.json" --format csv && [ "$(sed 1d "$TMP/out" | cut -d, -f1-5)" = "one,a,0,0,ok" ] && ok || fail "sweep without axes"
+# From standard input, with --seed and --set applied to every point.
+expect_status 0 "$C" sweep - --format csv --seed 77 --set 'name="piped"' <"$TMP/one.json" &&
+	[ "$(sed 1d "$TMP/out" | cut -d, -f1-5)" = "piped,a,0,77,ok" ] && ok || fail "sweep from stdin with --seed/--set"
+
+# ---- shards, SLURM variables and merge -------------------------------------
+s="$ex/sweep-nccl.json"
+for i in 0 1 2; do "$C" sweep "$s" --shard "$i/3" -o "$TMP/part$i.csv" || fail "shard $i/3"; done
+[ "$(sed 1d "$TMP/part1.csv" | cut -d, -f3 | uniq | tr '\n' ' ')" = "1 4 7 10 " ] && ok || fail "shard 1/3 holds points 1 4 7 10"
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" -o "$TMP/slurm1.csv" &&
+	cmp -s "$TMP/slurm1.csv" "$TMP/part1.csv" && ok || fail "SLURM_ARRAY_TASK_ID/COUNT as --shard"
+SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" --shard 1/3 -o "$TMP/slurm2.csv" &&
+	cmp -s "$TMP/slurm2.csv" "$TMP/part1.csv" && ok || fail "--shard wins over SLURM variables"
+expect_status 0 "$C" merge "$TMP/part2.csv" "$TMP/part0.csv" "$TMP/part1.csv" -o "$TMP/merged.csv" || fail "merge"
+cmp -s "$TMP/merged.csv" "$TMP/nccl.csv" && ok || fail "merged shards differ from the whole sweep"
+"$C" merge "$TMP/part0.csv" "$TMP/part1.csv" "$TMP/part1.csv" "$TMP/part2.csv" "$TMP/nccl.csv" | cmp -s - "$TMP/nccl.csv" &&
+	ok || fail "merge does not drop rows repeated across parts"
+"$C" merge - <"$TMP/part0.csv" | cmp -s - "$TMP/part0.csv" && ok || fail "merge from standard input"
+# More shards than points: the empty shards hold the header only.
+"$C" sweep "$s" --shard 13/20 -o "$TMP/empty.csv" && [ "$(wc -l <"$TMP/empty.csv")" -eq 1 ] && ok || fail "empty shard"
+
+# Rows repeated within one part are kept: a collective listing a size twice.
+printf 'scenario,row_id,x\na,1,q\na,0,p\na,0,p\n' >"$TMP/dup.csv"
+"$C" merge "$TMP/dup.csv" "$TMP/dup.csv" >"$TMP/out"
+[ "$(cat "$TMP/out" | tr '\n' ' ')" = "scenario,row_id,x a,0,p a,0,p a,1,q " ] && ok || fail "merge of repeated rows: $(cat "$TMP/out" | tr '\n' ' ')"
+# Quoting survives a merge byte for byte.
+printf 'row_id,reason\n1,"a, ""b"""\n0," edge"\n2,\ttab\n' >"$TMP/q.csv"
+printf 'row_id,reason\n0," edge"\n1,"a, ""b"""\n2,\ttab\n' >"$TMP/q-sorted.csv"
+"$C" merge "$TMP/q.csv" | cmp -s - "$TMP/q-sorted.csv" && ok || fail "merge changed quoted fields"
+
+# merge errors: exit 2, naming the file.
+printf 'scenario,row_id,y\n' >"$TMP/other.csv"
+expect_status 2 "$C" merge "$TMP/part0.csv" "$TMP/other.csv" &&
+	grep -q "merge: '$TMP/other.csv': the header has 3 columns, that of '$TMP/part0.csv' has 19" "$TMP/err" && ok || fail "merge of mismatched headers"
+printf 'scenario,row_id,z\n' >"$TMP/other2.csv"
+expect_status 2 "$C" merge "$TMP/other.csv" "$TMP/other2.csv" &&
+	grep -q "merge: '$TMP/other2.csv': the header differs from that of '$TMP/other.csv': column 3 is \"z\", not \"y\"" "$TMP/err" && ok || fail "merge of renamed column"
+printf 'a,b\n1,2\n' >"$TMP/noid.csv"
+expect_status 2 "$C" merge "$TMP/noid.csv" && grep -q "no row_id column" "$TMP/err" && ok || fail "merge without row_id"
+printf 'row_id,b\n1,2\n-1,3\n' >"$TMP/negid.csv"
+expect_status 2 "$C" merge "$TMP/negid.csv" && grep -q "'$TMP/negid.csv': line 3: row_id \"-1\" is not a non-negative integer" "$TMP/err" && ok || fail "merge with a bad row_id"
+printf 'row_id,b\n1,2\n2\n' >"$TMP/short.csv"
+expect_status 2 "$C" merge "$TMP/short.csv" && grep -q "part '$TMP/short.csv': line 3: 1 fields, but the header has 2" "$TMP/err" && ok || fail "merge with a short row"
+printf 'row_id,b\n1,2\n2,3' >"$TMP/cut.csv"
+expect_status 2 "$C" merge "$TMP/cut.csv" && grep -q "line 3: the last row has no newline at the end" "$TMP/err" && ok || fail "merge of a cut-short part"
+printf 'row_id,b\n1,"2\n' >"$TMP/quote.csv"
+expect_status 2 "$C" merge "$TMP/quote.csv" && grep -q "a quoted field is not closed" "$TMP/err" && ok || fail "merge with an open quote"
+: >"$TMP/empty-part.csv"
+expect_status 2 "$C" merge "$TMP/empty-part.csv" && grep -q "no header line (an empty file)" "$TMP/err" && ok || fail "merge of an empty file"
+expect_status 2 "$C" merge "$TMP/nope.csv" && grep -q "part '$TMP/nope.csv': cannot open: No such file" "$TMP/err" && ok || fail "merge of a missing file"
+expect_status 2 "$C" merge "$TMP/part0.csv" -o && grep -q "needs a value" "$TMP/err" && ok || fail "merge -o without a file"
+
+# ---- --resume ----------------------------------------------------------------
+# Cut the full results at byte counts that fall inside a row, at a row
+# boundary inside a point, at a point boundary and in the header: resuming
+# must give the whole file's bytes.
+size=$(wc -c <"$TMP/nccl.csv")
+rowend=$(head -n 10 "$TMP/nccl.csv" | wc -c)   # 9 rows: point 1 is cut after 2 of its 7
+pointend=$(head -n 22 "$TMP/nccl.csv" | wc -c) # 21 rows: points 0-2 whole
+for cut in 100 $rowend $pointend $((size / 2)) $((size - 1)) "$size"; do
+	head -c "$cut" "$TMP/nccl.csv" >"$TMP/resume.csv"
+	"$C" sweep "$s" --resume -o "$TMP/resume.csv" 2>"$TMP/err" || fail "resume after $cut bytes"
+	cmp -s "$TMP/resume.csv" "$TMP/nccl.csv" && ok || fail "resume after $cut bytes differs"
+done
+head -n "$((1 + 7 * 5))" "$TMP/nccl.csv" >"$TMP/resume.csv"
+"$C" sweep "$s" --resume --jobs 2 -o "$TMP/resume.csv" 2>"$TMP/err"
+cmp -s "$TMP/resume.csv" "$TMP/nccl.csv" && ok || fail "resume --jobs 2 differs"
+# Points 0-4 are whole; the last one in the file is computed again.
+grep -q "kept 4 of 12 points, computing 8" "$TMP/err" && ok || fail "resume note: $(cat "$TMP/err")"
+rm -f "$TMP/resume.csv"
+"$C" sweep "$s" --resume -o "$TMP/resume.csv" 2>"$TMP/err" && cmp -s "$TMP/resume.csv" "$TMP/nccl.csv" && ok || fail "resume without a file"
+[ ! -s "$TMP/err" ] && ok || fail "resume without a file printed: $(cat "$TMP/err")"
+# Kept rows are not computed again: a mark in a kept row survives.
+head -n 15 "$TMP/nccl.csv" | sed '2s/,ok,,/,ok,kept-mark,/' >"$TMP/resume.csv"
+"$C" sweep "$s" --resume -o "$TMP/resume.csv" 2>/dev/null
+[ "$(grep -c kept-mark "$TMP/resume.csv")" -eq 1 ] && [ "$(wc -l <"$TMP/resume.csv")" -eq 85 ] && ok || fail "kept rows were recomputed"
+# Rows of other shards are dropped; a shard resumes to its own bytes.
+head -n 30 "$TMP/nccl.csv" >"$TMP/resume.csv"
+"$C" sweep "$s" --shard 1/3 --resume -o "$TMP/resume.csv" 2>/dev/null
+cmp -s "$TMP/resume.csv" "$TMP/part1.csv" && ok || fail "shard resume from the whole sweep's rows"
+# A file with other columns is not overwritten.
+cp "$TMP/dup.csv" "$TMP/resume.csv"
+expect_status 2 "$C" sweep "$s" --resume -o "$TMP/resume.csv" && grep -q "holds other results" "$TMP/err" &&
+	cmp -s "$TMP/resume.csv" "$TMP/dup.csv" && ok || fail "resume onto other results"
+
+# ---- interrupted: the points finished are kept, --resume finishes ---------
+# 60 points of an all-to-all simulated as flows: about a second in all.
+{
+	printf '{ "base": { "name": "slow", "workload": { "kind": "collective", "collective": { "op": "all_to_all",\n'
+	printf '  "bytes": [67108864], "fidelity": "flows" } }, "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 16,\n'
+	printf '  "topology": { "kind": "fat-tree", "oversubscription": 2, "nodes_per_leaf": 4 } } ] },\n  "axes": { "seed": ['
+	seq -s, 0 59 | tr -d '\n'
+	printf '] } }\n'
+} >"$TMP/big.json"
+"$C" sweep "$TMP/big.json" -o "$TMP/full-big.csv" || fail "big sweep"
+for jobs in 1 2; do
+	rm -f "$TMP/int.csv"
+	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/int.csv" 2>"$TMP/err" &
+	pid=$!
+	n=0
+	while [ -z "$(ls "$TMP" | grep '^int.csv.tmp')" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+	sleep 0.3
+	kill -TERM "$pid"
+	wait "$pid"
+	st=$?
+	[ "$st" -eq 1 ] && grep -q "interrupted: '$TMP/int.csv' holds the first [0-9]* of its 60 points; run the same command with --resume" "$TMP/err" &&
+		ok || fail "interrupted sweep (--jobs $jobs): exit $st, $(cat "$TMP/err")"
+	[ -z "$(ls "$TMP" | grep '^int.csv.tmp')" ] && ok || fail "interrupted sweep left a temporary file"
+	rows=$(($(wc -l <"$TMP/int.csv") - 1))
+	[ "$rows" -lt 60 ] && [ "$(sed 1d "$TMP/int.csv" | cut -d, -f3 | tr '\n' ' ')" = "$(seq 0 $((rows - 1)) | tr '\n' ' ')" ] &&
+		ok || fail "interrupted sweep kept rows of points $(sed 1d "$TMP/int.csv" | cut -d, -f3 | tr '\n' ' '), not the first ones"
+	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/int.csv" --resume 2>/dev/null || fail "resume after interruption"
+	cmp -s "$TMP/int.csv" "$TMP/full-big.csv" && ok || fail "resume after interruption (--jobs $jobs) differs"
+done
+
+# ---- failed writes: exit 1, nothing left behind ---------------------------
+expect_status 1 "$C" sweep "$s" -o "$TMP/no/such/dir/out.csv" && grep -q "cannot write '$TMP/no/such/dir/out.csv'" "$TMP/err" &&
+	[ ! -d "$TMP/no" ] && ok || fail "sweep -o into a missing directory"
+expect_status 1 "$C" merge "$TMP/part0.csv" -o "$TMP/no/such/dir/out.csv" && ok || fail "merge -o into a missing directory"
+if [ -w /dev/full ]; then
+	for jobs in 1 2; do
+		expect_status 1 "$C" sweep "$s" --jobs $jobs -o /dev/full && grep -q "cannot write '/dev/full': No space left on device" "$TMP/err" &&
+			ok || fail "sweep -o /dev/full (--jobs $jobs)"
+	done
+	expect_status 1 "$C" sweep "$TMP/big.json" -o /dev/full && ok || fail "long sweep -o /dev/full"
+	"$C" sweep "$s" >/dev/full 2>"$TMP/err"
+	[ $? -eq 1 ] && grep -q "No space left" "$TMP/err" && ok || fail "sweep to stdout on /dev/full"
+	expect_status 1 "$C" merge "$TMP/part0.csv" -o /dev/full && ok || fail "merge -o /dev/full"
+	[ -z "$(ls /dev | grep '^full\.tmp')" ] && ok || fail "temporary file beside /dev/full"
+fi
+finish

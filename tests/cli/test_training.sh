@@ -1,0 +1,38 @@
+#!/bin/sh
+# Training from the command line: result rows, the fractions adding up to 1,
+# out-of-memory rows, validate against published runs, and the trace.
+. "$TOP/tests/cli/lib.sh"
+ex="$TOP/scenarios/examples/llama3-70b-pretrain.json"
+
+# Every candidate gets an ok row; the frac_ columns add up to 1.
+"$CLUSTERSIM" run "$ex" --format csv --columns status,frac_compute,frac_comm_exposed,frac_bubble,frac_checkpoint,frac_lost_to_failures,frac_idle >"$TMP/frac.csv" || fail "run training"
+[ "$(tail -n +2 "$TMP/frac.csv" | wc -l)" -eq 5 ] && ok || fail "5 candidates, 5 rows"
+tail -n +2 "$TMP/frac.csv" | awk -F, '$1 != "ok" { bad = 1 } { s = $2 + $3 + $4 + $5 + $6 + $7; if (s < 0.9999 || s > 1.0001) bad = 1 } END { exit bad }' &&
+	ok || fail "fractions do not add up to 1: $(cat "$TMP/frac.csv")"
+
+# A plan that cannot fit is a row with status oom, and the run still succeeds.
+expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status,reason \
+	--set 'workload.parallelism={"tp":1,"pp":1,"vpp":1,"cp":1,"ep":1,"zero":0,"micro_batch":1,"schedule":"1f1b","recompute":"none","sequence_parallel":false}' &&
+	[ "$(grep -c ',oom,"needs ' "$TMP/out")" -eq 5 ] && ok || fail "oom rows: $(head -3 "$TMP/out")"
+
+# validate: every published run and collective predicted within the targets.
+expect_status 0 "$CLUSTERSIM" validate --format csv || fail "validate exit status"
+head -1 "$TMP/out" | grep -qx 'id,metric,published,predicted,error_pct,status,reason,source' && ok || fail "validate header"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" -ge 56 ] && ok || fail "validate rows"
+grep -q "0 rows beyond 25%" "$TMP/err" && ok || fail "validate summary: $(cat "$TMP/err")"
+tail -n +2 "$TMP/out" | awk -F, '{ e = $5 < 0 ? -$5 : $5; if (e > 25) bad = 1 } END { exit bad }' && ok || fail "a row beyond 25%"
+
+# trace: one complete event per operation. 2 stages x 8 micro-batches x
+# (F + B) + one optimizer span per stage = 34.
+cat >"$TMP/tr.json" <<'JSON'
+{ "workload": { "kind": "training", "model": "llama3-8b", "seq_len": 4096, "global_batch_tokens": 32768,
+    "parallelism": { "tp": 8, "pp": 2, "vpp": 1, "cp": 1, "ep": 1, "zero": 1, "micro_batch": 1,
+                     "schedule": "1f1b", "recompute": "selective", "sequence_parallel": true } },
+  "candidates": [ { "name": "two", "preset": "dgx-h100", "nodes": 2 } ] }
+JSON
+expect_status 0 "$CLUSTERSIM" trace "$TMP/tr.json" -o "$TMP/trace.json" || fail "trace"
+[ "$(grep -o '"ph":"X"' "$TMP/trace.json" | wc -l)" -eq 34 ] && ok || fail "trace spans: $(grep -o '"ph":"X"' "$TMP/trace.json" | wc -l)"
+grep -q '"traceEvents"' "$TMP/trace.json" && grep -q 'GPU 8 (stage 1) compute' "$TMP/trace.json" && ok || fail "trace tracks"
+expect_status 2 "$CLUSTERSIM" trace "$TOP/scenarios/examples/nccl-allreduce.json" || fail "trace of a collective"
+expect_status 2 "$CLUSTERSIM" trace "$ex" --candidate "no such" || fail "trace unknown candidate"
+finish

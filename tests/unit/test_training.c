@@ -1,0 +1,207 @@
+/* The training step: memory verdicts, plan checks, the breakdown, the search. */
+#include "testutil.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "models/scenario.h"
+#include "models/training.h"
+#include "models/transformer.h"
+
+static catalog *cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct cs_error err;
+	cat = catalog_new_builtin(&err);
+	return cat == NULL;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_free(cat);
+	return 0;
+}
+
+static void load(const char *workload, const char *candidate, struct scenario *s)
+{
+	char text[4096];
+	char path[] = "/tmp/clustersim-train-XXXXXX";
+	struct cs_error err;
+	int fd = mkstemp(path);
+	snprintf(text, sizeof text, "{\"workload\": %s, \"candidates\": [%s]}", workload, candidate);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	if (scenario_load(path, NULL, 0, -1, cat, s, &err) != 0)
+		print_error("%s\n", err.msg);
+	unlink(path);
+}
+
+/* A plan that does not fit is a result with status oom and the numbers. */
+static void test_oom_is_a_result(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_result r;
+	load("{\"kind\": \"training\", \"model\": \"llama3-405b\", \"seq_len\": 8192, \"global_batch_tokens\": 65536,"
+	     " \"parallelism\": {\"tp\": 8, \"pp\": 1, \"zero\": 1, \"micro_batch\": 1, \"recompute\": \"full\", \"vpp\": 1,"
+	     " \"cp\": 1, \"ep\": 1, \"schedule\": \"1f1b\", \"sequence_parallel\": true}}",
+	     "{\"preset\": \"dgx-h100\"}", &s);
+	training_evaluate(&s.workload, &s.candidates[0], &r);
+	assert_int_equal(r.status, TRAIN_OOM);
+	/* 405B / 8 GPUs x 2 bytes of weights alone exceed 80 GiB */
+	assert_true(r.mem.weights > 100e9);
+	assert_non_null(strstr(r.reason, "needs "));
+	assert_non_null(strstr(r.reason, "weights"));
+	scenario_release(&s);
+}
+
+static void test_invalid_plans(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_result r;
+	/* tp 3 does not divide 32 heads */
+	load("{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096, \"global_batch_tokens\": 4194304,"
+	     " \"parallelism\": {\"tp\": 3, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
+	     " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": true}}",
+	     "{\"gpu\": \"H100-SXM\", \"gpus_per_node\": 6}", &s);
+	training_evaluate(&s.workload, &s.candidates[0], &r);
+	assert_int_equal(r.status, TRAIN_INVALID);
+	assert_non_null(strstr(r.reason, "does not divide the 32 attention heads"));
+	scenario_release(&s);
+	/* 1024 sequences do not split over dp 8 x micro-batch 3 */
+	load("{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096, \"global_batch_tokens\": 4194304,"
+	     " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 3,"
+	     " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": false}}",
+	     "{\"preset\": \"dgx-h100\"}", &s);
+	training_evaluate(&s.workload, &s.candidates[0], &r);
+	assert_int_equal(r.status, TRAIN_INVALID);
+	assert_non_null(strstr(r.reason, "do not split"));
+	scenario_release(&s);
+}
+
+/* The breakdown adds up to the step, and MFU, HFU and throughput agree. */
+static void test_breakdown_and_rates(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_result r;
+	load("{\"kind\": \"training\", \"model\": \"llama3-70b\", \"seq_len\": 8192, \"global_batch_tokens\": 8388608,"
+	     " \"parallelism\": {\"tp\": 8, \"pp\": 4, \"vpp\": 5, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
+	     " \"schedule\": \"interleaved\", \"recompute\": \"selective\", \"sequence_parallel\": true}}",
+	     "{\"preset\": \"dgx-h100\", \"nodes\": 8}", &s);
+	training_evaluate(&s.workload, &s.candidates[0], &r);
+	assert_int_equal(r.status, TRAIN_OK);
+	const struct train_breakdown *b = &r.br;
+	double sum = b->compute + b->optimizer + b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp + b->bubble + b->other;
+	assert_close(sum, r.step_time_s, 1e-9);
+	assert_true(b->comm_tp > 0 && b->bubble > 0 && b->compute > 0);
+	assert_close(r.tokens_per_s, 8388608 / r.step_time_s, 1e-12);
+	double flops = tf_model_flops_per_token(&s.workload.model, 8192) * 8388608;
+	assert_close(r.tflops_per_gpu, flops / r.step_time_s / 64 / 1e12, 1e-12);
+	assert_close(r.mfu, r.tflops_per_gpu * 1e12 / 989e12, 1e-9);
+	assert_true(r.hfu >= r.mfu);
+	/* a physically possible result: below the GEMM efficiency ceiling */
+	assert_true(r.mfu > 0.2 && r.mfu < 0.8);
+	scenario_release(&s);
+}
+
+/* More pipeline stages with the same micro-batches: a larger bubble share. */
+static void test_bubble_grows_with_stages(void **state)
+{
+	(void)state;
+	double prev = -1;
+	for (int pp = 1; pp <= 8; pp *= 2) {
+		struct scenario s;
+		struct train_result r;
+		char w[1024];
+		snprintf(w, sizeof w,
+			 "{\"kind\": \"training\", \"model\": \"llama3-70b\", \"seq_len\": 4096, \"global_batch_tokens\": 1048576,"
+			 " \"parallelism\": {\"tp\": 8, \"pp\": %d, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
+			 " \"schedule\": \"1f1b\", \"recompute\": \"full\", \"sequence_parallel\": true}}", pp);
+		load(w, "{\"preset\": \"dgx-h100\", \"nodes\": 8}", &s);
+		training_evaluate(&s.workload, &s.candidates[0], &r);
+		assert_int_equal(r.status, TRAIN_OK);
+		double share = r.br.bubble / r.step_time_s;
+		assert_true(share > prev);
+		if (pp == 1)
+			assert_true(share < 1e-6);
+		prev = share;
+		scenario_release(&s);
+	}
+}
+
+/* "auto" searches: the winner fits, and is no slower than a fixed plan. */
+static void test_auto_search(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_result fixed, best;
+	load("{\"kind\": \"training\", \"model\": \"llama3-70b\", \"seq_len\": 4096, \"global_batch_tokens\": 4194304,"
+	     " \"parallelism\": {\"tp\": 8, \"pp\": 2, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
+	     " \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}}",
+	     "{\"preset\": \"dgx-h100\", \"nodes\": 4}", &s);
+	training_evaluate(&s.workload, &s.candidates[0], &fixed);
+	assert_int_equal(fixed.status, TRAIN_OK);
+	s.workload.plan.tp = s.workload.plan.pp = s.workload.plan.vpp = s.workload.plan.micro_batch = PLAN_AUTO;
+	s.workload.plan.zero = s.workload.plan.recompute = s.workload.plan.schedule = PLAN_AUTO;
+	training_evaluate(&s.workload, &s.candidates[0], &best);
+	assert_int_equal(best.status, TRAIN_OK);
+	assert_true(best.searched);
+	assert_true(best.plans_tried > 10);
+	assert_true(best.step_time_s <= fixed.step_time_s * (1 + 1e-12));
+	assert_true(best.mem.total <= s.candidates[0].gpu.memory_bytes);
+	scenario_release(&s);
+}
+
+/* The full mode (every rank's traffic as flows) and the default
+ * representative pipeline agree within 5% on small symmetric cases. */
+static void test_full_mode_agrees(void **state)
+{
+	(void)state;
+	const char *plans[] = {
+		"{\"tp\": 4, \"pp\": 2, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}",
+		"{\"tp\": 2, \"pp\": 4, \"vpp\": 2, \"cp\": 1, \"ep\": 1, \"zero\": 0, \"micro_batch\": 1, \"schedule\": \"interleaved\", \"recompute\": \"full\", \"sequence_parallel\": true}",
+		"{\"tp\": 8, \"pp\": 2, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 2, \"schedule\": \"zb-h1\", \"recompute\": \"none\", \"sequence_parallel\": true}",
+		"{\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"full\", \"sequence_parallel\": false}",
+	};
+	const char *clusters[] = {
+		"{\"preset\": \"dgx-h100\", \"nodes\": 4}",
+		"{\"preset\": \"aws-p5.48xlarge\", \"nodes\": 2}",
+	};
+	for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++)
+		for (size_t k = 0; k < 2; k++) {
+			struct scenario s;
+			struct train_result rep, full;
+			char w[1024];
+			snprintf(w, sizeof w, "{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096,"
+				 " \"global_batch_tokens\": 1048576, \"parallelism\": %s}", plans[i]);
+			load(w, clusters[k], &s);
+			training_evaluate(&s.workload, &s.candidates[0], &rep);
+			s.workload.mode = TRAIN_FULL;
+			training_evaluate(&s.workload, &s.candidates[0], &full);
+			assert_int_equal(rep.status, TRAIN_OK);
+			assert_int_equal(full.status, TRAIN_OK);
+			if (fabs(full.step_time_s - rep.step_time_s) > 0.05 * rep.step_time_s)
+				print_error("plan %zu cluster %zu: full %g s, representative %g s\n", i, k,
+					    full.step_time_s, rep.step_time_s);
+			assert_close(full.step_time_s, rep.step_time_s, 0.05);
+			scenario_release(&s);
+		}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_oom_is_a_result),
+		cmocka_unit_test(test_invalid_plans),
+		cmocka_unit_test(test_breakdown_and_rates),
+		cmocka_unit_test(test_bubble_grows_with_stages),
+		cmocka_unit_test(test_auto_search),
+		cmocka_unit_test(test_full_mode_agrees),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

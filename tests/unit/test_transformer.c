@@ -1,0 +1,137 @@
+/*
+ * Transformer arithmetic against closed forms and published figures:
+ * parameter counts, Megatron's FLOPs formula, 6N + attention, Korthikanti's
+ * activation memory.
+ */
+#include "testutil.h"
+
+#include "models/catalog.h"
+#include "models/scenario.h"
+#include "models/transformer.h"
+
+static catalog *cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct cs_error err;
+	cat = catalog_new_builtin(&err);
+	return cat == NULL;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_free(cat);
+	return 0;
+}
+
+/* Shape-derived totals are within 5% of the published parameter counts
+ * (labels are rounded: "Llama 2 7B" has 6.74B). */
+static void test_parameter_counts(void **state)
+{
+	(void)state;
+	const char *names[] = {
+		"llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b", "llama3-70b", "llama3-405b",
+		"gpt3-175b", "mixtral-8x7b", "mpt-7b", "mpt-30b", "mpt-70b", "gpt-145.6b", "gpt-1008b",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct model_spec *m = catalog_model(cat, names[i]);
+		assert_non_null(m);
+		double n = tf_params_total(m) / 1e9;
+		if (fabs(n - m->params_b) > 0.05 * m->params_b)
+			print_error("%s: %.2fB from the shape, %.2fB published\n", names[i], n, m->params_b);
+		assert_close(n, m->params_b, 0.05);
+	}
+	/* Mixtral: ~12.9B of its 46.7B are active per token */
+	const struct model_spec *mx = catalog_model(cat, "mixtral-8x7b");
+	assert_close(tf_params_active(mx) / 1e9, 12.9, 0.03);
+}
+
+/*
+ * Megatron SC21: hardware FLOPs per step with full recompute are
+ * F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) for GPT shapes; MT-NLG 530B
+ * (105 layers, h 20480, V 51200, s 2048, B 1920) in 60.1 s on 2,240 A100s
+ * is 126 TFLOP/s per GPU (MODELING.md).
+ */
+static void test_megatron_flops_formula(void **state)
+{
+	(void)state;
+	struct model_spec m = *catalog_model(cat, "gpt-529.6b");
+	double B = 1920, s = 2048, l = m.layers, h = m.hidden, V = m.vocab;
+	double F = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+	double ours = tf_hardware_flops_per_token(&m, (int)s, RECOMPUTE_FULL) * B * s;
+	assert_close(ours, F, 1e-9);
+	assert_close(ours / (60.1 * 2240) / 1e12, 126, 0.01);
+}
+
+/* Model FLOPs per token = 6 x (matrix parameters incl. the output layer) +
+ * 12 l h s (PaLM appendix B); the input embedding does no FLOPs. */
+static void test_six_n_plus_attention(void **state)
+{
+	(void)state;
+	const char *names[] = { "llama3-70b", "gpt3-175b", "mpt-30b", "llama2-7b" };
+	for (size_t i = 0; i < 4; i++) {
+		const struct model_spec *m = catalog_model(cat, names[i]);
+		int s = 4096;
+		double h = m->hidden;
+		double matrices = tf_params_total(m) - (double)m->vocab * h  /* input embedding */
+				  - m->layers * 2 * h - h;                    /* norms */
+		if (m->tied_embeddings)
+			matrices += (double)m->vocab * h;                     /* the shared matrix is the output layer too */
+		double heads_dim = (double)m->heads * tf_head_dim(m);
+		double want = 6 * matrices + 12.0 * m->layers * heads_dim * s;
+		assert_close(tf_model_flops_per_token(m, s), want, 1e-9);
+	}
+}
+
+/* Recompute: full adds one forward of the layers, selective the attention core. */
+static void test_recompute_flops(void **state)
+{
+	(void)state;
+	const struct model_spec *m = catalog_model(cat, "llama3-8b");
+	struct tf_flops f;
+	tf_forward_flops(m, 8192, &f);
+	double model = tf_model_flops_per_token(m, 8192);
+	assert_close(model, 3 * (f.linear + f.attention_core + f.logits), 1e-12);
+	assert_close(tf_hardware_flops_per_token(m, 8192, RECOMPUTE_NONE), model, 1e-12);
+	assert_close(tf_hardware_flops_per_token(m, 8192, RECOMPUTE_SELECTIVE), model + f.attention_core, 1e-12);
+	assert_close(tf_hardware_flops_per_token(m, 8192, RECOMPUTE_FULL), model + f.linear + f.attention_core, 1e-12);
+}
+
+/*
+ * Korthikanti et al. 2022 (MODELING.md), for a GPT shape trained with
+ * dropout, per layer and micro-batch: no parallelism s b h (34 + 5 a s / h);
+ * tensor + sequence parallel that over t; tensor parallel alone
+ * s b h (10 + 24/t + 5 a s / (h t)); selective recompute s b h 34 / t;
+ * full recompute 2 s b h / t; FlashAttention keeps no 5as/h term.
+ */
+static void test_activation_memory_formula(void **state)
+{
+	(void)state;
+	const struct model_spec *m = catalog_model(cat, "gpt-145.6b");
+	double s = 2048, b = 2, h = m->hidden, a = m->heads, t = 8;
+	double sbh = s * b * h;
+	assert_true(m->dropout);
+	assert_close(tf_layer_activation_bytes(m, s, b, 1, false, RECOMPUTE_NONE, false), sbh * (34 + 5 * a * s / h), 1e-12);
+	assert_close(tf_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_NONE, false), sbh * (34 + 5 * a * s / h) / t, 1e-12);
+	assert_close(tf_layer_activation_bytes(m, s, b, 8, false, RECOMPUTE_NONE, false), sbh * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12);
+	assert_close(tf_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_SELECTIVE, false), sbh * 34 / t, 1e-12);
+	assert_close(tf_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_FULL, false), 2 * sbh / t, 1e-12);
+	assert_close(tf_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_NONE, true), sbh * 34 / t, 1e-12);
+	/* a frozen MLP (LoRA on attention only) keeps neither matrix input */
+	assert_close(tf_layer_activation_bytes_frozen(m, s, b, 8, true, RECOMPUTE_NONE, true, TF_FROZEN_MLP),
+		     sbh * (34 - 2 - 2 * 4) / t, 1e-12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parameter_counts),
+		cmocka_unit_test(test_megatron_flops_formula),
+		cmocka_unit_test(test_six_n_plus_attention),
+		cmocka_unit_test(test_recompute_flops),
+		cmocka_unit_test(test_activation_memory_formula),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
