@@ -866,8 +866,14 @@ static void full_run(const struct step_ctx *x, const struct train_plan *p, const
 	free(fs.bucket_cost);
 }
 
-void training_step(const struct workload_spec *w, const struct cluster_spec *c,
-		   const struct train_plan *p, struct train_result *r, struct trace_log *trace)
+/* Simulate one step of plan p. When the time the busiest stage spends on
+ * its own kernels (a lower bound on the step: no schedule beats it) is
+ * already at least bound_s, stop before the pipeline simulation, put that
+ * bound in r->step_time_s and return false; the plan search uses this to
+ * skip plans that cannot win. */
+static bool step_bounded(const struct workload_spec *w, const struct cluster_spec *c,
+			 const struct train_plan *p, struct train_result *r, struct trace_log *trace,
+			 double bound_s)
 {
 	const struct model_spec *m = &w->model;
 	struct step_ctx x;
@@ -887,7 +893,7 @@ void training_step(const struct workload_spec *w, const struct cluster_spec *c,
 	if (placement_init(&x.place, p->tp, p->cp, p->pp, p->dp, p->order, &err) < 0) {
 		r->status = TRAIN_INVALID;
 		snprintf(r->reason, sizeof r->reason, "%.250s", err.msg);
-		return;
+		return true;
 	}
 	kctx_init(&x.k, w, c);
 	x.tokens = (double)p->micro_batch * w->seq_len / p->cp;
@@ -976,6 +982,32 @@ void training_step(const struct workload_spec *w, const struct cluster_spec *c,
 			sf[vs] = p2p_time(&x, a, b, bytes);
 			sb[vs] = p2p_time(&x, b, a, bytes);
 		}
+	}
+
+	double busy_bound = 0;
+	for (int i = 0; i < p->pp; i++) {
+		double busy = 0;
+		for (int ch = 0; ch < p->vpp; ch++) {
+			int vs = ch * p->pp + i;
+			busy += f_s[vs] + b_s[vs] + (zb ? w_s[vs] : 0);
+		}
+		busy *= p->microbatches;
+		if (busy > busy_bound)
+			busy_bound = busy;
+	}
+	if (busy_bound >= bound_s) {
+		r->step_time_s = busy_bound;
+		free(stage_tp);
+		free(stage_ep);
+		free(stage_cp);
+		free(f_s);
+		free(b_s);
+		free(w_s);
+		free(sf);
+		free(sb);
+		free(vs_params);
+		free(vs_layers);
+		return false;
 	}
 
 	struct pipe_config pc = {
@@ -1125,6 +1157,13 @@ void training_step(const struct workload_spec *w, const struct cluster_spec *c,
 	free(sb);
 	free(vs_params);
 	free(vs_layers);
+	return true;
+}
+
+void training_step(const struct workload_spec *w, const struct cluster_spec *c,
+		   const struct train_plan *p, struct train_result *r, struct trace_log *trace)
+{
+	step_bounded(w, c, p, r, trace, INFINITY);
 }
 
 /* ---- the plan search -------------------------------------------------------- */
@@ -1146,6 +1185,22 @@ static int choices(int given, const int *list, int n, int *out)
 	}
 	memcpy(out, list, (size_t)n * sizeof *out);
 	return n;
+}
+
+/* A plan that fits, with a lower bound on its step time. */
+struct candidate_plan {
+	struct train_plan plan;
+	double bound_s;
+	int index;  /* enumeration order, for ties */
+};
+
+/* Ascending bound, then enumeration order (a total order: qsort is not stable). */
+static int compare_candidate_plans(const void *a, const void *b)
+{
+	const struct candidate_plan *x = a, *y = b;
+	if (x->bound_s != y->bound_s)
+		return x->bound_s < y->bound_s ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
 }
 
 void training_evaluate(const struct workload_spec *w, const struct cluster_spec *c,
@@ -1189,8 +1244,17 @@ void training_evaluate(const struct workload_spec *w, const struct cluster_spec 
 	if (q->cp == PLAN_AUTO && w->seq_len < 32768)
 		ncp = 1;  /* context parallelism pays off only for long sequences */
 
+	/* Pass 1: every plan that divides the cluster; the ones that fit get
+	 * a lower bound (their busiest stage's kernels, no pipeline run).
+	 * Pass 2: simulate them from the smallest bound up and stop simulating
+	 * a plan as soon as its bound cannot beat the best step so far. Ties
+	 * go to the plan enumerated first, so the answer does not depend on
+	 * the visiting order. */
+	struct candidate_plan *cands = NULL;
+	size_t ncands = 0, cap = 0;
 	struct train_result best, cur;
 	bool found = false;
+	int best_index = 0;
 	int tried = 0;
 	char last_reason[256] = "no plan divides the cluster";
 	struct train_result best_oom;
@@ -1239,14 +1303,35 @@ void training_evaluate(const struct workload_spec *w, const struct cluster_spec 
 			}
 			continue;
 		}
-		training_step(w, c, &p, &cur, NULL);
+		if (step_bounded(w, c, &p, &cur, NULL, -1.0))
+			continue;  /* not simulated because invalid (placement) */
+		if (ncands == cap) {
+			cap = cap ? 2 * cap : 64;
+			cands = xreallocarray(cands, cap, sizeof *cands);
+		}
+		cands[ncands].plan = p;
+		cands[ncands].bound_s = cur.step_time_s;
+		cands[ncands].index = tried;
+		ncands++;
+	}
+	qsort(cands, ncands, sizeof *cands, compare_candidate_plans);
+	for (size_t i = 0; i < ncands; i++) {
+		double bound = found ? best.step_time_s * (1 + 1e-9) : INFINITY;
+		if (cands[i].bound_s > bound)
+			break;  /* sorted: no later plan can win either */
+		if (!step_bounded(w, c, &cands[i].plan, &cur, NULL, bound))
+			continue;
 		if (cur.status != TRAIN_OK)
 			continue;
-		if (!found || cur.step_time_s < best.step_time_s * (1 - 1e-12)) {
+		bool better = !found || cur.step_time_s < best.step_time_s * (1 - 1e-12) ||
+			      (cur.step_time_s <= best.step_time_s * (1 + 1e-12) && cands[i].index < best_index);
+		if (better) {
 			best = cur;
+			best_index = cands[i].index;
 			found = true;
 		}
 	}
+	free(cands);
 	if (found) {
 		*r = best;
 	} else if (have_oom) {

@@ -82,9 +82,12 @@ void queue_free(queue *q)
 /* Is node (ta, sa) before node (tb, sb)? Orders are read only on a tie. */
 static inline bool before(const queue *q, int64_t ta, uint32_t sa, int64_t tb, uint32_t sb)
 {
-	if (ta != tb)
-		return ta < tb;
-	return q->order[sa] < q->order[sb];
+	/* the comparison result is data (no branch on it); equal times are
+	 * rare, so that branch is well predicted */
+	bool lt = ta < tb;
+	if (__builtin_expect(ta == tb, 0))
+		lt = q->order[sa] < q->order[sb];
+	return lt;
 }
 
 static void sift_up(queue *q, size_t i, int64_t t, uint32_t slot)
@@ -115,9 +118,10 @@ static inline size_t min_child(const queue *q, size_t i)
 	if (c >= q->n)
 		return 0;
 	if (c + 4 <= q->n) {
-		size_t a = before(q, kb[c + 1], hs[c + 1], kb[c], hs[c]) ? c + 1 : c;
-		size_t b = before(q, kb[c + 3], hs[c + 3], kb[c + 2], hs[c + 2]) ? c + 3 : c + 2;
-		return before(q, kb[b], hs[b], kb[a], hs[a]) ? b : a;
+		size_t a = c + before(q, kb[c + 1], hs[c + 1], kb[c], hs[c]);
+		size_t b = c + 2 + before(q, kb[c + 3], hs[c + 3], kb[c + 2], hs[c + 2]);
+		size_t ab = before(q, kb[b], hs[b], kb[a], hs[a]);
+		return a + ab * (b - a);
 	}
 	best = c;
 	end = q->n;
@@ -245,9 +249,10 @@ static void heap_pop_root(queue *q)
 		size_t c = 4 * i + 1, best;
 		if (c + 4 <= n) {
 			/* all four children: a small tournament */
-			size_t a = before(q, kb[c + 1], hs[c + 1], kb[c], hs[c]) ? c + 1 : c;
-			size_t b = before(q, kb[c + 3], hs[c + 3], kb[c + 2], hs[c + 2]) ? c + 3 : c + 2;
-			best = before(q, kb[b], hs[b], kb[a], hs[a]) ? b : a;
+			size_t a = c + before(q, kb[c + 1], hs[c + 1], kb[c], hs[c]);
+			size_t b = c + 2 + before(q, kb[c + 3], hs[c + 3], kb[c + 2], hs[c + 2]);
+			size_t ab = before(q, kb[b], hs[b], kb[a], hs[a]);
+			best = a + ab * (b - a);
 			/* ask for the grandchildren's line now: memory works while we copy */
 			if (4 * best + 1 < n)
 				__builtin_prefetch(&kb[4 * best + 1]);

@@ -49,7 +49,7 @@ static void bench(catalog *cat, const char *label, const char *text, int reps)
 		if (dt < best)
 			best = dt;
 	}
-	printf("%-44s %8.3f s   status %s, plans %d, step %.3f s, %.0f TFLOP/s per GPU\n", label, best,
+	printf("%-44s %9.2f ms   status %s, plans %d, step %.3f s, %.0f TFLOP/s per GPU\n", label, best * 1e3,
 	       train_status_names[r.status], r.plans_tried, r.step_time_s, r.tflops_per_gpu);
 	scenario_release(&s);
 }
@@ -60,7 +60,7 @@ int main(void)
 	catalog *cat = catalog_new_builtin(&err);
 	if (cat == NULL)
 		return 1;
-	printf("%-44s %10s\n", "benchmark", "time");
+	printf("%-44s %12s\n", "benchmark", "time");
 	bench(cat, "Llama 3 405B step, 16,384 H100, default mode",
 	      "{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-405b\", \"seq_len\": 8192,"
 	      " \"global_batch_tokens\": 16777216, \"parallelism\": {\"tp\": 8, \"pp\": 16, \"vpp\": 1, \"cp\": 1,"

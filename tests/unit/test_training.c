@@ -1,6 +1,7 @@
 /* The training step: memory verdicts, plan checks, the breakdown, the search. */
 #include "testutil.h"
 
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -157,6 +158,50 @@ static void test_auto_search(void **state)
 	scenario_release(&s);
 }
 
+/* The search skips plans whose lower bound cannot win; its answer must be
+ * the one an exhaustive search finds: simulate every fitting plan by hand. */
+static void test_auto_search_matches_exhaustive(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_result best, cur;
+	load("{\"kind\": \"training\", \"model\": \"llama2-13b\", \"seq_len\": 4096, \"global_batch_tokens\": 2097152,"
+	     " \"parallelism\": {\"tp\": \"auto\", \"pp\": \"auto\", \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": \"auto\","
+	     " \"micro_batch\": \"auto\", \"schedule\": \"1f1b\", \"recompute\": \"auto\", \"sequence_parallel\": true}}",
+	     "{\"preset\": \"dgx-a100\", \"nodes\": 2}", &s);
+	training_evaluate(&s.workload, &s.candidates[0], &best);
+	assert_int_equal(best.status, TRAIN_OK);
+
+	static const int tps[] = { 1, 2, 4, 8 }, pps[] = { 1, 2, 4, 8, 16 }, zeros[] = { 1, 3 }, mbs[] = { 1, 2, 4, 8 };
+	static const int recs[] = { RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+	double fastest = 0;
+	int fitting = 0;
+	for (int a = 0; a < 4; a++)
+	for (int b = 0; b < 5; b++)
+	for (int z = 0; z < 2; z++)
+	for (int mb = 0; mb < 4; mb++)
+	for (int rr = 0; rr < 2; rr++) {
+		struct parallel_plan t = s.workload.plan;
+		struct train_plan p;
+		t.tp = tps[a];
+		t.pp = pps[b];
+		t.zero = zeros[z];
+		t.micro_batch = mbs[mb];
+		t.recompute = recs[rr];
+		if (training_plan_fill(&s.workload, &s.candidates[0], &t, &p) != NULL)
+			continue;
+		training_step(&s.workload, &s.candidates[0], &p, &cur, NULL);
+		if (cur.status != TRAIN_OK)
+			continue;
+		fitting++;
+		if (fastest == 0 || cur.step_time_s < fastest)
+			fastest = cur.step_time_s;
+	}
+	assert_true(fitting > 20);
+	assert_true(fabs(best.step_time_s - fastest) <= 1e-12 * fastest);
+	scenario_release(&s);
+}
+
 /* The full mode (every rank's traffic as flows) and the default
  * representative pipeline agree within 5% on small symmetric cases. */
 static void test_full_mode_agrees(void **state)
@@ -201,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_breakdown_and_rates),
 		cmocka_unit_test(test_bubble_grows_with_stages),
 		cmocka_unit_test(test_auto_search),
+		cmocka_unit_test(test_auto_search_matches_exhaustive),
 		cmocka_unit_test(test_full_mode_agrees),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
