@@ -66,6 +66,15 @@ int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *er
 int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The usage error for what getopt_long returned as ch (':' a missing value,
+ * anything else an unknown option); returns EXIT_USAGE. */
+int cli_bad_option(struct cs_error *err, const char *cmd, int ch, char **argv);
+
+/* Exactly one operand left at argv[optind] (named what in the message):
+ * sets *arg and returns 0, else a usage error and EXIT_USAGE. */
+int cli_one_operand(int argc, char **argv, const char *cmd, const char *what,
+		    const char **arg, struct cs_error *err);
+
 /* Subcommands. */
 int cmd_run(int argc, char **argv, struct cs_error *err);
 int cmd_catalog(int argc, char **argv, struct cs_error *err);

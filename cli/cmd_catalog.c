@@ -43,7 +43,7 @@ int cmd_catalog(int argc, char **argv, struct cs_error *err)
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
-			status = cli_usage_error(err, "catalog", "unknown option '%s'", argv[optind - 1]);
+			status = cli_bad_option(err, "catalog", ch, argv);
 			goto out;
 		}
 		if (rc < 0) {

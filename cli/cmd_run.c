@@ -55,11 +55,8 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
-		case ':':
-			status = cli_usage_error(err, "run", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			status = cli_usage_error(err, "run", "unknown option '%s'", argv[optind - 1]);
+			status = cli_bad_option(err, "run", ch, argv);
 			goto out;
 		}
 		if (rc < 0) {
@@ -67,15 +64,8 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 			goto out;
 		}
 	}
-	if (optind >= argc) {
-		status = cli_usage_error(err, "run", "missing SCENARIO.json");
+	if ((status = cli_one_operand(argc, argv, "run", "SCENARIO.json", &file, err)) != 0)
 		goto out;
-	}
-	file = argv[optind++];
-	if (optind < argc) {
-		status = cli_usage_error(err, "run", "unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
 	cat = cli_catalog(&o, err);
 	if (cat == NULL) {
 		status = cli_status(err);

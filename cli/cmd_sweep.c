@@ -1024,6 +1024,7 @@ int cmd_sweep(int argc, char **argv, struct cs_error *err)
 	uint64_t jobs = 1;
 	enum output_format format;
 	sweep *sw = NULL;
+	const char *sweep_file = NULL;
 	int ch, status = EXIT_OK;
 
 	cli_options_init(&o);
@@ -1058,11 +1059,8 @@ int cmd_sweep(int argc, char **argv, struct cs_error *err)
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
-		case ':':
-			status = cli_usage_error(err, "sweep", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			status = cli_usage_error(err, "sweep", "unknown option '%s'", argv[optind - 1]);
+			status = cli_bad_option(err, "sweep", ch, argv);
 			goto out;
 		}
 		if (rc < 0) {
@@ -1070,14 +1068,8 @@ int cmd_sweep(int argc, char **argv, struct cs_error *err)
 			goto out;
 		}
 	}
-	if (optind >= argc) {
-		status = cli_usage_error(err, "sweep", "missing SWEEP.json");
+	if ((status = cli_one_operand(argc, argv, "sweep", "SWEEP.json", &sweep_file, err)) != 0)
 		goto out;
-	}
-	if (optind + 1 < argc) {
-		status = cli_usage_error(err, "sweep", "unexpected argument '%s'", argv[optind + 1]);
-		goto out;
-	}
 	if (!shard_given && shard_from_slurm(&sp.shard, &sp.nshards, err) < 0) {
 		status = EXIT_USAGE;
 		goto out;
@@ -1093,7 +1085,7 @@ int cmd_sweep(int argc, char **argv, struct cs_error *err)
 		goto out;
 	}
 
-	sw = sweep_load(argv[optind], err);
+	sw = sweep_load(sweep_file, err);
 	if (sw == NULL) {
 		status = cli_status(err);
 		goto out;

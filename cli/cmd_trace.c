@@ -52,11 +52,8 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
-		case ':':
-			status = cli_usage_error(err, "trace", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			status = cli_usage_error(err, "trace", "unknown option '%s'", argv[optind - 1]);
+			status = cli_bad_option(err, "trace", ch, argv);
 			goto out;
 		}
 		if (rc < 0) {
@@ -64,15 +61,8 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 			goto out;
 		}
 	}
-	if (optind >= argc) {
-		status = cli_usage_error(err, "trace", "missing SCENARIO.json");
+	if ((status = cli_one_operand(argc, argv, "trace", "SCENARIO.json", &file, err)) != 0)
 		goto out;
-	}
-	file = argv[optind++];
-	if (optind < argc) {
-		status = cli_usage_error(err, "trace", "unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
 	cat = cli_catalog(&o, err);
 	if (cat == NULL || scenario_load(file, o.sets, o.n_sets, o.seed, cat, &s, err) < 0) {
 		status = cli_status(err);

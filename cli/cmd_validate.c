@@ -149,11 +149,8 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
-		case ':':
-			status = cli_usage_error(err, "validate", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			status = cli_usage_error(err, "validate", "unknown option '%s'", argv[optind - 1]);
+			status = cli_bad_option(err, "validate", ch, argv);
 			goto out;
 		}
 		if (rc < 0) {

@@ -44,6 +44,24 @@ int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_bad_option(struct cs_error *err, const char *cmd, int ch, char **argv)
+{
+	if (ch == ':')
+		return cli_usage_error(err, cmd, "option '%s' needs a value", argv[optind - 1]);
+	return cli_usage_error(err, cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int cli_one_operand(int argc, char **argv, const char *cmd, const char *what,
+		    const char **arg, struct cs_error *err)
+{
+	if (optind >= argc)
+		return cli_usage_error(err, cmd, "missing %s", what);
+	if (optind + 1 < argc)
+		return cli_usage_error(err, cmd, "unexpected argument '%s'", argv[optind + 1]);
+	*arg = argv[optind];
+	return 0;
+}
+
 int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
 		      const char *arg, struct cs_error *err)
 {

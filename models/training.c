@@ -914,18 +914,20 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 	else
 		moe_lt = dense_lt;
 
-	f_s = xcalloc((size_t)P, sizeof *f_s);
-	b_s = xcalloc((size_t)P, sizeof *b_s);
-	w_s = xcalloc((size_t)P, sizeof *w_s);
-	sf = xcalloc((size_t)P, sizeof *sf);
-	sb = xcalloc((size_t)P, sizeof *sb);
-	vs_params = xcalloc((size_t)P, sizeof *vs_params);
+	/* per virtual stage: kernel times, sends, parameters; per stage: the
+	 * critical-path communication per micro-batch summed over its chunks.
+	 * One block, freed at once. */
+	double *inputs = xcalloc((size_t)(6 * P + 3 * p->pp), sizeof *inputs);
+	f_s = inputs;
+	b_s = f_s + P;
+	w_s = b_s + P;
+	sf = w_s + P;
+	sb = sf + P;
+	vs_params = sb + P;
+	double *stage_tp = vs_params + P;
+	double *stage_ep = stage_tp + p->pp;
+	double *stage_cp = stage_ep + p->pp;
 	vs_layers = xcalloc((size_t)P, sizeof *vs_layers);
-
-	/* critical-path communication per micro-batch, summed over a stage's chunks */
-	double *stage_tp = xcalloc((size_t)p->pp, sizeof *stage_tp);
-	double *stage_ep = xcalloc((size_t)p->pp, sizeof *stage_ep);
-	double *stage_cp = xcalloc((size_t)p->pp, sizeof *stage_cp);
 
 	/* ZeRO-3: gather each layer's weights before its forward and backward
 	 * (prefetched behind the previous layer) and reduce-scatter its
@@ -997,15 +999,7 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 	}
 	if (busy_bound >= bound_s) {
 		r->step_time_s = busy_bound;
-		free(stage_tp);
-		free(stage_ep);
-		free(stage_cp);
-		free(f_s);
-		free(b_s);
-		free(w_s);
-		free(sf);
-		free(sb);
-		free(vs_params);
+		free(inputs);
 		free(vs_layers);
 		return false;
 	}
@@ -1147,15 +1141,7 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 	free(stage_total);
 	free(stage_dp);
 	free(stage_opt);
-	free(stage_tp);
-	free(stage_ep);
-	free(stage_cp);
-	free(f_s);
-	free(b_s);
-	free(w_s);
-	free(sf);
-	free(sb);
-	free(vs_params);
+	free(inputs);
 	free(vs_layers);
 	return true;
 }

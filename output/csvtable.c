@@ -194,7 +194,8 @@ int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode,
 		  struct cs_error *err)
 {
 	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	size_t cap = 65536, n = 0;
+	size_t n = 0;
+	bool too_big;
 	char *buf;
 	FILE *f;
 	int rc;
@@ -212,24 +213,12 @@ int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode,
 			return error_set(err, "%s '%s': is a directory", what, shown);
 		}
 	}
-	buf = xmalloc(cap);
-	for (;;) {
-		size_t got;
-		if (n == cap) {
-			if (cap >= CSVTABLE_MAX_BYTES) {
-				if (f != stdin)
-					fclose(f);
-				free(buf);
-				return error_set(err, "%s '%s': larger than %zu MiB", what, shown,
-						 CSVTABLE_MAX_BYTES >> 20);
-			}
-			cap *= 2;
-			buf = xreallocarray(buf, cap, 1);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
+	buf = text_read_stream(f, CSVTABLE_MAX_BYTES, &n, &too_big);
+	if (too_big) {
+		if (f != stdin)
+			fclose(f);
+		free(buf);
+		return error_set(err, "%s '%s': larger than %zu MiB", what, shown, CSVTABLE_MAX_BYTES >> 20);
 	}
 	if (ferror(f)) {
 		int e = errno;

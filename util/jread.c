@@ -390,37 +390,14 @@ int jread_real_or_auto(struct jread *r, const json_t *obj, const char *key,
 
 /* ---- reading documents -------------------------------------------------- */
 
-static char *read_stream(FILE *f, size_t *len, int *too_big)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = xmalloc(cap);
-	*too_big = 0;
-	for (;;) {
-		size_t got;
-		if (n == cap) {
-			if (cap >= INPUT_MAX_BYTES) {
-				*too_big = 1;
-				break;
-			}
-			cap *= 2;
-			buf = xreallocarray(buf, cap, 1);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	*len = n;
-	return buf;
-}
-
 json_t *jread_load(const char *what, const char *file, struct cs_error *err)
 {
 	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
 	FILE *f;
 	char *buf;
 	size_t len;
-	int too_big, failed;
+	bool too_big;
+	int failed;
 	json_t *root;
 
 	if (strcmp(file, "-") == 0) {
@@ -438,7 +415,7 @@ json_t *jread_load(const char *what, const char *file, struct cs_error *err)
 			return NULL;
 		}
 	}
-	buf = read_stream(f, &len, &too_big);
+	buf = text_read_stream(f, INPUT_MAX_BYTES, &len, &too_big);
 	failed = ferror(f);
 	if (f != stdin)
 		fclose(f);

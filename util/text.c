@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 static inline int text_lower(int c)
 {
 	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
@@ -197,4 +199,28 @@ void text_format_real(double x, char *buf, size_t size)
 	}
 	if (strcmp(buf, "-0") == 0)
 		snprintf(buf, size, "0");
+}
+
+char *text_read_stream(FILE *f, size_t max_bytes, size_t *len, bool *too_big)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = xmalloc(cap);
+	*too_big = false;
+	for (;;) {
+		size_t got;
+		if (n == cap) {
+			if (cap >= max_bytes) {
+				*too_big = true;
+				break;
+			}
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	*len = n;
+	return buf;
 }

@@ -8,6 +8,7 @@
 #define CLUSTERSIM_UTIL_TEXT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 /* ASCII case-insensitive equality. */
@@ -46,5 +47,10 @@ bool text_copy(char *dst, size_t size, const char *src);
  * between 1e-4 and 1e15, no trailing zeros, "0" for zero and -0. The value
  * must be finite. */
 void text_format_real(double x, char *buf, size_t size);
+
+/* Read all of f into a new buffer (caller frees; *len bytes, not
+ * terminated). Stops after max_bytes and sets *too_big; read errors are
+ * left in ferror(f). */
+char *text_read_stream(FILE *f, size_t max_bytes, size_t *len, bool *too_big);
 
 #endif

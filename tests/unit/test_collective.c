@@ -14,22 +14,7 @@
 #include "models/topology.h"
 #include "sim/time.h"
 
-static catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct cs_error err;
-	cat = catalog_new_builtin(&err);
-	return cat == NULL;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 /* Resolve one candidate (a JSON object) into a topology. */
 static void topo_of(const char *candidate_json, struct topology *t)

@@ -9,22 +9,7 @@
 #include "models/cluster.h"
 #include "models/scenario.h"
 
-static catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct cs_error err;
-	cat = catalog_new_builtin(&err);
-	return cat == NULL;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 /* Load a scenario given as text; returns 0 or -1 with err set. */
 static int load_text(const char *text, const struct scenario_override *ov, size_t n_ov,

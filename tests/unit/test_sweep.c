@@ -8,22 +8,7 @@
 
 #include "models/sweep.h"
 
-static catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct cs_error err;
-	cat = catalog_new_builtin(&err);
-	return cat == NULL;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 #define BASE "\"base\": { \"name\": \"b\", \"seed\": 4, \"workload\": { \"kind\": \"collective\"," \
 	" \"collective\": { \"op\": \"all_reduce\", \"bytes\": [8] } }, \"candidates\": [ { \"name\": \"a\"," \

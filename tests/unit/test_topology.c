@@ -9,22 +9,7 @@
 #include "models/topology.h"
 #include "sim/time.h"
 
-static catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct cs_error err;
-	cat = catalog_new_builtin(&err);
-	return cat == NULL;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 static void cluster_of(const char *candidate_json, struct cluster_spec *out)
 {

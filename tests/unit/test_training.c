@@ -9,22 +9,7 @@
 #include "models/training.h"
 #include "models/transformer.h"
 
-static catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct cs_error err;
-	cat = catalog_new_builtin(&err);
-	return cat == NULL;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 static void load(const char *workload, const char *candidate, struct scenario *s)
 {

@@ -9,22 +9,7 @@
 #include "models/scenario.h"
 #include "models/transformer.h"
 
-static catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct cs_error err;
-	cat = catalog_new_builtin(&err);
-	return cat == NULL;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 /* Shape-derived totals are within 5% of the published parameter counts
  * (labels are rounded: "Llama 2 7B" has 6.74B). */
