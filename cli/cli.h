@@ -44,9 +44,19 @@ struct cli_options {
 void cli_options_init(struct cli_options *o);
 void cli_options_release(struct cli_options *o);
 
-/* Handle --format/-o/--set/--seed/--catalog for option `name` with `arg`.
- * Returns 1 if handled, 0 if not one of these, -1 on a bad value. */
-int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
+/* The options most commands take, as entries of a struct option array
+ * (getopt.h); a command lists the ones it accepts. */
+#define CLI_OPT_FORMAT  { "format", required_argument, NULL, 'f' }
+#define CLI_OPT_OUTPUT  { "output", required_argument, NULL, 'o' }
+#define CLI_OPT_SET     { "set", required_argument, NULL, 's' }
+#define CLI_OPT_SEED    { "seed", required_argument, NULL, 'S' }
+#define CLI_OPT_CATALOG { "catalog", required_argument, NULL, 'c' }
+#define CLI_OPT_COLUMNS { "columns", required_argument, NULL, 'k' }
+#define CLI_OPT_HELP    { "help", no_argument, NULL, 'h' }
+
+/* Handle the common option getopt_long returned as ch, with arg.
+ * Returns 1 if handled, 0 if ch is not one of them, -1 on a bad value. */
+int cli_common_option(struct cli_options *o, const char *cmd, int ch,
 		      const char *arg, struct cs_error *err);
 
 /* Table on a terminal, CSV otherwise (and always for -o FILE), unless

@@ -15,11 +15,11 @@ static const char *const usage_text =
 int cmd_catalog(int argc, char **argv, struct cs_error *err)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "catalog", required_argument, NULL, 'c' },
-		{ "columns", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_OPT_FORMAT,
+		CLI_OPT_OUTPUT,
+		CLI_OPT_CATALOG,
+		CLI_OPT_COLUMNS,
+		CLI_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_options o;
@@ -32,22 +32,20 @@ int cmd_catalog(int argc, char **argv, struct cs_error *err)
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = 0;
+		int rc = cli_common_option(&o, "catalog", ch, optarg, err);
+		if (rc < 0) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (rc > 0)
+			continue;
 		switch (ch) {
-		case 'f': rc = cli_common_option(&o, "catalog", "format", optarg, err); break;
-		case 'o': rc = cli_common_option(&o, "catalog", "output", optarg, err); break;
-		case 'c': rc = cli_common_option(&o, "catalog", "catalog", optarg, err); break;
-		case 'k': rc = cli_common_option(&o, "catalog", "columns", optarg, err); break;
 		case 'h':
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
 			status = cli_bad_option(err, "catalog", ch, argv);
-			goto out;
-		}
-		if (rc < 0) {
-			status = EXIT_USAGE;
 			goto out;
 		}
 	}

@@ -20,8 +20,8 @@ static const char *const usage_text =
 int cmd_merge(int argc, char **argv, struct cs_error *err)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_OPT_OUTPUT,
+		CLI_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_options o;
@@ -36,19 +36,20 @@ int cmd_merge(int argc, char **argv, struct cs_error *err)
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = 0;
+		int rc = cli_common_option(&o, "merge", ch, optarg, err);
+		if (rc < 0) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (rc > 0)
+			continue;
 		switch (ch) {
-		case 'o': rc = cli_common_option(&o, "merge", "output", optarg, err); break;
 		case 'h':
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
 			status = cli_bad_option(err, "merge", ch, argv);
-			goto out;
-		}
-		if (rc < 0) {
-			status = EXIT_USAGE;
 			goto out;
 		}
 	}

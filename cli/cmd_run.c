@@ -20,14 +20,14 @@ static const char *const usage_text =
 int cmd_run(int argc, char **argv, struct cs_error *err)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "set", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "catalog", required_argument, NULL, 'c' },
+		CLI_OPT_FORMAT,
+		CLI_OPT_OUTPUT,
+		CLI_OPT_SET,
+		CLI_OPT_SEED,
+		CLI_OPT_CATALOG,
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ "columns", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_OPT_COLUMNS,
+		CLI_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_options o;
@@ -42,25 +42,21 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = 0;
+		int rc = cli_common_option(&o, "run", ch, optarg, err);
+		if (rc < 0) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (rc > 0)
+			continue;
 		switch (ch) {
-		case 'f': rc = cli_common_option(&o, "run", "format", optarg, err); break;
-		case 'o': rc = cli_common_option(&o, "run", "output", optarg, err); break;
-		case 's': rc = cli_common_option(&o, "run", "set", optarg, err); break;
-		case 'S': rc = cli_common_option(&o, "run", "seed", optarg, err); break;
-		case 'c': rc = cli_common_option(&o, "run", "catalog", optarg, err); break;
 		case 'n': dry_run = true; break;
-		case 'k': rc = cli_common_option(&o, "run", "columns", optarg, err); break;
 		case 'h':
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
 			status = cli_bad_option(err, "run", ch, argv);
-			goto out;
-		}
-		if (rc < 0) {
-			status = EXIT_USAGE;
 			goto out;
 		}
 	}

@@ -1003,16 +1003,16 @@ static int shard_from_slurm(uint64_t *i, uint64_t *n, struct cs_error *err)
 int cmd_sweep(int argc, char **argv, struct cs_error *err)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "set", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "catalog", required_argument, NULL, 'c' },
+		CLI_OPT_FORMAT,
+		CLI_OPT_OUTPUT,
+		CLI_OPT_SET,
+		CLI_OPT_SEED,
+		CLI_OPT_CATALOG,
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "shard", required_argument, NULL, 'x' },
 		{ "resume", no_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_options o;
@@ -1031,13 +1031,14 @@ int cmd_sweep(int argc, char **argv, struct cs_error *err)
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:j:h", longopts, NULL)) != -1) {
-		int rc = 0;
+		int rc = cli_common_option(&o, "sweep", ch, optarg, err);
+		if (rc < 0) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (rc > 0)
+			continue;
 		switch (ch) {
-		case 'f': rc = cli_common_option(&o, "sweep", "format", optarg, err); break;
-		case 'o': rc = cli_common_option(&o, "sweep", "output", optarg, err); break;
-		case 's': rc = cli_common_option(&o, "sweep", "set", optarg, err); break;
-		case 'S': rc = cli_common_option(&o, "sweep", "seed", optarg, err); break;
-		case 'c': rc = cli_common_option(&o, "sweep", "catalog", optarg, err); break;
 		case 'n': run.dry_run = true; break;
 		case 'r': resume = true; break;
 		case 'j':
@@ -1061,10 +1062,6 @@ int cmd_sweep(int argc, char **argv, struct cs_error *err)
 			return EXIT_OK;
 		default:
 			status = cli_bad_option(err, "sweep", ch, argv);
-			goto out;
-		}
-		if (rc < 0) {
-			status = EXIT_USAGE;
 			goto out;
 		}
 	}

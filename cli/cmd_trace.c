@@ -21,11 +21,11 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 {
 	static const struct option longopts[] = {
 		{ "candidate", required_argument, NULL, 'C' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "set", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "catalog", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_OPT_OUTPUT,
+		CLI_OPT_SET,
+		CLI_OPT_SEED,
+		CLI_OPT_CATALOG,
+		CLI_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_options o;
@@ -41,23 +41,21 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = 0;
+		int rc = cli_common_option(&o, "trace", ch, optarg, err);
+		if (rc < 0) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (rc > 0)
+			continue;
 		switch (ch) {
 		case 'C': want = optarg; break;
-		case 'o': rc = cli_common_option(&o, "trace", "output", optarg, err); break;
-		case 's': rc = cli_common_option(&o, "trace", "set", optarg, err); break;
-		case 'S': rc = cli_common_option(&o, "trace", "seed", optarg, err); break;
-		case 'c': rc = cli_common_option(&o, "trace", "catalog", optarg, err); break;
 		case 'h':
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
 			status = cli_bad_option(err, "trace", ch, argv);
-			goto out;
-		}
-		if (rc < 0) {
-			status = EXIT_USAGE;
 			goto out;
 		}
 	}

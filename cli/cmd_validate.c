@@ -113,11 +113,11 @@ static bool predict(const struct scenario *s, double *out, char *why, size_t siz
 int cmd_validate(int argc, char **argv, struct cs_error *err)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "catalog", required_argument, NULL, 'c' },
-		{ "columns", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_OPT_FORMAT,
+		CLI_OPT_OUTPUT,
+		CLI_OPT_CATALOG,
+		CLI_OPT_COLUMNS,
+		CLI_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const cols[] = {
@@ -139,22 +139,20 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = 0;
+		int rc = cli_common_option(&o, "validate", ch, optarg, err);
+		if (rc < 0) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (rc > 0)
+			continue;
 		switch (ch) {
-		case 'f': rc = cli_common_option(&o, "validate", "format", optarg, err); break;
-		case 'o': rc = cli_common_option(&o, "validate", "output", optarg, err); break;
-		case 'c': rc = cli_common_option(&o, "validate", "catalog", optarg, err); break;
-		case 'k': rc = cli_common_option(&o, "validate", "columns", optarg, err); break;
 		case 'h':
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
 			status = cli_bad_option(err, "validate", ch, argv);
-			goto out;
-		}
-		if (rc < 0) {
-			status = EXIT_USAGE;
 			goto out;
 		}
 	}

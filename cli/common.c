@@ -62,10 +62,10 @@ int cli_one_operand(int argc, char **argv, const char *cmd, const char *what,
 	return 0;
 }
 
-int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
+int cli_common_option(struct cli_options *o, const char *cmd, int ch,
 		      const char *arg, struct cs_error *err)
 {
-	if (strcmp(name, "format") == 0) {
+	if (ch == 'f') {  /* --format */
 		for (int i = 0; output_format_names[i] != NULL; i++) {
 			if (strcmp(arg, output_format_names[i]) == 0) {
 				o->format = (enum output_format)i;
@@ -76,7 +76,7 @@ int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
 		cli_usage_error(err, cmd, "--format must be table, csv or json, not '%s'", arg);
 		return -1;
 	}
-	if (strcmp(name, "output") == 0) {
+	if (ch == 'o') {  /* --output */
 		if (arg[0] == '\0') {
 			cli_usage_error(err, cmd, "-o needs a file name");
 			return -1;
@@ -84,7 +84,7 @@ int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
 		o->output = arg;
 		return 1;
 	}
-	if (strcmp(name, "set") == 0) {
+	if (ch == 's') {  /* --set */
 		struct scenario_override ov;
 		if (!scenario_parse_set(arg, &ov)) {
 			cli_usage_error(err, cmd, "--set expects PATH=VALUE, got '%s'", arg);
@@ -94,7 +94,7 @@ int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
 		o->sets[o->n_sets++] = ov;
 		return 1;
 	}
-	if (strcmp(name, "seed") == 0) {
+	if (ch == 'S') {  /* --seed */
 		char *end;
 		errno = 0;
 		long long v = strtoll(arg, &end, 10);
@@ -105,7 +105,7 @@ int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
 		o->seed = v;
 		return 1;
 	}
-	if (strcmp(name, "columns") == 0) {
+	if (ch == 'k') {  /* --columns */
 		if (arg[0] == '\0') {
 			cli_usage_error(err, cmd, "--columns needs column names separated by commas");
 			return -1;
@@ -113,7 +113,7 @@ int cli_common_option(struct cli_options *o, const char *cmd, const char *name,
 		o->columns = arg;
 		return 1;
 	}
-	if (strcmp(name, "catalog") == 0) {
+	if (ch == 'c') {  /* --catalog */
 		o->catalogs = xreallocarray(o->catalogs, o->n_catalogs + 1, sizeof *o->catalogs);
 		o->catalogs[o->n_catalogs++] = arg;
 		return 1;
