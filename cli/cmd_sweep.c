@@ -2,12 +2,10 @@
  * clustersim sweep: every point of a sweep file through the runner, as one
  * result table with a row_id per point.
  *
- * The points of shard I/N are those with k mod N == I. With --jobs J they are
- * computed by J forked workers, worker w taking the shard's w-th, (w+J)-th ...
- * point it has to compute and sending each point's rows back over its own
- * pipe; the parent takes them in point order, round robin, so the output
- * bytes do not depend on J and a worker is never more than a pipe buffer
- * ahead. CSV is written as the points arrive; tables and JSON at the end.
+ * The points of shard I/N are those with k mod N == I. With --jobs J the
+ * points left to compute are jobs of a pool of J forked workers (workers.h),
+ * taken back in point order, so the output bytes do not depend on J. CSV is
+ * written as the points arrive; tables and JSON at the end.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,13 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/runner.h"
+#include "cli/workers.h"
 #include "models/sweep.h"
 #include "output/csvtable.h"
 #include "output/outfile.h"
@@ -54,7 +51,6 @@ static const char *const usage_text =
 
 #define JOBS_MAX 1024
 #define SHARDS_MAX 1000000
-#define RECORD_MAX ((uint64_t)1 << 30)
 
 static const char *const head_columns[] = {
 	"scenario", "candidate", "row_id", "seed", "status", "reason"
@@ -178,27 +174,6 @@ static void put_values(const struct sweep_run *run, rowset *chunk, size_t row, u
 	}
 }
 
-/* Copy cell (r, c) of src to (row, c) of dst, keeping its type. */
-static void copy_cell(rowset *dst, size_t row, const rowset *src, size_t r, size_t c)
-{
-	char buf[64];
-	switch (rowset_type(src, r, c)) {
-	case CELL_TEXT:
-		rowset_set_text(dst, row, c, rowset_get_text(src, r, c));
-		break;
-	case CELL_INT:
-		/* Through the text: rowset_number() is a double, exact only to 2^53. */
-		rowset_format(src, r, c, buf, sizeof buf);
-		rowset_set_int(dst, row, c, strtoll(buf, NULL, 10));
-		break;
-	case CELL_REAL:
-		rowset_set_real(dst, row, c, rowset_number(src, r, c));
-		break;
-	case CELL_EMPTY:
-		break;
-	}
-}
-
 static bool same_columns(const rowset *rs, char *const cols[], size_t n)
 {
 	if (rowset_ncols(rs) != n)
@@ -250,7 +225,7 @@ static rowset *run_point(const struct sweep_run *run, uint64_t k)
 		for (size_t r = 0; r < rowset_nrows(rs); r++) {
 			size_t row = rowset_add_row(chunk);
 			for (size_t c = 0; c < run->nresult; c++)
-				copy_cell(chunk, row, rs, r, c);
+				rowset_copy_cell(chunk, row, c, rs, r, c);
 			put_values(run, chunk, row, k);
 		}
 	}
@@ -293,165 +268,6 @@ static void choose_columns(struct sweep_run *run)
 	for (size_t i = 0; i < npaths; i++)
 		run->cols[run->nresult + i] = xasprintf("set:%s", sweep_path(run->sw, i));
 	rowset_free(rs);
-}
-
-/* ---- records between workers and the parent ----------------------------- */
-
-struct bytes {
-	unsigned char *p;
-	size_t n, cap;
-};
-
-static void bytes_put(struct bytes *b, const void *data, size_t n)
-{
-	if (b->n + n > b->cap) {
-		while (b->n + n > b->cap)
-			b->cap = b->cap ? 2 * b->cap : 4096;
-		b->p = xreallocarray(b->p, b->cap, 1);
-	}
-	memcpy(b->p + b->n, data, n);
-	b->n += n;
-}
-
-static void bytes_u64(struct bytes *b, uint64_t v)
-{
-	bytes_put(b, &v, sizeof v);
-}
-
-/* A record: length, point, rows, then each cell as a tag and its value. */
-static void encode_chunk(struct bytes *b, uint64_t k, const rowset *chunk)
-{
-	char buf[64];
-	size_t start;
-
-	b->n = 0;
-	bytes_u64(b, 0);  /* the length, filled in below */
-	start = b->n;
-	bytes_u64(b, k);
-	bytes_u64(b, rowset_nrows(chunk));
-	for (size_t r = 0; r < rowset_nrows(chunk); r++) {
-		for (size_t c = 0; c < rowset_ncols(chunk); c++) {
-			unsigned char tag = (unsigned char)rowset_type(chunk, r, c);
-			bytes_put(b, &tag, 1);
-			if (tag == CELL_TEXT) {
-				const char *t = rowset_get_text(chunk, r, c);
-				bytes_u64(b, strlen(t));
-				bytes_put(b, t, strlen(t));
-			} else if (tag == CELL_INT) {
-				int64_t v;
-				rowset_format(chunk, r, c, buf, sizeof buf);
-				v = strtoll(buf, NULL, 10);
-				bytes_put(b, &v, sizeof v);
-			} else if (tag == CELL_REAL) {
-				double v = rowset_number(chunk, r, c);
-				bytes_put(b, &v, sizeof v);
-			}
-		}
-	}
-	{
-		uint64_t len = b->n - start;
-		memcpy(b->p, &len, sizeof len);
-	}
-}
-
-struct reader {
-	const unsigned char *p;
-	size_t n, at;
-	bool bad;
-};
-
-static void take(struct reader *rd, void *out, size_t n)
-{
-	if (rd->bad || rd->n - rd->at < n) {
-		rd->bad = true;
-		memset(out, 0, n);
-		return;
-	}
-	memcpy(out, rd->p + rd->at, n);
-	rd->at += n;
-}
-
-/* Decode a record's body into a new chunk; NULL when malformed. */
-static rowset *decode_chunk(const struct sweep_run *run, const unsigned char *p, size_t n,
-			    uint64_t *k)
-{
-	struct reader rd = { .p = p, .n = n };
-	rowset *chunk = rowset_new_n((const char *const *)run->cols, run->ncols);
-	uint64_t nrows;
-
-	take(&rd, k, sizeof *k);
-	take(&rd, &nrows, sizeof nrows);
-	for (uint64_t r = 0; r < nrows && !rd.bad; r++) {
-		size_t row = rowset_add_row(chunk);
-		for (size_t c = 0; c < run->ncols && !rd.bad; c++) {
-			unsigned char tag;
-			take(&rd, &tag, 1);
-			if (tag == CELL_TEXT) {
-				uint64_t len;
-				take(&rd, &len, sizeof len);
-				if (rd.bad || len > rd.n - rd.at) {
-					rd.bad = true;
-					break;
-				}
-				char *t = xstrndup((const char *)rd.p + rd.at, (size_t)len);
-				rd.at += (size_t)len;
-				rowset_set_text(chunk, row, c, t);
-				free(t);
-			} else if (tag == CELL_INT) {
-				int64_t v;
-				take(&rd, &v, sizeof v);
-				rowset_set_int(chunk, row, c, v);
-			} else if (tag == CELL_REAL) {
-				double v;
-				take(&rd, &v, sizeof v);
-				rowset_set_real(chunk, row, c, v);
-			} else if (tag != CELL_EMPTY) {
-				rd.bad = true;
-			}
-		}
-	}
-	if (rd.bad || rd.at != rd.n) {
-		rowset_free(chunk);
-		return NULL;
-	}
-	return chunk;
-}
-
-static int write_full(int fd, const unsigned char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Read n bytes; 0 ok, -1 end of file or error, -2 interrupted by a signal. */
-static int read_full(int fd, void *out, size_t n)
-{
-	unsigned char *p = out;
-	while (n > 0) {
-		ssize_t got = read(fd, p, n);
-		if (got < 0) {
-			if (errno == EINTR) {
-				if (interrupted)
-					return -2;
-				continue;
-			}
-			return -1;
-		}
-		if (got == 0)
-			return -1;
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
 }
 
 /* ---- the shard ----------------------------------------------------------- */
@@ -601,7 +417,7 @@ static int sink_put(struct sink *k, rowset *chunk)
 		for (size_t r = 0; r < rowset_nrows(chunk); r++) {
 			size_t row = rowset_add_row(k->all);
 			for (size_t c = 0; c < rowset_ncols(chunk); c++)
-				copy_cell(k->all, row, chunk, r, c);
+				rowset_copy_cell(k->all, row, c, chunk, r, c);
 		}
 		return 0;
 	}
@@ -662,188 +478,6 @@ static int sink_open(struct sink *k, const struct sweep_run *run, const char *pa
 	return 0;
 }
 
-/* ---- workers ------------------------------------------------------------- */
-
-struct workers {
-	size_t n;
-	pid_t *pid;
-	int *fd;
-	struct bytes buf;
-};
-
-/* Worker w: compute positions w, w + n, ... of the compute list and send
- * each point's record. Never returns. */
-static void worker_main(const struct sweep_run *run, const struct shard_plan *sp, size_t w,
-			size_t n, int fd)
-{
-	struct bytes b = { 0 };
-	int status = 0;
-
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	for (uint64_t c = w; c < sp->ncompute; c += n) {
-		uint64_t k = shard_point(sp, sp->compute[c]);
-		rowset *chunk = run_point(run, k);
-		encode_chunk(&b, k, chunk);
-		rowset_free(chunk);
-		if (write_full(fd, b.p, b.n) < 0) {
-			status = 1;
-			break;
-		}
-	}
-	free(b.p);
-	close(fd);
-	_exit(status);
-}
-
-static void workers_stop(struct workers *ws)
-{
-	for (size_t w = 0; w < ws->n; w++) {
-		if (ws->fd[w] >= 0)
-			close(ws->fd[w]);
-		if (ws->pid[w] > 0) {
-			kill(ws->pid[w], SIGTERM);
-			waitpid(ws->pid[w], NULL, 0);
-		}
-	}
-	free(ws->pid);
-	free(ws->fd);
-	free(ws->buf.p);
-	memset(ws, 0, sizeof *ws);
-}
-
-static int workers_start(struct workers *ws, const struct sweep_run *run,
-			 const struct shard_plan *sp, size_t n, struct cs_error *err)
-{
-	int (*pipes)[2] = xcalloc(n, sizeof *pipes);
-
-	ws->n = n;
-	ws->pid = xcalloc(n, sizeof *ws->pid);
-	ws->fd = xcalloc(n, sizeof *ws->fd);
-	for (size_t w = 0; w < n; w++)
-		ws->fd[w] = -1;
-	for (size_t w = 0; w < n; w++) {
-		if (pipe(pipes[w]) != 0) {
-			int e = errno;
-			for (size_t v = 0; v < w; v++) {
-				close(pipes[v][0]);
-				close(pipes[v][1]);
-			}
-			free(pipes);
-			workers_stop(ws);
-			return error_runtime(err, "sweep: cannot create a pipe: %s", strerror(e));
-		}
-	}
-	fflush(NULL);
-	for (size_t w = 0; w < n; w++) {
-		pid_t pid = fork();
-		if (pid < 0) {
-			int e = errno;
-			for (size_t v = w; v < n; v++) {
-				close(pipes[v][0]);
-				close(pipes[v][1]);
-			}
-			free(pipes);
-			workers_stop(ws);
-			return error_runtime(err, "sweep: cannot start a worker: %s", strerror(e));
-		}
-		if (pid == 0) {
-			/* Keep only this worker's write end. */
-			for (size_t v = 0; v < w; v++)
-				if (ws->fd[v] >= 0)
-					close(ws->fd[v]);
-			for (size_t v = w; v < n; v++) {
-				close(pipes[v][0]);
-				if (v != w)
-					close(pipes[v][1]);
-			}
-			int fd = pipes[w][1];
-			free(pipes);
-			worker_main(run, sp, w, n, fd);
-		}
-		ws->pid[w] = pid;
-		close(pipes[w][1]);
-		ws->fd[w] = pipes[w][0];
-	}
-	free(pipes);
-	return 0;
-}
-
-static void describe_exit(int wstatus, char *buf, size_t size)
-{
-	if (WIFSIGNALED(wstatus))
-		snprintf(buf, size, "killed by signal %d", WTERMSIG(wstatus));
-	else if (WIFEXITED(wstatus))
-		snprintf(buf, size, "exited with status %d", WEXITSTATUS(wstatus));
-	else
-		snprintf(buf, size, "stopped");
-}
-
-/* The next record from worker w, which must be point k. Returns the chunk, or
- * NULL with err set (or with `interrupted` set). */
-static rowset *workers_take(struct workers *ws, const struct sweep_run *run, size_t w, uint64_t k,
-			    struct cs_error *err)
-{
-	uint64_t len, got_k;
-	rowset *chunk;
-	int rc = read_full(ws->fd[w], &len, sizeof len);
-
-	if (rc == 0 && len > RECORD_MAX)
-		rc = -1;
-	if (rc == 0) {
-		if (ws->buf.cap < len) {
-			ws->buf.cap = (size_t)len;
-			ws->buf.p = xreallocarray(ws->buf.p, ws->buf.cap ? ws->buf.cap : 1, 1);
-		}
-		rc = read_full(ws->fd[w], ws->buf.p, (size_t)len);
-	}
-	if (rc == -2)
-		return NULL;
-	if (rc < 0) {
-		int wstatus = 0;
-		char how[64] = "ended early";
-		close(ws->fd[w]);
-		ws->fd[w] = -1;
-		if (waitpid(ws->pid[w], &wstatus, 0) == ws->pid[w]) {
-			describe_exit(wstatus, how, sizeof how);
-			ws->pid[w] = 0;
-		}
-		error_runtime(err, "sweep: worker %zu of %zu %s before sending point %" PRIu64,
-			      w + 1, ws->n, how, k);
-		return NULL;
-	}
-	chunk = decode_chunk(run, ws->buf.p, (size_t)len, &got_k);
-	if (chunk == NULL || got_k != k) {
-		rowset_free(chunk);
-		error_runtime(err, "sweep: worker %zu of %zu sent a malformed record for point %" PRIu64,
-			      w + 1, ws->n, k);
-		return NULL;
-	}
-	return chunk;
-}
-
-/* Reap the workers after their last record; a nonzero exit is a failure. */
-static int workers_finish(struct workers *ws, struct cs_error *err)
-{
-	int rc = 0;
-	for (size_t w = 0; w < ws->n; w++) {
-		int wstatus = 0;
-		close(ws->fd[w]);
-		ws->fd[w] = -1;
-		if (waitpid(ws->pid[w], &wstatus, 0) == ws->pid[w]) {
-			ws->pid[w] = 0;
-			if (rc == 0 && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
-				char how[64];
-				describe_exit(wstatus, how, sizeof how);
-				rc = error_runtime(err, "sweep: worker %zu of %zu %s", w + 1, ws->n, how);
-			}
-		}
-	}
-	workers_stop(ws);
-	return rc;
-}
-
 /* ---- progress ------------------------------------------------------------ */
 
 static double now_s(void)
@@ -867,6 +501,18 @@ static void progress(bool on, uint64_t done, uint64_t total, double *last)
 		fputc('\n', stderr);
 }
 
+/* The workers' job j: the j-th point of the shard left to compute. */
+struct shard_job {
+	const struct sweep_run *run;
+	const struct shard_plan *sp;
+};
+
+static rowset *compute_job(void *ctx, uint64_t j)
+{
+	const struct shard_job *job = ctx;
+	return run_point(job->run, shard_point(job->sp, job->sp->compute[j]));
+}
+
 /*
  * Compute the shard's points (or take them from the resumed file) in point
  * order and write them to the sink, which this commits or aborts. Returns an
@@ -885,7 +531,8 @@ static int run_shard(struct sweep_run *run, struct shard_plan *sp, struct sink *
 
 	if (jobs > sp->ncompute)
 		jobs = sp->ncompute;
-	if (jobs > 1 && workers_start(&ws, run, sp, (size_t)jobs, err) < 0) {
+	struct shard_job job = { run, sp };
+	if (jobs > 1 && workers_start(&ws, (size_t)jobs, sp->ncompute, compute_job, &job, &interrupted, err) < 0) {
 		outfile_abort(&sink->out);
 		return cli_status(err);
 	}
@@ -894,7 +541,8 @@ static int run_shard(struct sweep_run *run, struct shard_plan *sp, struct sink *
 		if (is_kept(sp, i)) {
 			chunk = kept_chunk(run, sp, i);
 		} else if (ws.n > 0) {
-			chunk = workers_take(&ws, run, (size_t)(next_compute++ % ws.n), shard_point(sp, i), err);
+			chunk = workers_take(&ws, next_compute++, shard_point(sp, i),
+					     (const char *const *)run->cols, run->ncols, err);
 			if (chunk == NULL && interrupted)
 				break;
 			if (chunk == NULL) {

@@ -107,9 +107,10 @@ static size_t col_index(const rowset *rs, const char *col)
 void rowset_set_text(rowset *rs, size_t row, size_t col, const char *text)
 {
 	struct cell *c = cell_at(rs, row, col);
+	char *copy = xstrdup(text);  /* before clearing: text may be this cell's */
 	cell_clear(c);
 	c->type = CELL_TEXT;
-	c->v.text = xstrdup(text);
+	c->v.text = copy;
 }
 
 void rowset_set_int(rowset *rs, size_t row, size_t col, int64_t v)
@@ -187,6 +188,23 @@ const char *rowset_get_text(const rowset *rs, size_t row, size_t col)
 	return c->type == CELL_TEXT ? c->v.text : NULL;
 }
 
+int64_t rowset_get_int(const rowset *rs, size_t row, size_t col)
+{
+	const struct cell *c = cell_at(rs, row, col);
+	return c->type == CELL_INT ? c->v.i : 0;
+}
+
+void rowset_copy_cell(rowset *dst, size_t drow, size_t dcol, const rowset *src, size_t srow, size_t scol)
+{
+	const struct cell *c = cell_at(src, srow, scol);
+	switch (c->type) {
+	case CELL_TEXT: rowset_set_text(dst, drow, dcol, c->v.text); break;
+	case CELL_INT: rowset_set_int(dst, drow, dcol, c->v.i); break;
+	case CELL_REAL: rowset_set_real(dst, drow, dcol, c->v.r); break;
+	case CELL_EMPTY: cell_clear(cell_at(dst, drow, dcol)); break;
+	}
+}
+
 rowset *rowset_select(const rowset *rs, const char *const names[], size_t n, const char **bad)
 {
 	long *idx = xcalloc(n ? n : 1, sizeof *idx);
@@ -203,13 +221,7 @@ rowset *rowset_select(const rowset *rs, const char *const names[], size_t n, con
 	for (size_t r = 0; r < rs->nrows; r++) {
 		size_t row = rowset_add_row(out);
 		for (size_t k = 0; k < n; k++) {
-			const struct cell *c = cell_at(rs, r, (size_t)idx[k]);
-			switch (c->type) {
-			case CELL_TEXT: rowset_set_text(out, row, k, c->v.text); break;
-			case CELL_INT: rowset_set_int(out, row, k, c->v.i); break;
-			case CELL_REAL: rowset_set_real(out, row, k, c->v.r); break;
-			case CELL_EMPTY: break;
-			}
+			rowset_copy_cell(out, row, k, rs, r, (size_t)idx[k]);
 		}
 	}
 	free(idx);

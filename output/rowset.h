@@ -61,4 +61,10 @@ rowset *rowset_select(const rowset *rs, const char *const names[], size_t n, con
 /* Text of a text cell, or NULL. */
 const char *rowset_get_text(const rowset *rs, size_t row, size_t col);
 
+/* Value of an integer cell (exact, unlike rowset_number), or 0. */
+int64_t rowset_get_int(const rowset *rs, size_t row, size_t col);
+
+/* Copy cell (srow, scol) of src to (drow, dcol) of dst, keeping its type. */
+void rowset_copy_cell(rowset *dst, size_t drow, size_t dcol, const rowset *src, size_t srow, size_t scol);
+
 #endif

@@ -212,9 +212,14 @@ for jobs in 1 2; do
 	rm -f "$TMP/int.csv"
 	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/int.csv" 2>"$TMP/err" &
 	pid=$!
+	# Stop it once its first rows reach the temporary file (stdio flushes
+	# every 4 KiB, about 20 rows): well before the end whatever the speed
+	# of the machine, where a fixed delay let a fast run finish first.
 	n=0
-	while [ -z "$(ls "$TMP" | grep '^int.csv.tmp')" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-	sleep 0.3
+	while ! find "$TMP" -maxdepth 1 -name 'int.csv.tmp*' -size +0c | grep -q . && [ $n -lt 1000 ]; do
+		sleep 0.01
+		n=$((n + 1))
+	done
 	kill -TERM "$pid"
 	wait "$pid"
 	st=$?
