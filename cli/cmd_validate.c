@@ -1,8 +1,6 @@
 /* clustersim validate: predict published figures and report the error. */
 #include <dirent.h>
 #include <getopt.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +8,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "models/nccl_tests.h"
-#include "models/training.h"
+#include "models/validation.h"
+#include "sim/stats.h"
 #include "util/xalloc.h"
 
 static const char *const usage_text =
@@ -55,61 +53,6 @@ static char **list_dir(const char *dir, size_t *n)
 	return names;
 }
 
-/* The predicted value of the scenario's metric; false with why when none. */
-static bool predict(const struct scenario *s, double *out, char *why, size_t size)
-{
-	const struct validation_spec *v = &s->validation;
-	const struct cluster_spec *c = &s->candidates[0];
-	if (s->workload.kind == WORKLOAD_COLLECTIVE) {
-		struct nccl_point p;
-		nccl_tests_point(c, &s->workload.collective, s->workload.collective.bytes[0], &p);
-		if (!p.ok) {
-			snprintf(why, size, "%s", p.reason);
-			return false;
-		}
-		if (strcmp(v->metric, "busbw_GBps") == 0)
-			*out = p.busbw_bytes_per_s / 1e9;
-		else if (strcmp(v->metric, "busbw_per_nic_GBps") == 0)
-			*out = p.busbw_bytes_per_s / 1e9 / (c->nics_per_node > 0 ? c->nics_per_node : 1);
-		else if (strcmp(v->metric, "algbw_GBps") == 0)
-			*out = p.algbw_bytes_per_s / 1e9;
-		else if (strcmp(v->metric, "time_us") == 0)
-			*out = p.time_s * 1e6;
-		else {
-			snprintf(why, size, "metric %s does not apply to a collective", v->metric);
-			return false;
-		}
-		return true;
-	}
-	if (s->workload.kind == WORKLOAD_TRAINING || s->workload.kind == WORKLOAD_FINETUNE) {
-		struct train_result r;
-		training_evaluate(&s->workload, c, &r);
-		if (r.status != TRAIN_OK) {
-			snprintf(why, size, "%s: %s", train_status_names[r.status], r.reason);
-			return false;
-		}
-		if (strcmp(v->metric, "tflops_per_gpu") == 0)
-			*out = r.tflops_per_gpu;
-		else if (strcmp(v->metric, "mfu") == 0)
-			*out = r.mfu;
-		else if (strcmp(v->metric, "hfu") == 0)
-			*out = r.hfu;
-		else if (strcmp(v->metric, "step_time_s") == 0)
-			*out = r.step_time_s;
-		else if (strcmp(v->metric, "tokens_per_s") == 0)
-			*out = r.tokens_per_s;
-		else if (strcmp(v->metric, "samples_per_s") == 0)
-			*out = r.tokens_per_s / s->workload.seq_len;
-		else {
-			snprintf(why, size, "metric %s does not apply to training", v->metric);
-			return false;
-		}
-		return true;
-	}
-	snprintf(why, size, "workload kind %s is not validated yet", workload_kind_names[s->workload.kind]);
-	return false;
-}
-
 int cmd_validate(int argc, char **argv, struct cs_error *err)
 {
 	static const struct option longopts[] = {
@@ -129,13 +72,14 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 	bool owned = false;
 	catalog *base = NULL;
 	rowset *rs = NULL;
-	double *abs_err = NULL;
-	size_t nerr = 0, failed = 0;
+	struct stats_sample abs_err;
+	size_t failed = 0;
 	int ch, status = EXIT_OK;
 	char worst_id[128] = "";
 	double worst = 0;
 
 	cli_options_init(&o);
+	stats_sample_init(&abs_err);
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -178,13 +122,12 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 		goto out;
 	}
 	rs = rowset_new(cols);
-	abs_err = xcalloc(nfiles, sizeof *abs_err);
 	for (size_t i = 0; i < nfiles; i++) {
 		struct scenario s;
-		catalog *cat = cli_catalog(&o, err);
+		catalog *cat = catalog_copy(base);  /* a file's catalog block stays its own */
 		char why[512] = "";
 		double predicted;
-		if (cat == NULL || scenario_load(files[i], NULL, 0, -1, cat, &s, err) < 0) {
+		if (scenario_load(files[i], NULL, 0, -1, cat, &s, err) < 0) {
 			catalog_free(cat);
 			status = cli_status(err);
 			goto out;
@@ -200,12 +143,12 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 		rowset_text(rs, "metric", s.validation.metric);
 		rowset_real(rs, "published", s.validation.published);
 		rowset_text(rs, "source", s.validation.source);
-		if (predict(&s, &predicted, why, sizeof why) && isfinite(predicted)) {
+		if (validation_predict(&s, &predicted, why, sizeof why) && isfinite(predicted)) {
 			double e = 100.0 * (predicted - s.validation.published) / s.validation.published;
 			rowset_real(rs, "predicted", predicted);
 			rowset_real(rs, "error_pct", e);
 			rowset_text(rs, "status", "ok");
-			abs_err[nerr++] = fabs(e);
+			stats_sample_add(&abs_err, fabs(e));
 			if (fabs(e) > worst) {
 				worst = fabs(e);
 				snprintf(worst_id, sizeof worst_id, "%s", s.validation.id);
@@ -222,14 +165,10 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 		goto out;
 	}
 	{
-		double median = 0;
-		size_t over = 0;
+		size_t nerr = abs_err.n, over = 0;
 		for (size_t i = 0; i < nerr; i++)
-			over += abs_err[i] > WORST_TARGET_PCT;
-		if (nerr > 0) {
-			gsl_sort(abs_err, 1, nerr);
-			median = gsl_stats_median_from_sorted_data(abs_err, 1, nerr);
-		}
+			over += abs_err.v[i] > WORST_TARGET_PCT;
+		double median = stats_sample_percentile(&abs_err, 50);
 		fprintf(stderr, "validate: %zu rows predicted, %zu not; median |error| %.1f%%, worst %.1f%% (%s); %zu rows beyond %.0f%%\n",
 			nerr, failed, median, worst, worst_id[0] ? worst_id : "-", over, WORST_TARGET_PCT);
 		if (median > MEDIAN_TARGET_PCT || over > 0 || failed > 0) {
@@ -244,7 +183,7 @@ out:
 			free(files[i]);
 		free(files);
 	}
-	free(abs_err);
+	stats_sample_release(&abs_err);
 	rowset_free(rs);
 	catalog_free(base);
 	cli_options_release(&o);

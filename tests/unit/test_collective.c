@@ -20,19 +20,12 @@
 static void topo_of(const char *candidate_json, struct topology *t)
 {
 	char text[2048];
-	char path[] = "/tmp/clustersim-coll-XXXXXX";
 	struct scenario s;
 	struct cs_error err;
-	int fd = mkstemp(path);
 	snprintf(text, sizeof text,
 		 "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
 		 " \"candidates\": [%s]}", candidate_json);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	if (scenario_load(path, NULL, 0, -1, cat, &s, &err) != 0)
-		print_error("%s\n", err.msg);
-	unlink(path);
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
 	topology_init(t, &s.candidates[0]);
 	scenario_release(&s);
 }

@@ -1,0 +1,112 @@
+/* validation_predict: each metric is the model's figure in the unit its
+ * name says, and a metric that does not apply is refused with a reason. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "models/nccl_tests.h"
+#include "models/training.h"
+#include "models/validation.h"
+
+#include "catalog_fixture.h"
+
+static const char *const collective_text =
+	"{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 8589934592,"
+	" \"algorithm\": \"ring\"}}, \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 2}],"
+	" \"validation\": {\"id\": \"t\", \"metric\": \"busbw_GBps\", \"published\": 1, \"source\": \"test\"}}";
+
+static const char *const training_text =
+	"{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096, \"global_batch_tokens\": 1048576,"
+	" \"parallelism\": {\"tp\": 2, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
+	" \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}},"
+	" \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 2}],"
+	" \"validation\": {\"id\": \"t\", \"metric\": \"tokens_per_s\", \"published\": 1, \"source\": \"test\"}}";
+
+static double predict(struct scenario *s, const char *metric)
+{
+	double v = -1;
+	char why[256] = "";
+	snprintf(s->validation.metric, sizeof s->validation.metric, "%s", metric);
+	if (!validation_predict(s, &v, why, sizeof why))
+		print_error("%s: %s\n", metric, why);
+	return v;
+}
+
+static void test_collective_metrics(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct nccl_point p;
+	assert_int_equal(scenario_of_text(collective_text, &s, &err), 0);
+	nccl_tests_point(&s.candidates[0], &s.workload.collective, s.workload.collective.bytes[0], &p);
+	assert_true(p.ok);
+	assert_close(predict(&s, "busbw_GBps"), p.busbw_bytes_per_s / 1e9, 1e-12);
+	assert_close(predict(&s, "algbw_GBps"), p.algbw_bytes_per_s / 1e9, 1e-12);
+	assert_close(predict(&s, "time_us"), p.time_s * 1e6, 1e-12);
+	/* a DGX H100 has 8 NICs: the per-NIC figure is an eighth */
+	assert_int_equal(s.candidates[0].nics_per_node, 8);
+	assert_close(predict(&s, "busbw_per_nic_GBps") * 8, predict(&s, "busbw_GBps"), 1e-12);
+	/* all-reduce: busbw = algbw x 2(p-1)/p with p = 16 ranks */
+	assert_close(predict(&s, "busbw_GBps"), predict(&s, "algbw_GBps") * 2 * 15 / 16, 1e-12);
+
+	double v;
+	char why[256] = "";
+	snprintf(s.validation.metric, sizeof s.validation.metric, "mfu");
+	assert_false(validation_predict(&s, &v, why, sizeof why));
+	assert_non_null(strstr(why, "does not apply"));
+	scenario_release(&s);
+}
+
+static void test_training_metrics(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct train_result r;
+	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
+	training_evaluate(&s.workload, &s.candidates[0], &r);
+	assert_int_equal(r.status, TRAIN_OK);
+	assert_close(predict(&s, "step_time_s"), r.step_time_s, 1e-12);
+	assert_close(predict(&s, "tflops_per_gpu"), r.tflops_per_gpu, 1e-12);
+	assert_close(predict(&s, "mfu"), r.mfu, 1e-12);
+	assert_close(predict(&s, "hfu"), r.hfu, 1e-12);
+	/* tokens per second = global batch / step; samples are sequences */
+	assert_close(predict(&s, "tokens_per_s"), 1048576 / r.step_time_s, 1e-12);
+	assert_close(predict(&s, "samples_per_s") * 4096, predict(&s, "tokens_per_s"), 1e-12);
+
+	double v;
+	char why[256] = "";
+	snprintf(s.validation.metric, sizeof s.validation.metric, "busbw_GBps");
+	assert_false(validation_predict(&s, &v, why, sizeof why));
+	assert_non_null(strstr(why, "does not apply"));
+	scenario_release(&s);
+}
+
+/* A plan that does not fit cannot be predicted, and says why. */
+static void test_oom_not_predicted(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	double v;
+	char why[256] = "";
+	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
+	s.workload.plan.tp = 1;
+	s.workload.plan.recompute = RECOMPUTE_NONE;
+	s.workload.plan.zero = 0;
+	s.workload.plan.micro_batch = 8;
+	assert_false(validation_predict(&s, &v, why, sizeof why));
+	assert_non_null(strstr(why, "oom"));
+	scenario_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_collective_metrics),
+		cmocka_unit_test(test_training_metrics),
+		cmocka_unit_test(test_oom_not_predicted),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
