@@ -76,9 +76,15 @@ int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *er
 int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The usage error for what getopt_long returned as ch (':' a missing value,
- * anything else an unknown option); returns EXIT_USAGE. */
-int cli_bad_option(struct cs_error *err, const char *cmd, int ch, char **argv);
+/* The next option of argv that is the command's own: handles the common
+ * ones (cli_common_option) on the way. Returns its character, -1 at the end
+ * of the options, or CLI_OPTION_ERROR with err set (a bad value, a missing
+ * value, an unknown option). Call after cli_options_init(), which rewinds
+ * getopt. */
+#define CLI_OPTION_ERROR (-2)
+struct option;
+int cli_next_option(struct cli_options *o, const char *cmd, int argc, char **argv,
+		    const char *shortopts, const struct option *longopts, struct cs_error *err);
 
 /* Exactly one operand left at argv[optind] (named what in the message):
  * sets *arg and returns 0, else a usage error and EXIT_USAGE. */

@@ -39,16 +39,7 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 	const char *file;
 
 	cli_options_init(&o);
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = cli_common_option(&o, "run", ch, optarg, err);
-		if (rc < 0) {
-			status = EXIT_USAGE;
-			goto out;
-		}
-		if (rc > 0)
-			continue;
+	while ((ch = cli_next_option(&o, "run", argc, argv, ":o:h", longopts, err)) != -1) {
 		switch (ch) {
 		case 'n': dry_run = true; break;
 		case 'h':
@@ -56,7 +47,7 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
-			status = cli_bad_option(err, "run", ch, argv);
+			status = EXIT_USAGE;  /* CLI_OPTION_ERROR: err says why */
 			goto out;
 		}
 	}

@@ -676,16 +676,7 @@ int cmd_sweep(int argc, char **argv, struct cs_error *err)
 	int ch, status = EXIT_OK;
 
 	cli_options_init(&o);
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":o:j:h", longopts, NULL)) != -1) {
-		int rc = cli_common_option(&o, "sweep", ch, optarg, err);
-		if (rc < 0) {
-			status = EXIT_USAGE;
-			goto out;
-		}
-		if (rc > 0)
-			continue;
+	while ((ch = cli_next_option(&o, "sweep", argc, argv, ":o:j:h", longopts, err)) != -1) {
 		switch (ch) {
 		case 'n': run.dry_run = true; break;
 		case 'r': resume = true; break;
@@ -709,7 +700,7 @@ int cmd_sweep(int argc, char **argv, struct cs_error *err)
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
-			status = cli_bad_option(err, "sweep", ch, argv);
+			status = EXIT_USAGE;  /* CLI_OPTION_ERROR: err says why */
 			goto out;
 		}
 	}

@@ -38,16 +38,7 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 	long *stage_gpu = NULL;
 
 	cli_options_init(&o);
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = cli_common_option(&o, "trace", ch, optarg, err);
-		if (rc < 0) {
-			status = EXIT_USAGE;
-			goto out;
-		}
-		if (rc > 0)
-			continue;
+	while ((ch = cli_next_option(&o, "trace", argc, argv, ":o:h", longopts, err)) != -1) {
 		switch (ch) {
 		case 'C': want = optarg; break;
 		case 'h':
@@ -55,7 +46,7 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
-			status = cli_bad_option(err, "trace", ch, argv);
+			status = EXIT_USAGE;  /* CLI_OPTION_ERROR: err says why */
 			goto out;
 		}
 	}

@@ -80,23 +80,14 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 
 	cli_options_init(&o);
 	stats_sample_init(&abs_err);
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = cli_common_option(&o, "validate", ch, optarg, err);
-		if (rc < 0) {
-			status = EXIT_USAGE;
-			goto out;
-		}
-		if (rc > 0)
-			continue;
+	while ((ch = cli_next_option(&o, "validate", argc, argv, ":o:h", longopts, err)) != -1) {
 		switch (ch) {
 		case 'h':
 			fputs(usage_text, stdout);
 			cli_options_release(&o);
 			return EXIT_OK;
 		default:
-			status = cli_bad_option(err, "validate", ch, argv);
+			status = EXIT_USAGE;  /* CLI_OPTION_ERROR: err says why */
 			goto out;
 		}
 	}

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@ void cli_options_init(struct cli_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->seed = -1;
+	opterr = 0;  /* errors are ours to word */
+	optind = 1;
 }
 
 void cli_options_release(struct cli_options *o)
@@ -44,11 +47,28 @@ int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cli_bad_option(struct cs_error *err, const char *cmd, int ch, char **argv)
+int cli_next_option(struct cli_options *o, const char *cmd, int argc, char **argv,
+		    const char *shortopts, const struct option *longopts, struct cs_error *err)
 {
-	if (ch == ':')
-		return cli_usage_error(err, cmd, "option '%s' needs a value", argv[optind - 1]);
-	return cli_usage_error(err, cmd, "unknown option '%s'", argv[optind - 1]);
+	for (;;) {
+		int ch = getopt_long(argc, argv, shortopts, longopts, NULL);
+		int rc;
+		if (ch == -1)
+			return -1;
+		if (ch == ':') {
+			cli_usage_error(err, cmd, "option '%s' needs a value", argv[optind - 1]);
+			return CLI_OPTION_ERROR;
+		}
+		if (ch == '?') {
+			cli_usage_error(err, cmd, "unknown option '%s'", argv[optind - 1]);
+			return CLI_OPTION_ERROR;
+		}
+		rc = cli_common_option(o, cmd, ch, optarg, err);
+		if (rc < 0)
+			return CLI_OPTION_ERROR;
+		if (rc == 0)
+			return ch;
+	}
 }
 
 int cli_one_operand(int argc, char **argv, const char *cmd, const char *what,

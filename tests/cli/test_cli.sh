@@ -56,4 +56,16 @@ fi
 # JSON output is an array of objects with the CSV's columns.
 "$CLUSTERSIM" run "$ex" --format json --dry-run >"$TMP/r.json"
 head -c1 "$TMP/r.json" | grep -q '\[' && grep -q '"scenario": "llama3-70b-pretrain"' "$TMP/r.json" && ok || fail "json output"
+
+# Every command words option errors the same way: one line, exit 2.
+for cmd in run sweep trace validate catalog merge; do
+	expect_status 2 "$CLUSTERSIM" $cmd --nope && [ "$(cat "$TMP/err")" = "clustersim: $cmd: unknown option '--nope' (see 'clustersim $cmd --help')" ] &&
+		ok || fail "$cmd --nope: $(cat "$TMP/err")"
+	expect_status 2 "$CLUSTERSIM" $cmd -o && [ "$(cat "$TMP/err")" = "clustersim: $cmd: option '-o' needs a value (see 'clustersim $cmd --help')" ] &&
+		ok || fail "$cmd -o: $(cat "$TMP/err")"
+done
+for cmd in run sweep validate catalog; do
+	expect_status 2 "$CLUSTERSIM" $cmd --format && grep -q "option '--format' needs a value" "$TMP/err" && ok || fail "$cmd --format"
+	expect_status 2 "$CLUSTERSIM" $cmd --format xml && grep -q "format must be table, csv or json, not 'xml'" "$TMP/err" && ok || fail "$cmd --format xml"
+done
 finish
