@@ -89,6 +89,35 @@ static void test_breakdown_and_rates(void **state)
 	scenario_release(&s);
 }
 
+/* The scenario's "kernels" replace the calibrated efficiencies. On one
+ * node without data parallelism the compute time is A / e + M: the GEMMs and
+ * attention (compute-bound at these sizes) scale with 1 / e, memory-bound
+ * kernels do not. Halving e twice must add A/e, then exactly twice that. */
+static void test_kernel_overrides(void **state)
+{
+	(void)state;
+	const double e[] = { 0.8, 0.4, 0.2 };
+	double t[3];
+	for (int i = 0; i < 3; i++) {
+		char w[1024];
+		struct scenario s;
+		struct train_result r;
+		snprintf(w, sizeof w,
+			 "{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096, \"global_batch_tokens\": 32768,"
+			 " \"kernels\": {\"gemm_efficiency\": %g, \"attention_efficiency\": %g, \"hbm_efficiency\": 0.9, \"launch_us\": 0},"
+			 " \"parallelism\": {\"tp\": 8, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
+			 " \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}}", e[i], e[i]);
+		load(w, "{\"preset\": \"dgx-h100\", \"nodes\": 1}", &s);
+		training_evaluate(&s.workload, &s.candidates[0], &r);
+		assert_int_equal(r.status, TRAIN_OK);
+		t[i] = r.br.compute;
+		scenario_release(&s);
+	}
+	double a_over_e0 = t[1] - t[0];
+	assert_true(a_over_e0 > 0.5 * t[0]);  /* the override is used, and GEMMs dominate */
+	assert_close(t[2] - t[1], 2 * a_over_e0, 1e-9);
+}
+
 /* More pipeline stages with the same micro-batches: a larger bubble share. */
 static void test_bubble_grows_with_stages(void **state)
 {
@@ -223,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_oom_is_a_result),
 		cmocka_unit_test(test_invalid_plans),
 		cmocka_unit_test(test_breakdown_and_rates),
+		cmocka_unit_test(test_kernel_overrides),
 		cmocka_unit_test(test_bubble_grows_with_stages),
 		cmocka_unit_test(test_auto_search),
 		cmocka_unit_test(test_auto_search_matches_exhaustive),
