@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/catalog.h"
-#include "models/scenario.h"
+#include "models/hw/catalog.h"
+#include "models/scenario/scenario.h"
 #include "output/rowset.h"
 #include "output/writer.h"
 #include "util/error.h"

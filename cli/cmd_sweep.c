@@ -21,7 +21,7 @@
 #include "cli/cli.h"
 #include "cli/runner.h"
 #include "cli/workers.h"
-#include "models/sweep.h"
+#include "models/scenario/sweep.h"
 #include "output/csvtable.h"
 #include "output/outfile.h"
 #include "output/results.h"

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "models/placement.h"
-#include "models/training.h"
+#include "models/hw/placement.h"
+#include "models/train/train.h"
 #include "output/outfile.h"
 #include "output/trace.h"
 #include "util/xalloc.h"
@@ -34,7 +34,7 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 	const char *want = NULL, *file;
 	bool loaded = false;
 	int ch, status = EXIT_OK;
-	struct trace_log log = { 0 };
+	struct timeline log = { 0 };
 	long *stage_gpu = NULL;
 
 	cli_options_init(&o);
@@ -78,14 +78,14 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 		struct placement pl;
 		struct outfile out;
 		char title[512];
-		training_evaluate(&s.workload, &s.candidates[ci], &r);
+		train_evaluate(&s.workload.train, &s.candidates[ci], &r);
 		if (r.status != TRAIN_OK) {
 			error_runtime(err, "trace: candidate '%s' cannot run: %s: %s", s.candidates[ci].name,
 				      train_status_names[r.status], r.reason);
 			status = EXIT_RUNTIME;
 			goto out;
 		}
-		training_step(&s.workload, &s.candidates[ci], &r.plan, &traced, &log);
+		train_step(&s.workload.train, &s.candidates[ci], &r.plan, &traced, &log);
 		placement_init(&pl, r.plan.tp, r.plan.cp, r.plan.pp, r.plan.dp, r.plan.order, err);
 		stage_gpu = xcalloc((size_t)r.plan.pp, sizeof *stage_gpu);
 		for (int i = 0; i < r.plan.pp; i++) {
@@ -111,7 +111,7 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 	}
 out:
 	free(stage_gpu);
-	trace_log_release(&log);
+	timeline_release(&log);
 	if (loaded)
 		scenario_release(&s);
 	catalog_free(cat);

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "models/validation.h"
+#include "models/validate/validation.h"
 #include "sim/stats.h"
 #include "util/xalloc.h"
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "models/scenario.h"
+#include "models/scenario/scenario.h"
 #include "output/rowset.h"
 #include "util/error.h"
 

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models/cluster.h"
-#include "models/nccl_tests.h"
-#include "models/training.h"
+#include "models/hw/cluster.h"
+#include "models/comm/nccl_tests.h"
+#include "models/train/train.h"
 
 void results_row_head(rowset *rs, const struct scenario *s, const char *candidate,
 		      uint64_t row_id, const char *status, const char *reason)
@@ -35,7 +35,7 @@ rowset *results_shapes_new(void)
 void results_shape_row(rowset *rs, const struct scenario *s, size_t candidate, uint64_t row_id)
 {
 	const struct cluster_spec *c = &s->candidates[candidate];
-	enum precision p = s->workload.precision;
+	enum precision p = s->workload.train.precision;
 	double flops = cluster_peak_flops(c, p);
 
 	results_row_head(rs, s, c->name, row_id, "ok", c->price.known ? "" : "no price: give candidates[].price");
@@ -326,7 +326,7 @@ void results_training_row(rowset *rs, const struct scenario *s, size_t candidate
 	char reason[512];
 	const char *status = train_status_names[r->status];
 	double step = r->step_time_s;
-	double steps = w->tokens > 0 ? ceil(w->tokens / w->global_batch_tokens) : 1;
+	double steps = w->run.tokens > 0 ? ceil(w->run.tokens / w->train.global_batch_tokens) : 1;
 	double wall_s = steps * step;
 	long gpus = cluster_gpus(c);
 	double vals[] = { step, r->tokens_per_s, r->tflops_per_gpu, r->mfu, r->hfu, wall_s,
@@ -342,7 +342,7 @@ void results_training_row(rowset *rs, const struct scenario *s, size_t candidate
 		size_t used = 0;
 		if (r->searched)
 			used += (size_t)snprintf(note + used, sizeof note - used, "plan chosen among %d that fit or ran out of memory", r->plans_tried);
-		if ((w->failures.enabled || w->checkpoint.enabled) && used < sizeof note)
+		if ((w->run.failures.enabled || w->run.checkpoint.enabled) && used < sizeof note)
 			used += (size_t)snprintf(note + used, sizeof note - used, "%sfailures and checkpoints are not simulated yet: wall time assumes none",
 						 used ? "; " : "");
 		if (!c->price.known && used < sizeof note)
@@ -354,7 +354,7 @@ void results_training_row(rowset *rs, const struct scenario *s, size_t candidate
 	rowset_int(rs, "nodes", c->nodes);
 	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
 	rowset_int(rs, "gpus", gpus);
-	rowset_text(rs, "precision", precision_names[w->precision]);
+	rowset_text(rs, "precision", precision_names[w->train.precision]);
 	if (c->price.known)
 		rowset_real(rs, "usd_per_hour", cluster_usd_per_hour(c));
 	if (p->tp == 0)
@@ -390,7 +390,7 @@ void results_training_row(rowset *rs, const struct scenario *s, size_t candidate
 		double cost = cluster_cost_usd(c, wall_s);
 		rowset_real(rs, "cost_usd_p50", cost);
 		rowset_real(rs, "cost_usd_p90", cost);
-		rowset_real(rs, "usd_per_mtok", cost / (steps * w->global_batch_tokens / 1e6));
+		rowset_real(rs, "usd_per_mtok", cost / (steps * w->train.global_batch_tokens / 1e6));
 	}
 	const struct train_breakdown *b = &r->br;
 	double comm = b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp;

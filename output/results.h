@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "models/catalog.h"
-#include "models/scenario.h"
+#include "models/hw/catalog.h"
+#include "models/scenario/scenario.h"
 #include "output/rowset.h"
 
 /* Columns of `clustersim run --dry-run`: each candidate's shape and price. */

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-int trace_write(FILE *f, const char *title, const struct trace_log *log, int stages, const long *stage_gpu)
+int trace_write(FILE *f, const char *title, const struct timeline *log, int stages, const long *stage_gpu)
 {
 	json_t *events = json_array();
 	json_t *root = json_object();
@@ -24,7 +24,7 @@ int trace_write(FILE *f, const char *title, const struct trace_log *log, int sta
 		}
 	}
 	for (size_t k = 0; k < log->n; k++) {
-		const struct trace_span *s = &log->spans[k];
+		const struct timeline_span *s = &log->spans[k];
 		/* whole nanoseconds, as microseconds with three decimals */
 		double ts = round(s->start_s * 1e9) / 1e3, dur = round((s->end_s - s->start_s) * 1e9) / 1e3;
 		json_array_append_new(events, json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:i}", "name", s->name,

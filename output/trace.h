@@ -11,10 +11,10 @@
 
 #include <stdio.h>
 
-#include "models/pipeline.h"
+#include "models/train/pipeline.h"
 
 /* Write the spans; stage_gpu[i] is the GPU that stage i's tracks stand for.
  * Returns -1 when the stream reports an error. */
-int trace_write(FILE *f, const char *title, const struct trace_log *log, int stages, const long *stage_gpu);
+int trace_write(FILE *f, const char *title, const struct timeline *log, int stages, const long *stage_gpu);
 
 #endif

@@ -31,14 +31,14 @@ int64_t engine_now(const engine *e)
 	return e->now_ns;
 }
 
-queue_id engine_at(engine *e, int64_t time_ns, unsigned cls, struct engine_handler *h, uint64_t arg)
+queue_id engine_at(engine *e, int64_t time_ns, enum engine_class cls, struct engine_handler *h, uint64_t arg)
 {
 	assert(time_ns >= e->now_ns);
 	assert(h != NULL && h->fn != NULL);
 	return queue_push(e->q, time_ns, cls, h, arg);
 }
 
-queue_id engine_after(engine *e, int64_t delay_ns, unsigned cls, struct engine_handler *h, uint64_t arg)
+queue_id engine_after(engine *e, int64_t delay_ns, enum engine_class cls, struct engine_handler *h, uint64_t arg)
 {
 	assert(delay_ns >= 0);
 	int64_t t = delay_ns > INT64_MAX - e->now_ns ? INT64_MAX : e->now_ns + delay_ns;

@@ -17,6 +17,18 @@
 #include "sim/queue.h"
 
 typedef struct engine engine;
+
+/*
+ * Tie classes: events at the same instant run in class order, then in
+ * insertion order. Work that finishes comes first, so that whatever decides
+ * what to do next sees every completion and arrival of that instant.
+ */
+enum engine_class {
+	ENGINE_CLASS_WORK = 0,      /* work ends: a compute op, a flow's last byte, the flow re-solve */
+	ENGINE_CLASS_DELIVERY = 1,  /* a transfer's data has arrived (its latency elapsed) */
+	ENGINE_CLASS_DECIDE = 2,    /* choose the next step: a pipeline stage's next op, a collective's next phase */
+	ENGINE_CLASS_AFTER = 3      /* after the decisions: a gradient bucket becomes ready */
+};
 struct engine_handler;
 
 typedef void (*engine_fn)(engine *e, struct engine_handler *h, uint64_t arg);
@@ -34,10 +46,10 @@ void engine_free(engine *e);
 int64_t engine_now(const engine *e);
 
 /* Schedule h at absolute time_ns (>= now) in tie class cls; returns the event id. */
-queue_id engine_at(engine *e, int64_t time_ns, unsigned cls, struct engine_handler *h, uint64_t arg);
+queue_id engine_at(engine *e, int64_t time_ns, enum engine_class cls, struct engine_handler *h, uint64_t arg);
 
 /* Schedule h delay_ns (>= 0) after now. */
-queue_id engine_after(engine *e, int64_t delay_ns, unsigned cls, struct engine_handler *h, uint64_t arg);
+queue_id engine_after(engine *e, int64_t delay_ns, enum engine_class cls, struct engine_handler *h, uint64_t arg);
 
 /* Move a pending event to time_ns (>= now). */
 void engine_move(engine *e, queue_id id, int64_t time_ns);

@@ -16,7 +16,7 @@
  * record, one cache line per flow; the rest (progress, completion event,
  * callback) is in `fl_cold`. Bytes carried by a link are not updated as
  * flows progress: a link keeps the bytes of its finished flows, and its
- * active flows' progress is added when asked (flownet_link_bytes), so
+ * active flows' progress is added when asked (flow_link_bytes), so
  * bringing a flow up to date touches nothing but the flow.
  */
 struct fl_link {
@@ -63,8 +63,8 @@ struct heap_entry {
 	uint32_t link;
 };
 
-struct flownet {
-	struct engine_handler on_complete;  /* first member: recovers the flownet */
+struct flow_net {
+	struct engine_handler on_complete;  /* first member: recovers the flow_net */
 	struct engine_handler on_resolve;
 	bool resolve_pending;
 	engine *e;
@@ -90,9 +90,9 @@ struct flownet {
 static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg);
 static void resolve_now(engine *e, struct engine_handler *h, uint64_t arg);
 
-flownet *flownet_new(engine *e)
+flow_net *flow_new(engine *e)
 {
-	flownet *n = xcalloc(1, sizeof *n);
+	flow_net *n = xcalloc(1, sizeof *n);
 	n->on_complete.fn = complete_flow;
 	n->on_resolve.fn = resolve_now;
 	n->e = e;
@@ -100,7 +100,7 @@ flownet *flownet_new(engine *e)
 	return n;
 }
 
-void flownet_free(flownet *n)
+void flow_free(flow_net *n)
 {
 	if (n == NULL)
 		return;
@@ -126,7 +126,7 @@ static uint32_t *grow_u32(uint32_t *a, size_t *cap, size_t need)
 	return xreallocarray(a, *cap, sizeof *a);
 }
 
-flow_link flownet_add_link(flownet *n, double capacity)
+flow_link flow_add_link(flow_net *n, double capacity)
 {
 	assert(capacity > 0 && isfinite(capacity));
 	if (n->nlinks == n->cap_links) {
@@ -139,28 +139,28 @@ flow_link flownet_add_link(flownet *n, double capacity)
 	return (flow_link)n->nlinks++;
 }
 
-size_t flownet_link_count(const flownet *n)
+size_t flow_link_count(const flow_net *n)
 {
 	return n->nlinks;
 }
 
-double flownet_link_capacity(const flownet *n, flow_link l)
+double flow_link_capacity(const flow_net *n, flow_link l)
 {
 	assert(l < n->nlinks);
 	return n->links[l].cap;
 }
 
-size_t flownet_active(const flownet *n)
+size_t flow_active(const flow_net *n)
 {
 	return n->active;
 }
 
-double flownet_delivered_bytes(const flownet *n)
+double flow_delivered_bytes(const flow_net *n)
 {
 	return n->delivered;
 }
 
-static const struct fl_cold *flow_of(const flownet *n, flow_id id)
+static const struct fl_cold *flow_of(const flow_net *n, flow_id id)
 {
 	uint32_t slot = (uint32_t)(id & 0xffffffffu) - 1;
 	if (id == 0 || slot >= n->nflows)
@@ -171,14 +171,14 @@ static const struct fl_cold *flow_of(const flownet *n, flow_id id)
 	return c;
 }
 
-double flownet_rate(const flownet *n, flow_id id)
+double flow_rate(const flow_net *n, flow_id id)
 {
 	const struct fl_cold *c = flow_of(n, id);
 	return c ? n->hot[c - n->cold].rate : 0.0;
 }
 
 /* Bring a flow's remaining bytes up to now at its current rate. */
-static void advance(flownet *n, uint32_t slot)
+static void advance(flow_net *n, uint32_t slot)
 {
 	struct fl_cold *c = &n->cold[slot];
 	double rate = n->hot[slot].rate;
@@ -190,7 +190,7 @@ static void advance(flownet *n, uint32_t slot)
 	c->t_last_ns = now;
 }
 
-double flownet_link_bytes(flownet *n, flow_link l)
+double flow_link_bytes(flow_net *n, flow_link l)
 {
 	assert(l < n->nlinks);
 	struct fl_link *lk = &n->links[l];
@@ -229,7 +229,7 @@ static void heap_sift_down(struct heap_entry *h, size_t m, size_t i)
 /* ---- solving ------------------------------------------------------------ */
 
 /* Move a flow's completion event to match its (new) rate. */
-static void reschedule(flownet *n, struct fl_cold *c, uint32_t slot, double rate)
+static void reschedule(flow_net *n, struct fl_cold *c, uint32_t slot, double rate)
 {
 	int64_t now = engine_now(n->e);
 	if (rate <= 0) {
@@ -245,7 +245,7 @@ static void reschedule(flownet *n, struct fl_cold *c, uint32_t slot, double rate
 	if (c->ev != QUEUE_ID_NONE)
 		engine_move(n->e, c->ev, t);
 	else
-		c->ev = engine_at(n->e, t, 0, &n->on_complete, slot);
+		c->ev = engine_at(n->e, t, ENGINE_CLASS_WORK, &n->on_complete, slot);
 }
 
 /*
@@ -258,7 +258,7 @@ static void reschedule(flownet *n, struct fl_cold *c, uint32_t slot, double rate
  * minimum, and its unfixed flows are fixed at that share. Each link is in
  * the heap once, so the heap stays small and in cache.
  */
-static void solve_from_seeds(flownet *n)
+static void solve_from_seeds(flow_net *n)
 {
 	size_t nl = 0, nf = 0, head = 0;
 	uint32_t stamp = ++n->stamp;
@@ -385,7 +385,7 @@ static void solve_from_seeds(flownet *n)
 	}
 }
 
-static void add_seeds(flownet *n, const struct fl_hot *f)
+static void add_seeds(flow_net *n, const struct fl_hot *f)
 {
 	n->seeds = grow_u32(n->seeds, &n->cap_seeds, n->nseeds + (size_t)f->n_links);
 	for (int k = 0; k < f->n_links; k++) {
@@ -397,19 +397,19 @@ static void add_seeds(flownet *n, const struct fl_hot *f)
 	}
 }
 
-void flownet_batch_begin(flownet *n)
+void flow_batch_begin(flow_net *n)
 {
 	n->batch_depth++;
 }
 
-void flownet_batch_end(flownet *n)
+void flow_batch_end(flow_net *n)
 {
 	assert(n->batch_depth > 0);
 	if (--n->batch_depth == 0 && n->nseeds > 0)
 		solve_from_seeds(n);
 }
 
-void flownet_resolve_all(flownet *n)
+void flow_resolve_all(flow_net *n)
 {
 	n->seeds = grow_u32(n->seeds, &n->cap_seeds, n->nlinks);
 	n->nseeds = 0;
@@ -431,7 +431,7 @@ static struct fl_hot *hot_grow(struct fl_hot *old, size_t used, size_t cap)
 	return h;
 }
 
-flow_id flownet_start(flownet *n, const flow_link *path, int path_len, double bytes,
+flow_id flow_start(flow_net *n, const flow_link *path, int path_len, double bytes,
 		      double weight, int64_t latency_ns, struct engine_handler *done, uint64_t arg)
 {
 	uint32_t slot;
@@ -491,7 +491,7 @@ flow_id flownet_start(flownet *n, const flow_link *path, int path_len, double by
 }
 
 /* Take a flow off its links (swap-remove, fixing the moved flow's index). */
-static void unlink_flow(flownet *n, uint32_t slot)
+static void unlink_flow(flow_net *n, uint32_t slot)
 {
 	const struct fl_hot *h = &n->hot[slot];
 	const struct fl_cold *c = &n->cold[slot];
@@ -517,7 +517,7 @@ static void unlink_flow(flownet *n, uint32_t slot)
 
 static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	flownet *n = (flownet *)h;
+	flow_net *n = (flow_net *)h;
 	uint32_t slot = (uint32_t)arg;
 	struct fl_cold *c = &n->cold[slot];
 
@@ -544,15 +544,15 @@ static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg)
 	 * due now, and before callbacks, which are in a later class). */
 	if (n->batch_depth == 0 && !n->resolve_pending) {
 		n->resolve_pending = true;
-		engine_after(n->e, 0, 0, &n->on_resolve, 0);
+		engine_after(n->e, 0, ENGINE_CLASS_WORK, &n->on_resolve, 0);
 	}
 	if (done != NULL)
-		engine_after(n->e, lat, 1, done, user_arg);
+		engine_after(n->e, lat, ENGINE_CLASS_DELIVERY, done, user_arg);
 }
 
 static void resolve_now(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	flownet *n = (flownet *)((char *)h - offsetof(struct flownet, on_resolve));
+	flow_net *n = (flow_net *)((char *)h - offsetof(struct flow_net, on_resolve));
 	(void)e;
 	(void)arg;
 	n->resolve_pending = false;

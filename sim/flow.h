@@ -27,46 +27,46 @@
 /* Longest path a flow may take (GPU, NIC, leaf, spine, leaf, NIC, GPU ...). */
 #define FLOW_PATH_MAX 8
 
-typedef struct flownet flownet;
+typedef struct flow_net flow_net;
 typedef uint32_t flow_link;
 typedef uint64_t flow_id;
 
-/* New network driven by engine e (borrowed). Caller frees with flownet_free(). */
-flownet *flownet_new(engine *e);
-void flownet_free(flownet *n);
+/* New network driven by engine e (borrowed). Caller frees with flow_free(). */
+flow_net *flow_new(engine *e);
+void flow_free(flow_net *n);
 
 /* Add a link of capacity > 0 bytes/s; returns its id (0, 1, 2 ...). */
-flow_link flownet_add_link(flownet *n, double capacity_bytes_per_s);
-size_t flownet_link_count(const flownet *n);
-double flownet_link_capacity(const flownet *n, flow_link l);
+flow_link flow_add_link(flow_net *n, double capacity_bytes_per_s);
+size_t flow_link_count(const flow_net *n);
+double flow_link_capacity(const flow_net *n, flow_link l);
 
 /*
  * Start a flow now over path[0..path_len) (copied; 1..FLOW_PATH_MAX links, a
  * link may not repeat) with weight > 0. bytes >= 0. Returns its id.
  */
-flow_id flownet_start(flownet *n, const flow_link *path, int path_len, double bytes,
+flow_id flow_start(flow_net *n, const flow_link *path, int path_len, double bytes,
 		      double weight, int64_t latency_ns, struct engine_handler *done, uint64_t arg);
 
 /*
  * Defer re-solving while many flows start at once (a collective step): flows
  * started between begin and end are solved together at end, once.
  */
-void flownet_batch_begin(flownet *n);
-void flownet_batch_end(flownet *n);
+void flow_batch_begin(flow_net *n);
+void flow_batch_end(flow_net *n);
 
 /* Current rate of an active flow (0 once it has finished). */
-double flownet_rate(const flownet *n, flow_id f);
+double flow_rate(const flow_net *n, flow_id f);
 
 /* Number of active flows. */
-size_t flownet_active(const flownet *n);
+size_t flow_active(const flow_net *n);
 
 /* Bytes that have crossed link l so far (for conservation checks). */
-double flownet_link_bytes(flownet *n, flow_link l);
+double flow_link_bytes(flow_net *n, flow_link l);
 
 /* Bytes of all flows that have finished. */
-double flownet_delivered_bytes(const flownet *n);
+double flow_delivered_bytes(const flow_net *n);
 
 /* Re-solve every active flow from scratch (benchmarks and checks). */
-void flownet_resolve_all(flownet *n);
+void flow_resolve_all(flow_net *n);
 
 #endif

@@ -2,7 +2,7 @@
  * bench_flow: one full max-min re-solve of many concurrent flows.
  *
  * Flows take 2-6 random links (like GPU -> NIC -> leaf -> spine -> leaf ->
- * NIC paths) over 2e3 links. Prints the time of flownet_resolve_all() for
+ * NIC paths) over 2e3 links. Prints the time of flow_resolve_all() for
  * 1e3, 1e4 and 1e5 flows (target: <= 1 ms for 1e4 flows on 2e3 links), and
  * the cost of one incremental start (a flow joining a busy network).
  */
@@ -37,22 +37,22 @@ static void random_path(uint64_t *s, int nlinks, flow_link *p, int *len)
 static void bench(int nflows, int nlinks)
 {
 	engine *e = engine_new();
-	flownet *n = flownet_new(e);
+	flow_net *n = flow_new(e);
 	uint64_t s = 99;
 	flow_link p[8];
 	int len;
 	for (int i = 0; i < nlinks; i++)
-		flownet_add_link(n, 1e9 * (double)(1 + rng_splitmix64(&s) % 8));
-	flownet_batch_begin(n);
+		flow_add_link(n, 1e9 * (double)(1 + rng_splitmix64(&s) % 8));
+	flow_batch_begin(n);
 	for (int f = 0; f < nflows; f++) {
 		random_path(&s, nlinks, p, &len);
-		flownet_start(n, p, len, 1e9, 1.0, 0, NULL, 0);
+		flow_start(n, p, len, 1e9, 1.0, 0, NULL, 0);
 	}
-	flownet_batch_end(n);
+	flow_batch_end(n);
 	double best = 1e9;
 	for (int rep = 0; rep < 7; rep++) {
 		double t0 = now_s();
-		flownet_resolve_all(n);
+		flow_resolve_all(n);
 		double dt = now_s() - t0;
 		if (dt < best)
 			best = dt;
@@ -62,11 +62,11 @@ static void bench(int nflows, int nlinks)
 	int joins = 20;
 	for (int i = 0; i < joins; i++) {
 		random_path(&s, nlinks, p, &len);
-		flownet_start(n, p, len, 1e9, 1.0, 0, NULL, 0);
+		flow_start(n, p, len, 1e9, 1.0, 0, NULL, 0);
 	}
 	double inc = (now_s() - t0) / joins;
 	printf("%-26s %8d %8d %14.3f %16.3f\n", "full re-solve", nflows, nlinks, best * 1e3, inc * 1e3);
-	flownet_free(n);
+	flow_free(n);
 	engine_free(e);
 }
 

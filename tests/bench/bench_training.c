@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "models/scenario.h"
-#include "models/training.h"
+#include "models/scenario/scenario.h"
+#include "models/train/train.h"
 
 static double now_s(void)
 {
@@ -44,7 +44,7 @@ static void bench(catalog *cat, const char *label, const char *text, int reps)
 		return;
 	for (int i = 0; i < reps; i++) {
 		double t0 = now_s();
-		training_evaluate(&s.workload, &s.candidates[0], &r);
+		train_evaluate(&s.workload.train, &s.candidates[0], &r);
 		double dt = now_s() - t0;
 		if (dt < best)
 			best = dt;

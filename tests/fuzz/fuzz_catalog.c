@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/catalog.h"
+#include "models/hw/catalog.h"
 #include "output/results.h"
 #include "output/writer.h"
 #include "util/jread.h"

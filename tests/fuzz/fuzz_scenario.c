@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "cli/runner.h"
-#include "models/catalog.h"
-#include "models/scenario.h"
+#include "models/hw/catalog.h"
+#include "models/scenario/scenario.h"
 #include "output/writer.h"
 #include "util/jread.h"
 #include "util/xalloc.h"

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/catalog.h"
-#include "models/scenario.h"
-#include "models/sweep.h"
+#include "models/hw/catalog.h"
+#include "models/scenario/scenario.h"
+#include "models/scenario/sweep.h"
 #include "util/jread.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -6,8 +6,8 @@
 
 #include <jansson.h>
 
-#include "models/catalog.h"
-#include "models/scenario.h"
+#include "models/hw/catalog.h"
+#include "models/scenario/scenario.h"
 #include "util/error.h"
 
 static catalog *cat;

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/catalog.h"
+#include "models/hw/catalog.h"
 
 static catalog *builtin(void)
 {

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/collective.h"
-#include "models/scenario.h"
-#include "models/topology.h"
+#include "models/comm/collective.h"
+#include "models/scenario/scenario.h"
+#include "models/hw/topology.h"
 #include "sim/time.h"
 
 #include "catalog_fixture.h"
@@ -32,10 +32,10 @@ static void topo_of(const char *candidate_json, struct topology *t)
 
 static double busbw(const struct topology *t, enum collective_op op, enum collective_algo a, double bytes)
 {
-	struct coll_group g;
+	struct collective_group g;
 	struct coll_cost c;
 	const char *why;
-	coll_group_all(&g, t);
+	collective_group_all(&g, t);
 	assert_true(collective_analytic(t, &g, op, a, bytes, &c, &why));
 	return bytes / c.time_s * collective_busbw_factor(op, g.n);
 }
@@ -43,9 +43,9 @@ static double busbw(const struct topology *t, enum collective_op op, enum collec
 static double analytic_time(const struct topology *t, enum collective_op op, enum collective_algo a,
 			    double bytes, struct coll_cost *c)
 {
-	struct coll_group g;
+	struct collective_group g;
 	const char *why;
-	coll_group_all(&g, t);
+	collective_group_all(&g, t);
 	if (!collective_analytic(t, &g, op, a, bytes, c, &why))
 		return -1;
 	return c->time_s;
@@ -59,33 +59,33 @@ static void test_ring_moves_closed_form_bytes(void **state)
 	topo_of("{\"preset\": \"dgx-h100\"}", &t);
 	for (int p = 2; p <= 8; p *= 2) {
 		engine *e = engine_new();
-		flownet *fn = flownet_new(e);
-		struct topo_net tn;
-		struct coll_run cr;
+		flow_net *fn = flow_new(e);
+		struct topology_net tn;
+		struct collective_run cr;
 		struct coll_cost c;
-		struct coll_group g;
+		struct collective_group g;
 		const char *why;
 		long gpus[8];
 		double S = 1 << 30;
 		for (int i = 0; i < p; i++)
 			gpus[i] = i;
-		coll_group_make(&g, 1, p);
+		collective_group_make(&g, 1, p);
 		assert_true(collective_analytic(&t, &g, COLL_ALL_REDUCE, ALGO_RING, S, &c, &why));
-		topo_net_build(&tn, &t, fn);
-		assert_int_equal(coll_run_start(&cr, &tn, e, fn, gpus, p, COLL_ALL_REDUCE, &c, S, NULL, 0), 0);
+		topology_net_build(&tn, &t, fn);
+		assert_int_equal(collective_run_start(&cr, &tn, e, fn, gpus, p, COLL_ALL_REDUCE, &c, S, NULL, 0), 0);
 		engine_run(e, SIM_TIME_MAX);
 		double sent = 0, received = 0;
 		for (int i = 0; i < p; i++) {
-			assert_close(flownet_link_bytes(fn, tn.gpu_up[i]), 2.0 * (p - 1) / p * S, 1e-9);
-			sent += flownet_link_bytes(fn, tn.gpu_up[i]);
-			received += flownet_link_bytes(fn, tn.gpu_down[i]);
+			assert_close(flow_link_bytes(fn, tn.gpu_up[i]), 2.0 * (p - 1) / p * S, 1e-9);
+			sent += flow_link_bytes(fn, tn.gpu_up[i]);
+			received += flow_link_bytes(fn, tn.gpu_down[i]);
 		}
 		assert_close(sent, received, 1e-12);  /* conservation */
 		/* and the time is the analytic one */
 		assert_close(sim_time_to_s(cr.finished_ns - cr.started_ns), c.time_s, 1e-6);
-		coll_run_release(&cr);
-		topo_net_release(&tn);
-		flownet_free(fn);
+		collective_run_release(&cr);
+		topology_net_release(&tn);
+		flow_free(fn);
 		engine_free(e);
 	}
 }
@@ -172,9 +172,9 @@ static void test_point_to_point_closed_form(void **state)
 	struct topology t;
 	struct coll_cost c;
 	topo_of("{\"preset\": \"dgx-h100\", \"nodes\": 2}", &t);
-	struct coll_group g;
+	struct collective_group g;
 	const char *why;
-	coll_group_make(&g, 2, 1);
+	collective_group_make(&g, 2, 1);
 	/* one rank per node: S over one NDR rail at 94% of 50 GB/s, Simple */
 	assert_true(collective_analytic(&t, &g, COLL_SEND_RECV, ALGO_AUTO, 1 << 30, &c, &why));
 	double bw = 50e9 * 0.94;

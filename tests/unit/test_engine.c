@@ -20,7 +20,7 @@ static void record(engine *e, struct engine_handler *h, uint64_t arg)
 	r->n++;
 	if (r->reschedule_left > 0) {
 		r->reschedule_left--;
-		engine_after(e, 10, 0, h, arg + 100);
+		engine_after(e, 10, ENGINE_CLASS_WORK, h, arg + 100);
 	}
 }
 

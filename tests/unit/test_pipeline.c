@@ -3,11 +3,11 @@
 
 #include <stdlib.h>
 
-#include "models/pipeline.h"
+#include "models/train/pipeline.h"
 
 /* Run with uniform per-chunk times f, b (and w); returns the span. */
 static double run(int p, int v, int m, enum schedule_kind s, double f, double b, double w,
-		  double send, struct pipe_result *r)
+		  double send, struct pipeline_result *r)
 {
 	int P = p * v;
 	double *fs = calloc(P, sizeof *fs), *bs = calloc(P, sizeof *bs), *ws = calloc(P, sizeof *ws);
@@ -18,7 +18,7 @@ static double run(int p, int v, int m, enum schedule_kind s, double f, double b,
 		ws[i] = w;
 		sf[i] = sb[i] = send;
 	}
-	struct pipe_config c = { .p = p, .v = v, .m = m, .schedule = s, .f_s = fs, .b_s = bs,
+	struct pipeline_config c = { .p = p, .v = v, .m = m, .schedule = s, .f_s = fs, .b_s = bs,
 				 .w_s = s == SCHED_ZB_H1 ? ws : NULL, .send_f_s = sf, .send_b_s = sb };
 	pipeline_run(&c, r, NULL);
 	free(fs); free(bs); free(ws); free(sf); free(sb);
@@ -32,7 +32,7 @@ static void test_1f1b_and_gpipe_bubble(void **state)
 	const int ps[] = { 1, 2, 4, 8 }, ms[] = { 1, 4, 8, 32 };
 	for (int i = 0; i < 4; i++)
 		for (int j = 0; j < 4; j++) {
-			struct pipe_result r;
+			struct pipeline_result r;
 			int p = ps[i], m = ms[j];
 			double f = 1e-3, b = 2e-3;
 			double span = run(p, 1, m, SCHED_1F1B, f, b, 0, 0, &r);
@@ -56,7 +56,7 @@ static void test_interleaved_bubble(void **state)
 	const int ps[] = { 2, 4, 8 }, vs[] = { 2, 3, 4 };
 	for (int i = 0; i < 3; i++)
 		for (int k = 0; k < 3; k++) {
-			struct pipe_result r;
+			struct pipeline_result r;
 			int p = ps[i], v = vs[k], m = 4 * p;
 			double f = 1e-3 / v, b = 2e-3 / v;  /* a chunk is 1/v of the stage's layers */
 			double span = run(p, v, m, SCHED_INTERLEAVED, f, b, 0, 0, &r);
@@ -72,7 +72,7 @@ static void test_interleaved_bubble(void **state)
 static void test_zero_bubble_third(void **state)
 {
 	(void)state;
-	struct pipe_result r;
+	struct pipeline_result r;
 	int p = 8, m = 32;
 	double t = 1e-3;
 	double span_zb = run(p, 1, m, SCHED_ZB_H1, t, t, t, 0, &r);
@@ -93,7 +93,7 @@ static void test_zero_bubble_third(void **state)
 static void test_transfers_delay(void **state)
 {
 	(void)state;
-	struct pipe_result r;
+	struct pipeline_result r;
 	double span = run(2, 1, 2, SCHED_1F1B, 1, 2, 0, 0.1, &r);
 	assert_close(span, 9.2, 1e-9);
 	assert_close(r.grads_final_s[0], 9.2, 1e-9);  /* stage 0's gradients are final last */

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/cluster.h"
-#include "models/scenario.h"
+#include "models/hw/cluster.h"
+#include "models/scenario/scenario.h"
 
 #include "catalog_fixture.h"
 
@@ -61,10 +61,10 @@ static void test_example_resolves(void **state)
 	assert_int_equal(own->nics_per_node, 8);                /* one per GPU by default */
 	assert_close(own->price.usd_per_gpu_hour, 3.5, 0);
 	/* plan: given fields kept, the rest chosen by the planner */
-	assert_int_equal(s.workload.plan.tp, 2);
-	assert_int_equal(s.workload.plan.pp, 1);
-	assert_int_equal(s.workload.plan.dp, PLAN_AUTO);
-	assert_int_equal(s.workload.precision, PREC_BF16);
+	assert_int_equal(s.workload.train.plan.tp, 2);
+	assert_int_equal(s.workload.train.plan.pp, 1);
+	assert_int_equal(s.workload.train.plan.dp, PLAN_AUTO);
+	assert_int_equal(s.workload.train.precision, PREC_BF16);
 	scenario_release(&s);
 }
 
@@ -81,7 +81,7 @@ static void test_set_overrides(void **state)
 	assert_int_equal(load_text(base_text, ov, 4, &s, &err), 0);
 	assert_int_equal(s.candidates[0].nodes, 4);
 	assert_close(s.candidates[1].price.usd_per_gpu_hour, 2.25, 0);
-	assert_int_equal(s.workload.plan.tp, PLAN_AUTO);
+	assert_int_equal(s.workload.train.plan.tp, PLAN_AUTO);
 	assert_int_equal(s.n_candidates, 3);                   /* appended */
 	assert_string_equal(s.candidates[2].gpu.id.name, "B200");
 	scenario_release(&s);
@@ -133,9 +133,9 @@ static void test_model_object_with_preset(void **state)
 		" \"seq_len\": 8192, \"global_batch_tokens\": 8192},"
 		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
 	assert_int_equal(load_text(text, NULL, 0, &s, &err), 0);
-	assert_int_equal(s.workload.model.layers, 40);
-	assert_int_equal(s.workload.model.hidden, 8192);
-	assert_string_equal(s.workload.model.id.name, "llama3-70b (modified)");
+	assert_int_equal(s.workload.train.model.layers, 40);
+	assert_int_equal(s.workload.train.model.hidden, 8192);
+	assert_string_equal(s.workload.train.model.id.name, "llama3-70b (modified)");
 	assert_false(s.candidates[0].price.known);  /* owned hardware: no price */
 	scenario_release(&s);
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/sweep.h"
+#include "models/scenario/sweep.h"
 
 #include "catalog_fixture.h"
 

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/placement.h"
-#include "models/scenario.h"
-#include "models/topology.h"
+#include "models/hw/placement.h"
+#include "models/scenario/scenario.h"
+#include "models/hw/topology.h"
 #include "sim/time.h"
 
 #include "catalog_fixture.h"
@@ -50,29 +50,29 @@ static void test_paths(void **state)
 	struct cluster_spec c;
 	struct topology t;
 	engine *e = engine_new();
-	flownet *fn = flownet_new(e);
-	struct topo_net tn;
+	flow_net *fn = flow_new(e);
+	struct topology_net tn;
 	flow_link p[FLOW_PATH_MAX];
 	double lat;
 
 	cluster_of("{\"preset\": \"dgx-h100\", \"nodes\": 4, \"topology\": {\"kind\": \"rail\", \"nodes_per_leaf\": 2}}", &c);
 	topology_init(&t, &c);
-	topo_net_build(&tn, &t, fn);
+	topology_net_build(&tn, &t, fn);
 	/* same node: GPU port up, GPU port down */
-	assert_int_equal(topo_net_path(&tn, 0, 5, p, &lat), 2);
+	assert_int_equal(topology_net_path(&tn, 0, 5, p, &lat), 2);
 	assert_int_equal(p[0], tn.gpu_up[0]);
 	assert_int_equal(p[1], tn.gpu_down[5]);
 	/* same leaf, same rail: rail up, rail down */
-	assert_int_equal(topo_net_path(&tn, 3, 8 + 3, p, &lat), 2);
+	assert_int_equal(topology_net_path(&tn, 3, 8 + 3, p, &lat), 2);
 	/* other leaf: through the rail's leaf uplinks */
-	assert_int_equal(topo_net_path(&tn, 3, 16 + 3, p, &lat), 4);
+	assert_int_equal(topology_net_path(&tn, 3, 16 + 3, p, &lat), 4);
 	/* other rail at the destination: arrive on rail 3, cross NVLink (PXN) */
-	assert_int_equal(topo_net_path(&tn, 3, 8 + 6, p, &lat), 4);
+	assert_int_equal(topology_net_path(&tn, 3, 8 + 6, p, &lat), 4);
 	assert_int_equal(p[2], tn.gpu_up[8 + 3]);
 	assert_int_equal(p[3], tn.gpu_down[8 + 6]);
 	assert_close(lat, t.rail.latency_s + t.su.latency_s, 1e-12);
-	topo_net_release(&tn);
-	flownet_free(fn);
+	topology_net_release(&tn);
+	flow_free(fn);
 	engine_free(e);
 }
 
@@ -83,28 +83,28 @@ static void test_storage_aggregate(void **state)
 	struct cluster_spec c;
 	struct topology t;
 	engine *e = engine_new();
-	flownet *fn = flownet_new(e);
-	struct topo_net tn;
+	flow_net *fn = flow_new(e);
+	struct topology_net tn;
 	flow_link p[FLOW_PATH_MAX];
 	cluster_of("{\"preset\": \"dgx-h100\", \"nodes\": 10, \"storage\": [{\"tier\": \"pfs\","
 		   " \"kind\": \"parallel-fs\", \"aggregate_GBps\": 100, \"write_GBps_per_node\": 40,"
 		   " \"read_GBps_per_node\": 40}]}", &c);
 	topology_init(&t, &c);
-	topo_net_build(&tn, &t, fn);
-	flownet_batch_begin(fn);
+	topology_net_build(&tn, &t, fn);
+	flow_batch_begin(fn);
 	flow_id f[10];
 	for (int n = 0; n < 10; n++) {
-		int len = topo_net_storage_path(&tn, n, 0, p);
-		f[n] = flownet_start(fn, p, len, 100e9, 1, 0, NULL, 0);
+		int len = topology_net_storage_path(&tn, n, 0, p);
+		f[n] = flow_start(fn, p, len, 100e9, 1, 0, NULL, 0);
 	}
-	flownet_batch_end(fn);
+	flow_batch_end(fn);
 	/* 10 nodes x 40 GB/s ports, 100 GB/s tier: 10 GB/s each */
 	for (int n = 0; n < 10; n++)
-		assert_close(flownet_rate(fn, f[n]), 10e9, 1e-12);
+		assert_close(flow_rate(fn, f[n]), 10e9, 1e-12);
 	engine_run(e, SIM_TIME_MAX);
 	assert_close(sim_time_to_s(engine_now(e)), 10.0, 1e-6);  /* 1 TB at 100 GB/s */
-	topo_net_release(&tn);
-	flownet_free(fn);
+	topology_net_release(&tn);
+	flow_free(fn);
 	engine_free(e);
 }
 

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/scenario.h"
-#include "models/training.h"
-#include "models/transformer.h"
+#include "models/scenario/scenario.h"
+#include "models/train/train.h"
+#include "models/kernel/transformer.h"
 
 #include "catalog_fixture.h"
 
@@ -29,7 +29,7 @@ static void test_oom_is_a_result(void **state)
 	     " \"parallelism\": {\"tp\": 8, \"pp\": 1, \"zero\": 1, \"micro_batch\": 1, \"recompute\": \"full\", \"vpp\": 1,"
 	     " \"cp\": 1, \"ep\": 1, \"schedule\": \"1f1b\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\"}", &s);
-	training_evaluate(&s.workload, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], &r);
 	assert_int_equal(r.status, TRAIN_OOM);
 	/* 405B / 8 GPUs x 2 bytes of weights alone exceed 80 GiB */
 	assert_true(r.mem.weights > 100e9);
@@ -48,7 +48,7 @@ static void test_invalid_plans(void **state)
 	     " \"parallelism\": {\"tp\": 3, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 	     " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": true}}",
 	     "{\"gpu\": \"H100-SXM\", \"gpus_per_node\": 6}", &s);
-	training_evaluate(&s.workload, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], &r);
 	assert_int_equal(r.status, TRAIN_INVALID);
 	assert_non_null(strstr(r.reason, "does not divide the 32 attention heads"));
 	scenario_release(&s);
@@ -57,7 +57,7 @@ static void test_invalid_plans(void **state)
 	     " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 3,"
 	     " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": false}}",
 	     "{\"preset\": \"dgx-h100\"}", &s);
-	training_evaluate(&s.workload, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], &r);
 	assert_int_equal(r.status, TRAIN_INVALID);
 	assert_non_null(strstr(r.reason, "do not split"));
 	scenario_release(&s);
@@ -73,14 +73,14 @@ static void test_breakdown_and_rates(void **state)
 	     " \"parallelism\": {\"tp\": 8, \"pp\": 4, \"vpp\": 5, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 	     " \"schedule\": \"interleaved\", \"recompute\": \"selective\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\", \"nodes\": 8}", &s);
-	training_evaluate(&s.workload, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], &r);
 	assert_int_equal(r.status, TRAIN_OK);
 	const struct train_breakdown *b = &r.br;
 	double sum = b->compute + b->optimizer + b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp + b->bubble + b->other;
 	assert_close(sum, r.step_time_s, 1e-9);
 	assert_true(b->comm_tp > 0 && b->bubble > 0 && b->compute > 0);
 	assert_close(r.tokens_per_s, 8388608 / r.step_time_s, 1e-12);
-	double flops = tf_model_flops_per_token(&s.workload.model, 8192) * 8388608;
+	double flops = transformer_model_flops_per_token(&s.workload.train.model, 8192) * 8388608;
 	assert_close(r.tflops_per_gpu, flops / r.step_time_s / 64 / 1e12, 1e-12);
 	assert_close(r.mfu, r.tflops_per_gpu * 1e12 / 989e12, 1e-9);
 	assert_true(r.hfu >= r.mfu);
@@ -108,7 +108,7 @@ static void test_kernel_overrides(void **state)
 			 " \"parallelism\": {\"tp\": 8, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 			 " \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}}", e[i], e[i]);
 		load(w, "{\"preset\": \"dgx-h100\", \"nodes\": 1}", &s);
-		training_evaluate(&s.workload, &s.candidates[0], &r);
+		train_evaluate(&s.workload.train, &s.candidates[0], &r);
 		assert_int_equal(r.status, TRAIN_OK);
 		t[i] = r.br.compute;
 		scenario_release(&s);
@@ -132,7 +132,7 @@ static void test_bubble_grows_with_stages(void **state)
 			 " \"parallelism\": {\"tp\": 8, \"pp\": %d, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 			 " \"schedule\": \"1f1b\", \"recompute\": \"full\", \"sequence_parallel\": true}}", pp);
 		load(w, "{\"preset\": \"dgx-h100\", \"nodes\": 8}", &s);
-		training_evaluate(&s.workload, &s.candidates[0], &r);
+		train_evaluate(&s.workload.train, &s.candidates[0], &r);
 		assert_int_equal(r.status, TRAIN_OK);
 		double share = r.br.bubble / r.step_time_s;
 		assert_true(share > prev);
@@ -153,11 +153,11 @@ static void test_auto_search(void **state)
 	     " \"parallelism\": {\"tp\": 8, \"pp\": 2, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 	     " \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\", \"nodes\": 4}", &s);
-	training_evaluate(&s.workload, &s.candidates[0], &fixed);
+	train_evaluate(&s.workload.train, &s.candidates[0], &fixed);
 	assert_int_equal(fixed.status, TRAIN_OK);
-	s.workload.plan.tp = s.workload.plan.pp = s.workload.plan.vpp = s.workload.plan.micro_batch = PLAN_AUTO;
-	s.workload.plan.zero = s.workload.plan.recompute = s.workload.plan.schedule = PLAN_AUTO;
-	training_evaluate(&s.workload, &s.candidates[0], &best);
+	s.workload.train.plan.tp = s.workload.train.plan.pp = s.workload.train.plan.vpp = s.workload.train.plan.micro_batch = PLAN_AUTO;
+	s.workload.train.plan.zero = s.workload.train.plan.recompute = s.workload.train.plan.schedule = PLAN_AUTO;
+	train_evaluate(&s.workload.train, &s.candidates[0], &best);
 	assert_int_equal(best.status, TRAIN_OK);
 	assert_true(best.searched);
 	assert_true(best.plans_tried > 10);
@@ -177,7 +177,7 @@ static void test_auto_search_matches_exhaustive(void **state)
 	     " \"parallelism\": {\"tp\": \"auto\", \"pp\": \"auto\", \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": \"auto\","
 	     " \"micro_batch\": \"auto\", \"schedule\": \"1f1b\", \"recompute\": \"auto\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-a100\", \"nodes\": 2}", &s);
-	training_evaluate(&s.workload, &s.candidates[0], &best);
+	train_evaluate(&s.workload.train, &s.candidates[0], &best);
 	assert_int_equal(best.status, TRAIN_OK);
 
 	static const int tps[] = { 1, 2, 4, 8 }, pps[] = { 1, 2, 4, 8, 16 }, zeros[] = { 1, 3 }, mbs[] = { 1, 2, 4, 8 };
@@ -189,16 +189,16 @@ static void test_auto_search_matches_exhaustive(void **state)
 	for (int z = 0; z < 2; z++)
 	for (int mb = 0; mb < 4; mb++)
 	for (int rr = 0; rr < 2; rr++) {
-		struct parallel_plan t = s.workload.plan;
+		struct parallel_plan t = s.workload.train.plan;
 		struct train_plan p;
 		t.tp = tps[a];
 		t.pp = pps[b];
 		t.zero = zeros[z];
 		t.micro_batch = mbs[mb];
 		t.recompute = recs[rr];
-		if (training_plan_fill(&s.workload, &s.candidates[0], &t, &p) != NULL)
+		if (train_plan_fill(&s.workload.train, &s.candidates[0], &t, &p) != NULL)
 			continue;
-		training_step(&s.workload, &s.candidates[0], &p, &cur, NULL);
+		train_step(&s.workload.train, &s.candidates[0], &p, &cur, NULL);
 		if (cur.status != TRAIN_OK)
 			continue;
 		fitting++;
@@ -233,9 +233,9 @@ static void test_full_mode_agrees(void **state)
 			snprintf(w, sizeof w, "{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096,"
 				 " \"global_batch_tokens\": 1048576, \"parallelism\": %s}", plans[i]);
 			load(w, clusters[k], &s);
-			training_evaluate(&s.workload, &s.candidates[0], &rep);
-			s.workload.mode = TRAIN_FULL;
-			training_evaluate(&s.workload, &s.candidates[0], &full);
+			train_evaluate(&s.workload.train, &s.candidates[0], &rep);
+			s.workload.train.mode = TRAIN_FULL;
+			train_evaluate(&s.workload.train, &s.candidates[0], &full);
 			assert_int_equal(rep.status, TRAIN_OK);
 			assert_int_equal(full.status, TRAIN_OK);
 			if (fabs(full.step_time_s - rep.step_time_s) > 0.05 * rep.step_time_s)

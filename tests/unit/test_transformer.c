@@ -5,9 +5,9 @@
  */
 #include "testutil.h"
 
-#include "models/catalog.h"
-#include "models/scenario.h"
-#include "models/transformer.h"
+#include "models/hw/catalog.h"
+#include "models/scenario/scenario.h"
+#include "models/kernel/transformer.h"
 
 #include "catalog_fixture.h"
 
@@ -23,14 +23,14 @@ static void test_parameter_counts(void **state)
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const struct model_spec *m = catalog_model(cat, names[i]);
 		assert_non_null(m);
-		double n = tf_params_total(m) / 1e9;
+		double n = transformer_params_total(m) / 1e9;
 		if (fabs(n - m->params_b) > 0.05 * m->params_b)
 			print_error("%s: %.2fB from the shape, %.2fB published\n", names[i], n, m->params_b);
 		assert_close(n, m->params_b, 0.05);
 	}
 	/* Mixtral: ~12.9B of its 46.7B are active per token */
 	const struct model_spec *mx = catalog_model(cat, "mixtral-8x7b");
-	assert_close(tf_params_active(mx) / 1e9, 12.9, 0.03);
+	assert_close(transformer_params_active(mx) / 1e9, 12.9, 0.03);
 }
 
 /*
@@ -45,7 +45,7 @@ static void test_megatron_flops_formula(void **state)
 	struct model_spec m = *catalog_model(cat, "gpt-529.6b");
 	double B = 1920, s = 2048, l = m.layers, h = m.hidden, V = m.vocab;
 	double F = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
-	double ours = tf_hardware_flops_per_token(&m, (int)s, RECOMPUTE_FULL) * B * s;
+	double ours = transformer_hardware_flops_per_token(&m, (int)s, RECOMPUTE_FULL) * B * s;
 	assert_close(ours, F, 1e-9);
 	assert_close(ours / (60.1 * 2240) / 1e12, 126, 0.01);
 }
@@ -60,13 +60,13 @@ static void test_six_n_plus_attention(void **state)
 		const struct model_spec *m = catalog_model(cat, names[i]);
 		int s = 4096;
 		double h = m->hidden;
-		double matrices = tf_params_total(m) - (double)m->vocab * h  /* input embedding */
+		double matrices = transformer_params_total(m) - (double)m->vocab * h  /* input embedding */
 				  - m->layers * 2 * h - h;                    /* norms */
 		if (m->tied_embeddings)
 			matrices += (double)m->vocab * h;                     /* the shared matrix is the output layer too */
-		double heads_dim = (double)m->heads * tf_head_dim(m);
+		double heads_dim = (double)m->heads * transformer_head_dim(m);
 		double want = 6 * matrices + 12.0 * m->layers * heads_dim * s;
-		assert_close(tf_model_flops_per_token(m, s), want, 1e-9);
+		assert_close(transformer_model_flops_per_token(m, s), want, 1e-9);
 	}
 }
 
@@ -75,13 +75,13 @@ static void test_recompute_flops(void **state)
 {
 	(void)state;
 	const struct model_spec *m = catalog_model(cat, "llama3-8b");
-	struct tf_flops f;
-	tf_forward_flops(m, 8192, &f);
-	double model = tf_model_flops_per_token(m, 8192);
+	struct transformer_flops f;
+	transformer_forward_flops(m, 8192, &f);
+	double model = transformer_model_flops_per_token(m, 8192);
 	assert_close(model, 3 * (f.linear + f.attention_core + f.logits), 1e-12);
-	assert_close(tf_hardware_flops_per_token(m, 8192, RECOMPUTE_NONE), model, 1e-12);
-	assert_close(tf_hardware_flops_per_token(m, 8192, RECOMPUTE_SELECTIVE), model + f.attention_core, 1e-12);
-	assert_close(tf_hardware_flops_per_token(m, 8192, RECOMPUTE_FULL), model + f.linear + f.attention_core, 1e-12);
+	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_NONE), model, 1e-12);
+	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_SELECTIVE), model + f.attention_core, 1e-12);
+	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_FULL), model + f.linear + f.attention_core, 1e-12);
 }
 
 /*
@@ -98,14 +98,14 @@ static void test_activation_memory_formula(void **state)
 	double s = 2048, b = 2, h = m->hidden, a = m->heads, t = 8;
 	double sbh = s * b * h;
 	assert_true(m->dropout);
-	assert_close(tf_layer_activation_bytes(m, s, b, 1, false, RECOMPUTE_NONE, false), sbh * (34 + 5 * a * s / h), 1e-12);
-	assert_close(tf_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_NONE, false), sbh * (34 + 5 * a * s / h) / t, 1e-12);
-	assert_close(tf_layer_activation_bytes(m, s, b, 8, false, RECOMPUTE_NONE, false), sbh * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12);
-	assert_close(tf_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_SELECTIVE, false), sbh * 34 / t, 1e-12);
-	assert_close(tf_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_FULL, false), 2 * sbh / t, 1e-12);
-	assert_close(tf_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_NONE, true), sbh * 34 / t, 1e-12);
+	assert_close(transformer_layer_activation_bytes(m, s, b, 1, false, RECOMPUTE_NONE, false), sbh * (34 + 5 * a * s / h), 1e-12);
+	assert_close(transformer_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_NONE, false), sbh * (34 + 5 * a * s / h) / t, 1e-12);
+	assert_close(transformer_layer_activation_bytes(m, s, b, 8, false, RECOMPUTE_NONE, false), sbh * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12);
+	assert_close(transformer_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_SELECTIVE, false), sbh * 34 / t, 1e-12);
+	assert_close(transformer_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_FULL, false), 2 * sbh / t, 1e-12);
+	assert_close(transformer_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_NONE, true), sbh * 34 / t, 1e-12);
 	/* a frozen MLP (LoRA on attention only) keeps neither matrix input */
-	assert_close(tf_layer_activation_bytes_frozen(m, s, b, 8, true, RECOMPUTE_NONE, true, TF_FROZEN_MLP),
+	assert_close(transformer_layer_activation_bytes_frozen(m, s, b, 8, true, RECOMPUTE_NONE, true, TF_FROZEN_MLP),
 		     sbh * (34 - 2 - 2 * 4) / t, 1e-12);
 }
 

@@ -4,9 +4,9 @@
 
 #include <string.h>
 
-#include "models/nccl_tests.h"
-#include "models/training.h"
-#include "models/validation.h"
+#include "models/comm/nccl_tests.h"
+#include "models/train/train.h"
+#include "models/validate/validation.h"
 
 #include "catalog_fixture.h"
 
@@ -65,7 +65,7 @@ static void test_training_metrics(void **state)
 	struct cs_error err;
 	struct train_result r;
 	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
-	training_evaluate(&s.workload, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], &r);
 	assert_int_equal(r.status, TRAIN_OK);
 	assert_close(predict(&s, "step_time_s"), r.step_time_s, 1e-12);
 	assert_close(predict(&s, "tflops_per_gpu"), r.tflops_per_gpu, 1e-12);
@@ -92,10 +92,10 @@ static void test_oom_not_predicted(void **state)
 	double v;
 	char why[256] = "";
 	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
-	s.workload.plan.tp = 1;
-	s.workload.plan.recompute = RECOMPUTE_NONE;
-	s.workload.plan.zero = 0;
-	s.workload.plan.micro_batch = 8;
+	s.workload.train.plan.tp = 1;
+	s.workload.train.plan.recompute = RECOMPUTE_NONE;
+	s.workload.train.plan.zero = 0;
+	s.workload.train.plan.micro_batch = 8;
 	assert_false(validation_predict(&s, &v, why, sizeof why));
 	assert_non_null(strstr(why, "oom"));
 	scenario_release(&s);

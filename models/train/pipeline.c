@@ -11,26 +11,6 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 
-void trace_log_add(struct trace_log *t, int stage, int stream, const char *name, double start_s, double end_s)
-{
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 256;
-		t->spans = xreallocarray(t->spans, t->cap, sizeof *t->spans);
-	}
-	struct trace_span *s = &t->spans[t->n++];
-	s->stage = stage;
-	s->stream = stream;
-	text_copy(s->name, sizeof s->name, name);
-	s->start_s = start_s;
-	s->end_s = end_s;
-}
-
-void trace_log_release(struct trace_log *t)
-{
-	free(t->spans);
-	t->spans = NULL;
-	t->n = t->cap = 0;
-}
 
 const char *pipeline_check(int p, int v, int m, enum schedule_kind s)
 {
@@ -45,10 +25,9 @@ const char *pipeline_check(int p, int v, int m, enum schedule_kind s)
 
 /* Stages look for work after all completions (class 0) and arrivals of an
  * instant, so simultaneous events do not look like waits. */
-#define WAKE_CLASS 2
 
 struct op {
-	enum pipe_op kind;
+	enum pipeline_op kind;
 	int mb;
 	int chunk;
 };
@@ -61,24 +40,24 @@ struct pipe {
 	/* input arrival time of F(mb, vs) and B(mb, vs); INFINITY until known */
 	double *f_ready, *b_ready;
 	int *grad_ops_done;        /* per vs: gradient-producing ops finished */
-	struct pipe_result r;
+	struct pipeline_result r;
 };
 
-struct pipe_sim {
-	const struct pipe_config *c;
+struct pipeline_sim {
+	const struct pipeline_config *c;
 	engine *e;
 	int P;                     /* p v */
 	int npipes;
 	struct pipe *pipes;
-	struct pipe_hooks hooks;
+	struct pipeline_hooks hooks;
 	bool fixed_sends;          /* no hooks: transfers take c->send_*_s */
-	struct trace_log *trace;
+	struct timeline *trace;
 };
 
 struct stage {
 	struct engine_handler wake;   /* first member */
 	struct engine_handler done;
-	pipe_sim *sim;
+	pipeline_sim *sim;
 	int pipe;
 	int index;
 	struct op *ops;
@@ -90,18 +69,18 @@ struct stage {
 	double run_start;
 };
 
-static int vstage(const pipe_sim *s, int stage, int chunk)
+static int vstage(const pipeline_sim *s, int stage, int chunk)
 {
 	return chunk * s->c->p + stage;
 }
 
-static double now_s(const pipe_sim *s)
+static double now_s(const pipeline_sim *s)
 {
 	return sim_time_to_s(engine_now(s->e));
 }
 
 /* The schedule's order of operations on one stage. */
-static void build_ops(struct stage *st, const struct pipe_config *c)
+static void build_ops(struct stage *st, const struct pipeline_config *c)
 {
 	int p = c->p, v = c->v, m = c->m, i = st->index;
 	int total = m * v;
@@ -153,7 +132,7 @@ static void build_ops(struct stage *st, const struct pipe_config *c)
 	free(bwd);
 }
 
-static double op_time(const pipe_sim *s, const struct op *o, int vs)
+static double op_time(const pipeline_sim *s, const struct op *o, int vs)
 {
 	switch (o->kind) {
 	case PIPE_F: return s->c->f_s[vs];
@@ -163,14 +142,14 @@ static double op_time(const pipe_sim *s, const struct op *o, int vs)
 	return 0;
 }
 
-static bool produces_grads(const pipe_sim *s, enum pipe_op k)
+static bool produces_grads(const pipeline_sim *s, enum pipeline_op k)
 {
 	return s->c->schedule == SCHED_ZB_H1 ? k == PIPE_W : k == PIPE_B;
 }
 
 static void start_op(struct stage *st, const struct op *o)
 {
-	pipe_sim *s = st->sim;
+	pipeline_sim *s = st->sim;
 	struct pipe *pp = &s->pipes[st->pipe];
 	int vs = vstage(s, st->index, o->chunk);
 	double d = op_time(s, o, vs);
@@ -180,13 +159,13 @@ static void start_op(struct stage *st, const struct op *o)
 	pp->r.stage_busy_s[st->index] += d;
 	if (produces_grads(s, o->kind) && pp->grad_ops_done[vs] == s->c->m - 1 && s->hooks.last_grads != NULL)
 		s->hooks.last_grads(s->hooks.ctx, st->pipe, vs, d);
-	engine_after(s->e, sim_time_from_s(d), 0, &st->done, 0);
+	engine_after(s->e, sim_time_from_s(d), ENGINE_CLASS_WORK, &st->done, 0);
 }
 
 /* Start the next operation if the stage is free and its input is there. */
 static void try_start(struct stage *st)
 {
-	pipe_sim *s = st->sim;
+	pipeline_sim *s = st->sim;
 	struct pipe *pp = &s->pipes[st->pipe];
 	double now = now_s(s);
 	if (st->busy)
@@ -217,21 +196,21 @@ static void wake(engine *e, struct engine_handler *h, uint64_t arg)
 }
 
 /* Input of (kind, mb, vs) of pipeline `pipe` arrives after `delay`. */
-static void deliver(pipe_sim *s, int pipe, enum pipe_op kind, int mb, int vs, double delay)
+static void deliver(pipeline_sim *s, int pipe, enum pipeline_op kind, int mb, int vs, double delay)
 {
 	struct pipe *pp = &s->pipes[pipe];
 	int64_t at = engine_now(s->e) + sim_time_from_s(delay);
 	double *slot = kind == PIPE_F ? &pp->f_ready[vs * s->c->m + mb] : &pp->b_ready[vs * s->c->m + mb];
 	*slot = sim_time_to_s(at);
-	engine_at(s->e, at, WAKE_CLASS, &pp->stages[vs % s->c->p].wake, 0);
+	engine_at(s->e, at, ENGINE_CLASS_DECIDE, &pp->stages[vs % s->c->p].wake, 0);
 }
 
-void pipe_sim_delivered(pipe_sim *s, int pipe, int to, int mb, bool forward)
+void pipeline_sim_delivered(pipeline_sim *s, int pipe, int to, int mb, bool forward)
 {
 	deliver(s, pipe, forward ? PIPE_F : PIPE_B, mb, to, 0);
 }
 
-static void send(pipe_sim *s, int pipe, int from, int to, int mb, bool forward)
+static void send(pipeline_sim *s, int pipe, int from, int to, int mb, bool forward)
 {
 	if (s->fixed_sends)
 		deliver(s, pipe, forward ? PIPE_F : PIPE_B, mb, to,
@@ -243,9 +222,9 @@ static void send(pipe_sim *s, int pipe, int from, int to, int mb, bool forward)
 static void op_done(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	struct stage *st = (struct stage *)((char *)h - offsetof(struct stage, done));
-	pipe_sim *s = st->sim;
+	pipeline_sim *s = st->sim;
 	struct pipe *pp = &s->pipes[st->pipe];
-	const struct pipe_config *c = s->c;
+	const struct pipeline_config *c = s->c;
 	struct op o = st->running;
 	int vs = vstage(s, st->index, o.chunk);
 	double now = now_s(s);
@@ -261,7 +240,7 @@ static void op_done(engine *e, struct engine_handler *h, uint64_t arg)
 			snprintf(name, sizeof name, "%c mb%d chunk%d", k, o.mb, o.chunk);
 		else
 			snprintf(name, sizeof name, "%c mb%d", k, o.mb);
-		trace_log_add(s->trace, st->index, 0, name, st->run_start, now);
+		timeline_add(s->trace, st->index, 0, name, st->run_start, now);
 	}
 	switch (o.kind) {
 	case PIPE_F:
@@ -286,13 +265,13 @@ static void op_done(engine *e, struct engine_handler *h, uint64_t arg)
 			pp->r.last_grad_op_s[vs] = now - st->run_start;
 		}
 	}
-	engine_after(s->e, 0, WAKE_CLASS, &st->wake, 0);
+	engine_after(s->e, 0, ENGINE_CLASS_DECIDE, &st->wake, 0);
 }
 
-pipe_sim *pipe_sim_new(engine *e, const struct pipe_config *c, int pipelines,
-		       const struct pipe_hooks *hooks, struct trace_log *trace)
+pipeline_sim *pipeline_sim_new(engine *e, const struct pipeline_config *c, int pipelines,
+		       const struct pipeline_hooks *hooks, struct timeline *trace)
 {
-	pipe_sim *s = xcalloc(1, sizeof *s);
+	pipeline_sim *s = xcalloc(1, sizeof *s);
 	int P = c->p * c->v;
 
 	assert(pipeline_check(c->p, c->v, c->m, c->schedule) == NULL);
@@ -335,14 +314,14 @@ pipe_sim *pipe_sim_new(engine *e, const struct pipe_config *c, int pipelines,
 	return s;
 }
 
-void pipe_sim_start(pipe_sim *s)
+void pipeline_sim_start(pipeline_sim *s)
 {
 	for (int k = 0; k < s->npipes; k++)
 		for (int i = 0; i < s->c->p; i++)
-			engine_after(s->e, 0, WAKE_CLASS, &s->pipes[k].stages[i].wake, 0);
+			engine_after(s->e, 0, ENGINE_CLASS_DECIDE, &s->pipes[k].stages[i].wake, 0);
 }
 
-void pipe_sim_result(const pipe_sim *s, int pipe, struct pipe_result *r)
+void pipeline_sim_result(const pipeline_sim *s, int pipe, struct pipeline_result *r)
 {
 	const struct pipe *pp = &s->pipes[pipe];
 	int p = s->c->p, P = s->P;
@@ -362,7 +341,7 @@ void pipe_sim_result(const pipe_sim *s, int pipe, struct pipe_result *r)
 	}
 }
 
-void pipe_sim_free(pipe_sim *s)
+void pipeline_sim_free(pipeline_sim *s)
 {
 	if (s == NULL)
 		return;
@@ -382,18 +361,18 @@ void pipe_sim_free(pipe_sim *s)
 	free(s);
 }
 
-void pipeline_run(const struct pipe_config *c, struct pipe_result *r, struct trace_log *trace)
+void pipeline_run(const struct pipeline_config *c, struct pipeline_result *r, struct timeline *trace)
 {
 	engine *e = engine_new();
-	pipe_sim *s = pipe_sim_new(e, c, 1, NULL, trace);
-	pipe_sim_start(s);
+	pipeline_sim *s = pipeline_sim_new(e, c, 1, NULL, trace);
+	pipeline_sim_start(s);
 	engine_run(e, SIM_TIME_MAX);
-	pipe_sim_result(s, 0, r);
-	pipe_sim_free(s);
+	pipeline_sim_result(s, 0, r);
+	pipeline_sim_free(s);
 	engine_free(e);
 }
 
-void pipeline_result_release(struct pipe_result *r)
+void pipeline_result_release(struct pipeline_result *r)
 {
 	free(r->stage_end_s);
 	free(r->stage_busy_s);

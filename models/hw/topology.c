@@ -82,12 +82,12 @@ double topology_leaf_uplink(const struct topology *t, int group)
 	return down / t->oversubscription;
 }
 
-static flow_link add(flownet *fn, const struct link_class *k, double bw)
+static flow_link add(flow_net *fn, const struct link_class *k, double bw)
 {
-	return flownet_add_link(fn, bw * k->efficiency);
+	return flow_add_link(fn, bw * k->efficiency);
 }
 
-void topo_net_build(struct topo_net *tn, const struct topology *t, flownet *fn)
+void topology_net_build(struct topology_net *tn, const struct topology *t, flow_net *fn)
 {
 	long g;
 	tn->t = t;
@@ -156,14 +156,14 @@ void topo_net_build(struct topo_net *tn, const struct topology *t, flownet *fn)
 				per_node = agg / t->nodes;
 			if (agg <= 0)
 				agg = per_node * t->nodes;
-			tn->store_tier[k] = flownet_add_link(fn, agg);
+			tn->store_tier[k] = flow_add_link(fn, agg);
 			for (int n = 0; n < t->nodes; n++)
-				tn->store_node[(size_t)n * t->n_storage + k] = flownet_add_link(fn, per_node);
+				tn->store_node[(size_t)n * t->n_storage + k] = flow_add_link(fn, per_node);
 		}
 	}
 }
 
-void topo_net_release(struct topo_net *tn)
+void topology_net_release(struct topology_net *tn)
 {
 	free(tn->gpu_up);
 	free(tn->gpu_down);
@@ -179,7 +179,7 @@ void topo_net_release(struct topo_net *tn)
 }
 
 /* Append the intra-node hop(s) from local a to local b of node n. */
-static int intra_path(const struct topo_net *tn, int n, int a, int b, flow_link *p, int len, double *lat)
+static int intra_path(const struct topology_net *tn, int n, int a, int b, flow_link *p, int len, double *lat)
 {
 	const struct topology *t = tn->t;
 	long ga = (long)n * t->gpus_per_node + a, gb = (long)n * t->gpus_per_node + b;
@@ -204,7 +204,7 @@ static int intra_path(const struct topo_net *tn, int n, int a, int b, flow_link 
 	return len;
 }
 
-int topo_net_path(const struct topo_net *tn, long src, long dst, flow_link *p, double *latency_s)
+int topology_net_path(const struct topology_net *tn, long src, long dst, flow_link *p, double *latency_s)
 {
 	const struct topology *t = tn->t;
 	int sn = topology_node(t, src), dn = topology_node(t, dst);
@@ -241,7 +241,7 @@ int topo_net_path(const struct topo_net *tn, long src, long dst, flow_link *p, d
 	return len;
 }
 
-int topo_net_storage_path(const struct topo_net *tn, int node, int tier, flow_link *p)
+int topology_net_storage_path(const struct topology_net *tn, int node, int tier, flow_link *p)
 {
 	const struct topology *t = tn->t;
 	assert(tier >= 0 && tier < t->n_storage && node >= 0 && node < t->nodes);

@@ -20,46 +20,50 @@
 
 #include <stdbool.h>
 
-#include "models/catalog.h"
+#include "models/hw/hw.h"
+
+/* What the backward pass recomputes instead of keeping (int arguments below). */
+enum recompute_kind { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+extern const char *const recompute_names[];
 
 /* Head dimension (head_dim, or hidden / heads). */
-int tf_head_dim(const struct model_spec *m);
+int transformer_head_dim(const struct model_spec *m);
 
 /* Layers that are mixture-of-experts layers (0 for a dense model). */
-int tf_moe_layers(const struct model_spec *m);
+int transformer_moe_layers(const struct model_spec *m);
 
 /* Weights of one layer: attention, MLP (dense, or every expert of an MoE
  * layer when all_experts, else only the active ones) and norms. */
-double tf_layer_params(const struct model_spec *m, bool moe, bool all_experts);
+double transformer_layer_params(const struct model_spec *m, bool moe, bool all_experts);
 
 /* Parameters of the attention block alone (QKV, output, norm), and of the
  * MLP block (dense MLP, or router + experts + shared experts). */
-double tf_attention_params(const struct model_spec *m);
-double tf_mlp_params(const struct model_spec *m, bool moe, bool all_experts);
+double transformer_attention_params(const struct model_spec *m);
+double transformer_mlp_params(const struct model_spec *m, bool moe, bool all_experts);
 
 /* Embedding parameters: input (V h) plus output projection unless tied. */
-double tf_embedding_params(const struct model_spec *m);
+double transformer_embedding_params(const struct model_spec *m);
 
 /* All parameters; active = with only the routed experts a token uses. */
-double tf_params_total(const struct model_spec *m);
-double tf_params_active(const struct model_spec *m);
+double transformer_params_total(const struct model_spec *m);
+double transformer_params_active(const struct model_spec *m);
 
 /* Forward FLOPs per token, split by kind. attention_core is the full s x s
  * convention (4 s a d per layer). */
-struct tf_flops {
+struct transformer_flops {
 	double linear;          /* QKV, output, MLP, router, experts: all layers */
 	double attention_core;  /* scores and values: all layers */
 	double logits;          /* output projection */
 };
 
-void tf_forward_flops(const struct model_spec *m, int seq_len, struct tf_flops *f);
+void transformer_forward_flops(const struct model_spec *m, int seq_len, struct transformer_flops *f);
 
 /* Model FLOPs per token of training (3 x forward): the MFU numerator. */
-double tf_model_flops_per_token(const struct model_spec *m, int seq_len);
+double transformer_model_flops_per_token(const struct model_spec *m, int seq_len);
 
 /* Hardware FLOPs per token including recompute (enum recompute_kind):
  * full adds a forward of every layer, selective the attention core. */
-double tf_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute);
+double transformer_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute);
 
 /*
  * Activation bytes one layer keeps per micro-batch for the backward pass,
@@ -68,7 +72,7 @@ double tf_hardware_flops_per_token(const struct model_spec *m, int seq_len, int 
  * t tensor-parallel, sp sequence parallelism, recompute none/selective/full,
  * flash: the attention kernel stores no s x s matrices.
  */
-double tf_layer_activation_bytes(const struct model_spec *m, double seq_len, double micro_batch,
+double transformer_layer_activation_bytes(const struct model_spec *m, double seq_len, double micro_batch,
 				 int t, bool sp, int recompute, bool flash);
 
 /* Blocks whose weights are frozen and carry no adapter (LoRA): the inputs of
@@ -77,7 +81,7 @@ double tf_layer_activation_bytes(const struct model_spec *m, double seq_len, dou
 #define TF_FROZEN_MLP 2
 
 /* Same, with frozen blocks (a mask of TF_FROZEN_*). */
-double tf_layer_activation_bytes_frozen(const struct model_spec *m, double seq_len, double micro_batch,
+double transformer_layer_activation_bytes_frozen(const struct model_spec *m, double seq_len, double micro_batch,
 					int t, bool sp, int recompute, bool flash, int frozen);
 
 #endif

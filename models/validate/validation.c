@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models/nccl_tests.h"
-#include "models/training.h"
+#include "models/comm/nccl_tests.h"
+#include "models/train/train.h"
 
 bool validation_predict(const struct scenario *s, double *out, char *why, size_t size)
 {
@@ -33,7 +33,7 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 	}
 	if (s->workload.kind == WORKLOAD_TRAINING || s->workload.kind == WORKLOAD_FINETUNE) {
 		struct train_result r;
-		training_evaluate(&s->workload, c, &r);
+		train_evaluate(&s->workload.train, c, &r);
 		if (r.status != TRAIN_OK) {
 			snprintf(why, size, "%s: %s", train_status_names[r.status], r.reason);
 			return false;
@@ -49,7 +49,7 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 		else if (strcmp(v->metric, "tokens_per_s") == 0)
 			*out = r.tokens_per_s;
 		else if (strcmp(v->metric, "samples_per_s") == 0)
-			*out = r.tokens_per_s / s->workload.seq_len;
+			*out = r.tokens_per_s / s->workload.train.seq_len;
 		else {
 			snprintf(why, size, "metric %s does not apply to training", v->metric);
 			return false;

@@ -9,7 +9,12 @@
 #include "sim/time.h"
 #include "util/xalloc.h"
 
-const char *const coll_protocol_names[] = { "LL", "Simple", NULL };
+const char *const collective_op_names[] = {
+	"all_reduce", "reduce_scatter", "all_gather", "all_to_all", "broadcast", "send_recv", NULL
+};
+const char *const collective_algo_names[] = { "auto", "ring", "tree", "hierarchical", "nvls", NULL };
+const char *const collective_fidelity_names[] = { "analytic", "flows", NULL };
+const char *const collective_protocol_names[] = { "LL", "Simple", NULL };
 
 /*
  * Protocol constants, the only tuned numbers in this file (docs/calibration.md):
@@ -47,16 +52,16 @@ static const struct protocol protocols[PROTO_COUNT] = {
 /* The flow form of all-to-all makes n^2 flows; beyond this use analytic. */
 #define A2A_FLOW_MAX_RANKS 512
 
-void coll_group_make(struct coll_group *g, int nodes, int per_node)
+void collective_group_make(struct collective_group *g, int nodes, int per_node)
 {
 	g->nodes = nodes;
 	g->per_node = per_node;
 	g->n = nodes * per_node;
 }
 
-void coll_group_all(struct coll_group *g, const struct topology *t)
+void collective_group_all(struct collective_group *g, const struct topology *t)
 {
-	coll_group_make(g, t->nodes, t->gpus_per_node);
+	collective_group_make(g, t->nodes, t->gpus_per_node);
 }
 
 double collective_busbw_factor(enum collective_op op, int n)
@@ -187,7 +192,7 @@ struct rates {
 	double spine;    /* per rank across the leaf uplinks */
 };
 
-static struct rates rates_of(const struct topology *t, const struct coll_group *g)
+static struct rates rates_of(const struct topology *t, const struct collective_group *g)
 {
 	struct rates r = { 0 };
 	int peers;
@@ -254,7 +259,7 @@ static void add_phase(struct coll_cost *c, double latency, double transfer)
 }
 
 /* Cost of one algorithm with one protocol; false if it does not apply. */
-static bool cost_one(const struct topology *t, const struct coll_group *g, enum collective_op op,
+static bool cost_one(const struct topology *t, const struct collective_group *g, enum collective_op op,
 		     enum collective_algo a, enum coll_protocol pr, double S, struct coll_cost *c,
 		     const char **why)
 {
@@ -444,7 +449,7 @@ static bool cost_one(const struct topology *t, const struct coll_group *g, enum 
 	return true;
 }
 
-bool collective_analytic(const struct topology *t, const struct coll_group *g,
+bool collective_analytic(const struct topology *t, const struct collective_group *g,
 			 enum collective_op op, enum collective_algo algo, double bytes,
 			 struct coll_cost *out, const char **why_not)
 {
@@ -488,33 +493,33 @@ bool collective_analytic(const struct topology *t, const struct coll_group *g,
 
 /* ---- flows ------------------------------------------------------------- */
 
-static void start_flow(struct coll_run *cr, flownet *fn, long src, long dst, double bytes)
+static void start_flow(struct collective_run *cr, flow_net *fn, long src, long dst, double bytes)
 {
 	flow_link path[FLOW_PATH_MAX];
 	int len;
 	if (bytes <= 0 || src == dst)
 		return;
-	len = topo_net_path(cr->tn, src, dst, path, NULL);
+	len = topology_net_path(cr->tn, src, dst, path, NULL);
 	cr->pending++;
-	flownet_start(fn, path, len, bytes, 1.0, 0, &cr->flow_done, 0);
+	flow_start(fn, path, len, bytes, 1.0, 0, &cr->flow_done, 0);
 }
 
 /* A flow through one port of the switch (NVLS). */
-static void start_port_flow(struct coll_run *cr, flownet *fn, flow_link l, double bytes)
+static void start_port_flow(struct collective_run *cr, flow_net *fn, flow_link l, double bytes)
 {
 	cr->pending++;
-	flownet_start(fn, &l, 1, bytes, 1.0, 0, &cr->flow_done, 0);
+	flow_start(fn, &l, 1, bytes, 1.0, 0, &cr->flow_done, 0);
 }
 
 /* GPU of rank (node k, local l) in the run's list. */
-static inline long rank_gpu(const struct coll_run *cr, int k, int l)
+static inline long rank_gpu(const struct collective_run *cr, int k, int l)
 {
 	return cr->gpus[(size_t)k * cr->g.per_node + l];
 }
 
 /* Multi-channel ring: channel c enters each node at local c, visits the
  * node's GPUs in order and leaves from local c-1 for the next node. */
-static void flows_ring(struct coll_run *cr, flownet *fn, double W)
+static void flows_ring(struct collective_run *cr, flow_net *fn, double W)
 {
 	int M = cr->g.nodes, G = cr->g.per_node;
 	if (M == 1) {
@@ -543,7 +548,7 @@ static void flows_ring(struct coll_run *cr, flownet *fn, double W)
 	}
 }
 
-static void flows_tree(struct coll_run *cr, flownet *fn, double S)
+static void flows_tree(struct collective_run *cr, flow_net *fn, double S)
 {
 	int M = cr->g.nodes, G = cr->g.per_node;
 	/* chains inside nodes: S each way per edge (S/2 per tree, two trees) */
@@ -566,7 +571,7 @@ static void flows_tree(struct coll_run *cr, flownet *fn, double S)
 }
 
 /* Rings inside each node (intra) or across nodes on each rail (inter). */
-static void flows_intra_ring(struct coll_run *cr, flownet *fn, double W)
+static void flows_intra_ring(struct collective_run *cr, flow_net *fn, double W)
 {
 	int M = cr->g.nodes, G = cr->g.per_node;
 	for (int k = 0; k < M; k++)
@@ -574,7 +579,7 @@ static void flows_intra_ring(struct coll_run *cr, flownet *fn, double W)
 			start_flow(cr, fn, rank_gpu(cr, k, l), rank_gpu(cr, k, (l + 1) % G), W);
 }
 
-static void flows_inter_ring(struct coll_run *cr, flownet *fn, double W)
+static void flows_inter_ring(struct collective_run *cr, flow_net *fn, double W)
 {
 	int M = cr->g.nodes, G = cr->g.per_node;
 	for (int l = 0; l < G; l++)
@@ -583,9 +588,9 @@ static void flows_inter_ring(struct coll_run *cr, flownet *fn, double W)
 }
 
 /* Start the flows of the current phase. */
-static void start_phase(struct coll_run *cr)
+static void start_phase(struct collective_run *cr)
 {
-	flownet *fn = cr->fn;
+	flow_net *fn = cr->fn;
 	double S = cr->bytes, n = cr->g.n, M = cr->g.nodes, G = cr->g.per_node;
 	double frac = protocols[cr->cost.proto].bw_fraction;
 	double W;
@@ -594,7 +599,7 @@ static void start_phase(struct coll_run *cr)
 	 * many bytes on the wire. */
 	S /= frac;
 	cr->pending = 0;
-	flownet_batch_begin(fn);
+	flow_batch_begin(fn);
 	switch (cr->op) {
 	case COLL_ALL_TO_ALL:
 		for (int a = 0; a < cr->n; a++)
@@ -640,35 +645,35 @@ static void start_phase(struct coll_run *cr)
 			assert(0);
 		}
 	}
-	flownet_batch_end(fn);
+	flow_batch_end(fn);
 }
 
 static void phase_latency_passed(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct coll_run *cr = (struct coll_run *)((char *)h - offsetof(struct coll_run, phase_done));
+	struct collective_run *cr = (struct collective_run *)((char *)h - offsetof(struct collective_run, phase_done));
 	(void)arg;
 	cr->phase++;
 	if (cr->phase < cr->cost.phases) {
 		start_phase(cr);
 		if (cr->pending == 0)
-			engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[cr->phase]), 2, &cr->phase_done, 0);
+			engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[cr->phase]), ENGINE_CLASS_DECIDE, &cr->phase_done, 0);
 		return;
 	}
 	cr->finished_ns = engine_now(e);
 	if (cr->done != NULL)
-		engine_after(e, 0, 2, cr->done, cr->arg);
+		engine_after(e, 0, ENGINE_CLASS_DECIDE, cr->done, cr->arg);
 }
 
 static void flow_finished(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct coll_run *cr = (struct coll_run *)h;
+	struct collective_run *cr = (struct collective_run *)h;
 	(void)arg;
 	assert(cr->pending > 0);
 	if (--cr->pending == 0)
-		engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[cr->phase]), 2, &cr->phase_done, 0);
+		engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[cr->phase]), ENGINE_CLASS_DECIDE, &cr->phase_done, 0);
 }
 
-int coll_run_start(struct coll_run *cr, const struct topo_net *tn, engine *e, flownet *fn,
+int collective_run_start(struct collective_run *cr, const struct topology_net *tn, engine *e, flow_net *fn,
 		   const long *gpus, int n, enum collective_op op, const struct coll_cost *cost,
 		   double bytes, struct engine_handler *done, uint64_t arg)
 {
@@ -680,7 +685,7 @@ int coll_run_start(struct coll_run *cr, const struct topo_net *tn, engine *e, fl
 		if (topology_node(t, gpus[i]) != topology_node(t, gpus[i - 1]))
 			nodes++;
 	assert(n % nodes == 0);
-	coll_group_make(&cr->g, nodes, n / nodes);
+	collective_group_make(&cr->g, nodes, n / nodes);
 	if (op == COLL_ALL_TO_ALL && n > A2A_FLOW_MAX_RANKS)
 		return -1;
 	cr->flow_done.fn = flow_finished;
@@ -698,11 +703,11 @@ int coll_run_start(struct coll_run *cr, const struct topo_net *tn, engine *e, fl
 	cr->started_ns = engine_now(e);
 	start_phase(cr);
 	if (cr->pending == 0)
-		engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[0]), 2, &cr->phase_done, 0);
+		engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[0]), ENGINE_CLASS_DECIDE, &cr->phase_done, 0);
 	return 0;
 }
 
-void coll_run_release(struct coll_run *cr)
+void collective_run_release(struct collective_run *cr)
 {
 	free(cr->gpus);
 	cr->gpus = NULL;
@@ -712,23 +717,23 @@ double collective_simulate(const struct topology *t, enum collective_op op,
 			   const struct coll_cost *cost, double bytes)
 {
 	engine *e = engine_new();
-	flownet *fn = flownet_new(e);
-	struct topo_net tn;
-	struct coll_run cr;
+	flow_net *fn = flow_new(e);
+	struct topology_net tn;
+	struct collective_run cr;
 	long *gpus = xcalloc((size_t)t->gpus, sizeof *gpus);
 	double result = -1;
 
 	for (long g = 0; g < t->gpus; g++)
 		gpus[g] = g;
-	topo_net_build(&tn, t, fn);
-	if (coll_run_start(&cr, &tn, e, fn, gpus, (int)t->gpus, op, cost, bytes, NULL, 0) == 0) {
+	topology_net_build(&tn, t, fn);
+	if (collective_run_start(&cr, &tn, e, fn, gpus, (int)t->gpus, op, cost, bytes, NULL, 0) == 0) {
 		engine_run(e, SIM_TIME_MAX);
 		result = sim_time_to_s(cr.finished_ns - cr.started_ns);
-		coll_run_release(&cr);
+		collective_run_release(&cr);
 	}
-	topo_net_release(&tn);
+	topology_net_release(&tn);
 	free(gpus);
-	flownet_free(fn);
+	flow_free(fn);
 	engine_free(e);
 	return result;
 }

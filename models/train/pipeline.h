@@ -20,29 +20,14 @@
 #ifndef CLUSTERSIM_MODELS_PIPELINE_H
 #define CLUSTERSIM_MODELS_PIPELINE_H
 
-#include "models/scenario.h"
+#include "models/train/train.h"
 #include "sim/engine.h"
+#include "sim/timeline.h"
 
-enum pipe_op { PIPE_F, PIPE_B, PIPE_W };
+enum pipeline_op { PIPE_F, PIPE_B, PIPE_W };
 
-/* One span of work, for traces. */
-struct trace_span {
-	int stage;
-	int stream;       /* 0 compute, 1 communication */
-	char name[40];
-	double start_s, end_s;
-};
 
-/* A growable list of spans (owned). */
-struct trace_log {
-	struct trace_span *spans;
-	size_t n, cap;
-};
-
-void trace_log_add(struct trace_log *t, int stage, int stream, const char *name, double start_s, double end_s);
-void trace_log_release(struct trace_log *t);
-
-struct pipe_config {
+struct pipeline_config {
 	int p, v, m;
 	enum schedule_kind schedule;
 	const double *f_s;        /* [p v] forward time of one micro-batch on virtual stage vs */
@@ -52,7 +37,7 @@ struct pipe_config {
 	const double *send_b_s;   /* [p v] transfer vs+1 -> vs */
 };
 
-struct pipe_result {
+struct pipeline_result {
 	double span_s;             /* last compute op end over all stages */
 	double *stage_end_s;       /* [p] last compute op end */
 	double *stage_busy_s;      /* [p] compute busy time */
@@ -64,40 +49,40 @@ struct pipe_result {
  * Several pipelines on one engine, with the transfers and the gradient
  * reductions left to the caller (training's full mode runs them as flows).
  */
-struct pipe_hooks {
+struct pipeline_hooks {
 	void *ctx;
 	/* Start moving micro-batch mb's activations (forward) or gradients from
 	 * virtual stage `from` to `to` of pipeline `pipe`; when they have
-	 * arrived, call pipe_sim_delivered(). */
+	 * arrived, call pipeline_sim_delivered(). */
 	void (*send)(void *ctx, int pipe, int from, int to, int mb, bool forward);
 	/* The last operation producing virtual stage vs's gradients has just
 	 * started and takes `duration_s` (may be NULL). */
 	void (*last_grads)(void *ctx, int pipe, int vs, double duration_s);
 };
 
-typedef struct pipe_sim pipe_sim;
+typedef struct pipeline_sim pipeline_sim;
 
 /* New simulation of `pipelines` copies of c on engine e (borrowed); trace
- * (may be NULL) logs pipeline 0. Caller frees with pipe_sim_free(). */
-pipe_sim *pipe_sim_new(engine *e, const struct pipe_config *c, int pipelines,
-		       const struct pipe_hooks *hooks, struct trace_log *trace);
-void pipe_sim_free(pipe_sim *s);
+ * (may be NULL) logs pipeline 0. Caller frees with pipeline_sim_free(). */
+pipeline_sim *pipeline_sim_new(engine *e, const struct pipeline_config *c, int pipelines,
+		       const struct pipeline_hooks *hooks, struct timeline *trace);
+void pipeline_sim_free(pipeline_sim *s);
 
 /* Schedule the first operations (at the engine's current time). */
-void pipe_sim_start(pipe_sim *s);
+void pipeline_sim_start(pipeline_sim *s);
 
 /* A transfer started by hooks->send has arrived: its input is there now. */
-void pipe_sim_delivered(pipe_sim *s, int pipe, int to, int mb, bool forward);
+void pipeline_sim_delivered(pipeline_sim *s, int pipe, int to, int mb, bool forward);
 
 /* Results of one pipeline after the engine has run (arrays allocated). */
-void pipe_sim_result(const pipe_sim *s, int pipe, struct pipe_result *r);
+void pipeline_sim_result(const pipeline_sim *s, int pipe, struct pipeline_result *r);
 
 /* Check p, v, m and schedule fit together; returns NULL or why not. */
 const char *pipeline_check(int p, int v, int m, enum schedule_kind s);
 
 /* Simulate; result arrays are allocated here (release with pipeline_result_release).
  * When trace is not NULL every operation is logged. */
-void pipeline_run(const struct pipe_config *c, struct pipe_result *r, struct trace_log *trace);
-void pipeline_result_release(struct pipe_result *r);
+void pipeline_run(const struct pipeline_config *c, struct pipeline_result *r, struct timeline *trace);
+void pipeline_result_release(struct pipeline_result *r);
 
 #endif

@@ -26,26 +26,38 @@
 
 #include <stdbool.h>
 
-#include "models/scenario.h"
-#include "models/topology.h"
+#include "models/hw/hw.h"
+#include "models/hw/topology.h"
 #include "sim/engine.h"
 #include "sim/flow.h"
 
+enum collective_op {
+	COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL,
+	COLL_BROADCAST, COLL_SEND_RECV, COLL_OP_COUNT
+};
+extern const char *const collective_op_names[];
+
+enum collective_algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_NVLS, ALGO_COUNT };
+extern const char *const collective_algo_names[];
+
+enum collective_fidelity { FIDELITY_ANALYTIC, FIDELITY_FLOWS };
+extern const char *const collective_fidelity_names[];
+
 enum coll_protocol { PROTO_LL, PROTO_SIMPLE, PROTO_COUNT };
-extern const char *const coll_protocol_names[];
+extern const char *const collective_protocol_names[];
 
 /* Who takes part: n ranks, `nodes` nodes, `per_node` ranks on each. */
-struct coll_group {
+struct collective_group {
 	int n;
 	int nodes;
 	int per_node;
 };
 
 /* All GPUs of a topology. */
-void coll_group_all(struct coll_group *g, const struct topology *t);
+void collective_group_all(struct collective_group *g, const struct topology *t);
 
 /* A group of `per_node` ranks on each of `nodes` nodes. */
-void coll_group_make(struct coll_group *g, int nodes, int per_node);
+void collective_group_make(struct collective_group *g, int nodes, int per_node);
 
 #define COLL_MAX_PHASES 3
 
@@ -72,23 +84,23 @@ const char *collective_algo_label(enum collective_op op, enum collective_algo a)
  * fastest applicable algorithm is chosen. Returns false (with *why_not set
  * to a static sentence) when the algorithm cannot run this op on this group.
  */
-bool collective_analytic(const struct topology *t, const struct coll_group *g,
+bool collective_analytic(const struct topology *t, const struct collective_group *g,
 			 enum collective_op op, enum collective_algo algo, double bytes,
 			 struct coll_cost *out, const char **why_not);
 
 /*
- * A collective in flight as flows. Start it with coll_run_start(); when its
+ * A collective in flight as flows. Start it with collective_run_start(); when its
  * last phase ends, `done` runs with `arg`. The run owns a copy of the rank
- * list; release it after completion with coll_run_release().
+ * list; release it after completion with collective_run_release().
  */
-struct coll_run {
+struct collective_run {
 	struct engine_handler flow_done;   /* a flow of the current phase ended */
 	struct engine_handler phase_done;  /* a phase's latency has passed */
-	const struct topo_net *tn;
-	flownet *fn;
+	const struct topology_net *tn;
+	flow_net *fn;
 	long *gpus;
 	int n;
-	struct coll_group g;
+	struct collective_group g;
 	enum collective_op op;
 	struct coll_cost cost;
 	double bytes;
@@ -107,10 +119,10 @@ struct coll_run {
  * collective_analytic). Returns 0, or -1 when the flow form is not available
  * for it (all-to-all beyond 512 ranks).
  */
-int coll_run_start(struct coll_run *cr, const struct topo_net *tn, engine *e, flownet *fn,
+int collective_run_start(struct collective_run *cr, const struct topology_net *tn, engine *e, flow_net *fn,
 		   const long *gpus, int n, enum collective_op op, const struct coll_cost *cost,
 		   double bytes, struct engine_handler *done, uint64_t arg);
-void coll_run_release(struct coll_run *cr);
+void collective_run_release(struct collective_run *cr);
 
 /*
  * Run one collective alone on an idle copy of the cluster as flows and

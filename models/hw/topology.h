@@ -11,7 +11,7 @@
  * fat-tree: a node's ports on one leaf), leaves of nodes_per_leaf nodes,
  * with oversubscription above the leaves; and storage tiers.
  *
- * struct topo_net instantiates it as flownet links (capacities derated by
+ * struct topology_net instantiates it as flow_net links (capacities derated by
  * each fabric's measured efficiency) and gives the path between two GPUs
  * or from a node to a storage tier. Rank placement (which GPU runs which
  * rank of a parallel plan) lives in plan.c; here a GPU is 0 .. gpus-1,
@@ -22,7 +22,7 @@
 
 #include <stdbool.h>
 
-#include "models/scenario.h"
+#include "models/hw/hw.h"
 #include "sim/flow.h"
 
 /* One class of link: its raw rate per direction, the fraction of it that
@@ -86,10 +86,10 @@ bool topology_same_domain(const struct topology *t, long a, long b);
  * topology one rail's leaf of group g, for a fat tree the node group's leaf. */
 double topology_leaf_uplink(const struct topology *t, int group);
 
-/* Links of a topology inside a flownet. */
-struct topo_net {
+/* Links of a topology inside a flow_net. */
+struct topology_net {
 	const struct topology *t;
-	flownet *fn;
+	flow_net *fn;
 	flow_link *gpu_up, *gpu_down;  /* switch/host scale-up port per GPU */
 	flow_link *pair;               /* mesh/bridge: per node, per ordered pair */
 	flow_link *pcie_up, *pcie_down;/* bridge/mesh fallback through the host */
@@ -101,8 +101,8 @@ struct topo_net {
 };
 
 /* Create the links (capacity = raw rate x efficiency). Borrows t and fn. */
-void topo_net_build(struct topo_net *tn, const struct topology *t, flownet *fn);
-void topo_net_release(struct topo_net *tn);
+void topology_net_build(struct topology_net *tn, const struct topology *t, flow_net *fn);
+void topology_net_release(struct topology_net *tn);
 
 /*
  * Path from GPU src to GPU dst (src != dst) into path[FLOW_PATH_MAX]; returns
@@ -111,9 +111,9 @@ void topo_net_release(struct topo_net *tn);
  * there when the destination GPU sits on another rail (as NCCL's PXN does).
  * *latency_s gets the sum of the hops' latencies.
  */
-int topo_net_path(const struct topo_net *tn, long src, long dst, flow_link *path, double *latency_s);
+int topology_net_path(const struct topology_net *tn, long src, long dst, flow_link *path, double *latency_s);
 
 /* Path from a node to storage tier `tier` (node port, then tier aggregate). */
-int topo_net_storage_path(const struct topo_net *tn, int node, int tier, flow_link *path);
+int topology_net_storage_path(const struct topology_net *tn, int node, int tier, flow_link *path);
 
 #endif

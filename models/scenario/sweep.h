@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/catalog.h"
-#include "models/scenario.h"
+#include "models/hw/catalog.h"
+#include "models/scenario/scenario.h"
 #include "util/error.h"
 
 /* The most points a sweep may have, and the most paths it may vary. */

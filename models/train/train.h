@@ -20,13 +20,60 @@
  * rank's communication as flows through the fabric, so groups that share
  * links slow each other.
  */
-#ifndef CLUSTERSIM_MODELS_TRAINING_H
-#define CLUSTERSIM_MODELS_TRAINING_H
+#ifndef CLUSTERSIM_MODELS_TRAIN_TRAIN_H
+#define CLUSTERSIM_MODELS_TRAIN_TRAIN_H
 
 #include <stdbool.h>
 
-#include "models/pipeline.h"
-#include "models/scenario.h"
+#include "models/hw/hw.h"
+#include "models/kernel/roofline.h"
+#include "models/kernel/transformer.h"
+
+struct timeline;
+
+/* A parallel-plan field the planner chooses. */
+#define PLAN_AUTO (-1)
+
+enum schedule_kind { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZB_H1 };
+extern const char *const schedule_names[];
+
+
+/* Fields are PLAN_AUTO where the planner decides. */
+struct parallel_plan {
+	int tp, pp, vpp, dp, cp, ep, zero, micro_batch;
+	int schedule;           /* enum schedule_kind or PLAN_AUTO */
+	int recompute;          /* enum recompute_kind or PLAN_AUTO */
+	int sequence_parallel;  /* 0, 1 or PLAN_AUTO */
+	char order[32];         /* rank placement, "" = tp-cp-pp-dp */
+	bool tp_comm_overlap;   /* TP collectives overlapped with GEMMs (userbuffers) */
+};
+
+enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
+extern const char *const training_mode_names[];
+
+enum finetune_method { FINETUNE_FULL, FINETUNE_LORA, FINETUNE_QLORA };
+extern const char *const finetune_method_names[];
+
+struct finetune_spec {
+	enum finetune_method method;
+	int rank;
+	char targets[CAT_NAME_MAX];  /* "attn", "mlp", "attn+mlp" */
+};
+
+/* What one training step needs to know: the model, the batch, the plan and
+ * how kernels perform. The whole run (tokens, checkpoints, failures) is
+ * run/run.h's. */
+struct train_spec {
+	struct model_spec model;
+	enum precision precision;
+	int seq_len;
+	double global_batch_tokens;
+	struct parallel_plan plan;
+	struct kernel_calibration kernels;
+	enum training_mode mode;
+	bool is_finetune;             /* a finetune workload: finetune says how */
+	struct finetune_spec finetune;
+};
 
 /* A plan with every field decided. */
 struct train_plan {
@@ -83,28 +130,28 @@ struct train_result {
  * selective recompute, sequence parallel when tp > 1, dp from the GPU
  * count) and check the plan; returns NULL or the reason it cannot run.
  */
-const char *training_plan_fill(const struct workload_spec *w, const struct cluster_spec *c,
+const char *train_plan_fill(const struct train_spec *w, const struct cluster_spec *c,
 			       const struct parallel_plan *req, struct train_plan *out);
 
 /* Memory per GPU (the heaviest stage) under a plan. */
-void training_memory(const struct workload_spec *w, const struct cluster_spec *c,
+void train_memory(const struct train_spec *w, const struct cluster_spec *c,
 		     const struct train_plan *p, struct train_memory *m);
 
 /* Evaluate one concrete plan. trace may be NULL. */
-void training_step(const struct workload_spec *w, const struct cluster_spec *c,
-		   const struct train_plan *p, struct train_result *r, struct trace_log *trace);
+void train_step(const struct train_spec *w, const struct cluster_spec *c,
+		   const struct train_plan *p, struct train_result *r, struct timeline *trace);
 
 /* The scenario's plan; when any field is "auto", the fastest plan that fits
  * (r->searched, r->plans_tried say so). */
-void training_evaluate(const struct workload_spec *w, const struct cluster_spec *c,
+void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		       struct train_result *r);
 
 /* Global defaults of the kernel model (docs/calibration.md). */
-extern const double training_default_hbm_efficiency;
-extern const double training_default_launch_s;
-extern const double training_default_attention_factor;
-extern const double training_default_gemm_factor;
-extern const double training_overlap_slowdown;
-extern const double training_workspace_bytes;
+extern const double train_default_hbm_efficiency;
+extern const double train_default_launch_s;
+extern const double train_default_attention_factor;
+extern const double train_default_gemm_factor;
+extern const double train_overlap_slowdown;
+extern const double train_workspace_bytes;
 
 #endif

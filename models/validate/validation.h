@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "models/scenario.h"
+#include "models/scenario/scenario.h"
 
 /* The metrics, in the units of their names:
  * collectives: busbw_GBps, busbw_per_nic_GBps (bus bandwidth over the NICs

@@ -1,4 +1,4 @@
-#include "training.h"
+#include "train.h"
 
 #include <assert.h>
 #include <math.h>
@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/collective.h"
-#include "models/placement.h"
-#include "models/topology.h"
-#include "models/transformer.h"
+#include "models/comm/collective.h"
+#include "models/hw/placement.h"
+#include "models/train/pipeline.h"
+#include "models/hw/topology.h"
+#include "models/kernel/transformer.h"
 #include "sim/engine.h"
 #include "sim/flow.h"
 #include "sim/time.h"
@@ -38,6 +39,9 @@
 #define OVERLAP_SLOWDOWN 0.12
 #endif
 
+const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
+const char *const finetune_method_names[] = { "full", "lora", "qlora", NULL };
+const char *const training_mode_names[] = { "representative", "full", NULL };
 const char *const train_status_names[] = { "ok", "oom", "invalid", "error", NULL };
 
 /*
@@ -46,22 +50,22 @@ const char *const train_status_names[] = { "ok", "oom", "invalid", "error", NULL
  */
 /* Fraction of HBM bandwidth that memory-bound kernels (norms, activations,
  * residual adds, optimizer) reach. */
-const double training_default_hbm_efficiency = HBM_EFF;
+const double train_default_hbm_efficiency = HBM_EFF;
 /* Fixed cost of each kernel: launch, tail and framework dispatch. */
-const double training_default_launch_s = LAUNCH_S;
+const double train_default_launch_s = LAUNCH_S;
 /* GEMMs inside a training step reach this fraction of the measured MAMF
  * (which is the best of a sweep of shapes on an idle GPU: real shapes, tile
  * quantization, sustained clocks and concurrent kernels give less). */
-const double training_default_gemm_factor = GEMM_FACTOR;
+const double train_default_gemm_factor = GEMM_FACTOR;
 /* FlashAttention's efficiency relative to MAMF: FlashAttention-2 reaches
  * about 35-40% of H100's dense peak, about half of what GEMMs reach. */
-const double training_default_attention_factor = ATTN_FACTOR;
+const double train_default_attention_factor = ATTN_FACTOR;
 /* Communication overlapped with computation still costs it: NCCL's kernels
  * hold SMs while they run (16 channels, one thread block each, of H100's
  * 132 SMs), so computation slows by this fraction of the overlapped time. */
-const double training_overlap_slowdown = OVERLAP_SLOWDOWN;
+const double train_overlap_slowdown = OVERLAP_SLOWDOWN;
 /* CUDA context, NCCL buffers, allocator fragmentation: held back per GPU. */
-const double training_workspace_bytes = 5.0 * 1073741824.0;
+const double train_workspace_bytes = 5.0 * 1073741824.0;
 
 /* Bytes per element of activations, weights and gradients (16-bit). */
 #define ACT_BYTES 2.0
@@ -76,7 +80,7 @@ const double training_workspace_bytes = 5.0 * 1073741824.0;
 
 /* ---- plans ---------------------------------------------------------------- */
 
-const char *training_plan_fill(const struct workload_spec *w, const struct cluster_spec *c,
+const char *train_plan_fill(const struct train_spec *w, const struct cluster_spec *c,
 			       const struct parallel_plan *req, struct train_plan *p)
 {
 	static char why[192];
@@ -181,8 +185,8 @@ static double vstage_params(const struct model_spec *m, const struct train_plan 
 	int first, count, dense, moe;
 	stage_layers(m->layers, P, vs, &first, &count);
 	layer_mix(m, first, count, &dense, &moe);
-	double attn = tf_attention_params(m), dmlp = tf_mlp_params(m, false, false);
-	double emlp = tf_mlp_params(m, true, true);
+	double attn = transformer_attention_params(m), dmlp = transformer_mlp_params(m, false, false);
+	double emlp = transformer_mlp_params(m, true, true);
 	double params = count * attn / p->tp + dense * dmlp / p->tp + moe * emlp / (p->tp * p->ep);
 	double vh = (double)m->vocab * m->hidden;
 	if (vs == 0)
@@ -195,10 +199,10 @@ static double vstage_params(const struct model_spec *m, const struct train_plan 
 /* ---- memory --------------------------------------------------------------- */
 
 /* LoRA / QLoRA: trainable adapter parameters per layer on one GPU. */
-static double lora_params_per_layer(const struct workload_spec *w, const struct train_plan *p)
+static double lora_params_per_layer(const struct train_spec *w, const struct train_plan *p)
 {
 	const struct model_spec *m = &w->model;
-	double h = m->hidden, d = tf_head_dim(m), r = w->finetune.rank;
+	double h = m->hidden, d = transformer_head_dim(m), r = w->finetune.rank;
 	double qkv_out = m->heads * d + 2.0 * m->kv_heads * d;
 	double sum = 0;
 	bool attn = strstr(w->finetune.targets, "attn") != NULL;
@@ -212,7 +216,7 @@ static double lora_params_per_layer(const struct workload_spec *w, const struct 
 	return sum / p->tp;
 }
 
-void training_memory(const struct workload_spec *w, const struct cluster_spec *c,
+void train_memory(const struct train_spec *w, const struct cluster_spec *c,
 		     const struct train_plan *p, struct train_memory *mem)
 {
 	const struct model_spec *m = &w->model;
@@ -234,7 +238,7 @@ void training_memory(const struct workload_spec *w, const struct cluster_spec *c
 		}
 		struct train_memory s;
 		memset(&s, 0, sizeof s);
-		bool lora = w->kind == WORKLOAD_FINETUNE && w->finetune.method != FINETUNE_FULL;
+		bool lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
 		if (lora) {
 			double base_bytes = w->finetune.method == FINETUNE_QLORA ? 0.5 + 0.0625 : WEIGHT_BYTES;
 			double adapters = lora_params_per_layer(w, p) * layers;
@@ -251,7 +255,7 @@ void training_memory(const struct workload_spec *w, const struct cluster_spec *c
 				s.grads /= p->dp;
 			if (p->zero >= 3) {
 				/* sharded, plus two layers gathered at a time (prefetch) */
-				double layer = (tf_layer_params(m, m->experts > 0, true)) / p->tp;
+				double layer = (transformer_layer_params(m, m->experts > 0, true)) / p->tp;
 				s.weights = s.weights / p->dp + 2 * layer * WEIGHT_BYTES;
 			}
 		}
@@ -264,7 +268,7 @@ void training_memory(const struct workload_spec *w, const struct cluster_spec *c
 			if (strstr(w->finetune.targets, "mlp") == NULL)
 				frozen |= TF_FROZEN_MLP;
 		}
-		double per_layer = tf_layer_activation_bytes_frozen(m, s_local, p->micro_batch, p->tp, p->sp,
+		double per_layer = transformer_layer_activation_bytes_frozen(m, s_local, p->micro_batch, p->tp, p->sp,
 								    p->recompute, w->kernels.flash_attention, frozen);
 		double in_flight;
 		switch (p->schedule) {
@@ -292,7 +296,7 @@ void training_memory(const struct workload_spec *w, const struct cluster_spec *c
 		s.activations = per_layer * layers * in_flight;
 		if (p->recompute == RECOMPUTE_FULL) {
 			/* one layer's full activations while it is recomputed */
-			s.activations += tf_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
+			s.activations += transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
 								   RECOMPUTE_NONE, w->kernels.flash_attention);
 		}
 		if (has_last) {
@@ -300,7 +304,7 @@ void training_memory(const struct workload_spec *w, const struct cluster_spec *c
 			s.activations += 4.0 * s_local * p->micro_batch * m->vocab / p->tp;
 		}
 		(void)has_first;
-		s.workspace = training_workspace_bytes;
+		s.workspace = train_workspace_bytes;
 		s.total = s.weights + s.grads + s.optimizer + s.activations + s.workspace;
 		if (s.total > worst) {
 			worst = s.total;
@@ -315,7 +319,7 @@ void training_memory(const struct workload_spec *w, const struct cluster_spec *c
 static double overlap(double comm, double compute)
 {
 	double hidden = comm < compute ? comm : compute;
-	return (comm - hidden) + training_overlap_slowdown * hidden;
+	return (comm - hidden) + train_overlap_slowdown * hidden;
 }
 
 /* ---- kernel times ----------------------------------------------------------- */
@@ -330,20 +334,20 @@ struct kctx {
 	double elem;       /* bytes per element of GEMM operands */
 };
 
-static void kctx_init(struct kctx *k, const struct workload_spec *w, const struct cluster_spec *c)
+static void kctx_init(struct kctx *k, const struct train_spec *w, const struct cluster_spec *c)
 {
 	const struct gpu_spec *g = &c->gpu;
 	enum precision pr = w->precision;
 	enum precision attn_pr = pr == PREC_FP8 || pr == PREC_FP4 ? PREC_BF16 : pr;
 	k->peak = g->peak_flops[pr] > 0 ? g->peak_flops[pr] : g->peak_flops[PREC_BF16];
 	k->gemm_eff = w->kernels.gemm_efficiency > 0 ? w->kernels.gemm_efficiency
-						     : g->mamf[pr] * training_default_gemm_factor;
+						     : g->mamf[pr] * train_default_gemm_factor;
 	k->attn_peak = g->peak_flops[attn_pr] > 0 ? g->peak_flops[attn_pr] : g->peak_flops[PREC_BF16];
 	k->attn_eff = w->kernels.attention_efficiency > 0 ? w->kernels.attention_efficiency
-							: g->mamf[attn_pr] * training_default_attention_factor;
+							: g->mamf[attn_pr] * train_default_attention_factor;
 	k->hbm = g->mem_bw_bytes_per_s *
-		 (w->kernels.hbm_efficiency > 0 ? w->kernels.hbm_efficiency : training_default_hbm_efficiency);
-	k->launch = w->kernels.launch_s >= 0 ? w->kernels.launch_s : training_default_launch_s;
+		 (w->kernels.hbm_efficiency > 0 ? w->kernels.hbm_efficiency : train_default_hbm_efficiency);
+	k->launch = w->kernels.launch_s >= 0 ? w->kernels.launch_s : train_default_launch_s;
 	k->elem = pr == PREC_FP8 ? 1.0 : pr == PREC_FP4 ? 0.5 : 2.0;
 }
 
@@ -376,7 +380,7 @@ struct layer_time {
 };
 
 struct step_ctx {
-	const struct workload_spec *w;
+	const struct train_spec *w;
 	const struct cluster_spec *c;
 	const struct train_plan *p;
 	struct topology topo;
@@ -387,7 +391,7 @@ struct step_ctx {
 };
 
 /* Nodes and ranks per node of the group along `dim` containing rank 0. */
-static void group_shape(const struct step_ctx *x, enum plan_dim dim, int size, struct coll_group *g)
+static void group_shape(const struct step_ctx *x, enum plan_dim dim, int size, struct collective_group *g)
 {
 	long *gpus = xcalloc((size_t)size, sizeof *gpus);
 	int c0[DIM_COUNT] = { 0, 0, 0, 0 };
@@ -410,10 +414,10 @@ static void group_shape(const struct step_ctx *x, enum plan_dim dim, int size, s
 	free(gpus);
 	if (size % nodes != 0)
 		nodes = size;  /* uneven: treat as one rank per node */
-	coll_group_make(g, nodes, size / nodes);
+	collective_group_make(g, nodes, size / nodes);
 }
 
-static double coll_time(const struct step_ctx *x, const struct coll_group *g, enum collective_op op, double bytes)
+static double coll_time(const struct step_ctx *x, const struct collective_group *g, enum collective_op op, double bytes)
 {
 	struct coll_cost cost;
 	const char *why;
@@ -430,7 +434,7 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 	const struct train_plan *p = x->p;
 	const struct kctx *k = &x->k;
 	double T = x->tokens, t = p->tp;
-	double h = m->hidden, d = tf_head_dim(m), a = m->heads, g = m->kv_heads;
+	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
 	double s = x->w->seq_len;
 	double gated = m->mlp == MLP_SWIGLU;
 
@@ -500,7 +504,7 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 	 * reduce-scatters of the layer's T x h activations per pass, else two
 	 * all-reduces */
 	if (p->tp > 1) {
-		struct coll_group tg;
+		struct collective_group tg;
 		double bytes = ACT_BYTES * T * h;
 		group_shape(x, DIM_TP, p->tp, &tg);
 		if (p->sp)
@@ -519,7 +523,7 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 	}
 	/* expert parallel: dispatch and combine all-to-alls of T k h per pass */
 	if (moe && p->ep > 1) {
-		struct coll_group eg;
+		struct collective_group eg;
 		double bytes = ACT_BYTES * T * m->experts_active * h;
 		group_shape(x, DIM_DP, p->ep, &eg);
 		lt->ep_fwd = 2 * coll_time(x, &eg, COLL_ALL_TO_ALL, bytes);
@@ -528,12 +532,12 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 	/* context parallel: K and V go round the ring in cp - 1 steps, hidden
 	 * behind the attention computation when it is long enough */
 	if (p->cp > 1) {
-		struct coll_group cg;
+		struct collective_group cg;
 		double heads = g / t < 1 ? 1 : g / t;
 		double step_bytes = ACT_BYTES * 2 * T * heads * d;
 		group_shape(x, DIM_CP, p->cp, &cg);
-		struct coll_group pair;
-		coll_group_make(&pair, cg.nodes > 1 ? 2 : 1, cg.nodes > 1 ? 1 : 2);
+		struct collective_group pair;
+		collective_group_make(&pair, cg.nodes > 1 ? 2 : 1, cg.nodes > 1 ? 1 : 2);
 		double step = coll_time(x, &pair, COLL_SEND_RECV, step_bytes);
 		double comm = (p->cp - 1) * step;
 		lt->cp_fwd = overlap(comm, attn);
@@ -547,13 +551,13 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
  * every tensor-parallel rank sending its share at once. */
 static double p2p_time(const struct step_ctx *x, long a, long b, double bytes)
 {
-	struct coll_group g;
+	struct collective_group g;
 	bool same = topology_node(&x->topo, a) == topology_node(&x->topo, b);
 	struct coll_cost cost;
 	const char *why;
 	if (a == b || bytes <= 0)
 		return 0;
-	coll_group_make(&g, same ? 1 : 2, same ? 2 : 1);
+	collective_group_make(&g, same ? 1 : 2, same ? 2 : 1);
 	if (!collective_analytic(&x->topo, &g, COLL_SEND_RECV, ALGO_AUTO, bytes, &cost, &why))
 		return 0;
 	if (!same && x->topo.has_nic) {
@@ -619,7 +623,7 @@ struct full_queue {
 	long *gpus;                   /* the DP group, dp entries */
 	int head, tail;               /* buckets waiting: indexes into the stage's list */
 	bool busy;
-	struct coll_run run;
+	struct collective_run run;
 	double end_s;
 };
 
@@ -629,9 +633,9 @@ struct full_sim {
 	const struct step_ctx *x;
 	const struct train_plan *p;
 	engine *e;
-	flownet *fn;
-	struct topo_net tn;
-	pipe_sim *ps;
+	flow_net *fn;
+	struct topology_net tn;
+	pipeline_sim *ps;
 	int P;
 	const int *vs_layers;
 	const double *vs_params;
@@ -675,7 +679,7 @@ static void full_send(void *ctx, int pipe, int from, int to, int mb, bool forwar
 	xf->mb = mb;
 	xf->forward = forward;
 	xf->pending = 0;
-	flownet_batch_begin(fs->fn);
+	flow_batch_begin(fs->fn);
 	for (int t = 0; t < p->tp; t++)
 		for (int c = 0; c < p->cp; c++) {
 			long a = rank_gpu(fs->x, t, c, si, pipe), b = rank_gpu(fs->x, t, c, di, pipe);
@@ -683,21 +687,21 @@ static void full_send(void *ctx, int pipe, int from, int to, int mb, bool forwar
 			double lat = 0;
 			if (a == b)
 				continue;
-			int len = topo_net_path(&fs->tn, a, b, path, &lat);
+			int len = topology_net_path(&fs->tn, a, b, path, &lat);
 			/* the same fixed cost as the analytic point-to-point */
-			struct coll_group g;
+			struct collective_group g;
 			struct coll_cost cost;
 			const char *why;
 			bool same = topology_node(&fs->x->topo, a) == topology_node(&fs->x->topo, b);
-			coll_group_make(&g, same ? 1 : 2, same ? 2 : 1);
+			collective_group_make(&g, same ? 1 : 2, same ? 2 : 1);
 			double latency = collective_analytic(&fs->x->topo, &g, COLL_SEND_RECV, ALGO_AUTO, fs->act_bytes, &cost, &why)
 					 ? cost.latency_s : lat;
 			xf->pending++;
-			flownet_start(fs->fn, path, len, fs->act_bytes, 1.0, sim_time_from_s(latency), &fs->xfer_done, id);
+			flow_start(fs->fn, path, len, fs->act_bytes, 1.0, sim_time_from_s(latency), &fs->xfer_done, id);
 		}
-	flownet_batch_end(fs->fn);
+	flow_batch_end(fs->fn);
 	if (xf->pending == 0)
-		pipe_sim_delivered(fs->ps, pipe, to, mb, forward);
+		pipeline_sim_delivered(fs->ps, pipe, to, mb, forward);
 }
 
 static void full_xfer_done(engine *e, struct engine_handler *h, uint64_t arg)
@@ -706,7 +710,7 @@ static void full_xfer_done(engine *e, struct engine_handler *h, uint64_t arg)
 	struct full_xfer *xf = &fs->xfers[arg];
 	(void)e;
 	if (--xf->pending == 0)
-		pipe_sim_delivered(fs->ps, xf->pipe, xf->to, xf->mb, xf->forward);
+		pipeline_sim_delivered(fs->ps, xf->pipe, xf->to, xf->mb, xf->forward);
 }
 
 static void queue_next(struct full_queue *q);
@@ -715,7 +719,7 @@ static void queue_done(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	struct full_queue *q = (struct full_queue *)h;
 	(void)arg;
-	coll_run_release(&q->run);
+	collective_run_release(&q->run);
 	q->busy = false;
 	q->end_s = sim_time_to_s(engine_now(e));
 	queue_next(q);
@@ -731,7 +735,7 @@ static void queue_next(struct full_queue *q)
 	double bytes = GRAD_BYTES * fs->vs_params[vs] / L;
 	enum collective_op op = fs->p->zero == 0 ? COLL_ALL_REDUCE : COLL_REDUCE_SCATTER;
 	q->busy = true;
-	if (coll_run_start(&q->run, &fs->tn, fs->e, fs->fn, q->gpus, fs->p->dp, op, &fs->bucket_cost[vs], bytes,
+	if (collective_run_start(&q->run, &fs->tn, fs->e, fs->fn, q->gpus, fs->p->dp, op, &fs->bucket_cost[vs], bytes,
 			   &q->done, 0) < 0) {
 		q->busy = false;  /* no flow form: nothing to wait for */
 		queue_next(q);
@@ -760,7 +764,7 @@ static void full_last_grads(void *ctx, int pipe, int vs, double duration)
 		return;
 	/* the chunk's layers finish evenly over its last backward */
 	for (int j = 0; j < L; j++)
-		engine_after(fs->e, sim_time_from_s(duration * (j + 1) / L), 3, &fs->bucket_ready,
+		engine_after(fs->e, sim_time_from_s(duration * (j + 1) / L), ENGINE_CLASS_AFTER, &fs->bucket_ready,
 			     (uint64_t)(vs * fs->maxL + j));
 }
 
@@ -769,9 +773,9 @@ static void full_last_grads(void *ctx, int pipe, int vs, double duration)
  * (each stage's latest end over the replicas) and each stage's end of
  * data-parallel communication.
  */
-static void full_run(const struct step_ctx *x, const struct train_plan *p, const struct pipe_config *pc,
-		     const int *vs_layers, const double *vs_params, struct pipe_result *pr,
-		     double *stage_dp_end, struct trace_log *trace)
+static void full_run(const struct step_ctx *x, const struct train_plan *p, const struct pipeline_config *pc,
+		     const int *vs_layers, const double *vs_params, struct pipeline_result *pr,
+		     double *stage_dp_end, struct timeline *trace)
 {
 	struct full_sim fs;
 	int P = p->pp * p->vpp;
@@ -786,8 +790,8 @@ static void full_run(const struct step_ctx *x, const struct train_plan *p, const
 	fs.vs_params = vs_params;
 	fs.act_bytes = ACT_BYTES * x->tokens * x->w->model.hidden / p->tp;
 	fs.e = engine_new();
-	fs.fn = flownet_new(fs.e);
-	topo_net_build(&fs.tn, &x->topo, fs.fn);
+	fs.fn = flow_new(fs.e);
+	topology_net_build(&fs.tn, &x->topo, fs.fn);
 	fs.maxL = 1;
 	for (int vs = 0; vs < P; vs++)
 		if (vs_layers[vs] > fs.maxL)
@@ -801,7 +805,7 @@ static void full_run(const struct step_ctx *x, const struct train_plan *p, const
 	fs.queues = xcalloc((size_t)p->pp * fs.groups, sizeof *fs.queues);
 	fs.bucket_cost = xcalloc((size_t)P, sizeof *fs.bucket_cost);
 	{
-		struct coll_group dpg;
+		struct collective_group dpg;
 		group_shape(x, DIM_DP, p->dp, &dpg);
 		for (int vs = 0; vs < P; vs++) {
 			int L = vs_layers[vs] > 0 ? vs_layers[vs] : 1;
@@ -823,16 +827,16 @@ static void full_run(const struct step_ctx *x, const struct train_plan *p, const
 				for (int d = 0; d < p->dp; d++)
 					q->gpus[d] = rank_gpu(x, t, c, i, d);
 			}
-	struct pipe_hooks hooks = { .ctx = &fs, .send = full_send, .last_grads = full_last_grads };
-	fs.ps = pipe_sim_new(fs.e, pc, p->dp, &hooks, trace);
-	pipe_sim_start(fs.ps);
+	struct pipeline_hooks hooks = { .ctx = &fs, .send = full_send, .last_grads = full_last_grads };
+	fs.ps = pipeline_sim_new(fs.e, pc, p->dp, &hooks, trace);
+	pipeline_sim_start(fs.ps);
 	engine_run(fs.e, SIM_TIME_MAX);
 
 	/* merge: each stage ends when its slowest replica does */
-	pipe_sim_result(fs.ps, 0, pr);
+	pipeline_sim_result(fs.ps, 0, pr);
 	for (int d = 1; d < p->dp; d++) {
-		struct pipe_result o;
-		pipe_sim_result(fs.ps, d, &o);
+		struct pipeline_result o;
+		pipeline_sim_result(fs.ps, d, &o);
 		for (int i = 0; i < p->pp; i++) {
 			if (o.stage_end_s[i] > pr->stage_end_s[i])
 				pr->stage_end_s[i] = o.stage_end_s[i];
@@ -854,9 +858,9 @@ static void full_run(const struct step_ctx *x, const struct train_plan *p, const
 		}
 		free(fs.stage_buckets[i]);
 	}
-	pipe_sim_free(fs.ps);
-	topo_net_release(&fs.tn);
-	flownet_free(fs.fn);
+	pipeline_sim_free(fs.ps);
+	topology_net_release(&fs.tn);
+	flow_free(fs.fn);
 	engine_free(fs.e);
 	free(fs.xfers);
 	free(fs.ready_count);
@@ -871,8 +875,8 @@ static void full_run(const struct step_ctx *x, const struct train_plan *p, const
  * already at least bound_s, stop before the pipeline simulation, put that
  * bound in r->step_time_s and return false; the plan search uses this to
  * skip plans that cannot win. */
-static bool step_bounded(const struct workload_spec *w, const struct cluster_spec *c,
-			 const struct train_plan *p, struct train_result *r, struct trace_log *trace,
+static bool step_bounded(const struct train_spec *w, const struct cluster_spec *c,
+			 const struct train_plan *p, struct train_result *r, struct timeline *trace,
 			 double bound_s)
 {
 	const struct model_spec *m = &w->model;
@@ -897,9 +901,9 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 	}
 	kctx_init(&x.k, w, c);
 	x.tokens = (double)p->micro_batch * w->seq_len / p->cp;
-	x.lora = w->kind == WORKLOAD_FINETUNE && w->finetune.method != FINETUNE_FULL;
+	x.lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
 
-	training_memory(w, c, p, &r->mem);
+	train_memory(w, c, p, &r->mem);
 	if (r->mem.total > c->gpu.memory_bytes) {
 		r->status = TRAIN_OOM;
 		snprintf(r->reason, sizeof r->reason,
@@ -932,11 +936,11 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 	/* ZeRO-3: gather each layer's weights before its forward and backward
 	 * (prefetched behind the previous layer) and reduce-scatter its
 	 * gradients after its backward, every micro-batch. */
-	struct coll_group dpg;
+	struct collective_group dpg;
 	group_shape(&x, DIM_DP, p->dp, &dpg);
 	double z3_f = 0, z3_b = 0;
 	if (p->zero >= 3 && p->dp > 1) {
-		double layer_bytes = WEIGHT_BYTES * tf_layer_params(m, m->experts > 0, true) / p->tp;
+		double layer_bytes = WEIGHT_BYTES * transformer_layer_params(m, m->experts > 0, true) / p->tp;
 		double ag = coll_time(&x, &dpg, COLL_ALL_GATHER, layer_bytes);
 		double rs = coll_time(&x, &dpg, COLL_REDUCE_SCATTER, layer_bytes);
 		z3_f = overlap(ag, dense_lt.fwd);
@@ -1004,11 +1008,11 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 		return false;
 	}
 
-	struct pipe_config pc = {
+	struct pipeline_config pc = {
 		.p = p->pp, .v = p->vpp, .m = p->microbatches, .schedule = p->schedule,
 		.f_s = f_s, .b_s = b_s, .w_s = zb ? w_s : NULL, .send_f_s = sf, .send_b_s = sb,
 	};
-	struct pipe_result pr;
+	struct pipeline_result pr;
 	bool full = w->mode == TRAIN_FULL;
 	double *full_dp_end = xcalloc((size_t)p->pp, sizeof *full_dp_end);
 	if (full)
@@ -1042,7 +1046,7 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 				double bucket = coll_time(&x, &dpg, p->zero == 0 ? COLL_ALL_REDUCE : COLL_REDUCE_SCATTER,
 							  GRAD_BYTES * vs_params[vs] / L);
 				double under = L * bucket < pr.last_grad_op_s[vs] ? L * bucket : pr.last_grad_op_s[vs];
-				end += training_overlap_slowdown * under;
+				end += train_overlap_slowdown * under;
 			}
 			if (full_dp_end[i] > dp_end)
 				dp_end = full_dp_end[i];
@@ -1058,11 +1062,11 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 				double t_end = dp_overlap(pr.grads_final_s[vs], pr.last_grad_op_s[vs], L, bucket, &comm_free);
 				/* the buckets reduced under the last backward slowed it */
 				double under = L * bucket < pr.last_grad_op_s[vs] ? L * bucket : pr.last_grad_op_s[vs];
-				end += training_overlap_slowdown * under;
+				end += train_overlap_slowdown * under;
 				if (t_end > dp_end)
 					dp_end = t_end;
 				if (trace != NULL && bucket > 0)
-					trace_log_add(trace, i, 1, p->zero == 0 ? "DP all-reduce" : "DP reduce-scatter",
+					timeline_add(trace, i, 1, p->zero == 0 ? "DP all-reduce" : "DP reduce-scatter",
 						      t_end - L * bucket, t_end);
 			}
 		}
@@ -1079,9 +1083,9 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 		stage_dp[i] = dp_end - pr.stage_end_s[i] + ag_exposed;
 		stage_opt[i] = opt;
 		if (trace != NULL) {
-			trace_log_add(trace, i, 0, "optimizer", dp_end, dp_end + opt);
+			timeline_add(trace, i, 0, "optimizer", dp_end, dp_end + opt);
 			if (ag_exposed > 0)
-				trace_log_add(trace, i, 1, "DP all-gather (exposed)", dp_end + opt, dp_end + opt + ag_exposed);
+				timeline_add(trace, i, 1, "DP all-gather (exposed)", dp_end + opt, dp_end + opt + ag_exposed);
 		}
 		if (stage_total[i] > step)
 			step = stage_total[i];
@@ -1116,13 +1120,13 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 	r->step_time_s = step;
 	r->tokens_per_step = w->global_batch_tokens;
 	long gpus = cluster_gpus(c);
-	r->model_flops_per_step = tf_model_flops_per_token(m, w->seq_len) * w->global_batch_tokens;
-	r->hardware_flops_per_step = tf_hardware_flops_per_token(m, w->seq_len, p->recompute) * w->global_batch_tokens;
+	r->model_flops_per_step = transformer_model_flops_per_token(m, w->seq_len) * w->global_batch_tokens;
+	r->hardware_flops_per_step = transformer_hardware_flops_per_token(m, w->seq_len, p->recompute) * w->global_batch_tokens;
 	if (x.lora) {
 		/* frozen base: forward and input gradients only (2 of the 3 passes) */
 		r->model_flops_per_step *= 2.0 / 3.0;
 		r->hardware_flops_per_step = r->model_flops_per_step +
-			(r->hardware_flops_per_step - tf_model_flops_per_token(m, w->seq_len) * w->global_batch_tokens);
+			(r->hardware_flops_per_step - transformer_model_flops_per_token(m, w->seq_len) * w->global_batch_tokens);
 	}
 	if (step > 0) {
 		r->tokens_per_s = w->global_batch_tokens / step;
@@ -1146,8 +1150,8 @@ static bool step_bounded(const struct workload_spec *w, const struct cluster_spe
 	return true;
 }
 
-void training_step(const struct workload_spec *w, const struct cluster_spec *c,
-		   const struct train_plan *p, struct train_result *r, struct trace_log *trace)
+void train_step(const struct train_spec *w, const struct cluster_spec *c,
+		   const struct train_plan *p, struct train_result *r, struct timeline *trace)
 {
 	step_bounded(w, c, p, r, trace, INFINITY);
 }
@@ -1189,7 +1193,7 @@ static int compare_candidate_plans(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-void training_evaluate(const struct workload_spec *w, const struct cluster_spec *c,
+void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		       struct train_result *r)
 {
 	const struct parallel_plan *q = &w->plan;
@@ -1202,13 +1206,13 @@ void training_evaluate(const struct workload_spec *w, const struct cluster_spec 
 		.cp = q->cp, .ep = q->ep, .zero = q->zero, .micro_batch = q->micro_batch,
 		.schedule = q->schedule, .recompute = q->recompute, .sequence_parallel = 0, .dp = 0 });
 	if (only_dp) {
-		why = training_plan_fill(w, c, q, &p);
+		why = train_plan_fill(w, c, q, &p);
 		if (why != NULL) {
 			r->status = TRAIN_INVALID;
 			snprintf(r->reason, sizeof r->reason, "%s", why);
 			return;
 		}
-		training_step(w, c, &p, r, NULL);
+		train_step(w, c, &p, r, NULL);
 		r->plans_tried = 1;
 		return;
 	}
@@ -1273,18 +1277,18 @@ void training_evaluate(const struct workload_spec *w, const struct cluster_spec 
 			t.schedule = t.vpp > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 		else if (t.vpp > 1 && q->schedule != SCHED_INTERLEAVED)
 			continue;
-		why = training_plan_fill(w, c, &t, &p);
+		why = train_plan_fill(w, c, &t, &p);
 		if (why != NULL) {
 			snprintf(last_reason, sizeof last_reason, "%s", why);
 			continue;
 		}
 		/* cheap memory check before simulating */
 		struct train_memory mem;
-		training_memory(w, c, &p, &mem);
+		train_memory(w, c, &p, &mem);
 		tried++;
 		if (mem.total > c->gpu.memory_bytes) {
 			if (!have_oom || mem.total < best_oom.mem.total) {
-				training_step(w, c, &p, &best_oom, NULL);
+				train_step(w, c, &p, &best_oom, NULL);
 				have_oom = true;
 			}
 			continue;

@@ -11,8 +11,17 @@
 
 #include <stdbool.h>
 
-#include "models/collective.h"
-#include "models/scenario.h"
+#include "models/comm/collective.h"
+#include "models/hw/hw.h"
+
+/* The collective workload: one op over all GPUs at each message size. */
+struct collective_spec {
+	enum collective_op op;
+	enum collective_algo algorithm;
+	enum collective_fidelity fidelity;
+	double *bytes;              /* owned */
+	size_t n_bytes;
+};
 
 struct nccl_point {
 	bool ok;

@@ -7,13 +7,13 @@ void nccl_tests_point(const struct cluster_spec *c, const struct collective_spec
 		      double bytes, struct nccl_point *out)
 {
 	struct topology t;
-	struct coll_group g;
+	struct collective_group g;
 	struct coll_cost cost;
 	const char *why = NULL;
 
 	memset(out, 0, sizeof *out);
 	topology_init(&t, c);
-	coll_group_all(&g, &t);
+	collective_group_all(&g, &t);
 	out->op = spec->op;
 	out->gpus = t.gpus;
 	out->bytes = bytes;
@@ -29,7 +29,7 @@ void nccl_tests_point(const struct cluster_spec *c, const struct collective_spec
 		return;
 	}
 	out->algorithm = collective_algo_label(spec->op, cost.algo);
-	out->protocol = coll_protocol_names[cost.proto];
+	out->protocol = collective_protocol_names[cost.proto];
 	out->time_s = cost.time_s;
 	if (spec->fidelity == FIDELITY_FLOWS) {
 		double ts = collective_simulate(&t, spec->op, &cost, bytes);

@@ -6,24 +6,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "models/placement.h"
+#include "models/hw/placement.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
-const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", NULL };
-const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
-const char *const recompute_names[] = { "none", "selective", "full", NULL };
-const char *const failure_dist_names[] = { "exponential", "weibull", NULL };
-const char *const finetune_method_names[] = { "full", "lora", "qlora", NULL };
-const char *const length_dist_names[] = { "fixed", "lognormal", "normal", "uniform", NULL };
-const char *const arrival_process_names[] = { "poisson", "gamma", "trace", NULL };
-const char *const collective_op_names[] = {
-	"all_reduce", "reduce_scatter", "all_gather", "all_to_all", "broadcast", "send_recv", NULL
-};
-const char *const collective_algo_names[] = { "auto", "ring", "tree", "hierarchical", "nvls", NULL };
-const char *const collective_fidelity_names[] = { "analytic", "flows", NULL };
-const char *const training_mode_names[] = { "representative", "full", NULL };
 
 json_t *scenario_read_json(const char *what, const char *file, struct cs_error *err)
 {
@@ -550,7 +537,8 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 	    jread_enum(r, v, "precision", false, precision_names, &prec) < 0)
 		return -1;
 	w->kind = (enum workload_kind)kind;
-	w->precision = (enum precision)prec;
+	w->train.is_finetune = w->kind == WORKLOAD_FINETUNE;
+	w->train.precision = (enum precision)prec;
 	bool trains = w->kind == WORKLOAD_TRAINING || w->kind == WORKLOAD_FINETUNE;
 
 	/* Keys that belong to other kinds are mistakes worth naming. */
@@ -578,44 +566,44 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 		if ((x = json_object_get(v, "model")) == NULL)
 			return fail_at(r, "model", "%s", "missing required key");
 		mark = jread_enter_key(r, "model");
-		if (read_model_field(r, x, cat, &w->model) < 0)
+		if (read_model_field(r, x, cat, &w->train.model) < 0)
 			return -1;
 		jread_leave(r, mark);
 		w->has_model = true;
 	}
 
-	if (jread_int32(r, v, "seq_len", trains, 1, 1 << 24, &w->seq_len) < 0)
+	if (jread_int32(r, v, "seq_len", trains, 1, 1 << 24, &w->train.seq_len) < 0)
 		return -1;
 	if (trains) {
-		if (jread_real(r, v, "global_batch_tokens", true, 1, 1e12, &w->global_batch_tokens) < 0 ||
-		    jread_real(r, v, "tokens", false, 1, 1e17, &w->tokens) < 0)
+		if (jread_real(r, v, "global_batch_tokens", true, 1, 1e12, &w->train.global_batch_tokens) < 0 ||
+		    jread_real(r, v, "tokens", false, 1, 1e17, &w->run.tokens) < 0)
 			return -1;
-		double seqs = w->global_batch_tokens / w->seq_len;
+		double seqs = w->train.global_batch_tokens / w->train.seq_len;
 		if (seqs != (double)(int64_t)seqs || seqs < 1) {
 			mark = jread_enter_key(r, "global_batch_tokens");
 			jread_fail(r, "%.0f is not a whole number of sequences of seq_len %d",
-				   w->global_batch_tokens, w->seq_len);
+				   w->train.global_batch_tokens, w->train.seq_len);
 			jread_leave(r, mark);
 			return -1;
 		}
 		if ((x = json_object_get(v, "parallelism")) != NULL) {
 			mark = jread_enter_key(r, "parallelism");
-			if (read_plan(r, x, &w->plan) < 0)
+			if (read_plan(r, x, &w->train.plan) < 0)
 				return -1;
 			jread_leave(r, mark);
 		} else {
-			plan_set_auto(&w->plan);
+			plan_set_auto(&w->train.plan);
 		}
 		{
 			int mode = TRAIN_REPRESENTATIVE;
 			if (jread_enum(r, v, "mode", false, training_mode_names, &mode) < 0)
 				return -1;
-			w->mode = (enum training_mode)mode;
+			w->train.mode = (enum training_mode)mode;
 		}
-		w->checkpoint.enabled = false;
+		w->run.checkpoint.enabled = false;
 		if ((x = json_object_get(v, "checkpoint")) != NULL) {
 			mark = jread_enter_key(r, "checkpoint");
-			if (read_checkpoint(r, x, &w->checkpoint) < 0)
+			if (read_checkpoint(r, x, &w->run.checkpoint) < 0)
 				return -1;
 			jread_leave(r, mark);
 		}
@@ -623,8 +611,8 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 		return fail_at(r, "tokens", "%s", "not used by this workload kind");
 	}
 
-	w->kernels.flash_attention = true;
-	w->kernels.launch_s = -1;  /* the global default */
+	w->train.kernels.flash_attention = true;
+	w->train.kernels.launch_s = -1;  /* the global default */
 	if ((x = json_object_get(v, "kernels")) != NULL) {
 		static const char *const kkeys[] = {
 			"gemm_efficiency", "attention_efficiency", "hbm_efficiency", "launch_us",
@@ -633,43 +621,43 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 		double launch_us = -1e6;
 		mark = jread_enter_key(r, "kernels");
 		if (jread_object(r, x, kkeys) < 0 ||
-		    jread_real(r, x, "gemm_efficiency", false, 0.01, 1, &w->kernels.gemm_efficiency) < 0 ||
-		    jread_real(r, x, "attention_efficiency", false, 0.01, 1, &w->kernels.attention_efficiency) < 0 ||
-		    jread_real(r, x, "hbm_efficiency", false, 0.01, 1, &w->kernels.hbm_efficiency) < 0 ||
+		    jread_real(r, x, "gemm_efficiency", false, 0.01, 1, &w->train.kernels.gemm_efficiency) < 0 ||
+		    jread_real(r, x, "attention_efficiency", false, 0.01, 1, &w->train.kernels.attention_efficiency) < 0 ||
+		    jread_real(r, x, "hbm_efficiency", false, 0.01, 1, &w->train.kernels.hbm_efficiency) < 0 ||
 		    jread_real(r, x, "launch_us", false, 0, 1e4, &launch_us) < 0 ||
-		    jread_bool(r, x, "flash_attention", false, &w->kernels.flash_attention) < 0)
+		    jread_bool(r, x, "flash_attention", false, &w->train.kernels.flash_attention) < 0)
 			return -1;
 		if (launch_us >= 0)
-			w->kernels.launch_s = launch_us * 1e-6;
+			w->train.kernels.launch_s = launch_us * 1e-6;
 		jread_leave(r, mark);
 	}
-	text_copy(w->failures.preset, sizeof w->failures.preset, "none");
+	text_copy(w->run.failures.preset, sizeof w->run.failures.preset, "none");
 	if ((x = json_object_get(v, "failures")) != NULL) {
 		mark = jread_enter_key(r, "failures");
-		if (read_failures(r, x, &w->failures) < 0)
+		if (read_failures(r, x, &w->run.failures) < 0)
 			return -1;
 		jread_leave(r, mark);
 	}
 
 	if (w->kind == WORKLOAD_FINETUNE) {
-		w->finetune.method = FINETUNE_FULL;
-		w->finetune.rank = 16;
-		text_copy(w->finetune.targets, sizeof w->finetune.targets, "attn+mlp");
+		w->train.finetune.method = FINETUNE_FULL;
+		w->train.finetune.rank = 16;
+		text_copy(w->train.finetune.targets, sizeof w->train.finetune.targets, "attn+mlp");
 		if ((x = json_object_get(v, "finetune")) != NULL) {
 			mark = jread_enter_key(r, "finetune");
-			if (read_finetune(r, x, &w->finetune) < 0)
+			if (read_finetune(r, x, &w->train.finetune) < 0)
 				return -1;
 			jread_leave(r, mark);
 		}
-		if (jread_real(r, v, "examples", false, 1, 1e13, &w->examples) < 0 ||
-		    jread_real(r, v, "epochs", false, 0.001, 1e6, &w->epochs) < 0)
+		if (jread_real(r, v, "examples", false, 1, 1e13, &w->run.examples) < 0 ||
+		    jread_real(r, v, "epochs", false, 0.001, 1e6, &w->run.epochs) < 0)
 			return -1;
-		if (w->examples > 0 && w->tokens > 0)
+		if (w->run.examples > 0 && w->run.tokens > 0)
 			return fail_at(r, "examples", "%s", "give tokens or examples x epochs, not both");
-		if (w->examples > 0) {
-			if (w->epochs == 0)
-				w->epochs = 1;
-			w->tokens = w->examples * w->epochs * w->seq_len;
+		if (w->run.examples > 0) {
+			if (w->run.epochs == 0)
+				w->run.epochs = 1;
+			w->run.tokens = w->run.examples * w->run.epochs * w->train.seq_len;
 		}
 	}
 	if (w->kind == WORKLOAD_INFERENCE) {
@@ -1113,14 +1101,14 @@ int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scen
 				}
 			}
 			/* A checkpoint tier must exist on every candidate that checkpoints. */
-			if (s->workload.checkpoint.enabled) {
+			if (s->workload.run.checkpoint.enabled) {
 				const struct cluster_spec *c = &s->candidates[i];
 				bool found = false;
 				for (int t = 0; t < c->n_storage; t++)
-					found |= text_equal_nocase(c->storage[t].tier, s->workload.checkpoint.tier);
+					found |= text_equal_nocase(c->storage[t].tier, s->workload.run.checkpoint.tier);
 				if (!found) {
 					jread_fail(&r, "has no storage tier \"%s\" for workload.checkpoint.tier",
-						   s->workload.checkpoint.tier);
+						   s->workload.run.checkpoint.tier);
 					goto fail;
 				}
 			}

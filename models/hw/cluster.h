@@ -7,7 +7,7 @@
 #ifndef CLUSTERSIM_MODELS_CLUSTER_H
 #define CLUSTERSIM_MODELS_CLUSTER_H
 
-#include "models/scenario.h"
+#include "models/hw/hw.h"
 
 /* Dense peak FLOP/s of all GPUs in a precision (0 when unsupported). */
 double cluster_peak_flops(const struct cluster_spec *c, enum precision p);

@@ -1,13 +1,15 @@
 #include "transformer.h"
 
-#include "models/scenario.h"
+#include <stddef.h>
 
-int tf_head_dim(const struct model_spec *m)
+const char *const recompute_names[] = { "none", "selective", "full", NULL };
+
+int transformer_head_dim(const struct model_spec *m)
 {
 	return m->head_dim > 0 ? m->head_dim : m->hidden / m->heads;
 }
 
-int tf_moe_layers(const struct model_spec *m)
+int transformer_moe_layers(const struct model_spec *m)
 {
 	return m->experts > 0 ? m->layers - m->dense_layers : 0;
 }
@@ -17,14 +19,14 @@ static double mlp_matrices(const struct model_spec *m)
 	return m->mlp == MLP_SWIGLU ? 3.0 : 2.0;
 }
 
-double tf_attention_params(const struct model_spec *m)
+double transformer_attention_params(const struct model_spec *m)
 {
-	double h = m->hidden, d = tf_head_dim(m), a = m->heads, g = m->kv_heads;
+	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
 	/* QKV, output projection, the layer's pre-attention norm */
 	return h * (a * d + 2 * g * d) + a * d * h + h;
 }
 
-double tf_mlp_params(const struct model_spec *m, bool moe, bool all_experts)
+double transformer_mlp_params(const struct model_spec *m, bool moe, bool all_experts)
 {
 	double h = m->hidden, k = mlp_matrices(m);
 	if (!moe)
@@ -34,12 +36,12 @@ double tf_mlp_params(const struct model_spec *m, bool moe, bool all_experts)
 	return h * m->experts + (experts + m->shared_experts) * k * h * m->expert_ffn + h;
 }
 
-double tf_layer_params(const struct model_spec *m, bool moe, bool all_experts)
+double transformer_layer_params(const struct model_spec *m, bool moe, bool all_experts)
 {
-	return tf_attention_params(m) + tf_mlp_params(m, moe, all_experts);
+	return transformer_attention_params(m) + transformer_mlp_params(m, moe, all_experts);
 }
 
-double tf_embedding_params(const struct model_spec *m)
+double transformer_embedding_params(const struct model_spec *m)
 {
 	double vh = (double)m->vocab * m->hidden;
 	return (m->tied_embeddings ? vh : 2 * vh) + m->hidden; /* + final norm */
@@ -47,26 +49,26 @@ double tf_embedding_params(const struct model_spec *m)
 
 static double params(const struct model_spec *m, bool all_experts)
 {
-	int moe = tf_moe_layers(m);
-	return (m->layers - moe) * tf_layer_params(m, false, false) +
-	       moe * tf_layer_params(m, true, all_experts) + tf_embedding_params(m);
+	int moe = transformer_moe_layers(m);
+	return (m->layers - moe) * transformer_layer_params(m, false, false) +
+	       moe * transformer_layer_params(m, true, all_experts) + transformer_embedding_params(m);
 }
 
-double tf_params_total(const struct model_spec *m)
+double transformer_params_total(const struct model_spec *m)
 {
 	return params(m, true);
 }
 
-double tf_params_active(const struct model_spec *m)
+double transformer_params_active(const struct model_spec *m)
 {
 	return params(m, false);
 }
 
-void tf_forward_flops(const struct model_spec *m, int seq_len, struct tf_flops *f)
+void transformer_forward_flops(const struct model_spec *m, int seq_len, struct transformer_flops *f)
 {
-	double h = m->hidden, d = tf_head_dim(m), a = m->heads, g = m->kv_heads, s = seq_len;
+	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads, s = seq_len;
 	double k = mlp_matrices(m);
-	int moe = tf_moe_layers(m);
+	int moe = transformer_moe_layers(m);
 	double attn = 2 * h * (a * d + 2 * g * d) + 2 * a * d * h;
 	double dense_mlp = 2 * k * h * m->ffn;
 	double moe_mlp = 2 * h * m->experts +
@@ -77,39 +79,39 @@ void tf_forward_flops(const struct model_spec *m, int seq_len, struct tf_flops *
 	f->logits = 2 * h * m->vocab;
 }
 
-double tf_model_flops_per_token(const struct model_spec *m, int seq_len)
+double transformer_model_flops_per_token(const struct model_spec *m, int seq_len)
 {
-	struct tf_flops f;
-	tf_forward_flops(m, seq_len, &f);
+	struct transformer_flops f;
+	transformer_forward_flops(m, seq_len, &f);
 	return 3 * (f.linear + f.attention_core + f.logits);
 }
 
-double tf_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute)
+double transformer_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute)
 {
-	struct tf_flops f;
+	struct transformer_flops f;
 	double extra = 0;
-	tf_forward_flops(m, seq_len, &f);
+	transformer_forward_flops(m, seq_len, &f);
 	if (recompute == RECOMPUTE_FULL)
 		extra = f.linear + f.attention_core;
 	else if (recompute == RECOMPUTE_SELECTIVE)
 		extra = f.attention_core;
-	return tf_model_flops_per_token(m, seq_len) + extra;
+	return transformer_model_flops_per_token(m, seq_len) + extra;
 }
 
-double tf_layer_activation_bytes(const struct model_spec *m, double seq_len, double micro_batch,
+double transformer_layer_activation_bytes(const struct model_spec *m, double seq_len, double micro_batch,
 				 int t, bool sp, int recompute, bool flash)
 {
-	return tf_layer_activation_bytes_frozen(m, seq_len, micro_batch, t, sp, recompute, flash, 0);
+	return transformer_layer_activation_bytes_frozen(m, seq_len, micro_batch, t, sp, recompute, flash, 0);
 }
 
-double tf_layer_activation_bytes_frozen(const struct model_spec *m, double seq_len, double micro_batch,
+double transformer_layer_activation_bytes_frozen(const struct model_spec *m, double seq_len, double micro_batch,
 					int t, bool sp, int recompute, bool flash, int frozen)
 {
-	double h = m->hidden, d = tf_head_dim(m), a = m->heads, g = m->kv_heads;
+	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
 	double f = m->ffn;
 	double sb = seq_len * micro_batch;
 
-	if (tf_moe_layers(m) > 0) /* what one token's experts keep */
+	if (transformer_moe_layers(m) > 0) /* what one token's experts keep */
 		f = (double)(m->experts_active + m->shared_experts) * m->expert_ffn;
 	if (recompute == RECOMPUTE_FULL) {
 		/* only the layer's input (2 bytes per element) */

@@ -1,0 +1,33 @@
+/*
+ * job: one thing to evaluate: a workload of some kind on one candidate
+ * cluster, with the seed and the row id its random streams derive from.
+ *
+ * The scenario reader turns a scenario into jobs (one per candidate, and
+ * for a collective one per message size); evaluate() turns a job into a
+ * result. Nothing here reads files.
+ */
+#ifndef CLUSTERSIM_MODELS_EVAL_JOB_H
+#define CLUSTERSIM_MODELS_EVAL_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "models/comm/nccl_tests.h"
+#include "models/hw/hw.h"
+#include "models/run/run.h"
+#include "models/serve/serve.h"
+#include "models/train/train.h"
+
+enum workload_kind { WORKLOAD_TRAINING, WORKLOAD_FINETUNE, WORKLOAD_INFERENCE, WORKLOAD_COLLECTIVE };
+extern const char *const workload_kind_names[];
+
+/* A workload as the scenario describes it; each kind reads its part. */
+struct workload_spec {
+	enum workload_kind kind;
+	bool has_model;
+	struct train_spec train;        /* training, finetune: the step */
+	struct run_spec run;            /* training, finetune: the whole run */
+	struct serving_spec serving;    /* inference */
+	struct collective_spec collective;
+};
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * catalog: GPUs, fabrics, storage tiers, node presets, prices and model shapes.
+ *
+ * The catalog is data: the JSON files in scenarios/catalog/ are compiled into
+ * the binary (so clustersim works from any directory) and parsed here into
+ * plain records, each keeping the source of its numbers. A user's JSON file
+ * of the same form can add entries or override fields of existing ones (an
+ * entry whose name matches is merged field by field; prices are prepended so
+ * they win lookups). Names match case-insensitively, as do aliases.
+ *
+ * Internal units: bytes, bytes per second, FLOP/s, seconds, watts, US dollars.
+ * Conversion from the JSON units (GiB, GB/s, TFLOP/s, us, ms) happens here.
+ * This module never prints.
+ */
+#ifndef CLUSTERSIM_MODELS_CATALOG_H
+#define CLUSTERSIM_MODELS_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "models/hw/hw.h"
+#include "util/error.h"
+
+/* jansson's document type, without its header (hw.h and this header are
+ * included by models that never read JSON). */
+struct json_t;
+
+typedef struct catalog catalog;
+
+/* The built-in catalog. Caller frees with catalog_free(). Fails only if the
+ * compiled-in data is broken (a bug, reported as a runtime error). */
+catalog *catalog_new_builtin(struct cs_error *err);
+void catalog_free(catalog *c);
+
+/* A deep copy (to merge a scenario's additions into without touching the
+ * original). Caller frees. */
+catalog *catalog_copy(const catalog *c);
+
+/* Merge a user's catalog file (same form as the files in scenarios/catalog). */
+int catalog_merge_file(catalog *c, const char *path, struct cs_error *err);
+
+/* Merge a parsed document; `what` and `file` name it in messages, and
+ * path_prefix (or NULL) is where it sits in a larger document. Borrows root. */
+int catalog_merge_json(catalog *c, const struct json_t *root, const char *what, const char *file,
+		       const char *path_prefix, struct cs_error *err);
+
+/* Lookups by name or alias, case-insensitive; NULL when unknown. */
+const struct gpu_spec *catalog_gpu(const catalog *c, const char *name);
+const struct fabric_spec *catalog_fabric(const catalog *c, const char *name);
+const struct storage_spec *catalog_storage(const catalog *c, const char *name);
+const struct preset_spec *catalog_preset(const catalog *c, const char *name);
+const struct model_spec *catalog_model(const catalog *c, const char *name);
+
+/* Iteration. */
+size_t catalog_gpu_count(const catalog *c);
+const struct gpu_spec *catalog_gpu_at(const catalog *c, size_t i);
+size_t catalog_fabric_count(const catalog *c);
+const struct fabric_spec *catalog_fabric_at(const catalog *c, size_t i);
+size_t catalog_storage_count(const catalog *c);
+const struct storage_spec *catalog_storage_at(const catalog *c, size_t i);
+size_t catalog_preset_count(const catalog *c);
+const struct preset_spec *catalog_preset_at(const catalog *c, size_t i);
+size_t catalog_price_count(const catalog *c);
+const struct price_spec *catalog_price_at(const catalog *c, size_t i);
+size_t catalog_model_count(const catalog *c);
+const struct model_spec *catalog_model_at(const catalog *c, size_t i);
+size_t catalog_source_count(const catalog *c);
+const struct catalog_source *catalog_source_at(const catalog *c, size_t i);
+
+/* Sections for suggestions and messages. */
+enum catalog_section { CAT_GPUS, CAT_FABRICS, CAT_STORAGE, CAT_PRESETS, CAT_MODELS };
+
+/* Write `, did you mean "x", "y"?` for a misspelt name of a section (or ""). */
+void catalog_suggest(const catalog *c, enum catalog_section section, const char *wanted,
+		     char *buf, size_t size);
+
+/*
+ * The first price matching provider (required), type, and then offering (if
+ * non-empty) or gpu (if non-empty) and term (if non-empty); NULL if none.
+ */
+const struct price_spec *catalog_price_find(const catalog *c, const char *provider,
+					    enum price_type type, const char *offering,
+					    const char *gpu, const char *term);
+
+/* True when any price has this provider. */
+bool catalog_provider_known(const catalog *c, const char *provider);
+
+/* Check cross references (preset -> gpu/fabric/storage, price -> gpu). The
+ * message names the entry, not the file: callers add that with error_prefix(). */
+int catalog_check(const catalog *c, struct cs_error *err);
+
+/* Default parse of a model object (catalog form); used by scenario files too.
+ * `base` (may be NULL) supplies values for keys the object leaves out. */
+struct jread;
+int catalog_read_model(struct jread *r, const struct json_t *obj, const struct model_spec *base,
+		       struct model_spec *out);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * scenario: scenario files (docs/scenarios.md) read into plain C records.
+ *
+ * scenario_load() reads a JSON file (or standard input for "-"), applies the
+ * --set overrides to the JSON tree, merges any catalog overrides the scenario
+ * names, checks every key, type, range and catalog name, and resolves each
+ * candidate cluster against the catalog (preset values, then the fields the
+ * candidate gives). Every failure is one message naming the file, the JSON
+ * path and the value. The loaded scenario owns copies of everything it
+ * needs, so the catalog may be freed after loading. Never prints.
+ */
+#ifndef CLUSTERSIM_MODELS_SCENARIO_SCENARIO_H
+#define CLUSTERSIM_MODELS_SCENARIO_SCENARIO_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/eval/job.h"
+#include "models/hw/catalog.h"
+#include "util/error.h"
+
+/* A published figure the scenario reproduces (scenarios/validation). */
+struct validation_spec {
+	bool present;
+	char id[CAT_NAME_MAX * 2];
+	char metric[CAT_NAME_MAX];   /* a result column, or samples_per_s, busbw_per_nic_GBps */
+	double published;
+	char source[CAT_NOTE_MAX];
+};
+
+struct scenario {
+	char name[CAT_TEXT_MAX];
+	char file[1024];
+	uint64_t seed;
+	struct workload_spec workload;
+	struct cluster_spec *candidates;  /* owned */
+	size_t n_candidates;
+	struct monte_carlo_spec monte_carlo;
+	struct objective_spec objective;
+	struct validation_spec validation;
+};
+
+/* A --set PATH=VALUE override, borrowed strings. */
+struct scenario_override {
+	const char *path;
+	const char *value;
+};
+
+/*
+ * Load `file` ("-" = standard input) into *s. Overrides are applied in order
+ * before checking. The scenario's own catalog additions are merged into
+ * `cat`, which must stay alive during the call. A seed_override >= 0
+ * replaces the scenario's seed. Returns 0, or -1 with err set (input error).
+ */
+int scenario_load(const char *file, const struct scenario_override *overrides, size_t n_overrides,
+		  int64_t seed_override, catalog *cat, struct scenario *s, struct cs_error *err);
+
+/* Same from a parsed document (borrowed); `file` names it and anchors relative paths. */
+int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scenario *s,
+		       struct cs_error *err);
+
+/* Read a JSON document from a file or "-" with duplicate keys rejected.
+ * Returns a new reference, or NULL with err set. */
+json_t *scenario_read_json(const char *what, const char *file, struct cs_error *err);
+
+/*
+ * Apply one PATH=VALUE override to a JSON tree. PATH is keys and [index]es
+ * (workload.parallelism.tp, candidates[0].nodes); VALUE is parsed as JSON and
+ * taken as a string when it is not JSON. Missing objects on the way are
+ * created; an index may be at most the array's length (which appends).
+ */
+int scenario_apply_set(json_t *root, const char *what, const char *file, const char *path,
+		       const char *value, struct cs_error *err);
+
+/* Parse "PATH=VALUE" into an override; false when there is no '=' or no path. */
+bool scenario_parse_set(const char *arg, struct scenario_override *out);
+
+void scenario_release(struct scenario *s);
+
+#endif
