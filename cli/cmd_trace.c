@@ -74,18 +74,17 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 		}
 	}
 	{
-		struct train_result r, traced;
+		struct train_result r;
 		struct placement pl;
 		struct outfile out;
 		char title[512];
-		train_evaluate(&s.workload.train, &s.candidates[ci], &r);
+		train_evaluate(&s.workload.train, &s.candidates[ci], &log, &r);
 		if (r.status != TRAIN_OK) {
 			error_runtime(err, "trace: candidate '%s' cannot run: %s: %s", s.candidates[ci].name,
 				      train_status_names[r.status], r.reason);
 			status = EXIT_RUNTIME;
 			goto out;
 		}
-		train_step(&s.workload.train, &s.candidates[ci], &r.plan, &traced, &log);
 		placement_init(&pl, r.plan.tp, r.plan.cp, r.plan.pp, r.plan.dp, r.plan.order, err);
 		stage_gpu = xcalloc((size_t)r.plan.pp, sizeof *stage_gpu);
 		for (int i = 0; i < r.plan.pp; i++) {
@@ -94,7 +93,7 @@ int cmd_trace(int argc, char **argv, struct cs_error *err)
 		}
 		snprintf(title, sizeof title, "%.100s / %.100s: tp %d pp %d vpp %d dp %d, %s, step %.3f s",
 			 s.name, s.candidates[ci].name, r.plan.tp, r.plan.pp, r.plan.vpp, r.plan.dp,
-			 schedule_names[r.plan.schedule], traced.step_time_s);
+			 schedule_names[r.plan.schedule], r.step_time_s);
 		if (outfile_open(&out, o.output, err) < 0) {
 			status = cli_status(err);
 			goto out;

@@ -51,7 +51,7 @@ int runner_run(const struct scenario *s, const struct runner_options *o, rowset 
 	case WORKLOAD_FINETUNE:
 		for (size_t i = 0; i < s->n_candidates; i++) {
 			struct train_result r;
-			train_evaluate(&s->workload.train, &s->candidates[i], &r);
+			train_evaluate(&s->workload.train, &s->candidates[i], NULL, &r);
 			results_training_row(rs, s, i, next_row(o, &counter), &r);
 		}
 		return 0;

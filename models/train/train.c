@@ -1194,7 +1194,7 @@ static int compare_candidate_plans(const void *a, const void *b)
 }
 
 void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
-		       struct train_result *r)
+		    struct timeline *trace, struct train_result *r)
 {
 	const struct parallel_plan *q = &w->plan;
 	struct train_plan p;
@@ -1212,7 +1212,7 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 			snprintf(r->reason, sizeof r->reason, "%s", why);
 			return;
 		}
-		train_step(w, c, &p, r, NULL);
+		train_step(w, c, &p, r, trace);
 		r->plans_tried = 1;
 		return;
 	}
@@ -1304,7 +1304,8 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		cands[ncands].index = tried;
 		ncands++;
 	}
-	qsort(cands, ncands, sizeof *cands, compare_candidate_plans);
+	if (ncands > 1)
+		qsort(cands, ncands, sizeof *cands, compare_candidate_plans);
 	for (size_t i = 0; i < ncands; i++) {
 		double bound = found ? best.step_time_s * (1 + 1e-9) : INFINITY;
 		if (cands[i].bound_s > bound)
@@ -1335,4 +1336,9 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 	}
 	r->searched = true;
 	r->plans_tried = tried;
+	if (trace != NULL && found) {
+		/* the winner once more, logged: the same deterministic step */
+		struct train_result logged;
+		train_step(w, c, &r->plan, &logged, trace);
+	}
 }

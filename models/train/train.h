@@ -142,9 +142,10 @@ void train_step(const struct train_spec *w, const struct cluster_spec *c,
 		   const struct train_plan *p, struct train_result *r, struct timeline *trace);
 
 /* The scenario's plan; when any field is "auto", the fastest plan that fits
- * (r->searched, r->plans_tried say so). */
+ * (r->searched, r->plans_tried say so). When trace is not NULL, the step of
+ * the plan in r is logged in it (nothing when no plan runs). */
 void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
-		       struct train_result *r);
+		    struct timeline *trace, struct train_result *r);
 
 /* Global defaults of the kernel model (docs/calibration.md). */
 extern const double train_default_hbm_efficiency;

@@ -33,7 +33,7 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 	}
 	if (s->workload.kind == WORKLOAD_TRAINING || s->workload.kind == WORKLOAD_FINETUNE) {
 		struct train_result r;
-		train_evaluate(&s->workload.train, c, &r);
+		train_evaluate(&s->workload.train, c, NULL, &r);
 		if (r.status != TRAIN_OK) {
 			snprintf(why, size, "%s: %s", train_status_names[r.status], r.reason);
 			return false;

@@ -44,7 +44,7 @@ static void bench(catalog *cat, const char *label, const char *text, int reps)
 		return;
 	for (int i = 0; i < reps; i++) {
 		double t0 = now_s();
-		train_evaluate(&s.workload.train, &s.candidates[0], &r);
+		train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 		double dt = now_s() - t0;
 		if (dt < best)
 			best = dt;

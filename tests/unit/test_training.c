@@ -29,7 +29,7 @@ static void test_oom_is_a_result(void **state)
 	     " \"parallelism\": {\"tp\": 8, \"pp\": 1, \"zero\": 1, \"micro_batch\": 1, \"recompute\": \"full\", \"vpp\": 1,"
 	     " \"cp\": 1, \"ep\": 1, \"schedule\": \"1f1b\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\"}", &s);
-	train_evaluate(&s.workload.train, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 	assert_int_equal(r.status, TRAIN_OOM);
 	/* 405B / 8 GPUs x 2 bytes of weights alone exceed 80 GiB */
 	assert_true(r.mem.weights > 100e9);
@@ -48,7 +48,7 @@ static void test_invalid_plans(void **state)
 	     " \"parallelism\": {\"tp\": 3, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 	     " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": true}}",
 	     "{\"gpu\": \"H100-SXM\", \"gpus_per_node\": 6}", &s);
-	train_evaluate(&s.workload.train, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 	assert_int_equal(r.status, TRAIN_INVALID);
 	assert_non_null(strstr(r.reason, "does not divide the 32 attention heads"));
 	scenario_release(&s);
@@ -57,7 +57,7 @@ static void test_invalid_plans(void **state)
 	     " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 3,"
 	     " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": false}}",
 	     "{\"preset\": \"dgx-h100\"}", &s);
-	train_evaluate(&s.workload.train, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 	assert_int_equal(r.status, TRAIN_INVALID);
 	assert_non_null(strstr(r.reason, "do not split"));
 	scenario_release(&s);
@@ -73,7 +73,7 @@ static void test_breakdown_and_rates(void **state)
 	     " \"parallelism\": {\"tp\": 8, \"pp\": 4, \"vpp\": 5, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 	     " \"schedule\": \"interleaved\", \"recompute\": \"selective\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\", \"nodes\": 8}", &s);
-	train_evaluate(&s.workload.train, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 	assert_int_equal(r.status, TRAIN_OK);
 	const struct train_breakdown *b = &r.br;
 	double sum = b->compute + b->optimizer + b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp + b->bubble + b->other;
@@ -108,7 +108,7 @@ static void test_kernel_overrides(void **state)
 			 " \"parallelism\": {\"tp\": 8, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 			 " \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}}", e[i], e[i]);
 		load(w, "{\"preset\": \"dgx-h100\", \"nodes\": 1}", &s);
-		train_evaluate(&s.workload.train, &s.candidates[0], &r);
+		train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 		assert_int_equal(r.status, TRAIN_OK);
 		t[i] = r.br.compute;
 		scenario_release(&s);
@@ -132,7 +132,7 @@ static void test_bubble_grows_with_stages(void **state)
 			 " \"parallelism\": {\"tp\": 8, \"pp\": %d, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 			 " \"schedule\": \"1f1b\", \"recompute\": \"full\", \"sequence_parallel\": true}}", pp);
 		load(w, "{\"preset\": \"dgx-h100\", \"nodes\": 8}", &s);
-		train_evaluate(&s.workload.train, &s.candidates[0], &r);
+		train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 		assert_int_equal(r.status, TRAIN_OK);
 		double share = r.br.bubble / r.step_time_s;
 		assert_true(share > prev);
@@ -153,11 +153,11 @@ static void test_auto_search(void **state)
 	     " \"parallelism\": {\"tp\": 8, \"pp\": 2, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
 	     " \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\", \"nodes\": 4}", &s);
-	train_evaluate(&s.workload.train, &s.candidates[0], &fixed);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &fixed);
 	assert_int_equal(fixed.status, TRAIN_OK);
 	s.workload.train.plan.tp = s.workload.train.plan.pp = s.workload.train.plan.vpp = s.workload.train.plan.micro_batch = PLAN_AUTO;
 	s.workload.train.plan.zero = s.workload.train.plan.recompute = s.workload.train.plan.schedule = PLAN_AUTO;
-	train_evaluate(&s.workload.train, &s.candidates[0], &best);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &best);
 	assert_int_equal(best.status, TRAIN_OK);
 	assert_true(best.searched);
 	assert_true(best.plans_tried > 10);
@@ -177,7 +177,7 @@ static void test_auto_search_matches_exhaustive(void **state)
 	     " \"parallelism\": {\"tp\": \"auto\", \"pp\": \"auto\", \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": \"auto\","
 	     " \"micro_batch\": \"auto\", \"schedule\": \"1f1b\", \"recompute\": \"auto\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-a100\", \"nodes\": 2}", &s);
-	train_evaluate(&s.workload.train, &s.candidates[0], &best);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &best);
 	assert_int_equal(best.status, TRAIN_OK);
 
 	static const int tps[] = { 1, 2, 4, 8 }, pps[] = { 1, 2, 4, 8, 16 }, zeros[] = { 1, 3 }, mbs[] = { 1, 2, 4, 8 };
@@ -233,9 +233,9 @@ static void test_full_mode_agrees(void **state)
 			snprintf(w, sizeof w, "{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096,"
 				 " \"global_batch_tokens\": 1048576, \"parallelism\": %s}", plans[i]);
 			load(w, clusters[k], &s);
-			train_evaluate(&s.workload.train, &s.candidates[0], &rep);
+			train_evaluate(&s.workload.train, &s.candidates[0], NULL, &rep);
 			s.workload.train.mode = TRAIN_FULL;
-			train_evaluate(&s.workload.train, &s.candidates[0], &full);
+			train_evaluate(&s.workload.train, &s.candidates[0], NULL, &full);
 			assert_int_equal(rep.status, TRAIN_OK);
 			assert_int_equal(full.status, TRAIN_OK);
 			if (fabs(full.step_time_s - rep.step_time_s) > 0.05 * rep.step_time_s)

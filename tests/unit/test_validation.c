@@ -65,7 +65,7 @@ static void test_training_metrics(void **state)
 	struct cs_error err;
 	struct train_result r;
 	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
-	train_evaluate(&s.workload.train, &s.candidates[0], &r);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 	assert_int_equal(r.status, TRAIN_OK);
 	assert_close(predict(&s, "step_time_s"), r.step_time_s, 1e-12);
 	assert_close(predict(&s, "tflops_per_gpu"), r.tflops_per_gpu, 1e-12);
