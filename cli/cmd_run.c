@@ -63,16 +63,24 @@ int cmd_run(int argc, char **argv, struct cs_error *err)
 		goto out;
 	}
 	loaded = true;
+	size_t ok_rows = 0;
 	{
-		struct runner_options ro = { .dry_run = dry_run, .row_id = -1 };
+		struct runner_options ro = { .dry_run = dry_run, .row_id = -1, .ok_rows = &ok_rows };
 		rs = runner_columns(&s, &ro);
 		if (runner_run(&s, &ro, rs, err) < 0) {
 			status = cli_status(err);
 			goto out;
 		}
 	}
-	if (cli_write(&o, rs, err) < 0)
+	if (cli_write(&o, rs, err) < 0) {
 		status = cli_status(err);
+		goto out;
+	}
+	/* the rows say why; the status lets a script notice */
+	if (!dry_run && ok_rows == 0) {
+		error_runtime(err, "run: no row of '%s' is ok (see the status and reason columns)", file);
+		status = EXIT_RUNTIME;
+	}
 out:
 	rowset_free(rs);
 	if (loaded)

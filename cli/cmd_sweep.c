@@ -187,7 +187,7 @@ static bool same_columns(const rowset *rs, char *const cols[], size_t n)
 static void status_row(const struct sweep_run *run, rowset *chunk, const struct scenario *s,
 		       uint64_t k, const char *status, const char *reason)
 {
-	results_row_head(chunk, s, "", k, status, reason);
+	results_head_row(chunk, s->name, "", k, s->seed, status, reason);
 	put_values(run, chunk, rowset_nrows(chunk) - 1, k);
 }
 

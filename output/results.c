@@ -5,58 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models/hw/cluster.h"
-#include "models/comm/nccl_tests.h"
-#include "models/train/train.h"
-
-void results_row_head(rowset *rs, const struct scenario *s, const char *candidate,
-		      uint64_t row_id, const char *status, const char *reason)
-{
-	rowset_add_row(rs);
-	rowset_text(rs, "scenario", s->name);
-	rowset_text(rs, "candidate", candidate);
-	rowset_int(rs, "row_id", (int64_t)row_id);
-	rowset_int(rs, "seed", (int64_t)s->seed);
-	rowset_text(rs, "status", status);
-	rowset_text(rs, "reason", reason);
-}
-
-rowset *results_shapes_new(void)
-{
-	static const char *const cols[] = {
-		"scenario", "candidate", "row_id", "seed", "status", "reason",
-		"gpu", "nodes", "gpus_per_node", "gpus", "scale_up", "nic", "nics_per_node",
-		"precision", "peak_pflops", "hbm_total_gb", "scale_up_GBps_per_gpu",
-		"scale_out_GBps_per_gpu", "usd_per_gpu_hour", "usd_per_hour", "price_basis", NULL
-	};
-	return rowset_new(cols);
-}
-
-void results_shape_row(rowset *rs, const struct scenario *s, size_t candidate, uint64_t row_id)
-{
-	const struct cluster_spec *c = &s->candidates[candidate];
-	enum precision p = s->workload.train.precision;
-	double flops = cluster_peak_flops(c, p);
-
-	results_row_head(rs, s, c->name, row_id, "ok", c->price.known ? "" : "no price: give candidates[].price");
-	rowset_text(rs, "gpu", c->gpu.id.name);
-	rowset_int(rs, "nodes", c->nodes);
-	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
-	rowset_int(rs, "gpus", cluster_gpus(c));
-	rowset_text(rs, "scale_up", c->scale_up.id.name);
-	rowset_text(rs, "nic", c->has_nic ? c->nic.id.name : "");
-	rowset_int(rs, "nics_per_node", c->has_nic ? c->nics_per_node : 0);
-	rowset_text(rs, "precision", precision_names[p]);
-	rowset_real(rs, "peak_pflops", flops / 1e15);
-	rowset_real(rs, "hbm_total_gb", cluster_memory_bytes(c) / 1e9);
-	rowset_real(rs, "scale_up_GBps_per_gpu", c->scale_up.bw_bytes_per_s / 1e9);
-	rowset_real(rs, "scale_out_GBps_per_gpu", cluster_nic_bytes_per_s_per_gpu(c) / 1e9);
-	if (c->price.known) {
-		rowset_real(rs, "usd_per_gpu_hour", c->price.usd_per_gpu_hour);
-		rowset_real(rs, "usd_per_hour", cluster_usd_per_hour(c));
-		rowset_text(rs, "price_basis", c->price.basis);
-	}
-}
 
 static void id_cells(rowset *rs, const struct catalog_id *id)
 {
@@ -261,104 +209,97 @@ rowset *results_catalog_sources(const catalog *c)
 	return rs;
 }
 
-rowset *results_collective_new(void)
+void results_head_row(rowset *rs, const char *scenario, const char *candidate, uint64_t row_id,
+		      uint64_t seed, const char *status, const char *reason)
 {
-	static const char *const cols[] = {
-		"scenario", "candidate", "row_id", "seed", "status", "reason",
-		"op", "algorithm", "gpus", "bytes", "time_us", "algbw_GBps", "busbw_GBps",
-		"fidelity", "protocol", "gpu", "nodes", NULL
-	};
-	return rowset_new(cols);
+	rowset_add_row(rs);
+	rowset_text(rs, "scenario", scenario);
+	rowset_text(rs, "candidate", candidate);
+	rowset_int(rs, "row_id", (int64_t)row_id);
+	rowset_int(rs, "seed", (int64_t)seed);
+	rowset_text(rs, "status", status);
+	rowset_text(rs, "reason", reason);
 }
 
-void results_collective_row(rowset *rs, const struct scenario *s, size_t candidate,
-			    uint64_t row_id, const struct nccl_point *p)
+/* The six leading columns every result row has. */
+static void row_head(rowset *rs, const struct job *j, const struct result *r)
 {
-	const struct cluster_spec *c = &s->candidates[candidate];
-	results_row_head(rs, s, c->name, row_id, p->ok ? "ok" : "invalid", p->reason);
+	results_head_row(rs, j->scenario, j->cluster->name, j->row_id, j->seed, outcome_names[r->outcome],
+			 r->reason);
+}
+
+static const char *const shape_columns[] = {
+	"scenario", "candidate", "row_id", "seed", "status", "reason",
+	"gpu", "nodes", "gpus_per_node", "gpus", "scale_up", "nic", "nics_per_node",
+	"precision", "peak_pflops", "hbm_total_gb", "scale_up_GBps_per_gpu",
+	"scale_out_GBps_per_gpu", "usd_per_gpu_hour", "usd_per_hour", "price_basis", NULL
+};
+
+static void shape_row(rowset *rs, const struct job *j, const struct result *r)
+{
+	const struct cluster_spec *c = j->cluster;
+	const struct cluster_figures *f = &r->cluster;
+	row_head(rs, j, r);
+	rowset_text(rs, "gpu", c->gpu.id.name);
+	rowset_int(rs, "nodes", c->nodes);
+	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
+	rowset_int(rs, "gpus", f->gpus);
+	rowset_text(rs, "scale_up", c->scale_up.id.name);
+	rowset_text(rs, "nic", c->has_nic ? c->nic.id.name : "");
+	rowset_int(rs, "nics_per_node", c->has_nic ? c->nics_per_node : 0);
+	rowset_text(rs, "precision", precision_names[j->workload->train.precision]);
+	rowset_real(rs, "peak_pflops", f->peak_flops / 1e15);
+	rowset_real(rs, "hbm_total_gb", f->memory_bytes / 1e9);
+	rowset_real(rs, "scale_up_GBps_per_gpu", f->scale_up_bytes_per_s_per_gpu / 1e9);
+	rowset_real(rs, "scale_out_GBps_per_gpu", f->scale_out_bytes_per_s_per_gpu / 1e9);
+	if (f->priced) {
+		rowset_real(rs, "usd_per_gpu_hour", c->price.usd_per_gpu_hour);
+		rowset_real(rs, "usd_per_hour", f->usd_per_hour);
+		rowset_text(rs, "price_basis", c->price.basis);
+	}
+}
+
+static const char *const collective_columns[] = {
+	"scenario", "candidate", "row_id", "seed", "status", "reason",
+	"op", "algorithm", "gpus", "bytes", "time_us", "algbw_GBps", "busbw_GBps",
+	"fidelity", "protocol", "gpu", "nodes", NULL
+};
+
+static void collective_row(rowset *rs, const struct job *j, const struct result *r)
+{
+	const struct nccl_point *p = &r->collective;
+	row_head(rs, j, r);
 	rowset_text(rs, "op", collective_op_names[p->op]);
 	rowset_text(rs, "algorithm", p->algorithm);
 	rowset_int(rs, "gpus", p->gpus);
 	rowset_int(rs, "bytes", (int64_t)p->bytes);
-	if (p->ok) {
+	if (r->outcome == OUTCOME_OK) {
 		rowset_real(rs, "time_us", p->time_s * 1e6);
 		rowset_real(rs, "algbw_GBps", p->algbw_bytes_per_s / 1e9);
 		rowset_real(rs, "busbw_GBps", p->busbw_bytes_per_s / 1e9);
 		rowset_text(rs, "protocol", p->protocol);
 	}
 	rowset_text(rs, "fidelity", collective_fidelity_names[p->fidelity]);
-	rowset_text(rs, "gpu", c->gpu.id.name);
-	rowset_int(rs, "nodes", c->nodes);
+	rowset_text(rs, "gpu", j->cluster->gpu.id.name);
+	rowset_int(rs, "nodes", j->cluster->nodes);
 }
 
-rowset *results_training_new(void)
-{
-	static const char *const cols[] = {
-		"scenario", "candidate", "row_id", "seed", "status", "reason",
-		"gpu", "nodes", "gpus_per_node", "gpus", "tp", "pp", "vpp", "dp", "cp", "ep", "zero",
-		"schedule", "recompute", "micro_batch", "mem_per_gpu_gb", "step_time_s", "tokens_per_s",
-		"tflops_per_gpu", "mfu", "hfu", "steps", "wall_time_p50_h", "wall_time_p90_h", "ettr",
-		"gpu_hours", "cost_usd_p50", "cost_usd_p90", "usd_per_mtok", "frac_compute",
-		"frac_comm_exposed", "frac_bubble", "frac_checkpoint", "frac_lost_to_failures", "frac_idle",
-		/* additions: the step's breakdown in seconds, and the plan search */
-		"t_compute_s", "t_optimizer_s", "t_comm_tp_s", "t_comm_ep_s", "t_comm_cp_s", "t_comm_dp_s",
-		"t_bubble_s", "t_wait_s", "micro_batches", "sequence_parallel", "plans_tried", "precision",
-		"usd_per_hour", NULL
-	};
-	return rowset_new(cols);
-}
+static const char *const training_columns[] = {
+	"scenario", "candidate", "row_id", "seed", "status", "reason",
+	"gpu", "nodes", "gpus_per_node", "gpus", "tp", "pp", "vpp", "dp", "cp", "ep", "zero",
+	"schedule", "recompute", "micro_batch", "mem_per_gpu_gb", "step_time_s", "tokens_per_s",
+	"tflops_per_gpu", "mfu", "hfu", "steps", "wall_time_p50_h", "wall_time_p90_h", "ettr",
+	"gpu_hours", "cost_usd_p50", "cost_usd_p90", "usd_per_mtok", "frac_compute",
+	"frac_comm_exposed", "frac_bubble", "frac_checkpoint", "frac_lost_to_failures", "frac_idle",
+	/* additions: the step's breakdown in seconds, and the plan search */
+	"t_compute_s", "t_optimizer_s", "t_comm_tp_s", "t_comm_ep_s", "t_comm_cp_s", "t_comm_dp_s",
+	"t_bubble_s", "t_wait_s", "micro_batches", "sequence_parallel", "plans_tried", "precision",
+	"usd_per_hour", NULL
+};
 
-/* A real value only when finite (a NaN or infinity never reaches a file). */
-static bool finite_all(const double *v, size_t n)
+static void plan_cells(rowset *rs, const struct train_result *t)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!isfinite(v[i]))
-			return false;
-	return true;
-}
-
-void results_training_row(rowset *rs, const struct scenario *s, size_t candidate,
-			  uint64_t row_id, const struct train_result *r)
-{
-	const struct cluster_spec *c = &s->candidates[candidate];
-	const struct workload_spec *w = &s->workload;
-	const struct train_plan *p = &r->plan;
-	char reason[512];
-	const char *status = train_status_names[r->status];
-	double step = r->step_time_s;
-	double steps = w->run.tokens > 0 ? ceil(w->run.tokens / w->train.global_batch_tokens) : 1;
-	double wall_s = steps * step;
-	long gpus = cluster_gpus(c);
-	double vals[] = { step, r->tokens_per_s, r->tflops_per_gpu, r->mfu, r->hfu, wall_s,
-			  r->mem.total, cluster_cost_usd(c, wall_s) };
-
-	snprintf(reason, sizeof reason, "%s", r->reason);
-	if (r->status == TRAIN_OK && !finite_all(vals, sizeof vals / sizeof vals[0])) {
-		status = "error";
-		snprintf(reason, sizeof reason, "a result overflowed (not a finite number)");
-	}
-	if (strcmp(status, "ok") == 0) {
-		char note[256] = "";
-		size_t used = 0;
-		if (r->searched)
-			used += (size_t)snprintf(note + used, sizeof note - used, "plan chosen among %d that fit or ran out of memory", r->plans_tried);
-		if ((w->run.failures.enabled || w->run.checkpoint.enabled) && used < sizeof note)
-			used += (size_t)snprintf(note + used, sizeof note - used, "%sfailures and checkpoints are not simulated yet: wall time assumes none",
-						 used ? "; " : "");
-		if (!c->price.known && used < sizeof note)
-			snprintf(note + used, sizeof note - used, "%sno price: give candidates[].price", used ? "; " : "");
-		snprintf(reason, sizeof reason, "%s", note);
-	}
-	results_row_head(rs, s, c->name, row_id, status, reason);
-	rowset_text(rs, "gpu", c->gpu.id.name);
-	rowset_int(rs, "nodes", c->nodes);
-	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
-	rowset_int(rs, "gpus", gpus);
-	rowset_text(rs, "precision", precision_names[w->train.precision]);
-	if (c->price.known)
-		rowset_real(rs, "usd_per_hour", cluster_usd_per_hour(c));
-	if (p->tp == 0)
-		return;  /* no plan at all */
+	const struct train_plan *p = &t->plan;
 	rowset_int(rs, "tp", p->tp);
 	rowset_int(rs, "pp", p->pp);
 	rowset_int(rs, "vpp", p->vpp);
@@ -371,39 +312,19 @@ void results_training_row(rowset *rs, const struct scenario *s, size_t candidate
 	rowset_int(rs, "micro_batch", p->micro_batch);
 	rowset_int(rs, "micro_batches", p->microbatches);
 	rowset_text(rs, "sequence_parallel", p->sp ? "true" : "false");
-	rowset_int(rs, "plans_tried", r->plans_tried);
-	if (isfinite(r->mem.total))
-		rowset_real(rs, "mem_per_gpu_gb", r->mem.total / 1e9);
-	if (strcmp(status, "ok") != 0)
-		return;
-	rowset_real(rs, "step_time_s", step);
-	rowset_real(rs, "tokens_per_s", r->tokens_per_s);
-	rowset_real(rs, "tflops_per_gpu", r->tflops_per_gpu);
-	rowset_real(rs, "mfu", r->mfu);
-	rowset_real(rs, "hfu", r->hfu);
-	rowset_real(rs, "steps", steps);
-	rowset_real(rs, "wall_time_p50_h", wall_s / 3600);
-	rowset_real(rs, "wall_time_p90_h", wall_s / 3600);
-	rowset_real(rs, "ettr", 1.0);
-	rowset_real(rs, "gpu_hours", wall_s / 3600 * gpus);
-	if (c->price.known) {
-		double cost = cluster_cost_usd(c, wall_s);
-		rowset_real(rs, "cost_usd_p50", cost);
-		rowset_real(rs, "cost_usd_p90", cost);
-		rowset_real(rs, "usd_per_mtok", cost / (steps * w->train.global_batch_tokens / 1e6));
-	}
-	const struct train_breakdown *b = &r->br;
-	double comm = b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp;
-	double total = b->compute + b->optimizer + comm + b->bubble + b->other;
-	if (total > 0) {
-		/* the fractions split the step's GPU time and add up to 1 */
-		rowset_real(rs, "frac_compute", (b->compute + b->optimizer) / total);
-		rowset_real(rs, "frac_comm_exposed", comm / total);
-		rowset_real(rs, "frac_bubble", b->bubble / total);
-		rowset_real(rs, "frac_checkpoint", 0);
-		rowset_real(rs, "frac_lost_to_failures", 0);
-		rowset_real(rs, "frac_idle", b->other / total);
-	}
+	rowset_int(rs, "plans_tried", t->plans_tried);
+	if (isfinite(t->mem.total))
+		rowset_real(rs, "mem_per_gpu_gb", t->mem.total / 1e9);
+}
+
+static void step_cells(rowset *rs, const struct train_result *t)
+{
+	const struct train_breakdown *b = &t->br;
+	rowset_real(rs, "step_time_s", t->step_time_s);
+	rowset_real(rs, "tokens_per_s", t->tokens_per_s);
+	rowset_real(rs, "tflops_per_gpu", t->tflops_per_gpu);
+	rowset_real(rs, "mfu", t->mfu);
+	rowset_real(rs, "hfu", t->hfu);
 	rowset_real(rs, "t_compute_s", b->compute);
 	rowset_real(rs, "t_optimizer_s", b->optimizer);
 	rowset_real(rs, "t_comm_tp_s", b->comm_tp);
@@ -412,4 +333,88 @@ void results_training_row(rowset *rs, const struct scenario *s, size_t candidate
 	rowset_real(rs, "t_comm_dp_s", b->comm_dp);
 	rowset_real(rs, "t_bubble_s", b->bubble);
 	rowset_real(rs, "t_wait_s", b->other);
+}
+
+/* The whole run's columns, shared by every kind that has a run. */
+static void run_cells(rowset *rs, const struct run_result *u)
+{
+	rowset_real(rs, "steps", u->steps);
+	rowset_real(rs, "wall_time_p50_h", u->wall_time_p50_s / 3600);
+	rowset_real(rs, "wall_time_p90_h", u->wall_time_p90_s / 3600);
+	rowset_real(rs, "ettr", u->ettr);
+	rowset_real(rs, "gpu_hours", u->gpu_hours);
+	if (u->priced) {
+		rowset_real(rs, "cost_usd_p50", u->cost_usd_p50);
+		rowset_real(rs, "cost_usd_p90", u->cost_usd_p90);
+		rowset_real(rs, "usd_per_mtok", u->usd_per_mtok);
+	}
+	if (u->has_split) {
+		rowset_real(rs, "frac_compute", u->frac_compute);
+		rowset_real(rs, "frac_comm_exposed", u->frac_comm_exposed);
+		rowset_real(rs, "frac_bubble", u->frac_bubble);
+		rowset_real(rs, "frac_checkpoint", u->frac_checkpoint);
+		rowset_real(rs, "frac_lost_to_failures", u->frac_lost_to_failures);
+		rowset_real(rs, "frac_idle", u->frac_idle);
+	}
+}
+
+static void training_row(rowset *rs, const struct job *j, const struct result *r)
+{
+	const struct cluster_spec *c = j->cluster;
+	row_head(rs, j, r);
+	rowset_text(rs, "gpu", c->gpu.id.name);
+	rowset_int(rs, "nodes", c->nodes);
+	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
+	rowset_int(rs, "gpus", r->cluster.gpus);
+	rowset_text(rs, "precision", precision_names[j->workload->train.precision]);
+	if (r->cluster.priced)
+		rowset_real(rs, "usd_per_hour", r->cluster.usd_per_hour);
+	if (r->train.plan.tp == 0)
+		return;  /* no plan at all */
+	plan_cells(rs, &r->train);
+	/* an unsupported job's step is still what the step model says */
+	if (r->outcome != OUTCOME_OK && r->outcome != OUTCOME_UNSUPPORTED)
+		return;
+	step_cells(rs, &r->train);
+	if (r->has_run)
+		run_cells(rs, &r->run);
+}
+
+static const char *const inference_columns[] = {
+	"scenario", "candidate", "row_id", "seed", "status", "reason",
+	"gpu", "gpus", "replicas", "tp", "pp", "rate_per_s", "throughput_tok_s", "output_tok_s",
+	"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "e2e_p50_s", "e2e_p99_s",
+	"slo_attainment", "kv_util", "usd_per_hour", "usd_per_mtok", NULL
+};
+
+/* Serving is not simulated yet: the row says what was asked, nothing more. */
+static void inference_row(rowset *rs, const struct job *j, const struct result *r)
+{
+	row_head(rs, j, r);
+	rowset_text(rs, "gpu", j->cluster->gpu.id.name);
+	rowset_int(rs, "gpus", r->cluster.gpus);
+	if (r->cluster.priced)
+		rowset_real(rs, "usd_per_hour", r->cluster.usd_per_hour);
+}
+
+/* One entry per result kind: its columns (the contract with users'
+ * scripts: add at the end, never rename or reorder) and its row. */
+static const struct result_format {
+	const char *const *columns;
+	void (*row)(rowset *rs, const struct job *j, const struct result *r);
+} formats[RESULT_KIND_COUNT] = {
+	[RESULT_SHAPE] = { .columns = shape_columns, .row = shape_row },
+	[RESULT_TRAINING] = { .columns = training_columns, .row = training_row },
+	[RESULT_INFERENCE] = { .columns = inference_columns, .row = inference_row },
+	[RESULT_COLLECTIVE] = { .columns = collective_columns, .row = collective_row },
+};
+
+rowset *results_new(enum result_kind kind)
+{
+	return rowset_new(formats[kind].columns);
+}
+
+void results_row(rowset *rs, const struct job *j, const struct result *r)
+{
+	formats[r->kind].row(rs, j, r);
 }

@@ -1,5 +1,6 @@
 /*
- * results: the result columns of INTERFACES.md, filled from model results.
+ * results: result rows, one format per result kind, from evaluated jobs;
+ * and the catalog listings.
  *
  * Every row starts with scenario,candidate,row_id,seed,status,reason. The
  * column lists here are the contract with users' scripts: add columns at the
@@ -10,29 +11,22 @@
 
 #include <stdint.h>
 
+#include "models/eval/job.h"
+#include "models/eval/result.h"
 #include "models/hw/catalog.h"
-#include "models/scenario/scenario.h"
 #include "output/rowset.h"
 
-/* Columns of `clustersim run --dry-run`: each candidate's shape and price. */
-rowset *results_shapes_new(void);
-void results_shape_row(rowset *rs, const struct scenario *s, size_t candidate, uint64_t row_id);
+/* An empty rowset with the columns of a result kind. */
+rowset *results_new(enum result_kind kind);
 
-/* Columns of a collective workload (nccl-tests' figures). */
-rowset *results_collective_new(void);
-struct nccl_point;
-void results_collective_row(rowset *rs, const struct scenario *s, size_t candidate,
-			    uint64_t row_id, const struct nccl_point *p);
+/* Append the row of one evaluated job (r->kind says which columns). Formats
+ * only: every figure comes computed in r. */
+void results_row(rowset *rs, const struct job *j, const struct result *r);
 
-/* Columns of a training or fine-tuning workload. */
-rowset *results_training_new(void);
-struct train_result;
-void results_training_row(rowset *rs, const struct scenario *s, size_t candidate,
-			  uint64_t row_id, const struct train_result *r);
-
-/* Start a row with the six leading columns. */
-void results_row_head(rowset *rs, const struct scenario *s, const char *candidate,
-		      uint64_t row_id, const char *status, const char *reason);
+/* Start a row with only the six leading columns (a sweep point that could
+ * not be loaded: status invalid or error). */
+void results_head_row(rowset *rs, const char *scenario, const char *candidate, uint64_t row_id,
+		      uint64_t seed, const char *status, const char *reason);
 
 /* Catalog listings for `clustersim catalog SECTION`. */
 rowset *results_catalog_gpus(const catalog *c);

@@ -1,5 +1,204 @@
-#include "models/eval/job.h"
+#include "evaluate.h"
 
-#include <stddef.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/cost/billing.h"
+#include "models/hw/cluster.h"
 
 const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", NULL };
+const char *const outcome_names[] = { "ok", "oom", "invalid", "unsupported", "error", NULL };
+
+static inline unsigned kind_bit(enum workload_kind k)
+{
+	return 1u << k;
+}
+
+/* training and finetune, as a set of kind bits */
+enum { TRAINING_KINDS = 1u << WORKLOAD_TRAINING | 1u << WORKLOAD_FINETUNE };
+
+/* Append "; text" (or just text when empty) to a reason. */
+static void reason_add(char *reason, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void reason_add(char *reason, size_t size, const char *fmt, ...)
+{
+	size_t used = strlen(reason);
+	va_list ap;
+	if (used > 0 && used + 2 < size) {
+		memcpy(reason + used, "; ", 3);
+		used += 2;
+	}
+	if (used + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(reason + used, size - used, fmt, ap);
+	va_end(ap);
+}
+
+static bool asks_failures(const struct job *j) { return j->workload->run.failures.enabled; }
+static bool asks_checkpoints(const struct job *j) { return j->workload->run.checkpoint.enabled; }
+static bool asks_spot(const struct job *j) { return j->cluster->price.known && j->cluster->price.type == PRICE_SPOT; }
+static bool asks_trials(const struct job *j) { return j->monte_carlo != NULL && j->monte_carlo->given; }
+static bool asks_objective(const struct job *j)
+{
+	return j->objective != NULL && (j->objective->deadline_h > 0 || j->objective->budget_usd > 0);
+}
+
+/*
+ * What a scenario can say that is read and checked but not modelled yet.
+ * A job that asks for one is `unsupported`; when the thing would change the
+ * whole run (its time, its cost), the run's figures are left out, while
+ * the step's, which it does not change, stay.
+ */
+static const struct unmodelled {
+	unsigned kinds;                 /* the kind_bit()s it applies to */
+	bool (*asks)(const struct job *);
+	bool voids_run;
+	const char *reason;
+} unmodelled[] = {
+	{ .kinds = TRAINING_KINDS, .asks = asks_failures, .voids_run = true,
+	  .reason = "failures and restarts (workload.failures) are not simulated yet: no wall time or cost" },
+	{ .kinds = TRAINING_KINDS, .asks = asks_checkpoints, .voids_run = true,
+	  .reason = "checkpoints (workload.checkpoint) are not simulated yet: no wall time or cost" },
+	{ .kinds = TRAINING_KINDS, .asks = asks_spot, .voids_run = true,
+	  .reason = "spot preemptions (price type spot) are not simulated yet: no wall time or cost" },
+	{ .kinds = TRAINING_KINDS, .asks = asks_trials, .voids_run = false,
+	  .reason = "monte_carlo trials are not run yet (nothing random is simulated, so P90 = P50)" },
+	{ .kinds = TRAINING_KINDS, .asks = asks_objective, .voids_run = false,
+	  .reason = "objective (deadline_h, budget_usd) is not checked yet" },
+};
+
+/* Mark the result unsupported for each unmodelled thing the job asks for;
+ * returns true when one of them voids the run's figures. */
+static bool check_unmodelled(const struct job *j, struct result *out)
+{
+	bool voids = false;
+	char reasons[sizeof out->reason] = "";
+	for (size_t i = 0; i < sizeof unmodelled / sizeof unmodelled[0]; i++) {
+		const struct unmodelled *u = &unmodelled[i];
+		if (!(u->kinds & kind_bit(j->kind)) || !u->asks(j))
+			continue;
+		reason_add(reasons, sizeof reasons, "%s", u->reason);
+		voids = voids || u->voids_run;
+	}
+	if (reasons[0] != '\0') {
+		out->outcome = OUTCOME_UNSUPPORTED;
+		snprintf(out->reason, sizeof out->reason, "%s", reasons);
+	}
+	return voids;
+}
+
+static void cluster_figures(const struct job *j, struct cluster_figures *f)
+{
+	const struct cluster_spec *c = j->cluster;
+	f->gpus = cluster_gpus(c);
+	f->peak_flops = cluster_peak_flops(c, j->workload->train.precision);
+	f->memory_bytes = cluster_memory_bytes(c);
+	f->scale_up_bytes_per_s_per_gpu = c->scale_up.bw_bytes_per_s;
+	f->scale_out_bytes_per_s_per_gpu = cluster_nic_bytes_per_s_per_gpu(c);
+	f->priced = c->price.known;
+	f->usd_per_hour = f->priced ? billing_usd_per_hour(c) : 0;
+}
+
+static void note_no_price(const struct job *j, struct result *out)
+{
+	if (!j->cluster->price.known)
+		reason_add(out->reason, sizeof out->reason, "%s", "no price: give candidates[].price");
+}
+
+static void evaluate_shape(const struct job *j, struct result *out)
+{
+	note_no_price(j, out);
+}
+
+static enum outcome outcome_of_train(enum train_status s)
+{
+	static const enum outcome map[] = {
+		[TRAIN_OK] = OUTCOME_OK, [TRAIN_OOM] = OUTCOME_OOM,
+		[TRAIN_INVALID] = OUTCOME_INVALID, [TRAIN_ERROR] = OUTCOME_ERROR,
+	};
+	return map[s];
+}
+
+/* A NaN or an infinity never reaches a result that says ok. */
+static bool train_figures_finite(const struct result *out)
+{
+	const struct train_result *r = &out->train;
+	double v[] = { r->step_time_s, r->tokens_per_s, r->tflops_per_gpu, r->mfu, r->hfu,
+		       out->run.wall_time_p50_s, r->mem.total, out->run.cost_usd_p50 };
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		if (!isfinite(v[i]))
+			return false;
+	return true;
+}
+
+static void evaluate_training(const struct job *j, struct result *out)
+{
+	const struct workload_spec *w = j->workload;
+	struct train_result *r = &out->train;
+
+	train_evaluate(&w->train, j->cluster, j->trace, r);
+	out->outcome = outcome_of_train(r->status);
+	if (out->outcome != OUTCOME_OK) {
+		snprintf(out->reason, sizeof out->reason, "%s", r->reason);
+		return;
+	}
+	run_training(&w->run, &w->train, j->cluster, r, &out->run);
+	if (!train_figures_finite(out)) {
+		out->outcome = OUTCOME_ERROR;
+		snprintf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
+		return;
+	}
+	out->has_run = !check_unmodelled(j, out);
+	if (r->searched)
+		reason_add(out->reason, sizeof out->reason, "plan chosen among %d that fit or ran out of memory",
+			   r->plans_tried);
+	note_no_price(j, out);
+}
+
+static void evaluate_collective(const struct job *j, struct result *out)
+{
+	struct nccl_point *p = &out->collective;
+	nccl_tests_point(j->cluster, &j->workload->collective, j->collective_bytes, p);
+	out->outcome = p->ok ? OUTCOME_OK : OUTCOME_INVALID;
+	snprintf(out->reason, sizeof out->reason, "%s", p->reason);
+}
+
+static void evaluate_inference(const struct job *j, struct result *out)
+{
+	(void)j;
+	out->outcome = OUTCOME_UNSUPPORTED;
+	snprintf(out->reason, sizeof out->reason, "%s",
+		 "inference serving is not simulated yet (workload.serving is read and checked but not modelled)");
+}
+
+/* One entry per workload kind: the model that evaluates it and the
+ * columns its rows have. */
+static const struct evaluator {
+	enum result_kind result;
+	void (*run)(const struct job *, struct result *);
+} evaluators[] = {
+	[WORKLOAD_TRAINING] = { .result = RESULT_TRAINING, .run = evaluate_training },
+	[WORKLOAD_FINETUNE] = { .result = RESULT_TRAINING, .run = evaluate_training },
+	[WORKLOAD_INFERENCE] = { .result = RESULT_INFERENCE, .run = evaluate_inference },
+	[WORKLOAD_COLLECTIVE] = { .result = RESULT_COLLECTIVE, .run = evaluate_collective },
+};
+
+enum result_kind evaluate_result_kind(enum workload_kind kind, bool shape_only)
+{
+	return shape_only ? RESULT_SHAPE : evaluators[kind].result;
+}
+
+void evaluate(const struct job *j, struct result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->outcome = OUTCOME_OK;
+	out->kind = evaluate_result_kind(j->kind, j->shape_only);
+	cluster_figures(j, &out->cluster);
+	if (j->shape_only)
+		evaluate_shape(j, out);
+	else
+		evaluators[j->kind].run(j, out);
+}

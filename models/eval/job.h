@@ -30,4 +30,25 @@ struct workload_spec {
 	struct collective_spec collective;
 };
 
+struct timeline;
+
+/*
+ * One evaluation: a workload on one candidate cluster. Everything is
+ * borrowed from whoever built the job (the loaded scenario) and must
+ * outlive the call.
+ */
+struct job {
+	enum workload_kind kind;
+	const struct workload_spec *workload;
+	const struct cluster_spec *cluster;
+	const struct monte_carlo_spec *monte_carlo;
+	const struct objective_spec *objective;
+	const char *scenario;          /* the scenario's name, for the rows */
+	uint64_t seed;
+	uint64_t row_id;
+	bool shape_only;               /* the cluster's shape and price, nothing simulated (--dry-run) */
+	double collective_bytes;       /* collective: the message size of this job */
+	struct timeline *trace;        /* training: log the step here; may be NULL */
+};
+
 #endif

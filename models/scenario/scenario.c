@@ -1118,6 +1118,7 @@ int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scen
 	jread_leave(&r, mark);
 
 	if ((x = json_object_get(root, "monte_carlo")) != NULL) {
+		s->monte_carlo.given = true;
 		static const char *const mkeys[] = { "trials", NULL };
 		mark = jread_enter_key(&r, "monte_carlo");
 		if (jread_object(&r, x, mkeys) < 0 ||

@@ -1,61 +1,84 @@
 #include "validation.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "models/comm/nccl_tests.h"
-#include "models/train/train.h"
+#include "models/eval/evaluate.h"
+#include "models/scenario/jobs.h"
+
+/* A metric of a collective's result (nccl-tests' figures). */
+static bool collective_metric(const struct result *r, const struct cluster_spec *c, const char *metric,
+			      double *out, char *why, size_t size)
+{
+	const struct nccl_point *p = &r->collective;
+	if (strcmp(metric, "busbw_GBps") == 0)
+		*out = p->busbw_bytes_per_s / 1e9;
+	else if (strcmp(metric, "busbw_per_nic_GBps") == 0)
+		*out = p->busbw_bytes_per_s / 1e9 / (c->nics_per_node > 0 ? c->nics_per_node : 1);
+	else if (strcmp(metric, "algbw_GBps") == 0)
+		*out = p->algbw_bytes_per_s / 1e9;
+	else if (strcmp(metric, "time_us") == 0)
+		*out = p->time_s * 1e6;
+	else {
+		snprintf(why, size, "metric %s does not apply to a collective", metric);
+		return false;
+	}
+	return true;
+}
+
+/* A metric of a training step (what the step model gives: a job that is
+ * unsupported for its whole run still has its step). */
+static bool training_metric(const struct result *r, const struct workload_spec *w, const char *metric,
+			    double *out, char *why, size_t size)
+{
+	const struct train_result *t = &r->train;
+	if (strcmp(metric, "tflops_per_gpu") == 0)
+		*out = t->tflops_per_gpu;
+	else if (strcmp(metric, "mfu") == 0)
+		*out = t->mfu;
+	else if (strcmp(metric, "hfu") == 0)
+		*out = t->hfu;
+	else if (strcmp(metric, "step_time_s") == 0)
+		*out = t->step_time_s;
+	else if (strcmp(metric, "tokens_per_s") == 0)
+		*out = t->tokens_per_s;
+	else if (strcmp(metric, "samples_per_s") == 0)
+		*out = t->tokens_per_s / w->train.seq_len;
+	else {
+		snprintf(why, size, "metric %s does not apply to training", metric);
+		return false;
+	}
+	return true;
+}
 
 bool validation_predict(const struct scenario *s, double *out, char *why, size_t size)
 {
-	const struct validation_spec *v = &s->validation;
-	const struct cluster_spec *c = &s->candidates[0];
-	if (s->workload.kind == WORKLOAD_COLLECTIVE) {
-		struct nccl_point p;
-		nccl_tests_point(c, &s->workload.collective, s->workload.collective.bytes[0], &p);
-		if (!p.ok) {
-			snprintf(why, size, "%s", p.reason);
-			return false;
-		}
-		if (strcmp(v->metric, "busbw_GBps") == 0)
-			*out = p.busbw_bytes_per_s / 1e9;
-		else if (strcmp(v->metric, "busbw_per_nic_GBps") == 0)
-			*out = p.busbw_bytes_per_s / 1e9 / (c->nics_per_node > 0 ? c->nics_per_node : 1);
-		else if (strcmp(v->metric, "algbw_GBps") == 0)
-			*out = p.algbw_bytes_per_s / 1e9;
-		else if (strcmp(v->metric, "time_us") == 0)
-			*out = p.time_s * 1e6;
-		else {
-			snprintf(why, size, "metric %s does not apply to a collective", v->metric);
-			return false;
-		}
-		return true;
+	const char *metric = s->validation.metric;
+	size_t n;
+	struct job *jobs = jobs_from_scenario(s, false, -1, &n);
+	struct result r;
+	bool ok = false;
+
+	/* the first candidate (and, for a collective, the first size) */
+	evaluate(&jobs[0], &r);
+	if (r.outcome != OUTCOME_OK && !(r.kind == RESULT_TRAINING && r.outcome == OUTCOME_UNSUPPORTED)) {
+		snprintf(why, size, "%s%s%s", r.kind == RESULT_TRAINING ? outcome_names[r.outcome] : "",
+			 r.kind == RESULT_TRAINING ? ": " : "", r.reason);
+		goto out;
 	}
-	if (s->workload.kind == WORKLOAD_TRAINING || s->workload.kind == WORKLOAD_FINETUNE) {
-		struct train_result r;
-		train_evaluate(&s->workload.train, c, NULL, &r);
-		if (r.status != TRAIN_OK) {
-			snprintf(why, size, "%s: %s", train_status_names[r.status], r.reason);
-			return false;
-		}
-		if (strcmp(v->metric, "tflops_per_gpu") == 0)
-			*out = r.tflops_per_gpu;
-		else if (strcmp(v->metric, "mfu") == 0)
-			*out = r.mfu;
-		else if (strcmp(v->metric, "hfu") == 0)
-			*out = r.hfu;
-		else if (strcmp(v->metric, "step_time_s") == 0)
-			*out = r.step_time_s;
-		else if (strcmp(v->metric, "tokens_per_s") == 0)
-			*out = r.tokens_per_s;
-		else if (strcmp(v->metric, "samples_per_s") == 0)
-			*out = r.tokens_per_s / s->workload.train.seq_len;
-		else {
-			snprintf(why, size, "metric %s does not apply to training", v->metric);
-			return false;
-		}
-		return true;
+	switch (r.kind) {
+	case RESULT_COLLECTIVE:
+		ok = collective_metric(&r, jobs[0].cluster, metric, out, why, size);
+		break;
+	case RESULT_TRAINING:
+		ok = training_metric(&r, &s->workload, metric, out, why, size);
+		break;
+	default:
+		snprintf(why, size, "workload kind %s is not validated yet", workload_kind_names[s->workload.kind]);
+		break;
 	}
-	snprintf(why, size, "workload kind %s is not validated yet", workload_kind_names[s->workload.kind]);
-	return false;
+out:
+	free(jobs);
+	return ok;
 }

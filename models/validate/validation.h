@@ -7,8 +7,8 @@
  * module computes the model's value of that metric; `clustersim validate`
  * compares the two.
  */
-#ifndef CLUSTERSIM_MODELS_VALIDATION_H
-#define CLUSTERSIM_MODELS_VALIDATION_H
+#ifndef CLUSTERSIM_MODELS_VALIDATE_VALIDATION_H
+#define CLUSTERSIM_MODELS_VALIDATE_VALIDATION_H
 
 #include <stdbool.h>
 #include <stddef.h>

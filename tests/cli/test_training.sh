@@ -4,16 +4,21 @@
 . "$TOP/tests/cli/lib.sh"
 ex="$TOP/scenarios/examples/llama3-70b-pretrain.json"
 
-# Every candidate gets an ok row; the frac_ columns add up to 1.
+# Every on-demand candidate gets an ok row whose frac_ columns add up to 1;
+# the spot one is unsupported (preemptions are not simulated) and has none.
 "$CLUSTERSIM" run "$ex" --format csv --columns status,frac_compute,frac_comm_exposed,frac_bubble,frac_checkpoint,frac_lost_to_failures,frac_idle >"$TMP/frac.csv" || fail "run training"
 [ "$(tail -n +2 "$TMP/frac.csv" | wc -l)" -eq 5 ] && ok || fail "5 candidates, 5 rows"
-tail -n +2 "$TMP/frac.csv" | awk -F, '$1 != "ok" { bad = 1 } { s = $2 + $3 + $4 + $5 + $6 + $7; if (s < 0.9999 || s > 1.0001) bad = 1 } END { exit bad }' &&
+[ "$(grep -c '^ok,' "$TMP/frac.csv")" -eq 4 ] && [ "$(grep -cx 'unsupported,,,,,,' "$TMP/frac.csv")" -eq 1 ] &&
+	ok || fail "4 ok rows and one unsupported without fractions: $(cat "$TMP/frac.csv")"
+grep '^ok,' "$TMP/frac.csv" | awk -F, '{ s = $2 + $3 + $4 + $5 + $6 + $7; if (s < 0.9999 || s > 1.0001) bad = 1 } END { exit bad }' &&
 	ok || fail "fractions do not add up to 1: $(cat "$TMP/frac.csv")"
 
-# A plan that cannot fit is a row with status oom, and the run still succeeds.
-expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status,reason \
+# A plan that cannot fit is a row with status oom; with no ok row at all,
+# run exits 1 after writing the rows, so a script notices.
+expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status,reason \
 	--set 'workload.parallelism={"tp":1,"pp":1,"vpp":1,"cp":1,"ep":1,"zero":0,"micro_batch":1,"schedule":"1f1b","recompute":"none","sequence_parallel":false}' &&
 	[ "$(grep -c ',oom,"needs ' "$TMP/out")" -eq 5 ] && ok || fail "oom rows: $(head -3 "$TMP/out")"
+grep -q "no row of .* is ok" "$TMP/err" && ok || fail "no-ok message: $(cat "$TMP/err")"
 
 # validate: every published run and collective predicted within the targets.
 expect_status 0 "$CLUSTERSIM" validate --format csv || fail "validate exit status"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/cost/billing.h"
 #include "models/hw/cluster.h"
 #include "models/scenario/scenario.h"
 
@@ -50,7 +51,7 @@ static void test_example_resolves(void **state)
 	assert_string_equal(p5->nic.id.name, "efa-v2");
 	assert_true(p5->price.known);
 	assert_close(p5->price.usd_per_gpu_hour, 6.88, 1e-9);
-	assert_close(cluster_usd_per_hour(p5), 16 * 6.88, 1e-9);
+	assert_close(billing_usd_per_hour(p5), 16 * 6.88, 1e-9);
 	/* 16 x 989 TFLOP/s bf16 */
 	assert_close(cluster_peak_flops(p5, PREC_BF16), 16 * 989e12, 1e-12);
 	/* EFA v2: 32 x 100 Gb/s for 8 GPUs = 50 GB/s per GPU */
@@ -163,11 +164,11 @@ static void test_billing_rounds_up(void **state)
 	struct cs_error err;
 	assert_int_equal(load_text(base_text, NULL, 0, &s, &err), 0);
 	struct cluster_spec *own = &s.candidates[1];  /* 32 GPUs at $3.5, hourly billing */
-	assert_close(cluster_cost_usd(own, 3600), 32 * 3.5, 1e-12);
-	assert_close(cluster_cost_usd(own, 3601), 2 * 32 * 3.5, 1e-12);
-	assert_close(cluster_cost_usd(own, 1), 32 * 3.5, 1e-12);
+	assert_close(billing_cost_usd(own, 3600), 32 * 3.5, 1e-12);
+	assert_close(billing_cost_usd(own, 3601), 2 * 32 * 3.5, 1e-12);
+	assert_close(billing_cost_usd(own, 1), 32 * 3.5, 1e-12);
 	own->price.billing_s = 1;
-	assert_close(cluster_cost_usd(own, 1800), 16 * 3.5, 1e-12);
+	assert_close(billing_cost_usd(own, 1800), 16 * 3.5, 1e-12);
 	scenario_release(&s);
 }
 

@@ -1,0 +1,51 @@
+/*
+ * result: what evaluating a job gives, the same shape for every kind.
+ *
+ * First the outcome and its reason in words: `ok`; `oom` and `invalid`
+ * (the plan cannot run: the reason says why, with the numbers); 
+ * `unsupported` (the job asks for something that is read but not modelled
+ * yet: the reason names it, and no figure that depends on it is given);
+ * `error` (a figure overflowed). Then what every kind reports: the
+ * cluster's figures and the whole run's (wall time P50/P90, GPU-hours,
+ * dollars, ETTR, the frac_ split). Then the kind's own detail. Models fill
+ * it; output/results.c only formats it.
+ */
+#ifndef CLUSTERSIM_MODELS_EVAL_RESULT_H
+#define CLUSTERSIM_MODELS_EVAL_RESULT_H
+
+#include <stdbool.h>
+
+#include "models/comm/nccl_tests.h"
+#include "models/run/run.h"
+#include "models/train/train.h"
+
+enum outcome { OUTCOME_OK, OUTCOME_OOM, OUTCOME_INVALID, OUTCOME_UNSUPPORTED, OUTCOME_ERROR };
+extern const char *const outcome_names[];
+
+/* Which columns a result fills (output/results.c has one entry for each). */
+enum result_kind { RESULT_SHAPE, RESULT_TRAINING, RESULT_INFERENCE, RESULT_COLLECTIVE, RESULT_KIND_COUNT };
+
+/* A candidate's size, peak and price, whatever runs on it. */
+struct cluster_figures {
+	long gpus;
+	double peak_flops;                 /* dense, in the workload's precision, all GPUs */
+	double memory_bytes;               /* all GPUs */
+	double scale_up_bytes_per_s_per_gpu;
+	double scale_out_bytes_per_s_per_gpu;
+	bool priced;
+	double usd_per_hour;
+};
+
+struct result {
+	enum outcome outcome;
+	char reason[512];
+	enum result_kind kind;
+	struct cluster_figures cluster;
+	bool has_run;                      /* run holds the whole run's figures */
+	struct run_result run;
+	/* the kind's detail */
+	struct train_result train;         /* RESULT_TRAINING */
+	struct nccl_point collective;      /* RESULT_COLLECTIVE */
+};
+
+#endif

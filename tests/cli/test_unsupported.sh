@@ -1,0 +1,51 @@
+#!/bin/sh
+# No silent answers: what a scenario asks for that is read but not modelled
+# yet gives a row with status unsupported and a reason naming it, without
+# the figures that would depend on it; run exits 1 when no row is ok.
+. "$TOP/tests/cli/lib.sh"
+ex="$TOP/scenarios/examples/llama3-70b-pretrain.json"
+whole="$TOP/scenarios/examples/llama3-70b-whole-run.json"
+cols=candidate,status,reason,step_time_s,mfu,wall_time_p50_h,cost_usd_p50,ettr,frac_compute
+
+# The whole-run example asks for checkpoints, failures, trials and an
+# objective: every row is unsupported, names each, keeps the step's figures
+# and leaves out the run's.
+expect_status 1 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" || fail "whole run exit status"
+[ "$(tail -n +2 "$TMP/out" | grep -c ',unsupported,')" -eq 5 ] && ok || fail "5 unsupported rows: $(cat "$TMP/out")"
+for what in 'workload.failures' 'workload.checkpoint' 'monte_carlo' 'objective'; do
+	[ "$(grep -c "$what" "$TMP/out")" -eq 5 ] && ok || fail "reason does not name $what: $(head -2 "$TMP/out")"
+done
+grep -q 'price type spot' "$TMP/out" && ok || fail "spot candidate not named"
+tail -n +2 "$TMP/out" | awk -F'"' '{ print $3 }' | awk -F, '$2 == "" || $3 == "" || $4 != "" || $5 != "" || $6 != "" || $7 != "" { bad = 1 } END { exit bad }' &&
+	ok || fail "step figures kept, run figures left out: $(cat "$TMP/out")"
+
+# Each key alone makes every row unsupported (so run exits 1); without it
+# the on-demand rows are ok.
+for set in 'workload.failures="llama3"' 'workload.checkpoint={"interval_s":3600,"tier":"pfs"}' \
+	   'monte_carlo={"trials":10}' 'objective={"deadline_h":100}'; do
+	expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status --set "$set" || continue
+	[ "$(grep -c ',unsupported$' "$TMP/out")" -eq 5 ] && ok || fail "--set $set: $(cat "$TMP/out")"
+done
+expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status || fail "example"
+[ "$(grep -c ',ok$' "$TMP/out")" -eq 4 ] && grep -q '^16 x p5en spot,unsupported$' "$TMP/out" && ok ||
+	fail "4 ok rows, the spot one unsupported: $(cat "$TMP/out")"
+
+# Inference is not simulated: an unsupported row with the inference columns,
+# no latency or throughput, exit 1.
+cat >"$TMP/inf.json" <<'JSON'
+{ "workload": { "kind": "inference", "model": "llama3-8b",
+    "serving": { "arrival": { "process": "poisson", "rate_per_s": 5 }, "prompt_tokens": 1000,
+                 "output_tokens": 200, "duration_s": 60 } },
+  "candidates": [ { "name": "one", "preset": "dgx-h100", "nodes": 1 } ] }
+JSON
+expect_status 1 "$CLUSTERSIM" run "$TMP/inf.json" --format csv || fail "inference exit status"
+head -1 "$TMP/out" | grep -q '^scenario,candidate,row_id,seed,status,reason,gpu,gpus,replicas,tp,pp,rate_per_s,throughput_tok_s' &&
+	ok || fail "inference columns: $(head -1 "$TMP/out")"
+tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,inference serving is not simulated yet' && ok ||
+	fail "inference row: $(cat "$TMP/out")"
+tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad = 1 } END { exit bad }' &&
+	ok || fail "inference row has figures: $(cat "$TMP/out")"
+# --dry-run still shows the shape and price, with status ok and exit 0.
+expect_status 0 "$CLUSTERSIM" run "$TMP/inf.json" --dry-run --format csv --columns candidate,status,gpus || fail "dry run"
+grep -qx 'one,ok,8' "$TMP/out" && ok || fail "dry-run row: $(cat "$TMP/out")"
+finish
