@@ -1,4 +1,4 @@
-# clustersim: one plain Makefile (see ../shared/STYLE.md, "Build").
+# clustersim: one plain Makefile.
 #
 #   make                 build build/clustersim
 #   make demo            install missing packages, build, run a real comparison

@@ -4,7 +4,7 @@
  * Parameter counts, FLOPs per token (forward, backward, recompute) and
  * activation memory, for dense and mixture-of-experts models with grouped
  * query attention, from the shape alone. Formulas and conventions are those
- * of ../shared/MODELING.md:
+ * of docs/training.md:
  * - per layer and token, forward: QKV 2h(a d + 2 g d), output 2(a d)h, MLP
  *   2*3hf (gated) or 2*2hf, attention scores and values 4 s (a d) counted in
  *   full (PaLM appendix B and Megatron SC21 count the whole s x s product;

@@ -42,7 +42,7 @@ static void test_required_gpus_present(void **state)
 	catalog_free(c);
 }
 
-/* Datasheet values from ../shared/reference/catalog/gpus.csv (dense FLOP/s). */
+/* Datasheet values (dense FLOP/s), as docs/catalog.md cites them. */
 static void test_gpu_values_match_reference(void **state)
 {
 	(void)state;
