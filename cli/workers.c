@@ -80,8 +80,12 @@ void workers_stop(struct workers *ws)
 		if (ws->fd[w] >= 0)
 			close(ws->fd[w]);
 		if (ws->pid[w] > 0) {
-			kill(ws->pid[w], SIGTERM);
-			waitpid(ws->pid[w], NULL, 0);
+			/* SIGKILL ends a stopped worker too (SIGTERM would wait for a
+			 * SIGCONT), and a worker has nothing to save: its rows only
+			 * ever reach the parent */
+			kill(ws->pid[w], SIGKILL);
+			while (waitpid(ws->pid[w], NULL, 0) < 0 && errno == EINTR)
+				;
 		}
 	}
 	free(ws->pid);

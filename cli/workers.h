@@ -46,7 +46,8 @@ rowset *workers_take(struct workers *ws, uint64_t j, uint64_t point, const char 
 /* After the last job: reap the workers; -1 with err set if one failed. */
 int workers_finish(struct workers *ws, struct cs_error *err);
 
-/* Stop and reap the workers at once (safe to call on a zeroed struct). */
+/* Stop and reap the workers at once, stopped ones too (SIGKILL); safe to
+ * call on a zeroed struct. */
 void workers_stop(struct workers *ws);
 
 #endif

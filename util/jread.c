@@ -178,10 +178,19 @@ int jread_value_int(struct jread *r, const json_t *v, int64_t min, int64_t max, 
 	} else if (json_is_real(v)) {
 		double d = json_real_value(v);
 		/* 9.2e18 is the largest double below INT64_MAX's neighbourhood we trust. */
+		if (isfinite(d) && d == floor(d) && d > 9.2e18 && min >= 0) {
+			snprintf(expect, sizeof expect, "an integer from %" PRId64 " to %" PRId64, min, max);
+			return jread_fail_value(r, v, expect);
+		}
 		if (!isfinite(d) || d != floor(d) || d < -9.2e18 || d > 9.2e18)
 			return jread_fail_value(r, v, expect);
 		x = (int64_t)d;
 	} else {
+		return jread_fail_value(r, v, expect);
+	}
+	if (x > max && min >= 0 && max == INT64_MAX) {
+		/* "non-negative" would be wrong for a value that is merely too big */
+		snprintf(expect, sizeof expect, "an integer from %" PRId64 " to %" PRId64, min, max);
 		return jread_fail_value(r, v, expect);
 	}
 	if (x < min || x > max)

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Reliability (files a user has are never lost or mixed): each check is the
+# reproduction of a failure once seen.
+. "$TOP/tests/cli/lib.sh"
+ex="$TOP/scenarios/examples/nccl-allreduce.json"
+
+# A sweep slow enough to interrupt: 160 points of plan searches.
+cat >"$TMP/slow.json" <<'JSON'
+{ "base": { "name": "slow", "workload": { "kind": "training", "model": "llama3-70b", "seq_len": 4096,
+      "global_batch_tokens": 4194304, "parallelism": "auto" },
+    "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 8 } ] },
+  "axes": { "candidates[0].nodes": [1, 2, 4, 8, 16, 32, 64, 128], "workload.seq_len": [1024, 2048, 4096, 8192],
+            "workload.global_batch_tokens": [1048576, 2097152, 4194304, 8388608, 16777216] } }
+JSON
+
+# wait_for_file FILE: until it exists (at most 10 s)
+wait_for_file() {
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+
+# SIGTERM while a worker is stopped (SIGSTOP): the pool ends its workers and
+# the sweep exits, instead of waiting forever for the stopped one.
+"$CLUSTERSIM" sweep "$TMP/slow.json" --jobs 2 -o "$TMP/stopped.csv" >/dev/null 2>"$TMP/err" &
+pid=$!
+i=0
+while [ -z "$(pgrep -P $pid 2>/dev/null | head -1)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+for w in $(pgrep -P $pid); do kill -STOP "$w"; done
+sleep 0.2
+kill -TERM $pid
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $pid 2>/dev/null; then
+	fail "sweep still running 10 s after SIGTERM with a stopped worker"
+	pkill -KILL -P $pid; kill -KILL $pid
+else
+	ok
+fi
+wait $pid 2>/dev/null
+[ -z "$(pgrep -P $pid 2>/dev/null)" ] && ok || fail "workers left behind"
+finish
