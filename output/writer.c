@@ -97,17 +97,50 @@ static int is_numeric(enum cell_type t)
 	return t == CELL_INT || t == CELL_REAL;
 }
 
+/* Text for a terminal: control characters (an escape sequence in a
+ * candidate's name, a newline) are shown as \xNN, never sent raw. */
+static void escape_controls(const char *in, char *out, size_t size)
+{
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)in; *p != '\0' && o + 1 < size; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			if (o + 5 > size)
+				break;
+			snprintf(out + o, size - o, "\\x%02x", *p);
+			o += 4;
+		} else {
+			out[o++] = (char)*p;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* Cell (r, c) formatted for the table. */
+static void table_cell(const rowset *rs, size_t r, size_t c, char *out, size_t size)
+{
+	char raw[CELL_MAX];
+	rowset_format(rs, r, c, raw, sizeof raw);
+	escape_controls(raw, out, size);
+}
+
+/* Column c's name for the table. */
+static void table_column(const rowset *rs, size_t c, char *out, size_t size)
+{
+	escape_controls(rowset_column(rs, c), out, size);
+}
+
 int writer_table(FILE *f, const rowset *rs, int width)
 {
 	size_t nc = rowset_ncols(rs), nr = rowset_nrows(rs);
 	size_t *w = xcalloc(nc ? nc : 1, sizeof *w);
-	char buf[CELL_MAX];
+	char buf[4 * CELL_MAX], name[4 * CELL_MAX];
 	size_t total = 0;
 
 	for (size_t c = 0; c < nc; c++) {
-		w[c] = strlen(rowset_column(rs, c));
+		table_column(rs, c, name, sizeof name);
+		w[c] = strlen(name);
 		for (size_t r = 0; r < nr; r++) {
-			rowset_format(rs, r, c, buf, sizeof buf);
+			table_cell(rs, r, c, buf, sizeof buf);
 			if (strlen(buf) > w[c])
 				w[c] = strlen(buf);
 		}
@@ -116,33 +149,37 @@ int writer_table(FILE *f, const rowset *rs, int width)
 	if (width > 0 && total > (size_t)width && nr > 0) {
 		/* Too wide: one block per row. */
 		size_t kw = 0;
-		for (size_t c = 0; c < nc; c++)
-			if (strlen(rowset_column(rs, c)) > kw)
-				kw = strlen(rowset_column(rs, c));
+		for (size_t c = 0; c < nc; c++) {
+			table_column(rs, c, name, sizeof name);
+			if (strlen(name) > kw)
+				kw = strlen(name);
+		}
 		for (size_t r = 0; r < nr; r++) {
 			if (r)
 				fputc('\n', f);
 			for (size_t c = 0; c < nc; c++) {
-				rowset_format(rs, r, c, buf, sizeof buf);
-				fprintf(f, "%-*s  %s\n", (int)kw, rowset_column(rs, c), buf);
+				table_cell(rs, r, c, buf, sizeof buf);
+				table_column(rs, c, name, sizeof name);
+				fprintf(f, "%-*s  %s\n", (int)kw, name, buf);
 			}
 		}
 	} else {
 		for (size_t c = 0; c < nc; c++) {
 			bool num = nr > 0 && is_numeric(rowset_type(rs, 0, c));
+			table_column(rs, c, name, sizeof name);
 			if (num)
-				fprintf(f, "%*s", (int)w[c], rowset_column(rs, c));
+				fprintf(f, "%*s", (int)w[c], name);
 			else if (c + 1 < nc)
-				fprintf(f, "%-*s", (int)w[c], rowset_column(rs, c));
+				fprintf(f, "%-*s", (int)w[c], name);
 			else
-				fputs(rowset_column(rs, c), f);
+				fputs(name, f);
 			if (c + 1 < nc)
 				fputs("  ", f);
 		}
 		fputc('\n', f);
 		for (size_t r = 0; r < nr; r++) {
 			for (size_t c = 0; c < nc; c++) {
-				rowset_format(rs, r, c, buf, sizeof buf);
+				table_cell(rs, r, c, buf, sizeof buf);
 				if (is_numeric(rowset_type(rs, r, c)))
 					fprintf(f, "%*s", (int)w[c], buf);
 				else if (c + 1 < nc)

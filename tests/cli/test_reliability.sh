@@ -38,4 +38,12 @@ else
 fi
 wait $pid 2>/dev/null
 [ -z "$(pgrep -P $pid 2>/dev/null)" ] && ok || fail "workers left behind"
+# A name with an escape sequence and a bell reaches a table escaped, never
+# raw; CSV keeps the bytes (quoted where needed): it is data, not a terminal.
+printf '{"name":"esc","workload":{"kind":"collective","collective":{"op":"all_reduce","bytes":8}},"candidates":[{"name":"a\\u001b[31mred\\u0007","preset":"dgx-h100"}]}' >"$TMP/esc.json"
+expect_status 0 "$CLUSTERSIM" run "$TMP/esc.json" --format table --columns candidate,status &&
+	! grep -q "$(printf '\033')" "$TMP/out" && grep -q 'a\\x1b\[31mred\\x07' "$TMP/out" && ok ||
+	fail "control characters in a table: $(od -c "$TMP/out" | head -3)"
+expect_status 0 "$CLUSTERSIM" run "$TMP/esc.json" --format csv --columns candidate &&
+	grep -q "$(printf '\033')" "$TMP/out" && ok || fail "CSV lost the name's bytes"
 finish
