@@ -1,250 +1,85 @@
 #include "csvtable.h"
 
-#include <csv.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/text.h"
 #include "util/xalloc.h"
 
-/* ---- parsing ------------------------------------------------------------- */
-
-struct parse_state {
-	struct csvtable *t;
-	char **cells;       /* the row being read */
-	size_t n, cap;
-	size_t line;        /* line being fed to the parser, from 1 */
-	bool have_header;
-	bool header_terminated;
-};
-
-static void free_cells(char **cells, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(cells[i]);
-	free(cells);
-}
-
-static void on_field(void *field, size_t len, void *data)
-{
-	struct parse_state *st = data;
-	if (st->n == st->cap) {
-		st->cap = st->cap ? 2 * st->cap : 16;
-		st->cells = xreallocarray(st->cells, st->cap, sizeof *st->cells);
-	}
-	st->cells[st->n++] = xstrndup(field != NULL ? field : "", field != NULL ? len : 0);
-}
-
-/* c is the character that ended the row, or -1 when csv_fini() ended it. */
-static void on_row(int c, void *data)
-{
-	struct parse_state *st = data;
-	struct csvtable *t = st->t;
-
-	if (!st->have_header) {
-		t->header = st->cells;
-		t->ncols = st->n;
-		st->have_header = true;
-		st->header_terminated = c != -1;
-	} else {
-		struct csvtable_row *r;
-		if (t->nrows == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 64;
-			t->rows = xreallocarray(t->rows, t->cap, sizeof *t->rows);
-		}
-		r = &t->rows[t->nrows++];
-		r->cells = st->cells;
-		r->ncells = st->n;
-		r->line = st->line;
-		r->terminated = c != -1;
-	}
-	st->cells = NULL;
-	st->n = st->cap = 0;
-}
-
-/* Only the space character is trimmed around unquoted fields: libcsv's
- * default also trims tabs, which writer_csv() does not quote. */
-static int is_space(unsigned char c)
-{
-	return c == ' ';
-}
-
-static void *csv_xrealloc(void *p, size_t n)
-{
-	return xreallocarray(p, n ? n : 1, 1);
-}
-
 void csvtable_release(struct csvtable *t)
 {
-	if (t->header != NULL)
-		free_cells(t->header, t->ncols);
+	if (t->header != NULL) {
+		for (size_t c = 0; c < t->ncols; c++)
+			free(t->header[c]);
+		free(t->header);
+	}
 	for (size_t i = 0; i < t->nrows; i++)
-		free_cells(t->rows[i].cells, t->rows[i].ncells);
+		csvtable_row_release(&t->rows[i]);
 	free(t->rows);
 	memset(t, 0, sizeof *t);
 }
 
-static size_t line_of(const char *buf, size_t pos)
+/* Every row of an open reader into t, which then takes the header. */
+static int read_all(struct csvreader *r, struct csvtable *t, struct cs_error *err)
 {
-	size_t line = 1;
-	for (size_t i = 0; i < pos; i++)
-		line += buf[i] == '\n';
-	return line;
+	struct csvtable_row row;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	while ((rc = csvreader_next(r, &row, err)) > 0) {
+		if (t->nrows == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 64;
+			t->rows = xreallocarray(t->rows, t->cap, sizeof *t->rows);
+		}
+		t->rows[t->nrows++] = row;
+	}
+	t->header = r->header;
+	t->ncols = r->ncols;
+	r->header = NULL;
+	if (rc < 0) {
+		csvtable_release(t);
+		return -1;
+	}
+	return 0;
 }
 
 int csvtable_parse(struct csvtable *t, const char *buf, size_t len, enum csvtable_mode mode,
 		   const char *what, const char *file, struct cs_error *err)
 {
-	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	bool strict = mode == CSVTABLE_STRICT;
-	struct parse_state st = { .t = t, .line = 1 };
-	struct csv_parser p;
-	const char *nul;
-	size_t pos = 0;
-	bool cut = false;
+	struct csvreader r;
+	/* fmemopen of no bytes is not portable: an empty buffer is an empty stream */
+	static const char nothing[1] = "";
+	FILE *f = fmemopen((void *)(len > 0 ? buf : nothing), len > 0 ? len : 1, "r");
+	int rc;
 
 	memset(t, 0, sizeof *t);
-	nul = memchr(buf, '\0', len);
-	if (nul != NULL) {
-		if (strict) {
-			error_set(err, "%s '%s': line %zu: contains a NUL byte, not CSV text", what, shown,
-				  line_of(buf, (size_t)(nul - buf)));
-			return -1;
-		}
-		len = (size_t)(nul - buf);
+	if (f == NULL)
+		return error_runtime(err, "%s '%s': cannot read: %s", what, file, strerror(errno));
+	if (len == 0)
+		fgetc(f);  /* past the stand-in byte: at the end */
+	rc = csvreader_open_stream(&r, f, file, mode, what, err);
+	if (rc == 0) {
+		rc = read_all(&r, t, err);
+		csvreader_close(&r);
 	}
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		error_runtime(err, "%s '%s': cannot start the CSV parser", what, shown);
-		return -1;
-	}
-	csv_set_space_func(&p, is_space);
-	csv_set_realloc_func(&p, csv_xrealloc);
-	csv_set_free_func(&p, free);
-
-	/* Feed one line at a time so that messages can give line numbers. */
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t n = nl != NULL ? (size_t)(nl - (buf + pos)) + 1 : len - pos;
-		if (csv_parse(&p, buf + pos, n, on_field, on_row, &st) != n) {
-			if (strict) {
-				error_set(err, "%s '%s': line %zu: malformed CSV: %s", what, shown, st.line,
-					  csv_strerror(csv_error(&p)));
-				goto fail;
-			}
-			cut = true;
-			break;
-		}
-		pos += n;
-		if (nl != NULL)
-			st.line++;
-	}
-	if (!cut && csv_fini(&p, on_field, on_row, &st) != 0) {
-		if (strict) {
-			error_set(err, "%s '%s': line %zu: a quoted field is not closed at the end of the file",
-				  what, shown, st.line);
-			goto fail;
-		}
-	}
-	/* A row cut by a parse error never reached on_row(). */
-	free_cells(st.cells, st.n);
-	st.cells = NULL;
-	st.n = 0;
-	csv_free(&p);
-
-	if (!st.have_header || !st.header_terminated) {
-		if (strict) {
-			error_set(err, "%s '%s': %s", what, shown,
-				  st.have_header ? "the header line has no newline at the end"
-						 : "no header line (an empty file)");
-			csvtable_release(t);
-			return -1;
-		}
-		csvtable_release(t);
-		return 0;
-	}
-	if (strict) {
-		for (size_t i = 0; i < t->nrows; i++) {
-			const struct csvtable_row *r = &t->rows[i];
-			if (r->ncells != t->ncols) {
-				error_set(err, "%s '%s': line %zu: %zu fields, but the header has %zu", what, shown,
-					  r->line, r->ncells, t->ncols);
-				csvtable_release(t);
-				return -1;
-			}
-			if (!r->terminated) {
-				error_set(err, "%s '%s': line %zu: the last row has no newline at the end: the file may be cut short",
-					  what, shown, r->line);
-				csvtable_release(t);
-				return -1;
-			}
-		}
-	}
-	return 0;
-fail:
-	free_cells(st.cells, st.n);
-	csv_free(&p);
-	csvtable_release(t);
-	return -1;
+	fclose(f);
+	return rc;
 }
 
 int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode, const char *what,
 		  struct cs_error *err)
 {
-	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	size_t n = 0;
-	bool too_big;
-	char *buf;
-	FILE *f;
+	struct csvreader r;
 	int rc;
 
 	memset(t, 0, sizeof *t);
-	if (strcmp(file, "-") == 0) {
-		f = stdin;
-	} else {
-		struct stat st;
-		f = fopen(file, "rb");
-		if (f == NULL)
-			return error_set(err, "%s '%s': cannot open: %s", what, shown, strerror(errno));
-		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-			fclose(f);
-			return error_set(err, "%s '%s': is a directory", what, shown);
-		}
-	}
-	buf = text_read_stream(f, CSVTABLE_MAX_BYTES, &n, &too_big);
-	if (too_big) {
-		if (f != stdin)
-			fclose(f);
-		free(buf);
-		return error_set(err, "%s '%s': larger than %zu MiB", what, shown, CSVTABLE_MAX_BYTES >> 20);
-	}
-	if (ferror(f)) {
-		int e = errno;
-		if (f != stdin)
-			fclose(f);
-		free(buf);
-		return error_runtime(err, "%s '%s': cannot read: %s", what, shown, strerror(e ? e : EIO));
-	}
-	if (f != stdin)
-		fclose(f);
-	rc = csvtable_parse(t, buf, n, mode, what, file, err);
-	free(buf);
+	if (csvreader_open(&r, file, mode, what, err) < 0)
+		return -1;
+	rc = read_all(&r, t, err);
+	csvreader_close(&r);
 	return rc;
-}
-
-bool csvtable_row_id(const char *cell, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t n = strlen(cell);
-
-	if (n == 0 || n > 18 || strspn(cell, "0123456789") != n || (cell[0] == '0' && n > 1))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		v = v * 10 + (uint64_t)(cell[i] - '0');
-	*out = v;
-	return true;
 }
 
 /* ---- merging ------------------------------------------------------------- */

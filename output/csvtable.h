@@ -1,11 +1,9 @@
 /*
- * csvtable: result files read back (libcsv), and sweep parts merged.
+ * csvtable: a whole result file in memory, read with csvreader, and parts
+ * merged in memory.
  *
- * Reads the CSV that writer_csv() writes: a header line, then rows, fields
- * quoted where needed. Every cell comes back as the exact text that was
- * written (only spaces, never tabs, are trimmed around unquoted fields, and
- * the writer quotes fields with edge spaces), so writing the cells again
- * with writer_csv() gives the same bytes. This module never prints.
+ * For small inputs and tests; `merge` and `sweep --resume` read files of
+ * any size one row at a time (csvreader, csvmerge). Never prints.
  */
 #ifndef CLUSTERSIM_OUTPUT_CSVTABLE_H
 #define CLUSTERSIM_OUTPUT_CSVTABLE_H
@@ -14,34 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "output/csvreader.h"
 #include "output/rowset.h"
 #include "util/error.h"
-
-/* Largest CSV file read: far above any sweep's results. */
-#define CSVTABLE_MAX_BYTES ((size_t)1 << 30)
-
-struct csvtable_row {
-	char **cells;     /* owned */
-	size_t ncells;
-	size_t line;      /* line of the file where the row ends, from 1 */
-	bool terminated;  /* false: the file ends inside this row (no final newline) */
-};
 
 struct csvtable {
 	char **header;    /* owned; NULL when the file had no complete header */
 	size_t ncols;
 	struct csvtable_row *rows;  /* owned */
 	size_t nrows, cap;
-};
-
-enum csvtable_mode {
-	/* Any defect is an error: malformed quoting, a NUL byte, no header, a row
-	 * whose field count differs from the header's, no final newline. */
-	CSVTABLE_STRICT,
-	/* For files a killed run may have cut short: read up to the first
-	 * defect and keep what came before, rows of any length included (the
-	 * caller checks them). Never fails on content. */
-	CSVTABLE_SALVAGE
 };
 
 /*
@@ -53,17 +32,11 @@ int csvtable_parse(struct csvtable *t, const char *buf, size_t len, enum csvtabl
 		   const char *what, const char *file, struct cs_error *err);
 
 /* Read `file` ("-" = standard input) and parse it. A file that cannot be
- * opened or read is an input error naming it; err->kind says which. */
+ * opened is an input error naming it, one that cannot be read a runtime one. */
 int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode, const char *what,
 		  struct cs_error *err);
 
 void csvtable_release(struct csvtable *t);
-
-/*
- * Parse a row_id cell: a decimal integer without sign or leading zeros that
- * fits 63 bits. Returns false for anything else.
- */
-bool csvtable_row_id(const char *cell, uint64_t *out);
 
 /*
  * Merge the parts (read in CSVTABLE_STRICT mode) into one rowset of text
