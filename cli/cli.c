@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -225,7 +226,7 @@ static int next_option(struct cli_options *o, const char *cmd, int argc, char **
 	}
 }
 
-/* The common options, in the order --help and cli_list_options() show them. */
+/* The common options, in the order cli_list_options() lists them. */
 static const struct {
 	unsigned bit;
 	struct option opt;
@@ -263,6 +264,7 @@ static void option_tables(const struct cli_command *cmd, struct option longopts[
 		}
 	}
 	for (const struct cli_option *op = cmd->options; op != NULL && op->name != NULL; op++) {
+		assert(op - cmd->options < CLI_OWN_MAX);
 		longopts[n++] = (struct option){ op->name, op->takes_value ? required_argument : no_argument,
 						 NULL, op->key };
 		if (op->short_too) {

@@ -8,8 +8,12 @@
  * in its table and hands the entry to cli_invoke(), which parses argv as the
  * entry says, loads what it asks for, calls its exec and releases it all.
  * A status other than 0 comes with err set; main() prints it with the
- * program prefix. Nothing here models anything or decides what a command
- * computes: that is the exec's (and runner's) business.
+ * program prefix.
+ *
+ * It never models anything nor decides what a command computes (that is
+ * the exec's and runner's business), never exits the process (statuses are
+ * returned), and writes to standard output only a command's usage on
+ * --help and results through cli_write().
  */
 #ifndef CLUSTERSIM_CLI_CLI_H
 #define CLUSTERSIM_CLI_CLI_H
@@ -25,6 +29,7 @@
 #include "output/writer.h"
 #include "util/error.h"
 
+/* The exit statuses of every command. */
 enum exit_status {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,  /* failure while running: I/O, overflow */
