@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@ int cli_status(const struct cs_error *err)
 	return EXIT_RUNTIME;
 }
 
-void cli_options_init(struct cli_options *o)
+static void options_init(struct cli_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->seed = -1;
@@ -29,11 +30,11 @@ void cli_options_init(struct cli_options *o)
 	optind = 1;
 }
 
-void cli_options_release(struct cli_options *o)
+static void options_release(struct cli_options *o)
 {
 	free(o->sets);
 	free(o->catalogs);
-	cli_options_init(o);
+	options_init(o);
 }
 
 int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
@@ -47,43 +48,10 @@ int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cli_next_option(struct cli_options *o, const char *cmd, int argc, char **argv,
-		    const char *shortopts, const struct option *longopts, struct cs_error *err)
-{
-	for (;;) {
-		int ch = getopt_long(argc, argv, shortopts, longopts, NULL);
-		int rc;
-		if (ch == -1)
-			return -1;
-		if (ch == ':') {
-			cli_usage_error(err, cmd, "option '%s' needs a value", argv[optind - 1]);
-			return CLI_OPTION_ERROR;
-		}
-		if (ch == '?') {
-			cli_usage_error(err, cmd, "unknown option '%s'", argv[optind - 1]);
-			return CLI_OPTION_ERROR;
-		}
-		rc = cli_common_option(o, cmd, ch, optarg, err);
-		if (rc < 0)
-			return CLI_OPTION_ERROR;
-		if (rc == 0)
-			return ch;
-	}
-}
-
-int cli_one_operand(int argc, char **argv, const char *cmd, const char *what,
-		    const char **arg, struct cs_error *err)
-{
-	if (optind >= argc)
-		return cli_usage_error(err, cmd, "missing %s", what);
-	if (optind + 1 < argc)
-		return cli_usage_error(err, cmd, "unexpected argument '%s'", argv[optind + 1]);
-	*arg = argv[optind];
-	return 0;
-}
-
-int cli_common_option(struct cli_options *o, const char *cmd, int ch,
-		      const char *arg, struct cs_error *err)
+/* Handle the common option getopt_long returned as ch, with arg.
+ * Returns 1 if handled, 0 if ch is not one of them, -1 on a bad value. */
+static int common_option(struct cli_options *o, const char *cmd, int ch,
+			 const char *arg, struct cs_error *err)
 {
 	if (ch == 'f') {  /* --format */
 		for (int i = 0; output_format_names[i] != NULL; i++) {
@@ -226,4 +194,190 @@ int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *er
 	}
 	rowset_free(narrow);
 	return outfile_commit(&out, err);
+}
+
+enum { OPTION_ERROR = -2 };
+
+/* The next option of argv that is the command's own (or --help): handles
+ * the common ones on the way. Returns its character, -1 at the end of the
+ * options, or OPTION_ERROR with err set (a bad value, a missing value, an
+ * unknown option). Call after options_init(), which rewinds getopt. */
+static int next_option(struct cli_options *o, const char *cmd, int argc, char **argv,
+		       const char *shortopts, const struct option *longopts, struct cs_error *err)
+{
+	for (;;) {
+		int ch = getopt_long(argc, argv, shortopts, longopts, NULL);
+		int rc;
+		if (ch == -1)
+			return -1;
+		if (ch == ':') {
+			cli_usage_error(err, cmd, "option '%s' needs a value", argv[optind - 1]);
+			return OPTION_ERROR;
+		}
+		if (ch == '?') {
+			cli_usage_error(err, cmd, "unknown option '%s'", argv[optind - 1]);
+			return OPTION_ERROR;
+		}
+		rc = common_option(o, cmd, ch, optarg, err);
+		if (rc < 0)
+			return OPTION_ERROR;
+		if (rc == 0)
+			return ch;
+	}
+}
+
+/* The common options, in the order cli_list_options() lists them. */
+static const struct {
+	unsigned bit;
+	struct option opt;
+} common_options[] = {
+	{ CLI_FORMAT, { "format", required_argument, NULL, 'f' } },
+	{ CLI_OUTPUT, { "output", required_argument, NULL, 'o' } },
+	{ CLI_SET, { "set", required_argument, NULL, 's' } },
+	{ CLI_SEED, { "seed", required_argument, NULL, 'S' } },
+	{ CLI_CATALOG, { "catalog", required_argument, NULL, 'c' } },
+	{ CLI_COLUMNS, { "columns", required_argument, NULL, 'k' } },
+};
+
+enum {
+	N_COMMON = sizeof common_options / sizeof common_options[0],
+	HELP_KEY = 'h'
+};
+
+static const struct option help_option = { "help", no_argument, NULL, HELP_KEY };
+
+/* getopt_long's tables for cmd: the common options it takes, its own and
+ * --help; short ones are -o (with --output), -h and the own ones marked so. */
+static void option_tables(const struct cli_command *cmd, struct option longopts[N_COMMON + CLI_OWN_MAX + 2],
+			  char shortopts[2 * (CLI_OWN_MAX + 2) + 2])
+{
+	size_t n = 0, ns = 0;
+
+	shortopts[ns++] = ':';
+	for (size_t i = 0; i < N_COMMON; i++) {
+		if ((cmd->common & common_options[i].bit) == 0)
+			continue;
+		longopts[n++] = common_options[i].opt;
+		if (common_options[i].bit == CLI_OUTPUT) {
+			shortopts[ns++] = 'o';
+			shortopts[ns++] = ':';
+		}
+	}
+	for (const struct cli_option *op = cmd->options; op != NULL && op->name != NULL; op++) {
+		assert(op - cmd->options < CLI_OWN_MAX);
+		longopts[n++] = (struct option){ op->name, op->takes_value ? required_argument : no_argument,
+						 NULL, op->key };
+		if (op->short_too) {
+			shortopts[ns++] = (char)op->key;
+			if (op->takes_value)
+				shortopts[ns++] = ':';
+		}
+	}
+	longopts[n++] = help_option;
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[ns++] = HELP_KEY;
+	shortopts[ns] = '\0';
+}
+
+/* The index of cmd's own option key, or -1. */
+static int own_index(const struct cli_command *cmd, int key)
+{
+	for (int i = 0; cmd->options != NULL && cmd->options[i].name != NULL; i++)
+		if (cmd->options[i].key == key)
+			return i;
+	return -1;
+}
+
+const char *cli_value(const struct cli_call *call, int key)
+{
+	int i = own_index(call->cmd, key);
+	return i < 0 ? NULL : call->values[i];
+}
+
+void cli_list_options(const struct cli_command *cmd, FILE *f)
+{
+	for (size_t i = 0; i < N_COMMON; i++)
+		if (cmd->common & common_options[i].bit)
+			fprintf(f, "%s\n", common_options[i].opt.name);
+	for (const struct cli_option *op = cmd->options; op != NULL && op->name != NULL; op++)
+		fprintf(f, "%s\n", op->name);
+	fprintf(f, "%s\n", help_option.name);
+}
+
+/* The operands the entry allows: "missing NAME" when too few, the first
+ * one too many named when too many. */
+static int check_operands(const struct cli_call *call, struct cs_error *err)
+{
+	const struct cli_command *cmd = call->cmd;
+	if (call->n_operands < cmd->operands.min)
+		return cli_usage_error(err, cmd->name, "missing %s", cmd->operands.name);
+	if (call->n_operands > cmd->operands.max)
+		return cli_usage_error(err, cmd->name, "unexpected argument '%s'",
+				       call->operands[cmd->operands.max]);
+	return 0;
+}
+
+/* The options and the operands of argv, into call. Returns 0, or
+ * EXIT_USAGE with err set; on --help prints the usage and sets *helped. */
+static int parse_args(struct cli_call *call, int argc, char **argv, bool *helped,
+		      struct cs_error *err)
+{
+	const struct cli_command *cmd = call->cmd;
+	struct option longopts[N_COMMON + CLI_OWN_MAX + 2];
+	char shortopts[2 * (CLI_OWN_MAX + 2) + 2];
+	int ch;
+
+	option_tables(cmd, longopts, shortopts);
+	while ((ch = next_option(&call->o, cmd->name, argc, argv, shortopts, longopts, err)) != -1) {
+		int i;
+		if (ch == OPTION_ERROR)
+			return EXIT_USAGE;
+		if (ch == HELP_KEY) {
+			fputs(cmd->usage, stdout);
+			*helped = true;
+			return EXIT_OK;
+		}
+		i = own_index(cmd, ch);
+		if (cmd->options[i].check != NULL && cmd->options[i].check(cmd->name, optarg, err) != 0)
+			return EXIT_USAGE;
+		call->values[i] = cmd->options[i].takes_value ? optarg : "";
+	}
+	call->operands = argv + optind;
+	call->n_operands = (size_t)(argc - optind);
+	return check_operands(call, err);
+}
+
+int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_error *err)
+{
+	struct cli_call call;
+	bool loaded = false, helped = false;
+	int status;
+
+	memset(&call, 0, sizeof call);
+	call.cmd = cmd;
+	options_init(&call.o);
+	if ((status = parse_args(&call, argc, argv, &helped, err)) != 0 || helped)
+		goto out;
+	if (cmd->load != CLI_LOAD_NOTHING) {
+		call.cat = cli_catalog(&call.o, err);
+		if (call.cat == NULL) {
+			status = cli_status(err);
+			goto out;
+		}
+	}
+	if (cmd->load == CLI_LOAD_SCENARIO) {
+		if (scenario_load(call.operands[0], call.o.sets, call.o.n_sets, call.o.seed, call.cat,
+				  &call.scenario, err) < 0) {
+			status = cli_status(err);
+			goto out;
+		}
+		loaded = true;
+	}
+	status = cmd->exec(&call, err);
+out:
+	if (loaded)
+		scenario_release(&call.scenario);
+	catalog_free(call.cat);
+	options_release(&call.o);
+	return status;
 }

@@ -1,10 +1,19 @@
 /*
- * cli: what the subcommands share: exit statuses, option helpers, loading
- * the catalog and writing results.
+ * cli: the command line of clustersim: the table entry each command is
+ * (struct cli_command), the prologue every command shares (options, --help,
+ * operands, the catalog, the scenario), exit statuses and writing results.
  *
- * Each subcommand is `int cmd_NAME(int argc, char **argv, struct cs_error *err)`
- * returning an exit status; main() prints err's message with the program
- * prefix when the status is not 0. Nothing here models anything.
+ * A command is one const entry (name, summary, usage, options, operands,
+ * what to load, exec) defined in its cmd_NAME.c; main() looks the name up
+ * in its table and hands the entry to cli_invoke(), which parses argv as the
+ * entry says, loads what it asks for, calls its exec and releases it all.
+ * A status other than 0 comes with err set; main() prints it with the
+ * program prefix.
+ *
+ * It never models anything nor decides what a command computes (that is
+ * the exec's and runner's business), never exits the process (statuses are
+ * returned), and writes to standard output only a command's usage on
+ * --help and results through cli_write().
  */
 #ifndef CLUSTERSIM_CLI_CLI_H
 #define CLUSTERSIM_CLI_CLI_H
@@ -12,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "models/hw/catalog.h"
 #include "models/scenario/scenario.h"
@@ -19,6 +29,7 @@
 #include "output/writer.h"
 #include "util/error.h"
 
+/* The exit statuses of every command. */
 enum exit_status {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,  /* failure while running: I/O, overflow */
@@ -28,7 +39,7 @@ enum exit_status {
 /* Exit status for an error: 2 for input errors, 1 for runtime ones. */
 int cli_status(const struct cs_error *err);
 
-/* Options most commands take. */
+/* The common options a command was given. */
 struct cli_options {
 	enum output_format format;
 	bool format_given;
@@ -41,23 +52,78 @@ struct cli_options {
 	const char *columns;                 /* --columns a,b,c or NULL: all */
 };
 
-void cli_options_init(struct cli_options *o);
-void cli_options_release(struct cli_options *o);
+/* The common options a command may accept, as bits of cli_command.common
+ * (--help is accepted by every command). */
+enum cli_common {
+	CLI_FORMAT = 1 << 0,   /* --format table|csv|json */
+	CLI_OUTPUT = 1 << 1,   /* -o, --output FILE */
+	CLI_SET = 1 << 2,      /* --set PATH=VALUE, repeated */
+	CLI_SEED = 1 << 3,     /* --seed N */
+	CLI_CATALOG = 1 << 4,  /* --catalog FILE, repeated */
+	CLI_COLUMNS = 1 << 5   /* --columns a,b,c */
+};
 
-/* The options most commands take, as entries of a struct option array
- * (getopt.h); a command lists the ones it accepts. */
-#define CLI_OPT_FORMAT  { "format", required_argument, NULL, 'f' }
-#define CLI_OPT_OUTPUT  { "output", required_argument, NULL, 'o' }
-#define CLI_OPT_SET     { "set", required_argument, NULL, 's' }
-#define CLI_OPT_SEED    { "seed", required_argument, NULL, 'S' }
-#define CLI_OPT_CATALOG { "catalog", required_argument, NULL, 'c' }
-#define CLI_OPT_COLUMNS { "columns", required_argument, NULL, 'k' }
-#define CLI_OPT_HELP    { "help", no_argument, NULL, 'h' }
+/* One of a command's own options. */
+struct cli_option {
+	const char *name;       /* the long name, without "--" */
+	int key;                /* what cli_value() finds it by; -KEY too when short */
+	bool short_too;
+	bool takes_value;
+	/* Checks the value where it is read (NULL: any value): returns 0, or
+	 * a usage error (cli_usage_error) and EXIT_USAGE. */
+	int (*check)(const char *cmd, const char *value, struct cs_error *err);
+};
 
-/* Handle the common option getopt_long returned as ch, with arg.
- * Returns 1 if handled, 0 if ch is not one of them, -1 on a bad value. */
-int cli_common_option(struct cli_options *o, const char *cmd, int ch,
-		      const char *arg, struct cs_error *err);
+/* The most own options one command may have. */
+enum { CLI_OWN_MAX = 8 };
+
+/* What cli_invoke() loads before a command's exec runs. */
+enum cli_load {
+	CLI_LOAD_NOTHING,   /* the exec reads its inputs itself */
+	CLI_LOAD_CATALOG,   /* the built-in catalog plus the --catalog files */
+	CLI_LOAD_SCENARIO   /* that catalog, then the scenario the first operand
+			     * names, with --set and --seed applied */
+};
+
+struct cli_call;
+
+/* A command: its table entry. */
+struct cli_command {
+	const char *name;
+	const char *summary;                 /* one line for the general help */
+	const char *usage;                   /* what --help prints */
+	unsigned common;                     /* enum cli_common bits */
+	const struct cli_option *options;    /* own options, ended by a NULL name; or NULL */
+	struct {
+		size_t min, max;             /* max SIZE_MAX: any number */
+		const char *name;            /* for "missing NAME" */
+	} operands;
+	enum cli_load load;
+	int (*exec)(struct cli_call *call, struct cs_error *err);
+};
+
+/* What cli_invoke() prepared for a command's exec; released after it. */
+struct cli_call {
+	const struct cli_command *cmd;
+	struct cli_options o;
+	char **operands;                     /* what is left of argv after the options */
+	size_t n_operands;
+	const char *values[CLI_OWN_MAX];     /* own option i's value ("" for a flag), NULL if not given */
+	catalog *cat;                        /* CLI_LOAD_CATALOG or _SCENARIO, else NULL */
+	struct scenario scenario;            /* CLI_LOAD_SCENARIO only */
+};
+
+/* Run command cmd on argv (argv[0] is the command's name): parse its
+ * options, print its usage on --help, check the operands, load what the
+ * entry asks for, call its exec and release everything. Returns the exit
+ * status, with err set when it is not 0. */
+int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_error *err);
+
+/* The value of the call's own option KEY ("" for a flag), NULL if not given. */
+const char *cli_value(const struct cli_call *call, int key);
+
+/* Print every long option cmd accepts, one a line, without "--". */
+void cli_list_options(const struct cli_command *cmd, FILE *f);
 
 /* Table on a terminal, CSV otherwise (and always for -o FILE), unless
  * --format was given. */
@@ -76,27 +142,12 @@ int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *er
 int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The next option of argv that is the command's own: handles the common
- * ones (cli_common_option) on the way. Returns its character, -1 at the end
- * of the options, or CLI_OPTION_ERROR with err set (a bad value, a missing
- * value, an unknown option). Call after cli_options_init(), which rewinds
- * getopt. */
-#define CLI_OPTION_ERROR (-2)
-struct option;
-int cli_next_option(struct cli_options *o, const char *cmd, int argc, char **argv,
-		    const char *shortopts, const struct option *longopts, struct cs_error *err);
-
-/* Exactly one operand left at argv[optind] (named what in the message):
- * sets *arg and returns 0, else a usage error and EXIT_USAGE. */
-int cli_one_operand(int argc, char **argv, const char *cmd, const char *what,
-		    const char **arg, struct cs_error *err);
-
-/* Subcommands. */
-int cmd_run(int argc, char **argv, struct cs_error *err);
-int cmd_catalog(int argc, char **argv, struct cs_error *err);
-int cmd_validate(int argc, char **argv, struct cs_error *err);
-int cmd_trace(int argc, char **argv, struct cs_error *err);
-int cmd_sweep(int argc, char **argv, struct cs_error *err);
-int cmd_merge(int argc, char **argv, struct cs_error *err);
+/* The commands' entries, each defined in its cmd_NAME.c. */
+extern const struct cli_command cli_cmd_run;
+extern const struct cli_command cli_cmd_catalog;
+extern const struct cli_command cli_cmd_validate;
+extern const struct cli_command cli_cmd_trace;
+extern const struct cli_command cli_cmd_sweep;
+extern const struct cli_command cli_cmd_merge;
 
 #endif

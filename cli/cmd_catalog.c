@@ -1,56 +1,27 @@
 /* clustersim catalog: list the built-in catalog (plus --catalog files). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "output/results.h"
 
-static const char *const usage_text =
+static const char usage_text[] =
 	"usage: clustersim catalog [gpus|fabrics|storage|presets|prices|models|sources]\n"
-	"                          [--format table|csv|json] [--catalog FILE]... [-o FILE]\n\n"
+	"                          [--format table|csv|json] [--catalog FILE]... [--columns LIST] [-o FILE]\n\n"
 	"Lists the catalog: every number with its source. Without a section, counts entries.\n"
-	"--catalog FILE merges a user's catalog file (same form as scenarios/catalog/*.json).\n";
+	"  --format F        table (on a terminal), csv (otherwise) or json\n"
+	"  --catalog FILE    merge a user's catalog file (same form as scenarios/catalog/*.json)\n"
+	"  --columns a,b,c   print only these columns, in this order\n"
+	"  -o, --output FILE write the list to FILE (atomically) instead of standard output\n"
+	"  -h, --help        print this help\n";
 
-int cmd_catalog(int argc, char **argv, struct cs_error *err)
+static int catalog_exec(struct cli_call *call, struct cs_error *err)
 {
-	static const struct option longopts[] = {
-		CLI_OPT_FORMAT,
-		CLI_OPT_OUTPUT,
-		CLI_OPT_CATALOG,
-		CLI_OPT_COLUMNS,
-		CLI_OPT_HELP,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct cli_options o;
-	catalog *cat = NULL;
+	const catalog *cat = call->cat;
+	const char *section = call->n_operands > 0 ? call->operands[0] : NULL;
 	rowset *rs = NULL;
-	int ch, status = EXIT_OK;
-	const char *section = NULL;
+	int status = EXIT_OK;
 
-	cli_options_init(&o);
-	while ((ch = cli_next_option(&o, "catalog", argc, argv, ":o:h", longopts, err)) != -1) {
-		switch (ch) {
-		case 'h':
-			fputs(usage_text, stdout);
-			cli_options_release(&o);
-			return EXIT_OK;
-		default:
-			status = EXIT_USAGE;  /* CLI_OPTION_ERROR: err says why */
-			goto out;
-		}
-	}
-	if (optind < argc)
-		section = argv[optind++];
-	if (optind < argc) {
-		status = cli_usage_error(err, "catalog", "unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
-	cat = cli_catalog(&o, err);
-	if (cat == NULL) {
-		status = cli_status(err);
-		goto out;
-	}
 	if (section == NULL) {
 		static const char *const cols[] = { "section", "entries", NULL };
 		rs = rowset_new(cols);
@@ -83,11 +54,19 @@ int cmd_catalog(int argc, char **argv, struct cs_error *err)
 		status = cli_usage_error(err, "catalog", "unknown section '%.40s': use gpus, fabrics, storage, presets, prices, models or sources", section);
 		goto out;
 	}
-	if (cli_write(&o, rs, err) < 0)
+	if (cli_write(&call->o, rs, err) < 0)
 		status = cli_status(err);
 out:
 	rowset_free(rs);
-	catalog_free(cat);
-	cli_options_release(&o);
 	return status;
 }
+
+const struct cli_command cli_cmd_catalog = {
+	.name = "catalog",
+	.summary = "list GPUs, fabrics, storage, presets, prices and models",
+	.usage = usage_text,
+	.common = CLI_FORMAT | CLI_OUTPUT | CLI_CATALOG | CLI_COLUMNS,
+	.operands = { .min = 0, .max = 1, .name = "SECTION" },
+	.load = CLI_LOAD_CATALOG,
+	.exec = catalog_exec,
+};

@@ -8,7 +8,6 @@
  * written as the points arrive; tables and JSON at the end.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,7 +27,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 
-static const char *const usage_text =
+static const char usage_text[] =
 	"usage: clustersim sweep SWEEP.json [--jobs N] [--shard I/N] [--resume] [-o FILE]\n"
 	"                        [--format table|csv|json] [--set PATH=VALUE]... [--seed N]\n"
 	"                        [--catalog FILE]... [--dry-run]\n\n"
@@ -45,7 +44,9 @@ static const char *const usage_text =
 	"  --seed N       replace every point's seed\n"
 	"  --catalog FILE merge a user's catalog file first\n"
 	"  --dry-run      each candidate's shape and price only, as run --dry-run\n"
-	"  -o FILE        write results to FILE (atomically; CSV unless --format says otherwise)\n"
+	"  --format F     table (on a terminal), csv (otherwise, and for -o FILE) or json\n"
+	"  -o, --output FILE  write results to FILE (atomically; CSV unless --format says otherwise)\n"
+	"  -h, --help     print this help\n"
 	"Interrupted (SIGINT, SIGTERM) with -o FILE and CSV output, it writes the points finished\n"
 	"so far to FILE and exits 1; --resume then finishes the shard.\n";
 
@@ -648,64 +649,53 @@ static int shard_from_slurm(uint64_t *i, uint64_t *n, struct cs_error *err)
 	return 0;
 }
 
-int cmd_sweep(int argc, char **argv, struct cs_error *err)
+/* --jobs N into *jobs, or a usage error. */
+static int read_jobs(const char *cmd, const char *arg, uint64_t *jobs, struct cs_error *err)
 {
-	static const struct option longopts[] = {
-		CLI_OPT_FORMAT,
-		CLI_OPT_OUTPUT,
-		CLI_OPT_SET,
-		CLI_OPT_SEED,
-		CLI_OPT_CATALOG,
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "shard", required_argument, NULL, 'x' },
-		{ "resume", no_argument, NULL, 'r' },
-		CLI_OPT_HELP,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct cli_options o;
-	struct sweep_run run = { 0 };
+	if (parse_count(arg, JOBS_MAX, jobs) < 0 || *jobs == 0)
+		return cli_usage_error(err, cmd, "--jobs expects a number from 1 to %d, got '%.40s'", JOBS_MAX, arg);
+	return 0;
+}
+
+/* --shard I/N into *i and *n, or a usage error. */
+static int read_shard(const char *cmd, const char *arg, uint64_t *i, uint64_t *n, struct cs_error *err)
+{
+	if (parse_shard(arg, i, n) < 0)
+		return cli_usage_error(err, cmd, "--shard expects I/N with 0 <= I < N <= %d, got '%.40s'",
+				       SHARDS_MAX, arg);
+	return 0;
+}
+
+static int check_jobs(const char *cmd, const char *arg, struct cs_error *err)
+{
+	uint64_t jobs;
+	return read_jobs(cmd, arg, &jobs, err);
+}
+
+static int check_shard(const char *cmd, const char *arg, struct cs_error *err)
+{
+	uint64_t i, n;
+	return read_shard(cmd, arg, &i, &n, err);
+}
+
+static int sweep_exec(struct cli_call *call, struct cs_error *err)
+{
+	const struct cli_options o = call->o;  /* a read-only view; cli_invoke releases it */
+	struct sweep_run run = { .dry_run = cli_value(call, 'n') != NULL };
 	struct shard_plan sp = { .shard = 0, .nshards = 1 };
 	struct sink sink = { 0 };
 	struct sigaction sa, old_int, old_term;
-	bool resume = false, shard_given = false, handlers = false;
+	const char *jobs_arg = cli_value(call, 'j'), *shard_arg = cli_value(call, 'x');
+	bool resume = cli_value(call, 'r') != NULL, shard_given = shard_arg != NULL, handlers = false;
 	uint64_t jobs = 1;
 	enum output_format format;
 	sweep *sw = NULL;
-	const char *sweep_file = NULL;
-	int ch, status = EXIT_OK;
+	const char *sweep_file = call->operands[0];
+	int status = EXIT_OK;
 
-	cli_options_init(&o);
-	while ((ch = cli_next_option(&o, "sweep", argc, argv, ":o:j:h", longopts, err)) != -1) {
-		switch (ch) {
-		case 'n': run.dry_run = true; break;
-		case 'r': resume = true; break;
-		case 'j':
-			if (parse_count(optarg, JOBS_MAX, &jobs) < 0 || jobs == 0) {
-				status = cli_usage_error(err, "sweep", "--jobs expects a number from 1 to %d, got '%.40s'",
-							 JOBS_MAX, optarg);
-				goto out;
-			}
-			break;
-		case 'x':
-			if (parse_shard(optarg, &sp.shard, &sp.nshards) < 0) {
-				status = cli_usage_error(err, "sweep", "--shard expects I/N with 0 <= I < N <= %d, got '%.40s'",
-							 SHARDS_MAX, optarg);
-				goto out;
-			}
-			shard_given = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			cli_options_release(&o);
-			return EXIT_OK;
-		default:
-			status = EXIT_USAGE;  /* CLI_OPTION_ERROR: err says why */
-			goto out;
-		}
-	}
-	if ((status = cli_one_operand(argc, argv, "sweep", "SWEEP.json", &sweep_file, err)) != 0)
-		goto out;
+	if ((jobs_arg != NULL && (status = read_jobs("sweep", jobs_arg, &jobs, err)) != 0) ||
+	    (shard_given && (status = read_shard("sweep", shard_arg, &sp.shard, &sp.nshards, err)) != 0))
+		return status;
 	if (!shard_given && shard_from_slurm(&sp.shard, &sp.nshards, err) < 0) {
 		status = EXIT_USAGE;
 		goto out;
@@ -785,6 +775,24 @@ out:
 	free(run.cols);
 	catalog_free(run.cat);
 	sweep_free(sw);
-	cli_options_release(&o);
 	return status;
 }
+
+static const struct cli_option sweep_options[] = {
+	{ .name = "dry-run", .key = 'n' },
+	{ .name = "jobs", .key = 'j', .short_too = true, .takes_value = true, .check = check_jobs },
+	{ .name = "shard", .key = 'x', .takes_value = true, .check = check_shard },
+	{ .name = "resume", .key = 'r' },
+	{ .name = NULL },
+};
+
+const struct cli_command cli_cmd_sweep = {
+	.name = "sweep",
+	.summary = "run every point of a sweep file, sharded and in parallel",
+	.usage = usage_text,
+	.common = CLI_FORMAT | CLI_OUTPUT | CLI_SET | CLI_SEED | CLI_CATALOG,
+	.options = sweep_options,
+	.operands = { .min = 1, .max = 1, .name = "SWEEP.json" },
+	.load = CLI_LOAD_NOTHING,
+	.exec = sweep_exec,
+};

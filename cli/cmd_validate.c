@@ -1,6 +1,5 @@
 /* clustersim validate: predict published figures and report the error. */
 #include <dirent.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +11,17 @@
 #include "sim/stats.h"
 #include "util/xalloc.h"
 
-static const char *const usage_text =
-	"usage: clustersim validate [FILES...] [--format table|csv] [-o FILE]\n\n"
+static const char usage_text[] =
+	"usage: clustersim validate [FILES...] [--format table|csv|json] [--catalog FILE]... [--columns LIST]\n"
+	"                           [-o FILE]\n\n"
 	"Runs every validation scenario (default: scenarios/validation/*.json, or the installed\n"
 	"copy) and prints id,metric,published,predicted,error_pct; a summary goes to standard\n"
-	"error. Exit status 1 when the median absolute error exceeds 10% or any row exceeds 25%.\n";
+	"error. Exit status 1 when the median absolute error exceeds 10% or any row exceeds 25%.\n"
+	"  --format F         table (on a terminal), csv (otherwise) or json\n"
+	"  --catalog FILE     merge a user's catalog file before reading the scenarios\n"
+	"  --columns a,b,c    print only these columns, in this order\n"
+	"  -o, --output FILE  write the rows to FILE (atomically) instead of standard output\n"
+	"  -h, --help         print this help\n";
 
 /* Targets of the issue: median |error| <= 10%, no row beyond 25%. */
 #define MEDIAN_TARGET_PCT 10.0
@@ -53,47 +58,26 @@ static char **list_dir(const char *dir, size_t *n)
 	return names;
 }
 
-int cmd_validate(int argc, char **argv, struct cs_error *err)
+static int validate_exec(struct cli_call *call, struct cs_error *err)
 {
-	static const struct option longopts[] = {
-		CLI_OPT_FORMAT,
-		CLI_OPT_OUTPUT,
-		CLI_OPT_CATALOG,
-		CLI_OPT_COLUMNS,
-		CLI_OPT_HELP,
-		{ NULL, 0, NULL, 0 },
-	};
 	static const char *const cols[] = {
 		"id", "metric", "published", "predicted", "error_pct", "status", "reason", "source", NULL
 	};
-	struct cli_options o;
 	char **files = NULL;
 	size_t nfiles = 0;
 	bool owned = false;
-	catalog *base = NULL;
+	const catalog *base = call->cat;
 	rowset *rs = NULL;
 	struct stats_sample abs_err;
 	size_t failed = 0;
-	int ch, status = EXIT_OK;
+	int status = EXIT_OK;
 	char worst_id[128] = "";
 	double worst = 0;
 
-	cli_options_init(&o);
 	stats_sample_init(&abs_err);
-	while ((ch = cli_next_option(&o, "validate", argc, argv, ":o:h", longopts, err)) != -1) {
-		switch (ch) {
-		case 'h':
-			fputs(usage_text, stdout);
-			cli_options_release(&o);
-			return EXIT_OK;
-		default:
-			status = EXIT_USAGE;  /* CLI_OPTION_ERROR: err says why */
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		files = argv + optind;
-		nfiles = (size_t)(argc - optind);
+	if (call->n_operands > 0) {
+		files = call->operands;
+		nfiles = call->n_operands;
 	} else {
 		static const char *const dirs[] = {
 			"scenarios/validation", CLUSTERSIM_PREFIX "/share/clustersim/validation", NULL
@@ -106,11 +90,6 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 			status = cli_usage_error(err, "validate", "no validation scenarios found (give FILES or run from the source tree)");
 			goto out;
 		}
-	}
-	base = cli_catalog(&o, err);
-	if (base == NULL) {
-		status = cli_status(err);
-		goto out;
 	}
 	rs = rowset_new(cols);
 	for (size_t i = 0; i < nfiles; i++) {
@@ -151,7 +130,7 @@ int cmd_validate(int argc, char **argv, struct cs_error *err)
 		}
 		scenario_release(&s);
 	}
-	if (cli_write(&o, rs, err) < 0) {
+	if (cli_write(&call->o, rs, err) < 0) {
 		status = cli_status(err);
 		goto out;
 	}
@@ -176,7 +155,15 @@ out:
 	}
 	stats_sample_release(&abs_err);
 	rowset_free(rs);
-	catalog_free(base);
-	cli_options_release(&o);
 	return status;
 }
+
+const struct cli_command cli_cmd_validate = {
+	.name = "validate",
+	.summary = "predict published runs and collectives; report the error",
+	.usage = usage_text,
+	.common = CLI_FORMAT | CLI_OUTPUT | CLI_CATALOG | CLI_COLUMNS,
+	.operands = { .min = 0, .max = SIZE_MAX, .name = "FILES" },
+	.load = CLI_LOAD_CATALOG,
+	.exec = validate_exec,
+};

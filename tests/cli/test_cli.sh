@@ -68,4 +68,38 @@ for cmd in run sweep validate catalog; do
 	expect_status 2 "$CLUSTERSIM" $cmd --format && grep -q "option '--format' needs a value" "$TMP/err" && ok || fail "$cmd --format"
 	expect_status 2 "$CLUSTERSIM" $cmd --format xml && grep -q "format must be table, csv or json, not 'xml'" "$TMP/err" && ok || fail "$cmd --format xml"
 done
+# help: `help CMD` prints what `CMD --help` does, `help` the general help, an
+# unknown name is one line naming it (with the closest command, if any).
+cmds=$("$CLUSTERSIM" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p')
+[ "$(echo $cmds)" = "run catalog validate trace sweep merge help" ] && ok || fail "commands in --help: $(echo $cmds)"
+"$CLUSTERSIM" --help >"$TMP/general"
+expect_status 0 "$CLUSTERSIM" help && cmp -s "$TMP/out" "$TMP/general" && ok || fail "help alone is --help"
+for cmd in $cmds; do
+	"$CLUSTERSIM" $cmd --help >"$TMP/want" 2>&1
+	expect_status 0 "$CLUSTERSIM" help $cmd && cmp -s "$TMP/out" "$TMP/want" && [ -s "$TMP/out" ] &&
+		[ ! -s "$TMP/err" ] && ok || fail "help $cmd differs from $cmd --help"
+done
+expect_status 2 "$CLUSTERSIM" help nosuch && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] &&
+	grep -q "no command 'nosuch'" "$TMP/err" && ! grep -q "did you mean" "$TMP/err" && ok || fail "help nosuch: $(cat "$TMP/err")"
+expect_status 2 "$CLUSTERSIM" help swep && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	grep -q "no command 'swep'; did you mean 'sweep'?" "$TMP/err" && ok || fail "help swep: $(cat "$TMP/err")"
+expect_status 2 "$CLUSTERSIM" help run sweep && grep -q "help: unexpected argument 'sweep'" "$TMP/err" && ok || fail "help with two commands"
+
+# Every option a command accepts (as its table entry lists them, which is
+# what it parses) is in its help, and every option its help names is accepted.
+for cmd in $cmds; do
+	expect_status 0 "$CLUSTERSIM" help --list-options $cmd && [ -s "$TMP/out" ] || { fail "help --list-options $cmd"; continue; }
+	cp "$TMP/out" "$TMP/accepted"
+	"$CLUSTERSIM" $cmd --help | grep -o -- '--[a-z][a-z-]*' | sed 's/^--//' | sort -u >"$TMP/documented"
+	for opt in $(cat "$TMP/accepted"); do
+		grep -qx -- "$opt" "$TMP/documented" && ok || fail "$cmd accepts --$opt but its help does not list it"
+		"$CLUSTERSIM" $cmd --$opt </dev/null >/dev/null 2>"$TMP/err"
+		! grep -q "unknown option" "$TMP/err" && ok || fail "$cmd lists --$opt but does not accept it"
+	done
+	for opt in $(cat "$TMP/documented"); do
+		grep -qx -- "$opt" "$TMP/accepted" && ok || fail "$cmd's help names --$opt, which it does not accept"
+	done
+done
+expect_status 0 "$CLUSTERSIM" help --list-options trace && ! grep -qx "format" "$TMP/out" && grep -qx "candidate" "$TMP/out" &&
+	ok || fail "trace's accepted options"
 finish
