@@ -16,54 +16,11 @@
 #include "sim/time.h"
 #include "util/xalloc.h"
 
-/*
- * The global constants of the kernel model, fitted once to the published
- * runs of scenarios/validation (docs/calibration.md: a grid over plausible
- * values, chosen by median and worst error, checked by holding out half of
- * the rows and each source in turn). Defined as macros only so that
- * tools/calibrate.sh can rebuild with other values.
- */
-#ifndef GEMM_FACTOR
-#define GEMM_FACTOR 0.75
-#endif
-#ifndef ATTN_FACTOR
-#define ATTN_FACTOR 0.5
-#endif
-#ifndef HBM_EFF
-#define HBM_EFF 0.80
-#endif
-#ifndef LAUNCH_S
-#define LAUNCH_S 10e-6
-#endif
-#ifndef OVERLAP_SLOWDOWN
-#define OVERLAP_SLOWDOWN 0.12
-#endif
-
 const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
 const char *const finetune_method_names[] = { "full", "lora", "qlora", NULL };
 const char *const training_mode_names[] = { "representative", "full", NULL };
 const char *const train_status_names[] = { "ok", "oom", "invalid", "error", NULL };
 
-/*
- * Global constants of the kernel model (docs/calibration.md says how each
- * was set). Everything else comes from the catalog.
- */
-/* Fraction of HBM bandwidth that memory-bound kernels (norms, activations,
- * residual adds, optimizer) reach. */
-const double train_default_hbm_efficiency = HBM_EFF;
-/* Fixed cost of each kernel: launch, tail and framework dispatch. */
-const double train_default_launch_s = LAUNCH_S;
-/* GEMMs inside a training step reach this fraction of the measured MAMF
- * (which is the best of a sweep of shapes on an idle GPU: real shapes, tile
- * quantization, sustained clocks and concurrent kernels give less). */
-const double train_default_gemm_factor = GEMM_FACTOR;
-/* FlashAttention's efficiency relative to MAMF: FlashAttention-2 reaches
- * about 35-40% of H100's dense peak, about half of what GEMMs reach. */
-const double train_default_attention_factor = ATTN_FACTOR;
-/* Communication overlapped with computation still costs it: NCCL's kernels
- * hold SMs while they run (16 channels, one thread block each, of H100's
- * 132 SMs), so computation slows by this fraction of the overlapped time. */
-const double train_overlap_slowdown = OVERLAP_SLOWDOWN;
 /* CUDA context, NCCL buffers, allocator fragmentation: held back per GPU. */
 const double train_workspace_bytes = 5.0 * 1073741824.0;
 
@@ -314,57 +271,6 @@ void train_memory(const struct train_spec *w, const struct cluster_spec *c,
 	(void)c;
 }
 
-/* Time `comm` overlapped with `compute`: what shows (the part compute does
- * not hide, plus the slowdown the hidden part causes). */
-static double overlap(double comm, double compute)
-{
-	double hidden = comm < compute ? comm : compute;
-	return (comm - hidden) + train_overlap_slowdown * hidden;
-}
-
-/* ---- kernel times ----------------------------------------------------------- */
-
-struct kctx {
-	double peak;       /* FLOP/s of the GEMM precision */
-	double gemm_eff;
-	double attn_peak;  /* attention runs in 16-bit */
-	double attn_eff;
-	double hbm;        /* bytes/s reached by memory-bound kernels */
-	double launch;
-	double elem;       /* bytes per element of GEMM operands */
-};
-
-static void kctx_init(struct kctx *k, const struct train_spec *w, const struct cluster_spec *c)
-{
-	const struct gpu_spec *g = &c->gpu;
-	enum precision pr = w->precision;
-	enum precision attn_pr = pr == PREC_FP8 || pr == PREC_FP4 ? PREC_BF16 : pr;
-	k->peak = g->peak_flops[pr] > 0 ? g->peak_flops[pr] : g->peak_flops[PREC_BF16];
-	k->gemm_eff = w->kernels.gemm_efficiency > 0 ? w->kernels.gemm_efficiency
-						     : g->mamf[pr] * train_default_gemm_factor;
-	k->attn_peak = g->peak_flops[attn_pr] > 0 ? g->peak_flops[attn_pr] : g->peak_flops[PREC_BF16];
-	k->attn_eff = w->kernels.attention_efficiency > 0 ? w->kernels.attention_efficiency
-							: g->mamf[attn_pr] * train_default_attention_factor;
-	k->hbm = g->mem_bw_bytes_per_s *
-		 (w->kernels.hbm_efficiency > 0 ? w->kernels.hbm_efficiency : train_default_hbm_efficiency);
-	k->launch = w->kernels.launch_s >= 0 ? w->kernels.launch_s : train_default_launch_s;
-	k->elem = pr == PREC_FP8 ? 1.0 : pr == PREC_FP4 ? 0.5 : 2.0;
-}
-
-/* A GEMM of M x K by K x N: the roofline plus a launch. */
-static double gemm(const struct kctx *k, double M, double N, double K)
-{
-	double flops = 2 * M * N * K;
-	double bytes = k->elem * (M * K + K * N) + ACT_BYTES * M * N;
-	double tc = flops / (k->peak * k->gemm_eff), tm = bytes / k->hbm;
-	return (tc > tm ? tc : tm) + k->launch;
-}
-
-static double memory_kernels(const struct kctx *k, double bytes, int kernels)
-{
-	return bytes / k->hbm + kernels * k->launch;
-}
-
 /* ---- one layer -------------------------------------------------------------- */
 
 /* Seconds of one layer for one micro-batch on one GPU. */
@@ -385,7 +291,7 @@ struct step_ctx {
 	const struct train_plan *p;
 	struct topology topo;
 	struct placement place;
-	struct kctx k;
+	struct roofline k;
 	double tokens;        /* tokens per micro-batch on one GPU (after cp) */
 	bool lora;
 };
@@ -432,7 +338,7 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 {
 	const struct model_spec *m = &x->w->model;
 	const struct train_plan *p = x->p;
-	const struct kctx *k = &x->k;
+	const struct roofline *k = &x->k;
 	double T = x->tokens, t = p->tp;
 	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
 	double s = x->w->seq_len;
@@ -440,23 +346,23 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 
 	memset(lt, 0, sizeof *lt);
 	/* GEMMs, forward */
-	double qkv = gemm(k, T, (a * d + 2 * g * d) / t, h);
-	double out = gemm(k, T, h, a * d / t);
+	double qkv = roofline_gemm_s(k, T, (a * d + 2 * g * d) / t, h);
+	double out = roofline_gemm_s(k, T, h, a * d / t);
 	double mlp;
 	double inner;   /* MLP inner width per token on this GPU, for elementwise work */
 	if (!moe) {
-		mlp = gemm(k, T, (gated ? 2 : 1) * m->ffn / t, h) + gemm(k, T, h, m->ffn / t);
+		mlp = roofline_gemm_s(k, T, (gated ? 2 : 1) * m->ffn / t, h) + roofline_gemm_s(k, T, h, m->ffn / t);
 		inner = m->ffn / t;
 	} else {
 		/* routed tokens: T k per GPU on average, over E/ep local experts */
 		double local = (double)m->experts / p->ep;
 		double per_expert = T * m->experts_active * p->ep / m->experts;
 		double fe = m->expert_ffn / t;
-		mlp = gemm(k, T, m->experts, h) +
-		      local * (gemm(k, per_expert, (gated ? 2 : 1) * fe, h) + gemm(k, per_expert, h, fe));
+		mlp = roofline_gemm_s(k, T, m->experts, h) +
+		      local * (roofline_gemm_s(k, per_expert, (gated ? 2 : 1) * fe, h) + roofline_gemm_s(k, per_expert, h, fe));
 		if (m->shared_experts > 0) {
 			double fs = (double)m->shared_experts * m->expert_ffn / t;
-			mlp += gemm(k, T, (gated ? 2 : 1) * fs, h) + gemm(k, T, h, fs);
+			mlp += roofline_gemm_s(k, T, (gated ? 2 : 1) * fs, h) + roofline_gemm_s(k, T, h, fs);
 		}
 		inner = (m->experts_active + m->shared_experts) * fe;
 	}
@@ -466,7 +372,7 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 		/* FlashAttention: a causal kernel does half of the s x s product; its
 		 * backward is 2.5 forwards (it recomputes the scores) */
 		double attn_flops = 2 * T * s * a * d / t;
-		attn = attn_flops / (k->attn_peak * k->attn_eff) + k->launch;
+		attn = attn_flops / (k->attn_peak_flops_per_s * k->attn_efficiency) + k->launch_s;
 		attn_bwd = 2.5 * attn;
 	} else {
 		/* Unfused attention: QK^T and AV as batched GEMMs over the whole
@@ -475,15 +381,15 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 		 * and written by the softmax (4), by the dropout (4 and a 1-byte
 		 * mask), read by AV (2): 13 bytes forward, twice that backward. */
 		double scores = (a / t) * s * T;
-		double gemm_s = 4 * T * s * a * d / t / (k->attn_peak * k->gemm_eff) + 2 * k->launch;
-		double mem_s = memory_kernels(k, 13 * scores, 3);
+		double gemm_s = 4 * T * s * a * d / t / (k->attn_peak_flops_per_s * k->gemm_efficiency) + 2 * k->launch_s;
+		double mem_s = roofline_memory_s(k, 13 * scores, 3);
 		attn = gemm_s + mem_s;
 		attn_bwd = 2 * gemm_s + 2 * mem_s;
 	}
 	/* elementwise: norms, residual adds, rotary, activation (bytes read and written) */
 	double rep = p->sp ? t : 1;
 	double elem_bytes = ACT_BYTES * T * (10 * h / rep + (gated ? 3 : 2) * inner + 2 * (a + g) * d / t);
-	double elem = memory_kernels(k, elem_bytes, 8);
+	double elem = roofline_memory_s(k, elem_bytes, 8);
 
 	lt->attn_fwd = attn;
 	lt->fwd = gemms + attn + elem;
@@ -515,8 +421,8 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 		if (p->tp_overlap) {
 			/* userbuffers: each all-gather runs under the GEMM that consumes
 			 * it and each reduce-scatter under the one that produces it */
-			lt->tp_fwd = overlap(lt->tp_fwd, gemms);
-			lt->tp_bwd = overlap(lt->tp_bwd, 2 * gemms);
+			lt->tp_fwd = roofline_overlap_s(lt->tp_fwd, gemms);
+			lt->tp_bwd = roofline_overlap_s(lt->tp_bwd, 2 * gemms);
 		}
 		if (p->recompute == RECOMPUTE_FULL)
 			lt->tp_bwd += lt->tp_fwd;
@@ -540,8 +446,8 @@ static void layer_cost(const struct step_ctx *x, bool moe, struct layer_time *lt
 		collective_group_make(&pair, cg.nodes > 1 ? 2 : 1, cg.nodes > 1 ? 1 : 2);
 		double step = coll_time(x, &pair, COLL_SEND_RECV, step_bytes);
 		double comm = (p->cp - 1) * step;
-		lt->cp_fwd = overlap(comm, attn);
-		lt->cp_bwd = overlap(2 * comm, attn_bwd);
+		lt->cp_fwd = roofline_overlap_s(comm, attn);
+		lt->cp_bwd = roofline_overlap_s(2 * comm, attn_bwd);
 	}
 }
 
@@ -899,7 +805,7 @@ static bool step_bounded(const struct train_spec *w, const struct cluster_spec *
 		snprintf(r->reason, sizeof r->reason, "%.250s", err.msg);
 		return true;
 	}
-	kctx_init(&x.k, w, c);
+	roofline_init(&x.k, &c->gpu, w->precision, &w->kernels);
 	x.tokens = (double)p->micro_batch * w->seq_len / p->cp;
 	x.lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
 
@@ -943,9 +849,9 @@ static bool step_bounded(const struct train_spec *w, const struct cluster_spec *
 		double layer_bytes = WEIGHT_BYTES * transformer_layer_params(m, m->experts > 0, true) / p->tp;
 		double ag = coll_time(&x, &dpg, COLL_ALL_GATHER, layer_bytes);
 		double rs = coll_time(&x, &dpg, COLL_REDUCE_SCATTER, layer_bytes);
-		z3_f = overlap(ag, dense_lt.fwd);
+		z3_f = roofline_overlap_s(ag, dense_lt.fwd);
 		double bwd = dense_lt.bwd_input + dense_lt.bwd_weight + dense_lt.recompute;
-		z3_b = overlap(ag + rs, bwd);
+		z3_b = roofline_overlap_s(ag + rs, bwd);
 	}
 
 	for (int vs = 0; vs < P; vs++) {
@@ -965,11 +871,11 @@ static bool step_bounded(const struct train_spec *w, const struct cluster_spec *
 		stage_ep[stage] += dense * (D->ep_fwd + D->ep_bwd) + moe * (E->ep_fwd + E->ep_bwd);
 		stage_cp[stage] += dense * (D->cp_fwd + D->cp_bwd) + moe * (E->cp_fwd + E->cp_bwd);
 		if (vs == 0)
-			fwd += memory_kernels(&x.k, ACT_BYTES * x.tokens * m->hidden * 2, 1);  /* embedding */
+			fwd += roofline_memory_s(&x.k, ACT_BYTES * x.tokens * m->hidden * 2, 1);  /* embedding */
 		if (vs == P - 1) {
 			/* output projection and the loss (fp32 softmax over V / t) */
-			double logits = gemm(&x.k, x.tokens, (double)m->vocab / p->tp, m->hidden);
-			double loss = memory_kernels(&x.k, 4.0 * 3 * x.tokens * m->vocab / p->tp, 3);
+			double logits = roofline_gemm_s(&x.k, x.tokens, (double)m->vocab / p->tp, m->hidden);
+			double loss = roofline_memory_s(&x.k, 4.0 * 3 * x.tokens * m->vocab / p->tp, 3);
 			fwd += logits + loss;
 			bin += logits + loss;
 			bw += logits;
@@ -1046,7 +952,7 @@ static bool step_bounded(const struct train_spec *w, const struct cluster_spec *
 				double bucket = coll_time(&x, &dpg, p->zero == 0 ? COLL_ALL_REDUCE : COLL_REDUCE_SCATTER,
 							  GRAD_BYTES * vs_params[vs] / L);
 				double under = L * bucket < pr.last_grad_op_s[vs] ? L * bucket : pr.last_grad_op_s[vs];
-				end += train_overlap_slowdown * under;
+				end += roofline_overlap_slowdown * under;
 			}
 			if (full_dp_end[i] > dp_end)
 				dp_end = full_dp_end[i];
@@ -1062,7 +968,7 @@ static bool step_bounded(const struct train_spec *w, const struct cluster_spec *
 				double t_end = dp_overlap(pr.grads_final_s[vs], pr.last_grad_op_s[vs], L, bucket, &comm_free);
 				/* the buckets reduced under the last backward slowed it */
 				double under = L * bucket < pr.last_grad_op_s[vs] ? L * bucket : pr.last_grad_op_s[vs];
-				end += train_overlap_slowdown * under;
+				end += roofline_overlap_slowdown * under;
 				if (t_end > dp_end)
 					dp_end = t_end;
 				if (trace != NULL && bucket > 0)
@@ -1073,11 +979,11 @@ static bool step_bounded(const struct train_spec *w, const struct cluster_spec *
 		if (end > dp_end)
 			dp_end = end;
 		double local = grad_params / (p->zero >= 1 ? p->dp : 1);
-		double opt = memory_kernels(&x.k, ADAM_TRAFFIC_BYTES * local, 4);
+		double opt = roofline_memory_s(&x.k, ADAM_TRAFFIC_BYTES * local, 4);
 		double ag_exposed = 0;
 		if (p->dp > 1 && (p->zero == 1 || p->zero == 2) && !lora) {
 			double ag = coll_time(&x, &dpg, COLL_ALL_GATHER, WEIGHT_BYTES * params);
-			ag_exposed = overlap(ag, first_fwd);
+			ag_exposed = roofline_overlap_s(ag, first_fwd);
 		}
 		stage_total[i] = dp_end + opt + ag_exposed;
 		stage_dp[i] = dp_end - pr.stage_end_s[i] + ag_exposed;
@@ -1131,7 +1037,7 @@ static bool step_bounded(const struct train_spec *w, const struct cluster_spec *
 	if (step > 0) {
 		r->tokens_per_s = w->global_batch_tokens / step;
 		r->tflops_per_gpu = r->model_flops_per_step / step / gpus / 1e12;
-		double peak = x.k.peak;
+		double peak = x.k.peak_flops_per_s;
 		r->mfu = r->model_flops_per_step / step / gpus / peak;
 		r->hfu = r->hardware_flops_per_step / step / gpus / peak;
 	}

@@ -147,12 +147,6 @@ void train_step(const struct train_spec *w, const struct cluster_spec *c,
 void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		    struct timeline *trace, struct train_result *r);
 
-/* Global defaults of the kernel model (docs/calibration.md). */
-extern const double train_default_hbm_efficiency;
-extern const double train_default_launch_s;
-extern const double train_default_attention_factor;
-extern const double train_default_gemm_factor;
-extern const double train_overlap_slowdown;
 extern const double train_workspace_bytes;
 
 #endif
