@@ -7,11 +7,16 @@
  * launch cost. The fractions are a few global constants set once
  * (docs/calibration.md) that a scenario may override with its own
  * measurements.
+ *
+ * This module knows GPUs and kernels only: it never includes training or
+ * serving headers, jansson or the scenario reader.
  */
 #ifndef CLUSTERSIM_MODELS_KERNEL_ROOFLINE_H
 #define CLUSTERSIM_MODELS_KERNEL_ROOFLINE_H
 
 #include <stdbool.h>
+
+#include "models/hw/hw.h"
 
 /* Kernel-time calibration a user can give from their own measurements;
  * 0 means "use the catalog" (GEMM) or the global default. */
@@ -22,5 +27,40 @@ struct kernel_calibration {
 	double launch_s;          /* fixed cost per kernel; < 0: the global default */
 	bool flash_attention;
 };
+
+/* The rates one GPU reaches at one precision, calibration applied. */
+struct roofline {
+	double peak_flops_per_s;       /* dense peak of the GEMM precision */
+	double gemm_efficiency;        /* fraction of that peak GEMMs reach */
+	double attn_peak_flops_per_s;  /* attention runs in 16-bit */
+	double attn_efficiency;
+	double hbm_bytes_per_s;        /* reached by memory-bound kernels */
+	double launch_s;               /* fixed cost of each kernel */
+	double operand_bytes;          /* bytes per element of GEMM operands */
+};
+
+/* The rates of GPU g computing in precision pr, with cal's overrides
+ * (fields 0 or launch_s < 0 take the catalog and the global defaults). */
+void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision pr,
+		   const struct kernel_calibration *cal);
+
+/* Seconds of a GEMM of M x K by K x N (16-bit output): the roofline plus a
+ * launch. */
+double roofline_gemm_s(const struct roofline *k, double M, double N, double K);
+
+/* Seconds of `kernels` memory-bound kernels moving `bytes` in all. */
+double roofline_memory_s(const struct roofline *k, double bytes, int kernels);
+
+/* Seconds that communication of comm_s overlapped with compute of
+ * compute_s adds: the part compute does not hide, plus the slowdown
+ * (roofline_overlap_slowdown) the hidden part causes. */
+double roofline_overlap_s(double comm_s, double compute_s);
+
+/* Global defaults of the kernel model (docs/calibration.md). */
+extern const double roofline_default_hbm_efficiency;
+extern const double roofline_default_launch_s;
+extern const double roofline_default_attention_factor;
+extern const double roofline_default_gemm_factor;
+extern const double roofline_overlap_slowdown;
 
 #endif

@@ -19,6 +19,11 @@
  * each rank on its own NIC share). The full mode (TRAIN_FULL) simulates every
  * rank's communication as flows through the fabric, so groups that share
  * links slow each other.
+ *
+ * This header holds the records (spec, plan, memory, result) and the entry
+ * point; the work is in parallel.h (plans), memory.h, layer.h, bucket.h,
+ * step.h, fullstep.h, search.h and ../kernel/roofline.h. It never includes
+ * jansson or the scenario reader: the scenario fills these records.
  */
 #ifndef CLUSTERSIM_MODELS_TRAIN_TRAIN_H
 #define CLUSTERSIM_MODELS_TRAIN_TRAIN_H
@@ -30,6 +35,14 @@
 #include "models/kernel/transformer.h"
 
 struct timeline;
+
+/* Bytes per element of activations, weights and gradients (16-bit), and
+ * of mixed-precision Adam's fp32 master weights, momentum and variance
+ * (MODELING.md). */
+#define TRAIN_ACT_BYTES 2.0
+#define TRAIN_WEIGHT_BYTES 2.0
+#define TRAIN_GRAD_BYTES 2.0
+#define TRAIN_OPTIMIZER_BYTES 12.0
 
 /* A parallel-plan field the planner chooses. */
 #define PLAN_AUTO (-1)
@@ -124,35 +137,10 @@ struct train_result {
 	bool searched;
 };
 
-/*
- * Fill the plan fields that are PLAN_AUTO with plain defaults (tp 1, pp 1,
- * vpp 1, cp 1, ep 1, zero 1, micro_batch 1, 1F1B or interleaved,
- * selective recompute, sequence parallel when tp > 1, dp from the GPU
- * count) and check the plan; returns NULL or the reason it cannot run.
- */
-const char *train_plan_fill(const struct train_spec *w, const struct cluster_spec *c,
-			       const struct parallel_plan *req, struct train_plan *out);
-
-/* Memory per GPU (the heaviest stage) under a plan. */
-void train_memory(const struct train_spec *w, const struct cluster_spec *c,
-		     const struct train_plan *p, struct train_memory *m);
-
-/* Evaluate one concrete plan. trace may be NULL. */
-void train_step(const struct train_spec *w, const struct cluster_spec *c,
-		   const struct train_plan *p, struct train_result *r, struct timeline *trace);
-
 /* The scenario's plan; when any field is "auto", the fastest plan that fits
  * (r->searched, r->plans_tried say so). When trace is not NULL, the step of
  * the plan in r is logged in it (nothing when no plan runs). */
 void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		    struct timeline *trace, struct train_result *r);
-
-/* Global defaults of the kernel model (docs/calibration.md). */
-extern const double train_default_hbm_efficiency;
-extern const double train_default_launch_s;
-extern const double train_default_attention_factor;
-extern const double train_default_gemm_factor;
-extern const double train_overlap_slowdown;
-extern const double train_workspace_bytes;
 
 #endif

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "models/scenario/scenario.h"
+#include "models/train/parallel.h"
+#include "models/train/step.h"
 #include "models/train/train.h"
 #include "models/kernel/transformer.h"
 
@@ -196,9 +198,9 @@ static void test_auto_search_matches_exhaustive(void **state)
 		t.zero = zeros[z];
 		t.micro_batch = mbs[mb];
 		t.recompute = recs[rr];
-		if (train_plan_fill(&s.workload.train, &s.candidates[0], &t, &p) != NULL)
+		if (parallel_fill(&s.workload.train, &s.candidates[0], &t, &p) != NULL)
 			continue;
-		train_step(&s.workload.train, &s.candidates[0], &p, &cur, NULL);
+		step_simulate(&s.workload.train, &s.candidates[0], &p, &cur, NULL);
 		if (cur.status != TRAIN_OK)
 			continue;
 		fitting++;

@@ -1,0 +1,83 @@
+#include "roofline.h"
+
+/*
+ * The global constants of the kernel model, fitted once to the published
+ * runs of scenarios/validation (docs/calibration.md: a grid over plausible
+ * values, chosen by median and worst error, checked by holding out half of
+ * the rows and each source in turn). Defined as macros only so that
+ * tools/calibrate.sh can rebuild with other values.
+ */
+#ifndef GEMM_FACTOR
+#define GEMM_FACTOR 0.75
+#endif
+#ifndef ATTN_FACTOR
+#define ATTN_FACTOR 0.5
+#endif
+#ifndef HBM_EFF
+#define HBM_EFF 0.80
+#endif
+#ifndef LAUNCH_S
+#define LAUNCH_S 10e-6
+#endif
+#ifndef OVERLAP_SLOWDOWN
+#define OVERLAP_SLOWDOWN 0.12
+#endif
+
+/* Bytes per element of a GEMM's output (16-bit). */
+#define OUTPUT_BYTES 2.0
+
+/*
+ * Global constants of the kernel model (docs/calibration.md says how each
+ * was set). Everything else comes from the catalog.
+ */
+/* Fraction of HBM bandwidth that memory-bound kernels (norms, activations,
+ * residual adds, optimizer) reach. */
+const double roofline_default_hbm_efficiency = HBM_EFF;
+/* Fixed cost of each kernel: launch, tail and framework dispatch. */
+const double roofline_default_launch_s = LAUNCH_S;
+/* GEMMs inside a training step reach this fraction of the measured MAMF
+ * (which is the best of a sweep of shapes on an idle GPU: real shapes, tile
+ * quantization, sustained clocks and concurrent kernels give less). */
+const double roofline_default_gemm_factor = GEMM_FACTOR;
+/* FlashAttention's efficiency relative to MAMF: FlashAttention-2 reaches
+ * about 35-40% of H100's dense peak, about half of what GEMMs reach. */
+const double roofline_default_attention_factor = ATTN_FACTOR;
+/* Communication overlapped with computation still costs it: NCCL's kernels
+ * hold SMs while they run (16 channels, one thread block each, of H100's
+ * 132 SMs), so computation slows by this fraction of the overlapped time. */
+const double roofline_overlap_slowdown = OVERLAP_SLOWDOWN;
+
+void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision pr,
+		   const struct kernel_calibration *cal)
+{
+	enum precision attn_pr = pr == PREC_FP8 || pr == PREC_FP4 ? PREC_BF16 : pr;
+	k->peak_flops_per_s = g->peak_flops[pr] > 0 ? g->peak_flops[pr] : g->peak_flops[PREC_BF16];
+	k->gemm_efficiency = cal->gemm_efficiency > 0 ? cal->gemm_efficiency
+						      : g->mamf[pr] * roofline_default_gemm_factor;
+	k->attn_peak_flops_per_s = g->peak_flops[attn_pr] > 0 ? g->peak_flops[attn_pr] : g->peak_flops[PREC_BF16];
+	k->attn_efficiency = cal->attention_efficiency > 0 ? cal->attention_efficiency
+							   : g->mamf[attn_pr] * roofline_default_attention_factor;
+	k->hbm_bytes_per_s = g->mem_bw_bytes_per_s *
+			     (cal->hbm_efficiency > 0 ? cal->hbm_efficiency : roofline_default_hbm_efficiency);
+	k->launch_s = cal->launch_s >= 0 ? cal->launch_s : roofline_default_launch_s;
+	k->operand_bytes = pr == PREC_FP8 ? 1.0 : pr == PREC_FP4 ? 0.5 : 2.0;
+}
+
+double roofline_gemm_s(const struct roofline *k, double M, double N, double K)
+{
+	double flops = 2 * M * N * K;
+	double bytes = k->operand_bytes * (M * K + K * N) + OUTPUT_BYTES * M * N;
+	double tc = flops / (k->peak_flops_per_s * k->gemm_efficiency), tm = bytes / k->hbm_bytes_per_s;
+	return (tc > tm ? tc : tm) + k->launch_s;
+}
+
+double roofline_memory_s(const struct roofline *k, double bytes, int kernels)
+{
+	return bytes / k->hbm_bytes_per_s + kernels * k->launch_s;
+}
+
+double roofline_overlap_s(double comm_s, double compute_s)
+{
+	double hidden = comm_s < compute_s ? comm_s : compute_s;
+	return (comm_s - hidden) + roofline_overlap_slowdown * hidden;
+}

@@ -1,0 +1,224 @@
+#include "layer.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/kernel/transformer.h"
+#include "util/xalloc.h"
+
+int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct cluster_spec *c,
+		   const struct train_plan *p, struct cs_error *err)
+{
+	x->w = w;
+	x->c = c;
+	x->p = p;
+	topology_init(&x->topo, c);
+	if (placement_init(&x->place, p->tp, p->cp, p->pp, p->dp, p->order, err) < 0)
+		return -1;
+	roofline_init(&x->k, &c->gpu, w->precision, &w->kernels);
+	x->tokens = (double)p->micro_batch * w->seq_len / p->cp;
+	x->lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
+	return 0;
+}
+
+void layer_group_shape(const struct layer_ctx *x, enum plan_dim dim, int size, struct collective_group *g)
+{
+	long *gpus = xcalloc((size_t)size, sizeof *gpus);
+	int c0[DIM_COUNT] = { 0, 0, 0, 0 };
+	int nodes = 1;
+	if (dim == DIM_DP && size < x->place.size[DIM_DP]) {
+		/* an expert-parallel group: the first `size` DP replicas */
+		long *all = xcalloc((size_t)x->place.size[DIM_DP], sizeof *all);
+		placement_group(&x->place, DIM_DP, c0, all);
+		memcpy(gpus, all, (size_t)size * sizeof *gpus);
+		free(all);
+	} else {
+		placement_group(&x->place, dim, c0, gpus);
+	}
+	for (int i = 1; i < size; i++) {
+		bool seen = false;
+		for (int j = 0; j < i; j++)
+			seen |= topology_node(&x->topo, gpus[j]) == topology_node(&x->topo, gpus[i]);
+		nodes += !seen;
+	}
+	free(gpus);
+	if (size % nodes != 0)
+		nodes = size;  /* uneven: treat as one rank per node */
+	collective_group_make(g, nodes, size / nodes);
+}
+
+double layer_coll_s(const struct layer_ctx *x, const struct collective_group *g, enum collective_op op, double bytes)
+{
+	struct coll_cost cost;
+	const char *why;
+	if (g->n < 2 || bytes <= 0)
+		return 0;
+	bool ok = collective_analytic(&x->topo, g, op, ALGO_AUTO, bytes, &cost, &why);
+	assert(ok);  /* only a multi-node group without a NIC fails; the scenario reader rejects that */
+	(void)ok;
+	return cost.time_s;
+}
+
+/* Forward MLP GEMMs of one layer (dense, or routed and shared experts)
+ * into *mlp_s, and the MLP's inner width per token on this GPU (for the
+ * elementwise work) into *inner. */
+static void mlp_gemms(const struct layer_ctx *x, bool moe, double *mlp_s, double *inner)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
+	const struct roofline *k = &x->k;
+	double T = x->tokens, t = p->tp, h = m->hidden;
+	double gated = m->mlp == MLP_SWIGLU;
+
+	if (!moe) {
+		*mlp_s = roofline_gemm_s(k, T, (gated ? 2 : 1) * m->ffn / t, h) + roofline_gemm_s(k, T, h, m->ffn / t);
+		*inner = m->ffn / t;
+		return;
+	}
+	/* routed tokens: T k per GPU on average, over E/ep local experts */
+	double local = (double)m->experts / p->ep;
+	double per_expert = T * m->experts_active * p->ep / m->experts;
+	double fe = m->expert_ffn / t;
+	double mlp = roofline_gemm_s(k, T, m->experts, h) +
+		     local * (roofline_gemm_s(k, per_expert, (gated ? 2 : 1) * fe, h) + roofline_gemm_s(k, per_expert, h, fe));
+	if (m->shared_experts > 0) {
+		double fs = (double)m->shared_experts * m->expert_ffn / t;
+		mlp += roofline_gemm_s(k, T, (gated ? 2 : 1) * fs, h) + roofline_gemm_s(k, T, h, fs);
+	}
+	*mlp_s = mlp;
+	*inner = (m->experts_active + m->shared_experts) * fe;
+}
+
+/* The attention core of one layer, forward (*fwd_s) and backward (*bwd_s). */
+static void attention(const struct layer_ctx *x, double *fwd_s, double *bwd_s)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct roofline *k = &x->k;
+	double T = x->tokens, t = x->p->tp;
+	double d = transformer_head_dim(m), a = m->heads;
+	double s = x->w->seq_len;
+
+	if (x->w->kernels.flash_attention) {
+		/* FlashAttention: a causal kernel does half of the s x s product; its
+		 * backward is 2.5 forwards (it recomputes the scores) */
+		double attn_flops = 2 * T * s * a * d / t;
+		*fwd_s = attn_flops / (k->attn_peak_flops_per_s * k->attn_efficiency) + k->launch_s;
+		*bwd_s = 2.5 * *fwd_s;
+	} else {
+		/* Unfused attention: QK^T and AV as batched GEMMs over the whole
+		 * s x s (masked, not skipped), and every score through scale, mask,
+		 * softmax and dropout in memory: written by the GEMM (2 bytes), read
+		 * and written by the softmax (4), by the dropout (4 and a 1-byte
+		 * mask), read by AV (2): 13 bytes forward, twice that backward. */
+		double scores = (a / t) * s * T;
+		double gemm_s = 4 * T * s * a * d / t / (k->attn_peak_flops_per_s * k->gemm_efficiency) + 2 * k->launch_s;
+		double mem_s = roofline_memory_s(k, 13 * scores, 3);
+		*fwd_s = gemm_s + mem_s;
+		*bwd_s = 2 * gemm_s + 2 * mem_s;
+	}
+}
+
+/* Tensor parallel: with sequence parallelism two all-gathers and two
+ * reduce-scatters of the layer's T x h activations per pass, else two
+ * all-reduces; with userbuffers overlapped with the layer's GEMMs
+ * (gemms_s forward). */
+static void tp_comm(const struct layer_ctx *x, double gemms_s, struct layer_time *lt)
+{
+	const struct train_plan *p = x->p;
+	struct collective_group tg;
+	double bytes = TRAIN_ACT_BYTES * x->tokens * x->w->model.hidden;
+
+	if (p->tp < 2)
+		return;
+	layer_group_shape(x, DIM_TP, p->tp, &tg);
+	if (p->sp)
+		lt->tp_fwd = 2 * layer_coll_s(x, &tg, COLL_ALL_GATHER, bytes) + 2 * layer_coll_s(x, &tg, COLL_REDUCE_SCATTER, bytes);
+	else
+		lt->tp_fwd = 2 * layer_coll_s(x, &tg, COLL_ALL_REDUCE, bytes);
+	lt->tp_bwd = lt->tp_fwd;
+	if (p->tp_overlap) {
+		/* userbuffers: each all-gather runs under the GEMM that consumes
+		 * it and each reduce-scatter under the one that produces it */
+		lt->tp_fwd = roofline_overlap_s(lt->tp_fwd, gemms_s);
+		lt->tp_bwd = roofline_overlap_s(lt->tp_bwd, 2 * gemms_s);
+	}
+	if (p->recompute == RECOMPUTE_FULL)
+		lt->tp_bwd += lt->tp_fwd;
+}
+
+/* Expert parallel: dispatch and combine all-to-alls of T k h per pass. */
+static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
+{
+	const struct model_spec *m = &x->w->model;
+	struct collective_group eg;
+	double bytes = TRAIN_ACT_BYTES * x->tokens * m->experts_active * m->hidden;
+
+	layer_group_shape(x, DIM_DP, x->p->ep, &eg);
+	lt->ep_fwd = 2 * layer_coll_s(x, &eg, COLL_ALL_TO_ALL, bytes);
+	lt->ep_bwd = lt->ep_fwd;
+}
+
+/* Context parallel: K and V go round the ring in cp - 1 steps, hidden
+ * behind the attention computation (attn_fwd_s, attn_bwd_s) when it is long
+ * enough. */
+static void cp_comm(const struct layer_ctx *x, double attn_fwd_s, double attn_bwd_s, struct layer_time *lt)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
+	double t = p->tp, g = m->kv_heads;
+	struct collective_group cg, pair;
+
+	double heads = g / t < 1 ? 1 : g / t;
+	double step_bytes = TRAIN_ACT_BYTES * 2 * x->tokens * heads * transformer_head_dim(m);
+	layer_group_shape(x, DIM_CP, p->cp, &cg);
+	collective_group_make(&pair, cg.nodes > 1 ? 2 : 1, cg.nodes > 1 ? 1 : 2);
+	double step = layer_coll_s(x, &pair, COLL_SEND_RECV, step_bytes);
+	double comm = (p->cp - 1) * step;
+	lt->cp_fwd = roofline_overlap_s(comm, attn_fwd_s);
+	lt->cp_bwd = roofline_overlap_s(2 * comm, attn_bwd_s);
+}
+
+void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
+	const struct roofline *k = &x->k;
+	double T = x->tokens, t = p->tp;
+	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
+	double gated = m->mlp == MLP_SWIGLU;
+	double mlp, inner, attn, attn_bwd;
+
+	memset(lt, 0, sizeof *lt);
+	/* GEMMs, forward */
+	double qkv = roofline_gemm_s(k, T, (a * d + 2 * g * d) / t, h);
+	double out = roofline_gemm_s(k, T, h, a * d / t);
+	mlp_gemms(x, moe, &mlp, &inner);
+	double gemms = qkv + out + mlp;
+	attention(x, &attn, &attn_bwd);
+	/* elementwise: norms, residual adds, rotary, activation (bytes read and written) */
+	double rep = p->sp ? t : 1;
+	double elem_bytes = TRAIN_ACT_BYTES * T * (10 * h / rep + (gated ? 3 : 2) * inner + 2 * (a + g) * d / t);
+	double elem = roofline_memory_s(k, elem_bytes, 8);
+
+	lt->attn_fwd = attn;
+	lt->fwd = gemms + attn + elem;
+	/* backward: input and weight gradients each as much GEMM work as the
+	 * forward; elementwise twice */
+	lt->bwd_input = gemms + attn_bwd + 2 * elem;
+	lt->bwd_weight = gemms;
+	if (x->lora) {
+		/* frozen base: no weight gradients beyond the small adapters */
+		lt->bwd_weight = 0.02 * gemms;
+	}
+	if (p->recompute == RECOMPUTE_FULL)
+		lt->recompute = lt->fwd;
+	else if (p->recompute == RECOMPUTE_SELECTIVE && !x->w->kernels.flash_attention)
+		lt->recompute = attn;
+
+	tp_comm(x, gemms, lt);
+	if (moe && p->ep > 1)
+		ep_comm(x, lt);
+	if (p->cp > 1)
+		cp_comm(x, attn, attn_bwd, lt);
+}

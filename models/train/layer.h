@@ -1,0 +1,66 @@
+/*
+ * layer: the time of one transformer layer for one micro-batch on one GPU.
+ *
+ * Kernel times from the roofline (GEMMs, attention, elementwise work),
+ * recompute, and the collectives on the layer's critical path: tensor
+ * parallel all-gathers / reduce-scatters (or all-reduces), expert
+ * all-to-alls and the exposed part of the context-parallel ring. Also the
+ * shape of a plan's groups on the cluster and a collective's time on one.
+ * It never schedules anything: the pipeline and the data-parallel stream
+ * are step.h's.
+ */
+#ifndef CLUSTERSIM_MODELS_TRAIN_LAYER_H
+#define CLUSTERSIM_MODELS_TRAIN_LAYER_H
+
+#include <stdbool.h>
+
+#include "models/comm/collective.h"
+#include "models/hw/placement.h"
+#include "models/hw/topology.h"
+#include "models/kernel/roofline.h"
+#include "models/train/train.h"
+#include "util/error.h"
+
+/* A plan on a cluster, as costing needs it. Borrows w, c and p. */
+struct layer_ctx {
+	const struct train_spec *w;
+	const struct cluster_spec *c;
+	const struct train_plan *p;
+	struct topology topo;
+	struct placement place;
+	struct roofline k;
+	double tokens;        /* tokens per micro-batch on one GPU (after cp) */
+	bool lora;            /* a LoRA or QLoRA finetune: frozen base weights */
+};
+
+/* Seconds of one layer for one micro-batch on one GPU. */
+struct layer_time {
+	double fwd;           /* forward compute */
+	double bwd_input;     /* backward, input gradients (incl. attention) */
+	double bwd_weight;    /* backward, weight gradients */
+	double recompute;     /* extra forward work in backward */
+	double tp_fwd, tp_bwd;/* tensor-parallel collectives (each pass) */
+	double ep_fwd, ep_bwd;/* expert all-to-alls */
+	double cp_fwd, cp_bwd;/* exposed context-parallel exchange */
+	double attn_fwd;      /* attention core, forward */
+};
+
+/* Set x up for plan p of w on c; returns 0, or -1 with err set when the
+ * plan's rank order is not valid. Nothing to release. */
+int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct cluster_spec *c,
+		   const struct train_plan *p, struct cs_error *err);
+
+/* The time of one dense (moe false) or mixture-of-experts layer into *lt. */
+void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt);
+
+/* Nodes and ranks per node of the group of `size` ranks along `dim`
+ * containing rank 0 (along DIM_DP with size below dp: an expert-parallel
+ * group, the first `size` replicas). */
+void layer_group_shape(const struct layer_ctx *x, enum plan_dim dim, int size, struct collective_group *g);
+
+/* Seconds of collective op of `bytes` on group g (0 when g has one rank or
+ * there is nothing to move). Asserts the collective can run: every valid
+ * cluster of more than one node has a scale-out NIC. */
+double layer_coll_s(const struct layer_ctx *x, const struct collective_group *g, enum collective_op op, double bytes);
+
+#endif

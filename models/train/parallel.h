@@ -1,0 +1,41 @@
+/*
+ * parallel: a parallel plan made concrete, and how it cuts the model.
+ *
+ * Fills the fields a scenario left "auto" with plain defaults, checks that
+ * the plan divides the cluster, the model and the batch, and says which
+ * layers and how many parameters each virtual pipeline stage holds on one
+ * GPU. It never costs anything (no kernel times, no communication) and
+ * never searches: search.h chooses among plans.
+ */
+#ifndef CLUSTERSIM_MODELS_TRAIN_PARALLEL_H
+#define CLUSTERSIM_MODELS_TRAIN_PARALLEL_H
+
+#include <stdbool.h>
+
+#include "models/train/train.h"
+
+/*
+ * Fill the plan fields that are PLAN_AUTO with plain defaults (tp 1, pp 1,
+ * vpp 1, cp 1, ep 1, zero 1, micro_batch 1, 1F1B or interleaved,
+ * selective recompute, sequence parallel when tp > 1, dp from the GPU
+ * count) and check the plan; returns NULL or the reason it cannot run (a
+ * static buffer, overwritten by the next call).
+ */
+const char *parallel_fill(const struct train_spec *w, const struct cluster_spec *c,
+			  const struct parallel_plan *req, struct train_plan *out);
+
+/* Whether any field of q is PLAN_AUTO. */
+bool parallel_has_auto(const struct parallel_plan *q);
+
+/* Layers [*first, *first + *count) of virtual stage vs of P: the first
+ * (layers mod P) virtual stages get one more. */
+void parallel_stage_layers(int layers, int P, int vs, int *first, int *count);
+
+/* Dense and mixture-of-experts layers among [first, first + count). */
+void parallel_layer_mix(const struct model_spec *m, int first, int count, int *dense, int *moe);
+
+/* Parameters one GPU holds for virtual stage vs of P (tensor and expert
+ * sharded, embeddings on the first and the output projection on the last). */
+double parallel_vstage_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
+
+#endif

@@ -1,0 +1,226 @@
+#include "search.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/train/memory.h"
+#include "models/train/parallel.h"
+#include "models/train/step.h"
+#include "util/xalloc.h"
+
+/* The searched fields, in enumeration order (the last varies fastest). */
+enum search_field { F_TP, F_PP, F_VPP, F_CP, F_EP, F_ZERO, F_MB, F_RECOMPUTE, F_COUNT };
+
+#define SEARCH_CHOICES_MAX 8
+
+/* The candidate values of every searched field. */
+struct search_space {
+	int n[F_COUNT];
+	int v[F_COUNT][SEARCH_CHOICES_MAX];
+};
+
+/* A plan that fits, with a lower bound on its step time. */
+struct candidate_plan {
+	struct train_plan plan;
+	double bound_s;
+	int index;  /* enumeration order, for ties */
+};
+
+/* Pass 1's findings besides the candidates. */
+struct search_pass1 {
+	struct candidate_plan *cands;
+	size_t ncands, cap;
+	int tried;                   /* plans that divide the cluster */
+	char last_reason[256];       /* why the last plan that did not divide failed */
+	struct train_result best_oom;/* the smallest plan that does not fit */
+	bool have_oom;
+};
+
+/* Candidate values of one field: the given one, or a list. */
+static int choices(int given, const int *list, int n, int *out)
+{
+	if (given != PLAN_AUTO) {
+		out[0] = given;
+		return 1;
+	}
+	memcpy(out, list, (size_t)n * sizeof *out);
+	return n;
+}
+
+static void search_space_init(struct search_space *sp, const struct train_spec *w, const struct cluster_spec *c)
+{
+	static const int tps[] = { 1, 2, 4, 8, 16, 32, 64, 72 };
+	static const int pps[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	static const int vpps[] = { 1, 2, 4, 8 };
+	static const int cps[] = { 1, 2, 4, 8, 16 };
+	static const int eps[] = { 1, 2, 4, 8, 16, 32, 64 };
+	static const int zeros[] = { 1, 3 };
+	static const int mbs[] = { 1, 2, 4, 8 };
+	static const int recs[] = { RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+	const struct parallel_plan *q = &w->plan;
+
+	sp->n[F_TP] = choices(q->tp, tps, 8, sp->v[F_TP]);
+	sp->n[F_PP] = choices(q->pp, pps, 8, sp->v[F_PP]);
+	sp->n[F_VPP] = choices(q->vpp, vpps, 4, sp->v[F_VPP]);
+	sp->n[F_CP] = choices(q->cp, cps, 5, sp->v[F_CP]);
+	sp->n[F_EP] = choices(q->ep, eps, c->gpus_per_node > 0 && w->model.experts > 0 ? 7 : 1, sp->v[F_EP]);
+	sp->n[F_ZERO] = choices(q->zero, zeros, 2, sp->v[F_ZERO]);
+	sp->n[F_MB] = choices(q->micro_batch, mbs, 4, sp->v[F_MB]);
+	sp->n[F_RECOMPUTE] = choices(q->recompute, recs, 2, sp->v[F_RECOMPUTE]);
+	if (q->cp == PLAN_AUTO && w->seq_len < 32768)
+		sp->n[F_CP] = 1;  /* context parallelism pays off only for long sequences */
+}
+
+/* The requested plan with the fields of combination `digits`; false when
+ * the combination is not worth trying (tp beyond a node, vpp without pp,
+ * vpp with a schedule other than interleaved). */
+static bool search_request(const struct search_space *sp, const int digits[F_COUNT], const struct train_spec *w,
+			   const struct cluster_spec *c, struct parallel_plan *t)
+{
+	const struct parallel_plan *q = &w->plan;
+	*t = *q;
+	t->tp = sp->v[F_TP][digits[F_TP]];
+	t->pp = sp->v[F_PP][digits[F_PP]];
+	t->vpp = sp->v[F_VPP][digits[F_VPP]];
+	t->cp = sp->v[F_CP][digits[F_CP]];
+	t->ep = sp->v[F_EP][digits[F_EP]];
+	t->zero = sp->v[F_ZERO][digits[F_ZERO]];
+	t->micro_batch = sp->v[F_MB][digits[F_MB]];
+	t->recompute = sp->v[F_RECOMPUTE][digits[F_RECOMPUTE]];
+	t->dp = q->dp;
+	if (t->tp > c->gpus_per_node)
+		return false;
+	if (t->vpp > 1 && t->pp == 1)
+		return false;
+	if (q->schedule == PLAN_AUTO)
+		t->schedule = t->vpp > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
+	else if (t->vpp > 1 && q->schedule != SCHED_INTERLEAVED)
+		return false;
+	return true;
+}
+
+/* Pass 1 on one concrete plan: a candidate with its lower bound when it
+ * fits, else possibly the smallest plan that does not. */
+static void consider(struct search_pass1 *s1, const struct train_spec *w, const struct cluster_spec *c,
+		     const struct train_plan *p)
+{
+	struct train_memory mem;
+	struct train_result cur;
+
+	/* cheap memory check before simulating */
+	memory_per_gpu(w, p, &mem);
+	s1->tried++;
+	if (mem.total > c->gpu.memory_bytes) {
+		if (!s1->have_oom || mem.total < s1->best_oom.mem.total) {
+			step_simulate(w, c, p, &s1->best_oom, NULL);
+			s1->have_oom = true;
+		}
+		return;
+	}
+	if (step_simulate_bounded(w, c, p, &cur, NULL, -1.0))
+		return;  /* not simulated because invalid (placement) */
+	if (s1->ncands == s1->cap) {
+		s1->cap = s1->cap ? 2 * s1->cap : 64;
+		s1->cands = xreallocarray(s1->cands, s1->cap, sizeof *s1->cands);
+	}
+	s1->cands[s1->ncands].plan = *p;
+	s1->cands[s1->ncands].bound_s = cur.step_time_s;
+	s1->cands[s1->ncands].index = s1->tried;
+	s1->ncands++;
+}
+
+/* Pass 1: every plan of the space that divides the cluster, in
+ * enumeration order (an odometer over the fields, the last fastest). */
+static void pass1(struct search_pass1 *s1, const struct search_space *sp, const struct train_spec *w,
+		  const struct cluster_spec *c)
+{
+	int digits[F_COUNT] = { 0 };
+	memset(s1, 0, sizeof *s1);
+	snprintf(s1->last_reason, sizeof s1->last_reason, "%s", "no plan divides the cluster");
+	for (;;) {
+		struct parallel_plan t;
+		struct train_plan p;
+		if (search_request(sp, digits, w, c, &t)) {
+			const char *why = parallel_fill(w, c, &t, &p);
+			if (why != NULL)
+				snprintf(s1->last_reason, sizeof s1->last_reason, "%s", why);
+			else
+				consider(s1, w, c, &p);
+		}
+		int f = F_COUNT - 1;
+		while (f >= 0 && ++digits[f] == sp->n[f])
+			digits[f--] = 0;
+		if (f < 0)
+			return;
+	}
+}
+
+/* Ascending bound, then enumeration order (a total order: qsort is not stable). */
+static int compare_candidate_plans(const void *a, const void *b)
+{
+	const struct candidate_plan *x = a, *y = b;
+	if (x->bound_s != y->bound_s)
+		return x->bound_s < y->bound_s ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Pass 2: simulate the candidates from the smallest bound up, stopping a
+ * plan as soon as its bound cannot beat the best step so far; ties go to
+ * the plan enumerated first. Returns whether any plan ran. */
+static bool pass2(struct candidate_plan *cands, size_t ncands, const struct train_spec *w,
+		  const struct cluster_spec *c, struct train_result *best)
+{
+	struct train_result cur;
+	bool found = false;
+	int best_index = 0;
+
+	memset(best, 0, sizeof *best);
+	if (ncands > 1)
+		qsort(cands, ncands, sizeof *cands, compare_candidate_plans);
+	for (size_t i = 0; i < ncands; i++) {
+		double bound = found ? best->step_time_s * (1 + 1e-9) : INFINITY;
+		if (cands[i].bound_s > bound)
+			break;  /* sorted: no later plan can win either */
+		if (!step_simulate_bounded(w, c, &cands[i].plan, &cur, NULL, bound))
+			continue;
+		if (cur.status != TRAIN_OK)
+			continue;
+		bool better = !found || cur.step_time_s < best->step_time_s * (1 - 1e-12) ||
+			      (cur.step_time_s <= best->step_time_s * (1 + 1e-12) && cands[i].index < best_index);
+		if (better) {
+			*best = cur;
+			best_index = cands[i].index;
+			found = true;
+		}
+	}
+	return found;
+}
+
+void search_plans(const struct train_spec *w, const struct cluster_spec *c, struct train_result *r)
+{
+	struct search_space sp;
+	struct search_pass1 s1;
+	struct train_result best;
+
+	search_space_init(&sp, w, c);
+	pass1(&s1, &sp, w, c);
+	bool found = pass2(s1.cands, s1.ncands, w, c, &best);
+	free(s1.cands);
+	if (found) {
+		*r = best;
+	} else if (s1.have_oom) {
+		*r = s1.best_oom;
+		r->status = TRAIN_OOM;
+		snprintf(r->reason + strlen(r->reason), sizeof r->reason - strlen(r->reason), "%s",
+			 " (no plan fits; this is the smallest)");
+	} else {
+		memset(r, 0, sizeof *r);
+		r->status = TRAIN_INVALID;
+		snprintf(r->reason, sizeof r->reason, "%s", s1.last_reason);
+	}
+	r->searched = true;
+	r->plans_tried = s1.tried;
+}

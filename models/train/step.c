@@ -1,0 +1,420 @@
+#include "step.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/kernel/roofline.h"
+#include "models/kernel/transformer.h"
+#include "models/train/bucket.h"
+#include "models/train/fullstep.h"
+#include "models/train/layer.h"
+#include "models/train/memory.h"
+#include "models/train/parallel.h"
+#include "models/train/pipeline.h"
+#include "sim/timeline.h"
+#include "util/xalloc.h"
+
+/* Adam's HBM traffic per parameter: read and write master, m, v (24), read
+ * the gradient (2-4), write the bf16 weight (2). */
+#define ADAM_TRAFFIC_BYTES 30.0
+
+/* What the pipeline needs per virtual stage, and per stage the
+ * critical-path communication of one micro-batch summed over its chunks. */
+struct stage_inputs {
+	int P;                 /* virtual stages */
+	double *f_s, *b_s, *w_s;           /* [P] forward, backward (input grads for ZB-H1), weight grads */
+	double *send_f_s, *send_b_s;       /* [P] transfers to and from the next virtual stage */
+	double *params;                    /* [P] parameters on one GPU */
+	int *layers;                       /* [P] */
+	double *tp_s, *ep_s, *cp_s;        /* [pp] */
+	double *block;                     /* every double array above, freed at once */
+};
+
+/* What follows a stage's last compute operation. */
+struct stage_tail {
+	double total_s;   /* when the stage is done with the step */
+	double dp_s;      /* data-parallel communication not hidden */
+	double opt_s;     /* the optimizer */
+};
+
+/* Seconds of a point-to-point transfer of `bytes` from GPU a to GPU b, with
+ * every tensor-parallel rank sending its share at once. */
+static double p2p_s(const struct layer_ctx *x, long a, long b, double bytes)
+{
+	struct collective_group g;
+	bool same = topology_node(&x->topo, a) == topology_node(&x->topo, b);
+	struct coll_cost cost;
+	const char *why;
+	if (a == b || bytes <= 0)
+		return 0;
+	collective_group_make(&g, same ? 1 : 2, same ? 2 : 1);
+	bool ok = collective_analytic(&x->topo, &g, COLL_SEND_RECV, ALGO_AUTO, bytes, &cost, &why);
+	assert(ok);  /* a pair across nodes implies a NIC: the scenario reader checks it */
+	(void)ok;
+	if (!same && x->topo.has_nic) {
+		/* all TP ranks of the stage send at once: each gets its NIC share */
+		double share = x->topo.rail.bw_bytes_per_s * x->topo.rails / x->topo.gpus_per_node * x->topo.rail.efficiency;
+		double whole = x->topo.rail.bw_bytes_per_s * x->topo.rail.efficiency;
+		cost.time_s = cost.latency_s + cost.transfer_s * whole / share;
+	}
+	return cost.time_s;
+}
+
+/* GPU of (tp 0, cp 0, pipeline stage i, dp 0). */
+static long stage_gpu(const struct layer_ctx *x, int i)
+{
+	int c[DIM_COUNT] = { 0, 0, 0, 0 };
+	c[DIM_PP] = i;
+	return placement_gpu(&x->place, c);
+}
+
+/* Memory per GPU into r->mem; status OOM with the numbers when it does not fit. */
+static void check_memory(const struct layer_ctx *x, struct train_result *r)
+{
+	double have = x->c->gpu.memory_bytes;
+	memory_per_gpu(x->w, x->p, &r->mem);
+	if (r->mem.total > have) {
+		r->status = TRAIN_OOM;
+		snprintf(r->reason, sizeof r->reason,
+			 "needs %.1f GB per GPU (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f, workspace %.1f) of %.1f",
+			 r->mem.total / 1e9, r->mem.weights / 1e9, r->mem.grads / 1e9, r->mem.optimizer / 1e9,
+			 r->mem.activations / 1e9, r->mem.workspace / 1e9, have / 1e9);
+	}
+}
+
+/* ZeRO-3: gather each layer's weights before its forward and backward
+ * (prefetched behind the previous layer) and reduce-scatter its gradients
+ * after its backward, every micro-batch. Seconds added per layer to the
+ * forward (*f_s) and the backward (*b_s). */
+static void zero3_per_layer(const struct layer_ctx *x, const struct collective_group *dpg,
+			    const struct layer_time *dense, double *f_s, double *b_s)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
+	*f_s = *b_s = 0;
+	if (p->zero < 3 || p->dp < 2)
+		return;
+	double layer_bytes = TRAIN_WEIGHT_BYTES * transformer_layer_params(m, m->experts > 0, true) / p->tp;
+	double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, layer_bytes);
+	double rs = layer_coll_s(x, dpg, COLL_REDUCE_SCATTER, layer_bytes);
+	*f_s = roofline_overlap_s(ag, dense->fwd);
+	double bwd = dense->bwd_input + dense->bwd_weight + dense->recompute;
+	*b_s = roofline_overlap_s(ag + rs, bwd);
+}
+
+static void stage_inputs_init(struct stage_inputs *in, const struct train_plan *p)
+{
+	int P = p->pp * p->vpp;
+	in->P = P;
+	in->block = xcalloc((size_t)(6 * P + 3 * p->pp), sizeof *in->block);
+	in->f_s = in->block;
+	in->b_s = in->f_s + P;
+	in->w_s = in->b_s + P;
+	in->send_f_s = in->w_s + P;
+	in->send_b_s = in->send_f_s + P;
+	in->params = in->send_b_s + P;
+	in->tp_s = in->params + P;
+	in->ep_s = in->tp_s + p->pp;
+	in->cp_s = in->ep_s + p->pp;
+	in->layers = xcalloc((size_t)P, sizeof *in->layers);
+}
+
+static void stage_inputs_release(struct stage_inputs *in)
+{
+	free(in->block);
+	free(in->layers);
+}
+
+/* Virtual stage vs's times from the dense (D) and MoE (E) layer costs plus
+ * z3_f / z3_b per layer: its layers, the embedding on the first, the output
+ * projection and loss on the last, the transfers to the next. */
+static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int vs, const struct layer_time *D,
+			const struct layer_time *E, double z3_f, double z3_b)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
+	int P = in->P, stage = vs % p->pp;
+	int first, count, dense, moe;
+
+	parallel_stage_layers(m->layers, P, vs, &first, &count);
+	parallel_layer_mix(m, first, count, &dense, &moe);
+	in->layers[vs] = count;
+	in->params[vs] = parallel_vstage_params(m, p, vs, P);
+	double fwd = dense * (D->fwd + D->tp_fwd + D->ep_fwd + D->cp_fwd + z3_f) +
+		     moe * (E->fwd + E->tp_fwd + E->ep_fwd + E->cp_fwd + z3_f);
+	double bin = dense * (D->bwd_input + D->recompute + D->tp_bwd + D->ep_bwd + D->cp_bwd + z3_b) +
+		     moe * (E->bwd_input + E->recompute + E->tp_bwd + E->ep_bwd + E->cp_bwd + z3_b);
+	double bw = dense * D->bwd_weight + moe * E->bwd_weight;
+	in->tp_s[stage] += dense * (D->tp_fwd + D->tp_bwd) + moe * (E->tp_fwd + E->tp_bwd);
+	in->ep_s[stage] += dense * (D->ep_fwd + D->ep_bwd) + moe * (E->ep_fwd + E->ep_bwd);
+	in->cp_s[stage] += dense * (D->cp_fwd + D->cp_bwd) + moe * (E->cp_fwd + E->cp_bwd);
+	if (vs == 0)
+		fwd += roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * m->hidden * 2, 1);  /* embedding */
+	if (vs == P - 1) {
+		/* output projection and the loss (fp32 softmax over V / t) */
+		double logits = roofline_gemm_s(&x->k, x->tokens, (double)m->vocab / p->tp, m->hidden);
+		double loss = roofline_memory_s(&x->k, 4.0 * 3 * x->tokens * m->vocab / p->tp, 3);
+		fwd += logits + loss;
+		bin += logits + loss;
+		bw += logits;
+	}
+	in->f_s[vs] = fwd;
+	if (p->schedule == SCHED_ZB_H1) {
+		in->b_s[vs] = bin;
+		in->w_s[vs] = bw;
+	} else {
+		in->b_s[vs] = bin + bw;
+	}
+	/* activations and their gradients to the next virtual stage */
+	if (vs + 1 < P) {
+		double bytes = TRAIN_ACT_BYTES * x->tokens * m->hidden / p->tp;
+		long a = stage_gpu(x, stage), b = stage_gpu(x, (vs + 1) % p->pp);
+		in->send_f_s[vs] = p2p_s(x, a, b, bytes);
+		in->send_b_s[vs] = p2p_s(x, b, a, bytes);
+	}
+}
+
+/* The busiest stage's own kernel time over the step: a lower bound on it. */
+static double busiest_stage_s(const struct stage_inputs *in, const struct train_plan *p)
+{
+	bool zb = p->schedule == SCHED_ZB_H1;
+	double bound = 0;
+	for (int i = 0; i < p->pp; i++) {
+		double busy = 0;
+		for (int ch = 0; ch < p->vpp; ch++) {
+			int vs = ch * p->pp + i;
+			busy += in->f_s[vs] + in->b_s[vs] + (zb ? in->w_s[vs] : 0);
+		}
+		busy *= p->microbatches;
+		if (busy > bound)
+			bound = busy;
+	}
+	return bound;
+}
+
+/* Each virtual stage's gradient buckets (the adapters' only under LoRA,
+ * shared evenly by the chunks), [P], caller frees. */
+static struct bucket_chunk *dp_buckets(const struct layer_ctx *x, const struct collective_group *dpg,
+				       const struct stage_inputs *in)
+{
+	const struct train_plan *p = x->p;
+	struct bucket_chunk *chunks = xcalloc((size_t)in->P, sizeof *chunks);
+	double lora_chunk = 0;
+	if (x->lora)
+		lora_chunk = memory_lora_params_per_layer(x->w, p) * x->w->model.layers / p->pp / p->vpp;
+	for (int vs = 0; vs < in->P; vs++)
+		bucket_chunk_init(&chunks[vs], x, dpg, in->layers[vs], x->lora ? lora_chunk : in->params[vs]);
+	return chunks;
+}
+
+/*
+ * Stage i's tail after its last compute operation (ending at end_s of pr):
+ * the data-parallel reduction, the optimizer, then (ZeRO-1/2) gathering
+ * the updated weights, which overlaps the next step's first forward.
+ *
+ * The DP buckets are the same in both modes (bucket.h: sizes, ready times,
+ * slowdown); when they finish differs in meaning. In the full mode the
+ * flows decided it (replicas wait for each other, groups contend on
+ * links): full_dp_end_s is read. Otherwise each chunk's buckets run on an
+ * idle stream in closed form (bucket_stream_end_s), logged in trace.
+ */
+static void stage_tail(const struct layer_ctx *x, const struct collective_group *dpg, const struct stage_inputs *in,
+		       const struct bucket_chunk *chunks, const struct pipeline_result *pr, const double *full_dp_end_s,
+		       int i, struct timeline *trace, struct stage_tail *out)
+{
+	const struct train_plan *p = x->p;
+	bool full = x->w->mode == TRAIN_FULL;
+	double comm_free = 0, params = 0, end = pr->stage_end_s[i], dp_end = end;
+	double first_fwd = in->f_s[i];
+
+	for (int ch = p->vpp - 1; ch >= 0; ch--)
+		params += in->params[ch * p->pp + i];
+	double grad_params = x->lora ? memory_lora_params_per_layer(x->w, p) * x->w->model.layers / p->pp : params;
+	if (full && p->dp > 1 && p->zero < 3 && !x->lora) {
+		/* the part hidden under the last backward slowed it */
+		for (int ch = 0; ch < p->vpp; ch++) {
+			int vs = ch * p->pp + i;
+			end += bucket_slowdown_s(&chunks[vs], pr->last_grad_op_s[vs]);
+		}
+		if (full_dp_end_s[i] > dp_end)
+			dp_end = full_dp_end_s[i];
+	} else if (p->dp > 1 && p->zero < 3) {
+		/* chunks finish in reverse order of chunk index */
+		for (int ch = p->vpp - 1; ch >= 0; ch--) {
+			int vs = ch * p->pp + i;
+			const struct bucket_chunk *b = &chunks[vs];
+			double t_end = bucket_stream_end_s(b, pr->grads_final_s[vs], pr->last_grad_op_s[vs], &comm_free);
+			end += bucket_slowdown_s(b, pr->last_grad_op_s[vs]);
+			if (t_end > dp_end)
+				dp_end = t_end;
+			if (trace != NULL && b->cost.time_s > 0)
+				timeline_add(trace, i, 1, p->zero == 0 ? "DP all-reduce" : "DP reduce-scatter",
+					     t_end - b->buckets * b->cost.time_s, t_end);
+		}
+	}
+	if (end > dp_end)
+		dp_end = end;
+	double local = grad_params / (p->zero >= 1 ? p->dp : 1);
+	double opt = roofline_memory_s(&x->k, ADAM_TRAFFIC_BYTES * local, 4);
+	double ag_exposed = 0;
+	if (p->dp > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {
+		double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
+		ag_exposed = roofline_overlap_s(ag, first_fwd);
+	}
+	out->total_s = dp_end + opt + ag_exposed;
+	out->dp_s = dp_end - pr->stage_end_s[i] + ag_exposed;
+	out->opt_s = opt;
+	if (trace != NULL) {
+		timeline_add(trace, i, 0, "optimizer", dp_end, dp_end + opt);
+		if (ag_exposed > 0)
+			timeline_add(trace, i, 1, "DP all-gather (exposed)", dp_end + opt, dp_end + opt + ag_exposed);
+	}
+}
+
+/* Breakdown of the average stage: busy compute minus critical-path
+ * communication, the waits, and the tail. */
+static void fill_breakdown(struct train_result *r, const struct train_plan *p, const struct stage_inputs *in,
+			   const struct pipeline_result *pr, const struct stage_tail *tails, double step)
+{
+	double dp_exposed_sum = 0, opt_sum = 0, busy_sum = 0, bubble_sum = 0, other_sum = 0;
+	for (int i = 0; i < p->pp; i++) {
+		double comm_crit = (in->tp_s[i] + in->ep_s[i] + in->cp_s[i]) * p->microbatches;
+		double busy = pr->stage_busy_s[i];
+		busy_sum += busy - comm_crit;
+		dp_exposed_sum += tails[i].dp_s;
+		opt_sum += tails[i].opt_s;
+		bubble_sum += pr->stage_end_s[i] - busy;
+		other_sum += step - tails[i].total_s;
+	}
+	double n = p->pp;
+	r->br.compute = busy_sum / n;
+	r->br.optimizer = opt_sum / n;
+	r->br.comm_dp = dp_exposed_sum / n;
+	r->br.bubble = bubble_sum / n;
+	r->br.other = other_sum / n;
+	double tp_s = 0, ep_s = 0, cp_s = 0;
+	for (int i = 0; i < p->pp; i++) {
+		tp_s += in->tp_s[i] * p->microbatches;
+		ep_s += in->ep_s[i] * p->microbatches;
+		cp_s += in->cp_s[i] * p->microbatches;
+	}
+	r->br.comm_tp = tp_s / n;
+	r->br.comm_ep = ep_s / n;
+	r->br.comm_cp = cp_s / n;
+}
+
+/* Step time, throughput, FLOPs and utilisation; TRAIN_ERROR when the step
+ * time is not a finite positive number. */
+static void fill_rates(struct train_result *r, const struct layer_ctx *x, double step)
+{
+	const struct train_spec *w = x->w;
+	const struct model_spec *m = &w->model;
+	long gpus = cluster_gpus(x->c);
+
+	r->step_time_s = step;
+	r->tokens_per_step = w->global_batch_tokens;
+	r->model_flops_per_step = transformer_model_flops_per_token(m, w->seq_len) * w->global_batch_tokens;
+	r->hardware_flops_per_step = transformer_hardware_flops_per_token(m, w->seq_len, x->p->recompute) * w->global_batch_tokens;
+	if (x->lora) {
+		/* frozen base: forward and input gradients only (2 of the 3 passes) */
+		r->model_flops_per_step *= 2.0 / 3.0;
+		r->hardware_flops_per_step = r->model_flops_per_step +
+			(r->hardware_flops_per_step - transformer_model_flops_per_token(m, w->seq_len) * w->global_batch_tokens);
+	}
+	if (step > 0) {
+		r->tokens_per_s = w->global_batch_tokens / step;
+		r->tflops_per_gpu = r->model_flops_per_step / step / gpus / 1e12;
+		double peak = x->k.peak_flops_per_s;
+		r->mfu = r->model_flops_per_step / step / gpus / peak;
+		r->hfu = r->hardware_flops_per_step / step / gpus / peak;
+	}
+	if (r->status == TRAIN_OK && !(step > 0 && isfinite(step))) {
+		r->status = TRAIN_ERROR;
+		snprintf(r->reason, sizeof r->reason, "step time is not a finite positive number");
+	}
+}
+
+/* Run the schedule of in, representative or full, then every stage's tail;
+ * fills r's step time, breakdown and rates. */
+static void run_step(const struct layer_ctx *x, const struct collective_group *dpg, const struct stage_inputs *in,
+		     struct train_result *r, struct timeline *trace)
+{
+	const struct train_plan *p = x->p;
+	struct pipeline_config pc = {
+		.p = p->pp, .v = p->vpp, .m = p->microbatches, .schedule = p->schedule,
+		.f_s = in->f_s, .b_s = in->b_s, .w_s = p->schedule == SCHED_ZB_H1 ? in->w_s : NULL,
+		.send_f_s = in->send_f_s, .send_b_s = in->send_b_s,
+	};
+	struct pipeline_result pr;
+	struct bucket_chunk *chunks = dp_buckets(x, dpg, in);
+	double *full_dp_end = xcalloc((size_t)p->pp, sizeof *full_dp_end);
+	struct stage_tail *tails = xcalloc((size_t)p->pp, sizeof *tails);
+
+	if (x->w->mode == TRAIN_FULL)
+		fullstep_run(x, &pc, chunks, &pr, full_dp_end, trace);
+	else
+		pipeline_run(&pc, &pr, trace);
+	double step = 0;
+	for (int i = 0; i < p->pp; i++) {
+		stage_tail(x, dpg, in, chunks, &pr, full_dp_end, i, trace, &tails[i]);
+		if (tails[i].total_s > step)
+			step = tails[i].total_s;
+	}
+	fill_breakdown(r, p, in, &pr, tails, step);
+	fill_rates(r, x, step);
+
+	pipeline_result_release(&pr);
+	free(tails);
+	free(full_dp_end);
+	free(chunks);
+}
+
+bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec *c,
+			   const struct train_plan *p, struct train_result *r, struct timeline *trace,
+			   double bound_s)
+{
+	struct layer_ctx x;
+	struct cs_error err;
+	struct layer_time dense_lt, moe_lt;
+	struct collective_group dpg;
+	struct stage_inputs in;
+	double z3_f, z3_b;
+
+	memset(r, 0, sizeof *r);
+	r->plan = *p;
+	if (layer_ctx_init(&x, w, c, p, &err) < 0) {
+		r->status = TRAIN_INVALID;
+		snprintf(r->reason, sizeof r->reason, "%.250s", err.msg);
+		return true;
+	}
+	check_memory(&x, r);
+	layer_cost(&x, false, &dense_lt);
+	if (w->model.experts > 0)
+		layer_cost(&x, true, &moe_lt);
+	else
+		moe_lt = dense_lt;
+	layer_group_shape(&x, DIM_DP, p->dp, &dpg);
+	zero3_per_layer(&x, &dpg, &dense_lt, &z3_f, &z3_b);
+
+	stage_inputs_init(&in, p);
+	for (int vs = 0; vs < in.P; vs++)
+		fill_vstage(&in, &x, vs, &dense_lt, &moe_lt, z3_f, z3_b);
+	double busy_bound = busiest_stage_s(&in, p);
+	if (busy_bound >= bound_s) {
+		r->step_time_s = busy_bound;
+		stage_inputs_release(&in);
+		return false;
+	}
+	run_step(&x, &dpg, &in, r, trace);
+	stage_inputs_release(&in);
+	return true;
+}
+
+void step_simulate(const struct train_spec *w, const struct cluster_spec *c,
+		   const struct train_plan *p, struct train_result *r, struct timeline *trace)
+{
+	step_simulate_bounded(w, c, p, r, trace, INFINITY);
+}
