@@ -74,7 +74,17 @@ const char *parallel_fill(const struct train_spec *w, const struct cluster_spec 
 			 seqs, p->dp, p->micro_batch);
 		return why;
 	}
-	p->microbatches = (int)(per_replica / p->micro_batch);
+	/* the schedule is simulated op by op: bound one step's work, and the
+	 * count before it becomes an int */
+	double microbatches = per_replica / p->micro_batch;
+	double ops = microbatches * p->pp * p->vpp;
+	if (ops > PARALLEL_MAX_PIPELINE_OPS) {
+		snprintf(why, sizeof why, "%.0f micro-batches per pipeline per step (%.3g pipeline operations) "
+			 "are more than the %d clustersim simulates: use a larger micro_batch or fewer tokens per step",
+			 microbatches, ops, PARALLEL_MAX_PIPELINE_OPS);
+		return why;
+	}
+	p->microbatches = (int)microbatches;
 	const char *pc = pipeline_check(p->pp, p->vpp, p->microbatches, p->schedule);
 	if (pc != NULL) {
 		snprintf(why, sizeof why, "%s (pp %d, vpp %d, %d micro-batches)", pc, p->pp, p->vpp, p->microbatches);

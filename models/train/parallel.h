@@ -14,6 +14,11 @@
 
 #include "models/train/train.h"
 
+/* The most pipeline operations (micro-batches x pp x vpp) one step may
+ * have: beyond it a plan is invalid, so one evaluation stays well under a
+ * second and a gigabyte whatever the batch. Real runs have a few thousand. */
+enum { PARALLEL_MAX_PIPELINE_OPS = 1 << 20 };
+
 /*
  * Fill the plan fields that are PLAN_AUTO with plain defaults (tp 1, pp 1,
  * vpp 1, cp 1, ep 1, zero 1, micro_batch 1, 1F1B or interleaved,

@@ -12,6 +12,30 @@ const char *const finetune_method_names[] = { "full", "lora", "qlora", NULL };
 const char *const training_mode_names[] = { "representative", "full", NULL };
 const char *const train_status_names[] = { "ok", "oom", "invalid", "error", NULL };
 
+/*
+ * A precision the GPU has no dense units for (FP8 on an A100, FP4 on an
+ * H100: a peak of 0 in the catalog) cannot be trained in: an invalid result
+ * naming the precisions it has, rather than a step at a made-up speed.
+ */
+static bool precision_missing(const struct train_spec *w, const struct cluster_spec *c,
+			      struct train_result *r)
+{
+	char has[96] = "";
+	size_t used = 0;
+
+	if (c->gpu.peak_flops[w->precision] > 0)
+		return false;
+	for (int p = PREC_FP64; p < PREC_COUNT && used < sizeof has; p++)
+		if (c->gpu.peak_flops[p] > 0 && p != PREC_FP64 && p != PREC_FP32)
+			used += (size_t)snprintf(has + used, sizeof has - used, "%s%s", used ? ", " : "",
+						 precision_names[p]);
+	r->status = TRAIN_INVALID;
+	snprintf(r->reason, sizeof r->reason, "%s has no dense %s units (no %s peak in the catalog): train in %s",
+		 c->gpu.id.name, precision_names[w->precision], precision_names[w->precision],
+		 has[0] ? has : "a precision it has");
+	return true;
+}
+
 void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		    struct timeline *trace, struct train_result *r)
 {
@@ -19,6 +43,8 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 	struct train_plan p;
 
 	memset(r, 0, sizeof *r);
+	if (precision_missing(w, c, r))
+		return;
 	/* only dp (and sequence parallelism, which follows tp) left to derive: no search */
 	bool only_dp = !parallel_has_auto(&(struct parallel_plan){ .tp = q->tp, .pp = q->pp, .vpp = q->vpp,
 		.cp = q->cp, .ep = q->ep, .zero = q->zero, .micro_batch = q->micro_batch,
