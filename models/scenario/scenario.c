@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "models/hw/placement.h"
+#include "models/scenario/override.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -15,125 +16,6 @@
 json_t *scenario_read_json(const char *what, const char *file, struct cs_error *err)
 {
 	return jread_load(what, file, err);
-}
-
-/* ---- --set overrides ---------------------------------------------------- */
-
-bool scenario_parse_set(const char *arg, struct scenario_override *out)
-{
-	const char *eq = strchr(arg, '=');
-	if (eq == NULL || eq == arg)
-		return false;
-	out->path = arg;  /* the caller keeps arg alive; the path ends at '=' */
-	out->value = eq + 1;
-	return true;
-}
-
-int scenario_apply_set(json_t *root, const char *what, const char *file, const char *path,
-		       const char *value, struct cs_error *err)
-{
-	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	size_t plen = strcspn(path, "=");
-	char shown_path[256];
-	json_t *node = root;
-	json_t *newval;
-	json_error_t jerr;
-	size_t i = 0;
-
-	snprintf(shown_path, sizeof shown_path, "%.*s", (int)(plen < 200 ? plen : 200), path);
-	newval = json_loads(value, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
-	if (newval == NULL)
-		newval = json_string(value);
-	if (newval == NULL) /* not valid UTF-8 */
-		return error_set(err, "--set %s: value is not valid UTF-8 text", shown_path);
-
-	/* Walk segments: name, or [index]; the last one is assigned. */
-	while (i < plen) {
-		char key[128];
-		size_t k = 0;
-		bool is_index = false;
-		long index = 0;
-
-		if (path[i] == '[') {
-			char *end;
-			is_index = true;
-			errno = 0;
-			index = strtol(path + i + 1, &end, 10);
-			if (end == path + i + 1 || *end != ']' || index < 0 || errno != 0 ||
-			    (size_t)(end - path) > plen) {
-				json_decref(newval);
-				return error_set(err, "--set %s: bad index in path", shown_path);
-			}
-			i = (size_t)(end - path) + 1;
-		} else {
-			while (i < plen && path[i] != '.' && path[i] != '[') {
-				if (k + 1 >= sizeof key) {
-					json_decref(newval);
-					return error_set(err, "--set %s: key too long", shown_path);
-				}
-				key[k++] = path[i++];
-			}
-			key[k] = '\0';
-			if (k == 0) {
-				json_decref(newval);
-				return error_set(err, "--set %s: empty key in path", shown_path);
-			}
-		}
-		if (i < plen && path[i] == '.')
-			i++;
-		bool last = i >= plen;
-
-		if (is_index) {
-			if (!json_is_array(node)) {
-				json_decref(newval);
-				return error_set(err, "%s '%s': --set %s: [%ld] applied to something that is not an array",
-						 what, shown, shown_path, index);
-			}
-			size_t n = json_array_size(node);
-			if ((size_t)index > n) {
-				json_decref(newval);
-				return error_set(err, "%s '%s': --set %s: index %ld is past the end (the array has %zu)",
-						 what, shown, shown_path, index, n);
-			}
-			if (last) {
-				if ((size_t)index == n)
-					json_array_append_new(node, newval);
-				else
-					json_array_set_new(node, (size_t)index, newval);
-				return 0;
-			}
-			if ((size_t)index == n)
-				json_array_append_new(node, json_object());
-			node = json_array_get(node, (size_t)index);
-		} else {
-			if (!json_is_object(node)) {
-				json_decref(newval);
-				return error_set(err, "%s '%s': --set %s: \"%s\" applied to something that is not an object",
-						 what, shown, shown_path, key);
-			}
-			if (last) {
-				/* jansson refuses a key that is not UTF-8 (and frees newval). */
-				if (json_object_set_new(node, key, newval) < 0)
-					return error_set(err, "%s '%s': --set %s: the key is not valid UTF-8 text",
-							 what, shown, shown_path);
-				return 0;
-			}
-			json_t *next = json_object_get(node, key);
-			if (next == NULL) {
-				/* Create what the rest of the path needs. */
-				next = path[i - 1] == '[' || path[i] == '[' ? json_array() : json_object();
-				/* On failure (a key that is not UTF-8) jansson frees next. */
-				if (json_object_set_new(node, key, next) < 0) {
-					json_decref(newval);
-					return error_set(err, "%s '%s': --set %s: the key is not valid UTF-8 text",
-							 what, shown, shown_path);
-				}
-			}
-			node = next;
-		}
-	}
-	json_decref(newval);
-	return error_set(err, "--set: empty path");
 }
 
 /* ---- pieces of a scenario ----------------------------------------------- */
@@ -1168,7 +1050,7 @@ int scenario_load(const char *file, const struct scenario_override *overrides, s
 	if (root == NULL)
 		return -1;
 	for (size_t i = 0; i < n_overrides; i++) {
-		if (scenario_apply_set(root, "scenario", file, overrides[i].path, overrides[i].value, err) < 0) {
+		if (override_apply(root, "scenario", file, overrides[i].path, overrides[i].value, err) < 0) {
 			json_decref(root);
 			return -1;
 		}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/scenario/override.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -46,7 +47,7 @@ static size_t enter_path_key(struct jread *r, const char *key)
 
 /*
  * Check that `path` is a --set path: keys separated by dots, each key
- * optionally followed by [index]es, as scenario_apply_set() reads it. Fails
+ * optionally followed by [index]es, as override_apply() reads it. Fails
  * at the current jread path. Catching this here turns a typo into one error
  * instead of one invalid row per point.
  */
@@ -330,7 +331,7 @@ const json_t *sweep_base(const sweep *sw)
 
 int sweep_set_base(sweep *sw, const char *path, const char *value, struct cs_error *err)
 {
-	return scenario_apply_set(sw->base, "sweep", sw->file, path, value, err);
+	return override_apply(sw->base, "sweep", sw->file, path, value, err);
 }
 
 json_t *sweep_point_json(const sweep *sw, uint64_t k, struct cs_error *err)
@@ -342,7 +343,7 @@ json_t *sweep_point_json(const sweep *sw, uint64_t k, struct cs_error *err)
 		return NULL;
 	}
 	for (size_t i = 0; i < sw->nparams; i++) {
-		/* scenario_apply_set() takes the value as JSON text; jansson writes
+		/* override_apply() takes the value as JSON text; jansson writes
 		 * reals with 17 digits, so they come back bit for bit. */
 		char *text = json_dumps(sweep_value(sw, k, i), JSON_ENCODE_ANY | JSON_COMPACT);
 		int rc;
@@ -351,7 +352,7 @@ json_t *sweep_point_json(const sweep *sw, uint64_t k, struct cs_error *err)
 			error_runtime(err, "out of memory writing a sweep value");
 			return NULL;
 		}
-		rc = scenario_apply_set(doc, "sweep", sw->file, sw->params[i].path, text, err);
+		rc = override_apply(doc, "sweep", sw->file, sw->params[i].path, text, err);
 		free(text);
 		if (rc < 0) {
 			json_decref(doc);
