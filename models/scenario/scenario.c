@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 
 #include "models/hw/placement.h"
+#include "models/scenario/candidate.h"
 #include "models/scenario/override.h"
+#include "models/scenario/reader.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -19,26 +21,6 @@ json_t *scenario_read_json(const char *what, const char *file, struct cs_error *
 }
 
 /* ---- pieces of a scenario ----------------------------------------------- */
-
-static int fail_at(struct jread *r, const char *key, const char *fmt, const char *arg)
-{
-	size_t mark = jread_enter_key(r, key);
-	jread_fail(r, fmt, arg);
-	jread_leave(r, mark);
-	return -1;
-}
-
-static int unknown_name(struct jread *r, const catalog *cat, enum catalog_section sec,
-			const char *key, const char *what, const char *name)
-{
-	char hint[256], q[96];
-	size_t mark = jread_enter_key(r, key);
-	catalog_suggest(cat, sec, name, hint, sizeof hint);
-	text_quote(name, q, sizeof q);
-	jread_fail(r, "unknown %s %s%s", what, q, hint);
-	jread_leave(r, mark);
-	return -1;
-}
 
 static void plan_set_auto(struct parallel_plan *p)
 {
@@ -191,7 +173,7 @@ static int read_length(struct jread *r, const json_t *obj, const char *key, stru
 	l->min = 1;
 	l->max = 1 << 20;
 	if (v == NULL)
-		return fail_at(r, key, "%s", "missing required key");
+		return reader_fail_at(r, key, "missing required key");
 	mark = jread_enter_key(r, key);
 	if (json_is_number(v)) {
 		if (jread_value_real(r, v, 1, 1 << 22, &l->mean) < 0)
@@ -213,16 +195,6 @@ static int read_length(struct jread *r, const json_t *obj, const char *key, stru
 		return jread_fail(r, "mean %g is outside min-max %g-%g", l->mean, l->min, l->max);
 	jread_leave(r, mark);
 	return 0;
-}
-
-/* Resolve `name` relative to the directory of `base_file`. */
-static void resolve_relative(const char *base_file, const char *name, char *out, size_t size)
-{
-	const char *slash = strrchr(base_file, '/');
-	if (name[0] == '/' || slash == NULL || strcmp(base_file, "-") == 0)
-		snprintf(out, size, "%s", name);
-	else
-		snprintf(out, size, "%.*s/%s", (int)(slash - base_file), base_file, name);
 }
 
 static int read_serving(struct jread *r, const json_t *v, const char *file, struct serving_spec *sv)
@@ -251,7 +223,7 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	if (jread_object(r, v, keys) < 0)
 		return -1;
 	if ((x = json_object_get(v, "arrival")) == NULL)
-		return fail_at(r, "arrival", "%s", "missing required key");
+		return reader_fail_at(r, "arrival", "missing required key");
 	mark = jread_enter_key(r, "arrival");
 	char trace[512] = "";
 	if (jread_object(r, x, arrival_keys) < 0 ||
@@ -262,7 +234,7 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 		return -1;
 	sv->process = (enum arrival_process)process;
 	if (trace[0])
-		resolve_relative(file, trace, sv->trace, sizeof sv->trace);
+		reader_resolve_relative(file, trace, sv->trace, sizeof sv->trace);
 	jread_leave(r, mark);
 	if (read_length(r, v, "prompt_tokens", &sv->prompt_tokens) < 0 ||
 	    read_length(r, v, "output_tokens", &sv->output_tokens) < 0 ||
@@ -318,7 +290,7 @@ static int read_collective(struct jread *r, const json_t *v, struct collective_s
 	c->algorithm = (enum collective_algo)algo;
 	c->fidelity = (enum collective_fidelity)fid;
 	if ((b = json_object_get(v, "bytes")) == NULL)
-		return fail_at(r, "bytes", "%s", "missing required key");
+		return reader_fail_at(r, "bytes", "missing required key");
 	mark = jread_enter_key(r, "bytes");
 	c->bytes = xcalloc(MAX_SIZES, sizeof *c->bytes);
 	c->n_bytes = 0;
@@ -440,13 +412,13 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 		if (json_object_get(v, owners[i].key) != NULL && !(owners[i].kinds & (1 << w->kind))) {
 			char msg[128];
 			snprintf(msg, sizeof msg, "not used by a %s workload", workload_kind_names[w->kind]);
-			return fail_at(r, owners[i].key, "%s", msg);
+			return reader_fail_at(r, owners[i].key, msg);
 		}
 	}
 
 	if (w->kind != WORKLOAD_COLLECTIVE) {
 		if ((x = json_object_get(v, "model")) == NULL)
-			return fail_at(r, "model", "%s", "missing required key");
+			return reader_fail_at(r, "model", "missing required key");
 		mark = jread_enter_key(r, "model");
 		if (read_model_field(r, x, cat, &w->train.model) < 0)
 			return -1;
@@ -490,7 +462,7 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 			jread_leave(r, mark);
 		}
 	} else if (json_object_get(v, "tokens") != NULL) {
-		return fail_at(r, "tokens", "%s", "not used by this workload kind");
+		return reader_fail_at(r, "tokens", "not used by this workload kind");
 	}
 
 	w->train.kernels.flash_attention = true;
@@ -535,7 +507,7 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 		    jread_real(r, v, "epochs", false, 0.001, 1e6, &w->run.epochs) < 0)
 			return -1;
 		if (w->run.examples > 0 && w->run.tokens > 0)
-			return fail_at(r, "examples", "%s", "give tokens or examples x epochs, not both");
+			return reader_fail_at(r, "examples", "give tokens or examples x epochs, not both");
 		if (w->run.examples > 0) {
 			if (w->run.epochs == 0)
 				w->run.epochs = 1;
@@ -544,7 +516,7 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 	}
 	if (w->kind == WORKLOAD_INFERENCE) {
 		if ((x = json_object_get(v, "serving")) == NULL)
-			return fail_at(r, "serving", "%s", "missing required key");
+			return reader_fail_at(r, "serving", "missing required key");
 		mark = jread_enter_key(r, "serving");
 		if (read_serving(r, x, file, &w->serving) < 0)
 			return -1;
@@ -552,323 +524,12 @@ static int read_workload(struct jread *r, const json_t *v, const char *file, cat
 	}
 	if (w->kind == WORKLOAD_COLLECTIVE) {
 		if ((x = json_object_get(v, "collective")) == NULL)
-			return fail_at(r, "collective", "%s", "missing required key");
+			return reader_fail_at(r, "collective", "missing required key");
 		mark = jread_enter_key(r, "collective");
 		if (read_collective(r, x, &w->collective) < 0)
 			return -1;
 		jread_leave(r, mark);
 	}
-	return 0;
-}
-
-/* ---- candidates --------------------------------------------------------- */
-
-static const char *default_tier_label(enum storage_kind k)
-{
-	switch (k) {
-	case STORAGE_LOCAL_NVME: return "local";
-	case STORAGE_PARALLEL_FS: return "pfs";
-	case STORAGE_OBJECT: return "object";
-	}
-	return "storage";
-}
-
-static int read_candidate_storage(struct jread *r, const json_t *v, const catalog *cat,
-				  struct storage_tier *t)
-{
-	static const char *const keys[] = {
-		"tier", "preset", "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
-		"latency_ms", NULL
-	};
-	char preset[CAT_NAME_MAX] = "";
-	int kind;
-	double x;
-
-	memset(t, 0, sizeof *t);
-	if (json_is_string(v)) {
-		const struct storage_spec *s = catalog_storage(cat, json_string_value(v));
-		if (s == NULL) {
-			char hint[256], q[96];
-			catalog_suggest(cat, CAT_STORAGE, json_string_value(v), hint, sizeof hint);
-			text_quote(json_string_value(v), q, sizeof q);
-			return jread_fail(r, "unknown storage %s%s", q, hint);
-		}
-		t->spec = *s;
-		text_copy(t->tier, sizeof t->tier, default_tier_label(s->kind));
-		return 0;
-	}
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_string(r, v, "preset", false, preset, sizeof preset) < 0)
-		return -1;
-	if (preset[0]) {
-		const struct storage_spec *s = catalog_storage(cat, preset);
-		if (s == NULL)
-			return unknown_name(r, cat, CAT_STORAGE, "preset", "storage", preset);
-		t->spec = *s;
-	} else {
-		text_copy(t->spec.id.name, sizeof t->spec.id.name, "custom");
-	}
-	kind = (int)t->spec.kind;
-	bool req = preset[0] == '\0';
-	if (jread_enum(r, v, "kind", req, storage_kind_names, &kind) < 0)
-		return -1;
-	t->spec.kind = (enum storage_kind)kind;
-	/* A tier given only an aggregate rate is limited by that alone. */
-	bool has_agg = json_object_get(v, "aggregate_GBps") != NULL;
-	if (jread_real(r, v, "aggregate_GBps", false, 0.0001, 1e9, &x) < 0)
-		return -1;
-	if (has_agg)
-		t->spec.aggregate_bytes_per_s = x * 1e9;
-	if (req && !has_agg) {
-		t->spec.read_bytes_per_s_per_node = 0;
-		t->spec.write_bytes_per_s_per_node = 0;
-	}
-	if (json_object_get(v, "read_GBps_per_node") != NULL) {
-		if (jread_real(r, v, "read_GBps_per_node", true, 0.0001, 1e6, &x) < 0)
-			return -1;
-		t->spec.read_bytes_per_s_per_node = x * 1e9;
-	}
-	if (json_object_get(v, "write_GBps_per_node") != NULL) {
-		if (jread_real(r, v, "write_GBps_per_node", true, 0.0001, 1e6, &x) < 0)
-			return -1;
-		t->spec.write_bytes_per_s_per_node = x * 1e9;
-	}
-	if (json_object_get(v, "latency_ms") != NULL) {
-		if (jread_real(r, v, "latency_ms", true, 0, 1e6, &x) < 0)
-			return -1;
-		t->spec.latency_s = x * 1e-3;
-	}
-	if (t->spec.aggregate_bytes_per_s == 0 && t->spec.read_bytes_per_s_per_node == 0)
-		return jread_fail(r, "give aggregate_GBps or read_GBps_per_node and write_GBps_per_node");
-	text_copy(t->tier, sizeof t->tier, default_tier_label(t->spec.kind));
-	if (jread_string(r, v, "tier", false, t->tier, sizeof t->tier) < 0)
-		return -1;
-	return 0;
-}
-
-static int read_price(struct jread *r, const json_t *v, const catalog *cat,
-		      const struct preset_spec *preset, const struct gpu_spec *gpu,
-		      struct price_quote *q)
-{
-	static const char *const keys[] = {
-		"provider", "type", "term", "offering", "usd_per_gpu_hour", "billing_s", NULL
-	};
-	char provider[CAT_NAME_MAX] = "", offering[CAT_NAME_MAX] = "", term[CAT_NAME_MAX] = "";
-	int type = PRICE_ON_DEMAND;
-	double usd = 0, billing = 0;
-	bool gpu_from_preset = preset != NULL && catalog_gpu(cat, preset->gpu) == catalog_gpu(cat, gpu->id.name);
-
-	memset(q, 0, sizeof *q);
-	if (preset != NULL) {
-		text_copy(provider, sizeof provider, preset->provider);
-		if (gpu_from_preset)
-			text_copy(offering, sizeof offering, preset->offering);
-	}
-	if (v != NULL) {
-		if (jread_object(r, v, keys) < 0 ||
-		    jread_string(r, v, "provider", false, provider, sizeof provider) < 0 ||
-		    jread_enum(r, v, "type", false, price_type_names, &type) < 0 ||
-		    jread_string(r, v, "term", false, term, sizeof term) < 0 ||
-		    jread_string(r, v, "offering", false, offering, sizeof offering) < 0 ||
-		    jread_real(r, v, "usd_per_gpu_hour", false, 0.0001, 1e4, &usd) < 0 ||
-		    jread_real(r, v, "billing_s", false, 1, 31622400, &billing) < 0)
-			return -1;
-		if (json_object_get(v, "provider") != NULL && json_object_get(v, "offering") == NULL &&
-		    preset != NULL && !text_equal_nocase(provider, preset->provider))
-			offering[0] = '\0';
-	}
-	q->type = (enum price_type)type;
-	text_copy(q->provider, sizeof q->provider, provider);
-	text_copy(q->term, sizeof q->term, term);
-	q->billing_s = 3600;
-	if (usd > 0) {
-		q->known = true;
-		q->usd_per_gpu_hour = q->usd_per_gpu_hour_low = q->usd_per_gpu_hour_high = usd;
-		snprintf(q->basis, sizeof q->basis, "scenario");
-	} else if (provider[0]) {
-		const struct price_spec *p;
-		if (!catalog_provider_known(cat, provider)) {
-			char qn[96];
-			text_quote(provider, qn, sizeof qn);
-			return jread_fail(r, "unknown provider %s (see clustersim catalog prices)", qn);
-		}
-		p = catalog_price_find(cat, provider, q->type, offering, gpu->id.name, term);
-		if (p == NULL) {
-			char msg[256];
-			snprintf(msg, sizeof msg, "the catalog has no %s%s%s price for %s from %s; give usd_per_gpu_hour",
-				 term[0] ? term : "", term[0] ? " " : "", price_type_names[q->type], gpu->id.name, provider);
-			return jread_fail(r, "%s", msg);
-		}
-		q->known = true;
-		q->usd_per_gpu_hour = p->usd_per_gpu_hour;
-		q->usd_per_gpu_hour_low = p->usd_per_gpu_hour_low;
-		q->usd_per_gpu_hour_high = p->usd_per_gpu_hour_high;
-		q->billing_s = p->billing_s;
-		text_copy(q->term, sizeof q->term, p->term);
-		text_copy(q->observed, sizeof q->observed, p->observed);
-		snprintf(q->basis, sizeof q->basis, "%.40s %.60s %s%s%.20s (%.100s)", p->provider,
-			 p->offering[0] ? p->offering : p->gpu, price_type_names[p->type],
-			 p->term[0] ? " " : "", p->term, p->source);
-	}
-	if (billing > 0)
-		q->billing_s = billing;
-	return 0;
-}
-
-static int fabric_ref(struct jread *r, const catalog *cat, const char *key, const char *name,
-		      enum fabric_kind want, struct fabric_spec *out)
-{
-	const struct fabric_spec *f = catalog_fabric(cat, name);
-	if (f == NULL)
-		return unknown_name(r, cat, CAT_FABRICS, key, "fabric", name);
-	if (f->kind != want) {
-		char msg[192];
-		snprintf(msg, sizeof msg, "fabric \"%s\" is a %s fabric, not %s", f->id.name,
-			 fabric_kind_names[f->kind], fabric_kind_names[want]);
-		return fail_at(r, key, "%s", msg);
-	}
-	*out = *f;
-	return 0;
-}
-
-static int read_candidate(struct jread *r, const json_t *v, size_t index, const catalog *cat,
-			  struct cluster_spec *c)
-{
-	static const char *const keys[] = {
-		"name", "description", "preset", "gpu", "nodes", "gpus_per_node", "scale_up", "nic",
-		"nics_per_node", "topology", "storage", "price", NULL
-	};
-	const struct preset_spec *preset = NULL;
-	const struct gpu_spec *gpu;
-	char gpu_name[CAT_NAME_MAX] = "", scale_up[CAT_NAME_MAX] = "", nic[CAT_NAME_MAX] = "";
-	json_t *x;
-	size_t mark;
-	char desc[CAT_TEXT_MAX];
-
-	memset(c, 0, sizeof *c);
-	c->nodes = 1;
-	c->gpus_per_node = 8;
-	c->topology.kind = TOPO_RAIL;
-	c->topology.oversubscription = 1;
-	c->topology.nodes_per_leaf = 32;
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_string(r, v, "name", false, c->name, sizeof c->name) < 0 ||
-	    jread_string(r, v, "description", false, desc, sizeof desc) < 0 ||
-	    jread_string(r, v, "preset", false, c->preset, sizeof c->preset) < 0)
-		return -1;
-	if (c->preset[0]) {
-		preset = catalog_preset(cat, c->preset);
-		if (preset == NULL)
-			return unknown_name(r, cat, CAT_PRESETS, "preset", "preset", c->preset);
-		text_copy(c->preset, sizeof c->preset, preset->id.name);
-		text_copy(gpu_name, sizeof gpu_name, preset->gpu);
-		c->gpus_per_node = preset->gpus_per_node;
-		text_copy(scale_up, sizeof scale_up, preset->scale_up);
-		text_copy(nic, sizeof nic, preset->nic);
-		c->nics_per_node = preset->nics_per_node;
-		c->topology = preset->topology;
-		c->node_power_w = preset->node_power_w;
-	}
-	if (jread_string(r, v, "gpu", preset == NULL, gpu_name, sizeof gpu_name) < 0 ||
-	    jread_int32(r, v, "nodes", false, 1, 1000000, &c->nodes) < 0 ||
-	    jread_int32(r, v, "gpus_per_node", false, 1, 1024, &c->gpus_per_node) < 0 ||
-	    jread_string(r, v, "scale_up", false, scale_up, sizeof scale_up) < 0 ||
-	    jread_string(r, v, "nic", false, nic, sizeof nic) < 0 ||
-	    jread_int32(r, v, "nics_per_node", false, 0, 1024, &c->nics_per_node) < 0)
-		return -1;
-	gpu = catalog_gpu(cat, gpu_name);
-	if (gpu == NULL)
-		return unknown_name(r, cat, CAT_GPUS, json_object_get(v, "gpu") ? "gpu" : "preset", "GPU", gpu_name);
-	c->gpu = *gpu;
-	if (cluster_gpus(c) > 4000000)
-		return fail_at(r, "nodes", "%s", "more than 4 million GPUs");
-	{
-		const struct fabric_spec *h = gpu->host_link[0] ? catalog_fabric(cat, gpu->host_link) : NULL;
-		if (h != NULL && h->kind == FABRIC_HOST) {
-			c->host = *h;
-			c->has_host = true;
-		}
-	}
-	if (scale_up[0] == '\0')
-		text_copy(scale_up, sizeof scale_up, gpu->scale_up);
-	if (scale_up[0] == '\0')
-		return fail_at(r, "scale_up", "%s", "missing: the GPU has no default scale-up fabric");
-	if (fabric_ref(r, cat, "scale_up", scale_up, FABRIC_SCALE_UP, &c->scale_up) < 0)
-		return -1;
-	if (c->scale_up.topology != FTOPO_BRIDGE && c->scale_up.domain_gpus > 0 &&
-	    c->gpus_per_node > c->scale_up.domain_gpus && c->scale_up.topology != FTOPO_HOST) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "%d GPUs per node exceed the %d-GPU domain of %s",
-			 c->gpus_per_node, c->scale_up.domain_gpus, c->scale_up.id.name);
-		return fail_at(r, "gpus_per_node", "%s", msg);
-	}
-	if (nic[0]) {
-		if (fabric_ref(r, cat, "nic", nic, FABRIC_SCALE_OUT, &c->nic) < 0)
-			return -1;
-		c->has_nic = true;
-		if (c->nics_per_node == 0)
-			c->nics_per_node = c->gpus_per_node;
-	} else if (c->nodes > 1) {
-		return fail_at(r, "nic", "%s", "missing: more than one node needs a scale-out NIC");
-	}
-	if ((x = json_object_get(v, "topology")) != NULL) {
-		static const char *const tkeys[] = { "kind", "oversubscription", "nodes_per_leaf", NULL };
-		int kind = (int)c->topology.kind;
-		mark = jread_enter_key(r, "topology");
-		if (jread_object(r, x, tkeys) < 0 ||
-		    jread_enum(r, x, "kind", false, topology_kind_names, &kind) < 0 ||
-		    jread_real(r, x, "oversubscription", false, 1, 1000, &c->topology.oversubscription) < 0 ||
-		    jread_int32(r, x, "nodes_per_leaf", false, 1, 1000000, &c->topology.nodes_per_leaf) < 0)
-			return -1;
-		c->topology.kind = (enum topology_kind)kind;
-		jread_leave(r, mark);
-	}
-	if ((x = json_object_get(v, "storage")) != NULL) {
-		size_t i;
-		json_t *e;
-		mark = jread_enter_key(r, "storage");
-		if (!json_is_array(x) || json_array_size(x) > CAT_STORAGE_MAX)
-			return jread_fail_value(r, x, "an array of at most 4 storage tiers");
-		json_array_foreach(x, i, e) {
-			size_t m2 = jread_enter_index(r, i);
-			if (read_candidate_storage(r, e, cat, &c->storage[i]) < 0)
-				return -1;
-			for (size_t k = 0; k < i; k++) {
-				if (text_equal_nocase(c->storage[k].tier, c->storage[i].tier))
-					return jread_fail(r, "tier \"%s\" is given twice", c->storage[i].tier);
-			}
-			jread_leave(r, m2);
-			c->n_storage++;
-		}
-		jread_leave(r, mark);
-	} else if (preset != NULL) {
-		for (int i = 0; i < preset->n_storage; i++) {
-			const struct storage_spec *s = catalog_storage(cat, preset->storage[i]);
-			c->storage[c->n_storage].spec = *s;
-			text_copy(c->storage[c->n_storage].tier, CAT_NAME_MAX, default_tier_label(s->kind));
-			/* Two tiers of one kind: keep the first under the short label. */
-			bool dup = false;
-			for (int k = 0; k < c->n_storage; k++)
-				dup |= text_equal_nocase(c->storage[k].tier, c->storage[c->n_storage].tier);
-			if (dup)
-				text_copy(c->storage[c->n_storage].tier, CAT_NAME_MAX, s->id.name);
-			c->n_storage++;
-		}
-	}
-	x = json_object_get(v, "price");
-	if (x != NULL)
-		mark = jread_enter_key(r, "price");
-	if (read_price(r, x, cat, preset, gpu, &c->price) < 0)
-		return -1;
-	if (x != NULL)
-		jread_leave(r, mark);
-	if (c->name[0] == '\0') {
-		if (preset != NULL)
-			snprintf(c->name, sizeof c->name, "%d x %s", c->nodes, preset->id.name);
-		else
-			snprintf(c->name, sizeof c->name, "%d x %d %s", c->nodes, c->gpus_per_node, gpu->id.name);
-	}
-	(void)index;
 	return 0;
 }
 
@@ -887,7 +548,7 @@ static int merge_scenario_catalog(struct jread *r, const json_t *v, const char *
 	}
 	if (json_is_string(v)) {
 		char path[1024];
-		resolve_relative(file, json_string_value(v), path, sizeof path);
+		reader_resolve_relative(file, json_string_value(v), path, sizeof path);
 		return catalog_merge_file(cat, path, r->err);
 	}
 	if (json_is_array(v)) {
@@ -970,7 +631,7 @@ int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scen
 		json_t *e;
 		json_array_foreach(x, i, e) {
 			size_t m2 = jread_enter_index(&r, i);
-			if (read_candidate(&r, e, i, cat, &s->candidates[i]) < 0)
+			if (candidate_read(&r, e, cat, &s->candidates[i]) < 0)
 				goto fail;
 			s->n_candidates++;
 			for (size_t k = 0; k < i; k++) {
