@@ -2,12 +2,13 @@
  * scenario: scenario files (docs/scenarios.md) read into plain C records.
  *
  * scenario_load() reads a JSON file (or standard input for "-"), applies the
- * --set overrides to the JSON tree (override.h), merges any catalog overrides the scenario
- * names, checks every key, type, range and catalog name, and resolves each
- * candidate cluster against the catalog (preset values, then the fields the
- * candidate gives). Every failure is one message naming the file, the JSON
- * path and the value. The loaded scenario owns copies of everything it
- * needs, so the catalog may be freed after loading. Never prints.
+ * --set overrides to the JSON tree (override.h), merges any catalog additions
+ * the scenario names, reads the top-level keys (name, seed, monte_carlo,
+ * objective, validation), the workload through the reader of its kind (wl.h)
+ * and each candidate cluster against the catalog (candidate.h). Every
+ * failure is one message naming the file, the JSON path and the value. The
+ * loaded scenario owns copies of everything it needs, so the catalog may be
+ * freed after loading. Never prints.
  */
 #ifndef CLUSTERSIM_MODELS_SCENARIO_SCENARIO_H
 #define CLUSTERSIM_MODELS_SCENARIO_SCENARIO_H
