@@ -18,6 +18,56 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 }
 
+/* schedule and recompute, each a name or "auto". */
+static int read_schedule_recompute(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	static const char *const sched_or_auto[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "auto", NULL };
+	static const char *const rec_or_auto[] = { "none", "selective", "full", "auto", NULL };
+	int sched = 4, rec = 3;
+	if (jread_enum(r, v, "schedule", false, sched_or_auto, &sched) < 0 ||
+	    jread_enum(r, v, "recompute", false, rec_or_auto, &rec) < 0)
+		return -1;
+	p->schedule = sched == 4 ? PLAN_AUTO : sched;
+	p->recompute = rec == 3 ? PLAN_AUTO : rec;
+	return 0;
+}
+
+/* order (a rank order placement accepts) and tp_comm_overlap. */
+static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
+	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0)
+		return -1;
+	if (p->order[0]) {
+		struct placement pl;
+		struct cs_error perr;
+		if (placement_init(&pl, 1, 1, 1, 1, p->order, &perr) < 0) {
+			size_t mark = jread_enter_key(r, "order");
+			jread_fail_value(r, json_object_get(v, "order"), "an order of tp, cp, pp and dp such as \"tp-cp-pp-dp\"");
+			jread_leave(r, mark);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* sequence_parallel: true, false or "auto". */
+static int read_sequence_parallel(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	const json_t *x = json_object_get(v, "sequence_parallel");
+	if (x == NULL)
+		return 0;
+	if (json_is_boolean(x)) {
+		p->sequence_parallel = json_is_true(x);
+	} else if (!(json_is_string(x) && strcmp(json_string_value(x), "auto") == 0)) {
+		size_t mark = jread_enter_key(r, "sequence_parallel");
+		jread_fail_value(r, x, "true, false or \"auto\"");
+		jread_leave(r, mark);
+		return -1;
+	}
+	return 0;
+}
+
 /* The `parallelism` object, or "auto"; choices not given stay automatic. */
 static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
@@ -25,7 +75,6 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
 		"sequence_parallel", "order", "tp_comm_overlap", NULL
 	};
-	json_t *x;
 
 	plan_set_auto(p);
 	if (json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)
@@ -40,40 +89,11 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	    jread_int_or_auto(r, v, "cp", 1, 1024, PLAN_AUTO, &p->cp) < 0 ||
 	    jread_int_or_auto(r, v, "ep", 1, 1024, PLAN_AUTO, &p->ep) < 0 ||
 	    jread_int_or_auto(r, v, "zero", 0, 3, PLAN_AUTO, &p->zero) < 0 ||
-	    jread_int_or_auto(r, v, "micro_batch", 1, 4096, PLAN_AUTO, &p->micro_batch) < 0)
+	    jread_int_or_auto(r, v, "micro_batch", 1, 4096, PLAN_AUTO, &p->micro_batch) < 0 ||
+	    read_schedule_recompute(r, v, p) < 0 ||
+	    read_order(r, v, p) < 0 ||
+	    read_sequence_parallel(r, v, p) < 0)
 		return -1;
-	static const char *const sched_or_auto[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "auto", NULL };
-	static const char *const rec_or_auto[] = { "none", "selective", "full", "auto", NULL };
-	int sched = 4, rec = 3;
-	if (jread_enum(r, v, "schedule", false, sched_or_auto, &sched) < 0 ||
-	    jread_enum(r, v, "recompute", false, rec_or_auto, &rec) < 0)
-		return -1;
-	p->schedule = sched == 4 ? PLAN_AUTO : sched;
-	p->recompute = rec == 3 ? PLAN_AUTO : rec;
-	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
-	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0)
-		return -1;
-	if (p->order[0]) {
-		struct placement pl;
-		struct cs_error perr;
-		if (placement_init(&pl, 1, 1, 1, 1, p->order, &perr) < 0) {
-			size_t mark = jread_enter_key(r, "order");
-			jread_fail_value(r, json_object_get(v, "order"), "an order of tp, cp, pp and dp such as \"tp-cp-pp-dp\"");
-			jread_leave(r, mark);
-			return -1;
-		}
-	}
-	x = json_object_get(v, "sequence_parallel");
-	if (x != NULL) {
-		if (json_is_boolean(x)) {
-			p->sequence_parallel = json_is_true(x);
-		} else if (!(json_is_string(x) && strcmp(json_string_value(x), "auto") == 0)) {
-			size_t mark = jread_enter_key(r, "sequence_parallel");
-			jread_fail_value(r, x, "true, false or \"auto\"");
-			jread_leave(r, mark);
-			return -1;
-		}
-	}
 	return 0;
 }
 
