@@ -74,7 +74,7 @@ static int common_option(struct cli_options *o, const char *cmd, int ch,
 	}
 	if (ch == 's') {  /* --set */
 		struct scenario_override ov;
-		if (!scenario_parse_set(arg, &ov)) {
+		if (!override_parse(arg, &ov)) {
 			cli_usage_error(err, cmd, "--set expects PATH=VALUE, got '%s'", arg);
 			return -1;
 		}

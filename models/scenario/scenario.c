@@ -1,997 +1,26 @@
 #include "scenario.h"
 
-#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "models/hw/placement.h"
+#include "models/scenario/candidate.h"
+#include "models/scenario/override.h"
+#include "models/scenario/reader.h"
+#include "models/scenario/wl.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
-
 
 json_t *scenario_read_json(const char *what, const char *file, struct cs_error *err)
 {
 	return jread_load(what, file, err);
 }
 
-/* ---- --set overrides ---------------------------------------------------- */
-
-bool scenario_parse_set(const char *arg, struct scenario_override *out)
-{
-	const char *eq = strchr(arg, '=');
-	if (eq == NULL || eq == arg)
-		return false;
-	out->path = arg;  /* the caller keeps arg alive; the path ends at '=' */
-	out->value = eq + 1;
-	return true;
-}
-
-int scenario_apply_set(json_t *root, const char *what, const char *file, const char *path,
-		       const char *value, struct cs_error *err)
-{
-	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	size_t plen = strcspn(path, "=");
-	char shown_path[256];
-	json_t *node = root;
-	json_t *newval;
-	json_error_t jerr;
-	size_t i = 0;
-
-	snprintf(shown_path, sizeof shown_path, "%.*s", (int)(plen < 200 ? plen : 200), path);
-	newval = json_loads(value, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
-	if (newval == NULL)
-		newval = json_string(value);
-	if (newval == NULL) /* not valid UTF-8 */
-		return error_set(err, "--set %s: value is not valid UTF-8 text", shown_path);
-
-	/* Walk segments: name, or [index]; the last one is assigned. */
-	while (i < plen) {
-		char key[128];
-		size_t k = 0;
-		bool is_index = false;
-		long index = 0;
-
-		if (path[i] == '[') {
-			char *end;
-			is_index = true;
-			errno = 0;
-			index = strtol(path + i + 1, &end, 10);
-			if (end == path + i + 1 || *end != ']' || index < 0 || errno != 0 ||
-			    (size_t)(end - path) > plen) {
-				json_decref(newval);
-				return error_set(err, "--set %s: bad index in path", shown_path);
-			}
-			i = (size_t)(end - path) + 1;
-		} else {
-			while (i < plen && path[i] != '.' && path[i] != '[') {
-				if (k + 1 >= sizeof key) {
-					json_decref(newval);
-					return error_set(err, "--set %s: key too long", shown_path);
-				}
-				key[k++] = path[i++];
-			}
-			key[k] = '\0';
-			if (k == 0) {
-				json_decref(newval);
-				return error_set(err, "--set %s: empty key in path", shown_path);
-			}
-		}
-		if (i < plen && path[i] == '.')
-			i++;
-		bool last = i >= plen;
-
-		if (is_index) {
-			if (!json_is_array(node)) {
-				json_decref(newval);
-				return error_set(err, "%s '%s': --set %s: [%ld] applied to something that is not an array",
-						 what, shown, shown_path, index);
-			}
-			size_t n = json_array_size(node);
-			if ((size_t)index > n) {
-				json_decref(newval);
-				return error_set(err, "%s '%s': --set %s: index %ld is past the end (the array has %zu)",
-						 what, shown, shown_path, index, n);
-			}
-			if (last) {
-				if ((size_t)index == n)
-					json_array_append_new(node, newval);
-				else
-					json_array_set_new(node, (size_t)index, newval);
-				return 0;
-			}
-			if ((size_t)index == n)
-				json_array_append_new(node, json_object());
-			node = json_array_get(node, (size_t)index);
-		} else {
-			if (!json_is_object(node)) {
-				json_decref(newval);
-				return error_set(err, "%s '%s': --set %s: \"%s\" applied to something that is not an object",
-						 what, shown, shown_path, key);
-			}
-			if (last) {
-				/* jansson refuses a key that is not UTF-8 (and frees newval). */
-				if (json_object_set_new(node, key, newval) < 0)
-					return error_set(err, "%s '%s': --set %s: the key is not valid UTF-8 text",
-							 what, shown, shown_path);
-				return 0;
-			}
-			json_t *next = json_object_get(node, key);
-			if (next == NULL) {
-				/* Create what the rest of the path needs. */
-				next = path[i - 1] == '[' || path[i] == '[' ? json_array() : json_object();
-				/* On failure (a key that is not UTF-8) jansson frees next. */
-				if (json_object_set_new(node, key, next) < 0) {
-					json_decref(newval);
-					return error_set(err, "%s '%s': --set %s: the key is not valid UTF-8 text",
-							 what, shown, shown_path);
-				}
-			}
-			node = next;
-		}
-	}
-	json_decref(newval);
-	return error_set(err, "--set: empty path");
-}
-
-/* ---- pieces of a scenario ----------------------------------------------- */
-
-static int fail_at(struct jread *r, const char *key, const char *fmt, const char *arg)
-{
-	size_t mark = jread_enter_key(r, key);
-	jread_fail(r, fmt, arg);
-	jread_leave(r, mark);
-	return -1;
-}
-
-static int unknown_name(struct jread *r, const catalog *cat, enum catalog_section sec,
-			const char *key, const char *what, const char *name)
-{
-	char hint[256], q[96];
-	size_t mark = jread_enter_key(r, key);
-	catalog_suggest(cat, sec, name, hint, sizeof hint);
-	text_quote(name, q, sizeof q);
-	jread_fail(r, "unknown %s %s%s", what, q, hint);
-	jread_leave(r, mark);
-	return -1;
-}
-
-static void plan_set_auto(struct parallel_plan *p)
-{
-	p->order[0] = '\0';
-	p->tp_comm_overlap = false;
-	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
-	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
-}
-
-static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
-{
-	static const char *const keys[] = {
-		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
-		"sequence_parallel", "order", "tp_comm_overlap", NULL
-	};
-	json_t *x;
-
-	plan_set_auto(p);
-	if (json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)
-		return 0;
-	if (!json_is_object(v))
-		return jread_fail_value(r, v, "an object or \"auto\"");
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_int_or_auto(r, v, "tp", 1, 1024, PLAN_AUTO, &p->tp) < 0 ||
-	    jread_int_or_auto(r, v, "pp", 1, 1024, PLAN_AUTO, &p->pp) < 0 ||
-	    jread_int_or_auto(r, v, "vpp", 1, 128, PLAN_AUTO, &p->vpp) < 0 ||
-	    jread_int_or_auto(r, v, "dp", 1, 1 << 20, PLAN_AUTO, &p->dp) < 0 ||
-	    jread_int_or_auto(r, v, "cp", 1, 1024, PLAN_AUTO, &p->cp) < 0 ||
-	    jread_int_or_auto(r, v, "ep", 1, 1024, PLAN_AUTO, &p->ep) < 0 ||
-	    jread_int_or_auto(r, v, "zero", 0, 3, PLAN_AUTO, &p->zero) < 0 ||
-	    jread_int_or_auto(r, v, "micro_batch", 1, 4096, PLAN_AUTO, &p->micro_batch) < 0)
-		return -1;
-	static const char *const sched_or_auto[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "auto", NULL };
-	static const char *const rec_or_auto[] = { "none", "selective", "full", "auto", NULL };
-	int sched = 4, rec = 3;
-	if (jread_enum(r, v, "schedule", false, sched_or_auto, &sched) < 0 ||
-	    jread_enum(r, v, "recompute", false, rec_or_auto, &rec) < 0)
-		return -1;
-	p->schedule = sched == 4 ? PLAN_AUTO : sched;
-	p->recompute = rec == 3 ? PLAN_AUTO : rec;
-	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
-	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0)
-		return -1;
-	if (p->order[0]) {
-		struct placement pl;
-		struct cs_error perr;
-		if (placement_init(&pl, 1, 1, 1, 1, p->order, &perr) < 0) {
-			size_t mark = jread_enter_key(r, "order");
-			jread_fail_value(r, json_object_get(v, "order"), "an order of tp, cp, pp and dp such as \"tp-cp-pp-dp\"");
-			jread_leave(r, mark);
-			return -1;
-		}
-	}
-	x = json_object_get(v, "sequence_parallel");
-	if (x != NULL) {
-		if (json_is_boolean(x)) {
-			p->sequence_parallel = json_is_true(x);
-		} else if (!(json_is_string(x) && strcmp(json_string_value(x), "auto") == 0)) {
-			size_t mark = jread_enter_key(r, "sequence_parallel");
-			jread_fail_value(r, x, "true, false or \"auto\"");
-			jread_leave(r, mark);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_spec *c)
-{
-	static const char *const keys[] = { "interval_s", "tier", "async", NULL };
-	c->enabled = true;
-	c->interval_s = -1;
-	c->async = false;
-	text_copy(c->tier, sizeof c->tier, "pfs");
-	if (json_is_string(v) && strcmp(json_string_value(v), "none") == 0) {
-		c->enabled = false;
-		return 0;
-	}
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_real_or_auto(r, v, "interval_s", 1, 1e8, -1, &c->interval_s) < 0 ||
-	    jread_string(r, v, "tier", false, c->tier, sizeof c->tier) < 0 ||
-	    jread_bool(r, v, "async", false, &c->async) < 0)
-		return -1;
-	return 0;
-}
-
-static int read_failures(struct jread *r, const json_t *v, struct failure_spec *f)
-{
-	static const char *const keys[] = {
-		"gpu_mtbf_h", "node_mtbf_h", "distribution", "shape", "restart_s", "spare_nodes", NULL
-	};
-	int dist = FAIL_EXPONENTIAL;
-
-	memset(f, 0, sizeof *f);
-	f->shape = 1.0;
-	f->restart_s = 600;
-	if (json_is_string(v)) {
-		const char *name = json_string_value(v);
-		if (strcmp(name, "none") == 0) {
-			text_copy(f->preset, sizeof f->preset, "none");
-			return 0;
-		}
-		if (strcmp(name, "llama3") == 0) {
-			f->enabled = true;
-			text_copy(f->preset, sizeof f->preset, "llama3");
-			return 0;
-		}
-		return jread_fail_value(r, v, "\"llama3\", \"none\" or an object");
-	}
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_real(r, v, "gpu_mtbf_h", false, 0.001, 1e9, &f->gpu_mtbf_h) < 0 ||
-	    jread_real(r, v, "node_mtbf_h", false, 0.001, 1e9, &f->node_mtbf_h) < 0 ||
-	    jread_enum(r, v, "distribution", false, failure_dist_names, &dist) < 0 ||
-	    jread_real(r, v, "shape", false, 0.05, 20, &f->shape) < 0 ||
-	    jread_real(r, v, "restart_s", false, 0, 1e7, &f->restart_s) < 0 ||
-	    jread_int32(r, v, "spare_nodes", false, 0, 100000, &f->spare_nodes) < 0)
-		return -1;
-	f->distribution = (enum failure_dist)dist;
-	f->enabled = f->gpu_mtbf_h > 0 || f->node_mtbf_h > 0;
-	if (!f->enabled)
-		return jread_fail(r, "give gpu_mtbf_h or node_mtbf_h (or write \"none\")");
-	return 0;
-}
-
-static int read_finetune(struct jread *r, const json_t *v, struct finetune_spec *ft)
-{
-	static const char *const keys[] = { "method", "rank", "targets", NULL };
-	static const char *const targets[] = { "attn", "mlp", "attn+mlp", NULL };
-	int method = FINETUNE_LORA, t = 2;
-	ft->rank = 16;
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "method", false, finetune_method_names, &method) < 0 ||
-	    jread_int32(r, v, "rank", false, 1, 65536, &ft->rank) < 0 ||
-	    jread_enum(r, v, "targets", false, targets, &t) < 0)
-		return -1;
-	ft->method = (enum finetune_method)method;
-	text_copy(ft->targets, sizeof ft->targets, targets[t]);
-	return 0;
-}
-
-static int read_length(struct jread *r, const json_t *obj, const char *key, struct length_spec *l)
-{
-	static const char *const keys[] = { "dist", "mean", "sd", "min", "max", NULL };
-	json_t *v = json_object_get(obj, key);
-	size_t mark;
-	int dist = LEN_LOGNORMAL;
-
-	l->dist = LEN_FIXED;
-	l->sd = 0;
-	l->min = 1;
-	l->max = 1 << 20;
-	if (v == NULL)
-		return fail_at(r, key, "%s", "missing required key");
-	mark = jread_enter_key(r, key);
-	if (json_is_number(v)) {
-		if (jread_value_real(r, v, 1, 1 << 22, &l->mean) < 0)
-			return -1;
-		jread_leave(r, mark);
-		return 0;
-	}
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "dist", false, length_dist_names, &dist) < 0 ||
-	    jread_real(r, v, "mean", true, 1, 1 << 22, &l->mean) < 0 ||
-	    jread_real(r, v, "sd", false, 0, 1 << 22, &l->sd) < 0 ||
-	    jread_real(r, v, "min", false, 1, 1 << 22, &l->min) < 0 ||
-	    jread_real(r, v, "max", false, 1, 1 << 22, &l->max) < 0)
-		return -1;
-	l->dist = (enum length_dist)dist;
-	if (l->min > l->max)
-		return jread_fail(r, "min %g exceeds max %g", l->min, l->max);
-	if (l->mean < l->min || l->mean > l->max)
-		return jread_fail(r, "mean %g is outside min-max %g-%g", l->mean, l->min, l->max);
-	jread_leave(r, mark);
-	return 0;
-}
-
-/* Resolve `name` relative to the directory of `base_file`. */
-static void resolve_relative(const char *base_file, const char *name, char *out, size_t size)
-{
-	const char *slash = strrchr(base_file, '/');
-	if (name[0] == '/' || slash == NULL || strcmp(base_file, "-") == 0)
-		snprintf(out, size, "%s", name);
-	else
-		snprintf(out, size, "%.*s/%s", (int)(slash - base_file), base_file, name);
-}
-
-static int read_serving(struct jread *r, const json_t *v, const char *file, struct serving_spec *sv)
-{
-	static const char *const keys[] = {
-		"arrival", "prompt_tokens", "output_tokens", "duration_s", "scheduler", "slo",
-		"replicas", "tp", "pp", "disaggregated", NULL
-	};
-	static const char *const arrival_keys[] = { "process", "rate_per_s", "cv", "trace", NULL };
-	static const char *const sched_keys[] = { "max_batch_tokens", "max_seqs", "chunked_prefill", NULL };
-	static const char *const slo_keys[] = { "ttft_p99_ms", "tpot_p99_ms", NULL };
-	static const char *const dis_keys[] = { "prefill_replicas", "decode_replicas", NULL };
-	json_t *x;
-	size_t mark;
-	int process = ARRIVAL_POISSON;
-
-	memset(sv, 0, sizeof *sv);
-	sv->duration_s = 600;
-	sv->max_batch_tokens = 8192;
-	sv->max_seqs = 256;
-	sv->chunked_prefill = true;
-	sv->replicas = 1;
-	sv->tp = 1;
-	sv->pp = 1;
-	sv->cv = 1.0;
-	if (jread_object(r, v, keys) < 0)
-		return -1;
-	if ((x = json_object_get(v, "arrival")) == NULL)
-		return fail_at(r, "arrival", "%s", "missing required key");
-	mark = jread_enter_key(r, "arrival");
-	char trace[512] = "";
-	if (jread_object(r, x, arrival_keys) < 0 ||
-	    jread_enum(r, x, "process", false, arrival_process_names, &process) < 0 ||
-	    jread_real(r, x, "rate_per_s", process != ARRIVAL_TRACE, 1e-6, 1e7, &sv->rate_per_s) < 0 ||
-	    jread_real(r, x, "cv", false, 0.01, 100, &sv->cv) < 0 ||
-	    jread_string(r, x, "trace", process == ARRIVAL_TRACE, trace, sizeof trace) < 0)
-		return -1;
-	sv->process = (enum arrival_process)process;
-	if (trace[0])
-		resolve_relative(file, trace, sv->trace, sizeof sv->trace);
-	jread_leave(r, mark);
-	if (read_length(r, v, "prompt_tokens", &sv->prompt_tokens) < 0 ||
-	    read_length(r, v, "output_tokens", &sv->output_tokens) < 0 ||
-	    jread_real(r, v, "duration_s", false, 1, 1e7, &sv->duration_s) < 0 ||
-	    jread_int_or_auto(r, v, "replicas", 1, 100000, PLAN_AUTO, &sv->replicas) < 0 ||
-	    jread_int32(r, v, "tp", false, 1, 1024, &sv->tp) < 0 ||
-	    jread_int32(r, v, "pp", false, 1, 1024, &sv->pp) < 0)
-		return -1;
-	if ((x = json_object_get(v, "scheduler")) != NULL) {
-		mark = jread_enter_key(r, "scheduler");
-		if (jread_object(r, x, sched_keys) < 0 ||
-		    jread_int32(r, x, "max_batch_tokens", false, 1, 1 << 24, &sv->max_batch_tokens) < 0 ||
-		    jread_int32(r, x, "max_seqs", false, 1, 1 << 20, &sv->max_seqs) < 0 ||
-		    jread_bool(r, x, "chunked_prefill", false, &sv->chunked_prefill) < 0)
-			return -1;
-		jread_leave(r, mark);
-	}
-	if ((x = json_object_get(v, "slo")) != NULL) {
-		mark = jread_enter_key(r, "slo");
-		if (jread_object(r, x, slo_keys) < 0 ||
-		    jread_real(r, x, "ttft_p99_ms", false, 0.001, 1e9, &sv->slo_ttft_p99_ms) < 0 ||
-		    jread_real(r, x, "tpot_p99_ms", false, 0.001, 1e9, &sv->slo_tpot_p99_ms) < 0)
-			return -1;
-		jread_leave(r, mark);
-	}
-	if ((x = json_object_get(v, "disaggregated")) != NULL) {
-		mark = jread_enter_key(r, "disaggregated");
-		if (jread_object(r, x, dis_keys) < 0 ||
-		    jread_int32(r, x, "prefill_replicas", true, 1, 100000, &sv->prefill_replicas) < 0 ||
-		    jread_int32(r, x, "decode_replicas", true, 1, 100000, &sv->decode_replicas) < 0)
-			return -1;
-		jread_leave(r, mark);
-	}
-	return 0;
-}
-
-static int read_collective(struct jread *r, const json_t *v, struct collective_spec *c)
-{
-	static const char *const keys[] = { "op", "bytes", "algorithm", "fidelity", NULL };
-	static const char *const range_keys[] = { "min", "max", "factor", NULL };
-	int op = COLL_ALL_REDUCE, algo = ALGO_AUTO, fid = FIDELITY_ANALYTIC;
-	json_t *b;
-	size_t mark;
-	enum { MAX_SIZES = 64 };
-	const double max_bytes = 1099511627776.0; /* 1 TiB */
-
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "op", true, collective_op_names, &op) < 0 ||
-	    jread_enum(r, v, "algorithm", false, collective_algo_names, &algo) < 0 ||
-	    jread_enum(r, v, "fidelity", false, collective_fidelity_names, &fid) < 0)
-		return -1;
-	c->op = (enum collective_op)op;
-	c->algorithm = (enum collective_algo)algo;
-	c->fidelity = (enum collective_fidelity)fid;
-	if ((b = json_object_get(v, "bytes")) == NULL)
-		return fail_at(r, "bytes", "%s", "missing required key");
-	mark = jread_enter_key(r, "bytes");
-	c->bytes = xcalloc(MAX_SIZES, sizeof *c->bytes);
-	c->n_bytes = 0;
-	if (json_is_number(b)) {
-		if (jread_value_real(r, b, 1, max_bytes, &c->bytes[0]) < 0)
-			return -1;
-		c->n_bytes = 1;
-	} else if (json_is_array(b)) {
-		size_t i;
-		json_t *e;
-		if (json_array_size(b) == 0 || json_array_size(b) > MAX_SIZES)
-			return jread_fail_value(r, b, "an array of 1 to 64 sizes");
-		json_array_foreach(b, i, e) {
-			size_t m2 = jread_enter_index(r, i);
-			if (jread_value_real(r, e, 1, max_bytes, &c->bytes[i]) < 0)
-				return -1;
-			jread_leave(r, m2);
-			c->n_bytes++;
-		}
-	} else if (json_is_object(b)) {
-		double lo, hi, factor = 2;
-		if (jread_object(r, b, range_keys) < 0 ||
-		    jread_real(r, b, "min", true, 1, max_bytes, &lo) < 0 ||
-		    jread_real(r, b, "max", true, 1, max_bytes, &hi) < 0 ||
-		    jread_real(r, b, "factor", false, 1.01, 1024, &factor) < 0)
-			return -1;
-		if (lo > hi)
-			return jread_fail(r, "min %g exceeds max %g", lo, hi);
-		for (double x = lo; x <= hi * (1 + 1e-9); x *= factor) {
-			if (c->n_bytes == MAX_SIZES)
-				return jread_fail(r, "the range gives more than %d sizes", MAX_SIZES);
-			c->bytes[c->n_bytes++] = x;
-		}
-	} else {
-		return jread_fail_value(r, b, "a size, an array of sizes or {\"min\", \"max\", \"factor\"}");
-	}
-	for (size_t i = 0; i < c->n_bytes; i++)
-		c->bytes[i] = (double)(int64_t)c->bytes[i]; /* whole bytes */
-	jread_leave(r, mark);
-	return 0;
-}
-
-static int read_model_field(struct jread *r, const json_t *v, const catalog *cat,
-			    struct model_spec *m)
-{
-	const struct model_spec *base = NULL;
-	if (json_is_string(v)) {
-		base = catalog_model(cat, json_string_value(v));
-		if (base == NULL) {
-			char hint[256], q[96];
-			catalog_suggest(cat, CAT_MODELS, json_string_value(v), hint, sizeof hint);
-			text_quote(json_string_value(v), q, sizeof q);
-			return jread_fail(r, "unknown model %s%s", q, hint);
-		}
-		*m = *base;
-		return 0;
-	}
-	if (!json_is_object(v))
-		return jread_fail_value(r, v, "a model name or an object");
-	json_t *p = json_object_get(v, "preset");
-	if (p != NULL) {
-		size_t mark = jread_enter_key(r, "preset");
-		if (!json_is_string(p))
-			return jread_fail_value(r, p, "a model name");
-		base = catalog_model(cat, json_string_value(p));
-		if (base == NULL) {
-			char hint[256], q[96];
-			catalog_suggest(cat, CAT_MODELS, json_string_value(p), hint, sizeof hint);
-			text_quote(json_string_value(p), q, sizeof q);
-			return jread_fail(r, "unknown model %s%s", q, hint);
-		}
-		jread_leave(r, mark);
-	}
-	memset(m, 0, sizeof *m);
-	if (catalog_read_model(r, v, base, m) < 0)
-		return -1;
-	if (base == NULL && m->id.name[0] == '\0')
-		text_copy(m->id.name, sizeof m->id.name, "custom");
-	else if (base != NULL && json_object_size(v) > 1 && json_object_get(v, "name") == NULL)
-		snprintf(m->id.name, sizeof m->id.name, "%.50s (modified)", base->id.name);
-	return 0;
-}
-
-static int read_workload(struct jread *r, const json_t *v, const char *file, catalog *cat,
-			 struct workload_spec *w)
-{
-	static const char *const keys[] = {
-		"kind", "model", "precision", "seq_len", "global_batch_tokens", "tokens", "examples",
-		"epochs", "parallelism", "checkpoint", "failures", "finetune", "serving", "collective",
-		"kernels", "mode", NULL
-	};
-	int kind = 0, prec = PREC_BF16;
-	json_t *x;
-	size_t mark;
-
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "kind", true, workload_kind_names, &kind) < 0 ||
-	    jread_enum(r, v, "precision", false, precision_names, &prec) < 0)
-		return -1;
-	w->kind = (enum workload_kind)kind;
-	w->train.is_finetune = w->kind == WORKLOAD_FINETUNE;
-	w->train.precision = (enum precision)prec;
-	bool trains = w->kind == WORKLOAD_TRAINING || w->kind == WORKLOAD_FINETUNE;
-
-	/* Keys that belong to other kinds are mistakes worth naming. */
-	static const struct { const char *key; int kinds; } owners[] = {
-		{ "finetune", 1 << WORKLOAD_FINETUNE },
-		{ "serving", 1 << WORKLOAD_INFERENCE },
-		{ "collective", 1 << WORKLOAD_COLLECTIVE },
-		{ "parallelism", 1 << WORKLOAD_TRAINING | 1 << WORKLOAD_FINETUNE },
-		{ "global_batch_tokens", 1 << WORKLOAD_TRAINING | 1 << WORKLOAD_FINETUNE },
-		{ "checkpoint", 1 << WORKLOAD_TRAINING | 1 << WORKLOAD_FINETUNE },
-		{ "examples", 1 << WORKLOAD_FINETUNE },
-		{ "mode", 1 << WORKLOAD_TRAINING | 1 << WORKLOAD_FINETUNE },
-		{ "epochs", 1 << WORKLOAD_FINETUNE },
-		{ "model", ~(1 << WORKLOAD_COLLECTIVE) },
-	};
-	for (size_t i = 0; i < sizeof owners / sizeof owners[0]; i++) {
-		if (json_object_get(v, owners[i].key) != NULL && !(owners[i].kinds & (1 << w->kind))) {
-			char msg[128];
-			snprintf(msg, sizeof msg, "not used by a %s workload", workload_kind_names[w->kind]);
-			return fail_at(r, owners[i].key, "%s", msg);
-		}
-	}
-
-	if (w->kind != WORKLOAD_COLLECTIVE) {
-		if ((x = json_object_get(v, "model")) == NULL)
-			return fail_at(r, "model", "%s", "missing required key");
-		mark = jread_enter_key(r, "model");
-		if (read_model_field(r, x, cat, &w->train.model) < 0)
-			return -1;
-		jread_leave(r, mark);
-		w->has_model = true;
-	}
-
-	if (jread_int32(r, v, "seq_len", trains, 1, 1 << 24, &w->train.seq_len) < 0)
-		return -1;
-	if (trains) {
-		if (jread_real(r, v, "global_batch_tokens", true, 1, 1e12, &w->train.global_batch_tokens) < 0 ||
-		    jread_real(r, v, "tokens", false, 1, 1e17, &w->run.tokens) < 0)
-			return -1;
-		double seqs = w->train.global_batch_tokens / w->train.seq_len;
-		if (seqs != (double)(int64_t)seqs || seqs < 1) {
-			mark = jread_enter_key(r, "global_batch_tokens");
-			jread_fail(r, "%.0f is not a whole number of sequences of seq_len %d",
-				   w->train.global_batch_tokens, w->train.seq_len);
-			jread_leave(r, mark);
-			return -1;
-		}
-		if ((x = json_object_get(v, "parallelism")) != NULL) {
-			mark = jread_enter_key(r, "parallelism");
-			if (read_plan(r, x, &w->train.plan) < 0)
-				return -1;
-			jread_leave(r, mark);
-		} else {
-			plan_set_auto(&w->train.plan);
-		}
-		{
-			int mode = TRAIN_REPRESENTATIVE;
-			if (jread_enum(r, v, "mode", false, training_mode_names, &mode) < 0)
-				return -1;
-			w->train.mode = (enum training_mode)mode;
-		}
-		w->run.checkpoint.enabled = false;
-		if ((x = json_object_get(v, "checkpoint")) != NULL) {
-			mark = jread_enter_key(r, "checkpoint");
-			if (read_checkpoint(r, x, &w->run.checkpoint) < 0)
-				return -1;
-			jread_leave(r, mark);
-		}
-	} else if (json_object_get(v, "tokens") != NULL) {
-		return fail_at(r, "tokens", "%s", "not used by this workload kind");
-	}
-
-	w->train.kernels.flash_attention = true;
-	w->train.kernels.launch_s = -1;  /* the global default */
-	if ((x = json_object_get(v, "kernels")) != NULL) {
-		static const char *const kkeys[] = {
-			"gemm_efficiency", "attention_efficiency", "hbm_efficiency", "launch_us",
-			"flash_attention", NULL
-		};
-		double launch_us = -1e6;
-		mark = jread_enter_key(r, "kernels");
-		if (jread_object(r, x, kkeys) < 0 ||
-		    jread_real(r, x, "gemm_efficiency", false, 0.01, 1, &w->train.kernels.gemm_efficiency) < 0 ||
-		    jread_real(r, x, "attention_efficiency", false, 0.01, 1, &w->train.kernels.attention_efficiency) < 0 ||
-		    jread_real(r, x, "hbm_efficiency", false, 0.01, 1, &w->train.kernels.hbm_efficiency) < 0 ||
-		    jread_real(r, x, "launch_us", false, 0, 1e4, &launch_us) < 0 ||
-		    jread_bool(r, x, "flash_attention", false, &w->train.kernels.flash_attention) < 0)
-			return -1;
-		if (launch_us >= 0)
-			w->train.kernels.launch_s = launch_us * 1e-6;
-		jread_leave(r, mark);
-	}
-	text_copy(w->run.failures.preset, sizeof w->run.failures.preset, "none");
-	if ((x = json_object_get(v, "failures")) != NULL) {
-		mark = jread_enter_key(r, "failures");
-		if (read_failures(r, x, &w->run.failures) < 0)
-			return -1;
-		jread_leave(r, mark);
-	}
-
-	if (w->kind == WORKLOAD_FINETUNE) {
-		w->train.finetune.method = FINETUNE_FULL;
-		w->train.finetune.rank = 16;
-		text_copy(w->train.finetune.targets, sizeof w->train.finetune.targets, "attn+mlp");
-		if ((x = json_object_get(v, "finetune")) != NULL) {
-			mark = jread_enter_key(r, "finetune");
-			if (read_finetune(r, x, &w->train.finetune) < 0)
-				return -1;
-			jread_leave(r, mark);
-		}
-		if (jread_real(r, v, "examples", false, 1, 1e13, &w->run.examples) < 0 ||
-		    jread_real(r, v, "epochs", false, 0.001, 1e6, &w->run.epochs) < 0)
-			return -1;
-		if (w->run.examples > 0 && w->run.tokens > 0)
-			return fail_at(r, "examples", "%s", "give tokens or examples x epochs, not both");
-		if (w->run.examples > 0) {
-			if (w->run.epochs == 0)
-				w->run.epochs = 1;
-			w->run.tokens = w->run.examples * w->run.epochs * w->train.seq_len;
-		}
-	}
-	if (w->kind == WORKLOAD_INFERENCE) {
-		if ((x = json_object_get(v, "serving")) == NULL)
-			return fail_at(r, "serving", "%s", "missing required key");
-		mark = jread_enter_key(r, "serving");
-		if (read_serving(r, x, file, &w->serving) < 0)
-			return -1;
-		jread_leave(r, mark);
-	}
-	if (w->kind == WORKLOAD_COLLECTIVE) {
-		if ((x = json_object_get(v, "collective")) == NULL)
-			return fail_at(r, "collective", "%s", "missing required key");
-		mark = jread_enter_key(r, "collective");
-		if (read_collective(r, x, &w->collective) < 0)
-			return -1;
-		jread_leave(r, mark);
-	}
-	return 0;
-}
-
-/* ---- candidates --------------------------------------------------------- */
-
-static const char *default_tier_label(enum storage_kind k)
-{
-	switch (k) {
-	case STORAGE_LOCAL_NVME: return "local";
-	case STORAGE_PARALLEL_FS: return "pfs";
-	case STORAGE_OBJECT: return "object";
-	}
-	return "storage";
-}
-
-static int read_candidate_storage(struct jread *r, const json_t *v, const catalog *cat,
-				  struct storage_tier *t)
-{
-	static const char *const keys[] = {
-		"tier", "preset", "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
-		"latency_ms", NULL
-	};
-	char preset[CAT_NAME_MAX] = "";
-	int kind;
-	double x;
-
-	memset(t, 0, sizeof *t);
-	if (json_is_string(v)) {
-		const struct storage_spec *s = catalog_storage(cat, json_string_value(v));
-		if (s == NULL) {
-			char hint[256], q[96];
-			catalog_suggest(cat, CAT_STORAGE, json_string_value(v), hint, sizeof hint);
-			text_quote(json_string_value(v), q, sizeof q);
-			return jread_fail(r, "unknown storage %s%s", q, hint);
-		}
-		t->spec = *s;
-		text_copy(t->tier, sizeof t->tier, default_tier_label(s->kind));
-		return 0;
-	}
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_string(r, v, "preset", false, preset, sizeof preset) < 0)
-		return -1;
-	if (preset[0]) {
-		const struct storage_spec *s = catalog_storage(cat, preset);
-		if (s == NULL)
-			return unknown_name(r, cat, CAT_STORAGE, "preset", "storage", preset);
-		t->spec = *s;
-	} else {
-		text_copy(t->spec.id.name, sizeof t->spec.id.name, "custom");
-	}
-	kind = (int)t->spec.kind;
-	bool req = preset[0] == '\0';
-	if (jread_enum(r, v, "kind", req, storage_kind_names, &kind) < 0)
-		return -1;
-	t->spec.kind = (enum storage_kind)kind;
-	/* A tier given only an aggregate rate is limited by that alone. */
-	bool has_agg = json_object_get(v, "aggregate_GBps") != NULL;
-	if (jread_real(r, v, "aggregate_GBps", false, 0.0001, 1e9, &x) < 0)
-		return -1;
-	if (has_agg)
-		t->spec.aggregate_bytes_per_s = x * 1e9;
-	if (req && !has_agg) {
-		t->spec.read_bytes_per_s_per_node = 0;
-		t->spec.write_bytes_per_s_per_node = 0;
-	}
-	if (json_object_get(v, "read_GBps_per_node") != NULL) {
-		if (jread_real(r, v, "read_GBps_per_node", true, 0.0001, 1e6, &x) < 0)
-			return -1;
-		t->spec.read_bytes_per_s_per_node = x * 1e9;
-	}
-	if (json_object_get(v, "write_GBps_per_node") != NULL) {
-		if (jread_real(r, v, "write_GBps_per_node", true, 0.0001, 1e6, &x) < 0)
-			return -1;
-		t->spec.write_bytes_per_s_per_node = x * 1e9;
-	}
-	if (json_object_get(v, "latency_ms") != NULL) {
-		if (jread_real(r, v, "latency_ms", true, 0, 1e6, &x) < 0)
-			return -1;
-		t->spec.latency_s = x * 1e-3;
-	}
-	if (t->spec.aggregate_bytes_per_s == 0 && t->spec.read_bytes_per_s_per_node == 0)
-		return jread_fail(r, "give aggregate_GBps or read_GBps_per_node and write_GBps_per_node");
-	text_copy(t->tier, sizeof t->tier, default_tier_label(t->spec.kind));
-	if (jread_string(r, v, "tier", false, t->tier, sizeof t->tier) < 0)
-		return -1;
-	return 0;
-}
-
-static int read_price(struct jread *r, const json_t *v, const catalog *cat,
-		      const struct preset_spec *preset, const struct gpu_spec *gpu,
-		      struct price_quote *q)
-{
-	static const char *const keys[] = {
-		"provider", "type", "term", "offering", "usd_per_gpu_hour", "billing_s", NULL
-	};
-	char provider[CAT_NAME_MAX] = "", offering[CAT_NAME_MAX] = "", term[CAT_NAME_MAX] = "";
-	int type = PRICE_ON_DEMAND;
-	double usd = 0, billing = 0;
-	bool gpu_from_preset = preset != NULL && catalog_gpu(cat, preset->gpu) == catalog_gpu(cat, gpu->id.name);
-
-	memset(q, 0, sizeof *q);
-	if (preset != NULL) {
-		text_copy(provider, sizeof provider, preset->provider);
-		if (gpu_from_preset)
-			text_copy(offering, sizeof offering, preset->offering);
-	}
-	if (v != NULL) {
-		if (jread_object(r, v, keys) < 0 ||
-		    jread_string(r, v, "provider", false, provider, sizeof provider) < 0 ||
-		    jread_enum(r, v, "type", false, price_type_names, &type) < 0 ||
-		    jread_string(r, v, "term", false, term, sizeof term) < 0 ||
-		    jread_string(r, v, "offering", false, offering, sizeof offering) < 0 ||
-		    jread_real(r, v, "usd_per_gpu_hour", false, 0.0001, 1e4, &usd) < 0 ||
-		    jread_real(r, v, "billing_s", false, 1, 31622400, &billing) < 0)
-			return -1;
-		if (json_object_get(v, "provider") != NULL && json_object_get(v, "offering") == NULL &&
-		    preset != NULL && !text_equal_nocase(provider, preset->provider))
-			offering[0] = '\0';
-	}
-	q->type = (enum price_type)type;
-	text_copy(q->provider, sizeof q->provider, provider);
-	text_copy(q->term, sizeof q->term, term);
-	q->billing_s = 3600;
-	if (usd > 0) {
-		q->known = true;
-		q->usd_per_gpu_hour = q->usd_per_gpu_hour_low = q->usd_per_gpu_hour_high = usd;
-		snprintf(q->basis, sizeof q->basis, "scenario");
-	} else if (provider[0]) {
-		const struct price_spec *p;
-		if (!catalog_provider_known(cat, provider)) {
-			char qn[96];
-			text_quote(provider, qn, sizeof qn);
-			return jread_fail(r, "unknown provider %s (see clustersim catalog prices)", qn);
-		}
-		p = catalog_price_find(cat, provider, q->type, offering, gpu->id.name, term);
-		if (p == NULL) {
-			char msg[256];
-			snprintf(msg, sizeof msg, "the catalog has no %s%s%s price for %s from %s; give usd_per_gpu_hour",
-				 term[0] ? term : "", term[0] ? " " : "", price_type_names[q->type], gpu->id.name, provider);
-			return jread_fail(r, "%s", msg);
-		}
-		q->known = true;
-		q->usd_per_gpu_hour = p->usd_per_gpu_hour;
-		q->usd_per_gpu_hour_low = p->usd_per_gpu_hour_low;
-		q->usd_per_gpu_hour_high = p->usd_per_gpu_hour_high;
-		q->billing_s = p->billing_s;
-		text_copy(q->term, sizeof q->term, p->term);
-		text_copy(q->observed, sizeof q->observed, p->observed);
-		snprintf(q->basis, sizeof q->basis, "%.40s %.60s %s%s%.20s (%.100s)", p->provider,
-			 p->offering[0] ? p->offering : p->gpu, price_type_names[p->type],
-			 p->term[0] ? " " : "", p->term, p->source);
-	}
-	if (billing > 0)
-		q->billing_s = billing;
-	return 0;
-}
-
-static int fabric_ref(struct jread *r, const catalog *cat, const char *key, const char *name,
-		      enum fabric_kind want, struct fabric_spec *out)
-{
-	const struct fabric_spec *f = catalog_fabric(cat, name);
-	if (f == NULL)
-		return unknown_name(r, cat, CAT_FABRICS, key, "fabric", name);
-	if (f->kind != want) {
-		char msg[192];
-		snprintf(msg, sizeof msg, "fabric \"%s\" is a %s fabric, not %s", f->id.name,
-			 fabric_kind_names[f->kind], fabric_kind_names[want]);
-		return fail_at(r, key, "%s", msg);
-	}
-	*out = *f;
-	return 0;
-}
-
-static int read_candidate(struct jread *r, const json_t *v, size_t index, const catalog *cat,
-			  struct cluster_spec *c)
-{
-	static const char *const keys[] = {
-		"name", "description", "preset", "gpu", "nodes", "gpus_per_node", "scale_up", "nic",
-		"nics_per_node", "topology", "storage", "price", NULL
-	};
-	const struct preset_spec *preset = NULL;
-	const struct gpu_spec *gpu;
-	char gpu_name[CAT_NAME_MAX] = "", scale_up[CAT_NAME_MAX] = "", nic[CAT_NAME_MAX] = "";
-	json_t *x;
-	size_t mark;
-	char desc[CAT_TEXT_MAX];
-
-	memset(c, 0, sizeof *c);
-	c->nodes = 1;
-	c->gpus_per_node = 8;
-	c->topology.kind = TOPO_RAIL;
-	c->topology.oversubscription = 1;
-	c->topology.nodes_per_leaf = 32;
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_string(r, v, "name", false, c->name, sizeof c->name) < 0 ||
-	    jread_string(r, v, "description", false, desc, sizeof desc) < 0 ||
-	    jread_string(r, v, "preset", false, c->preset, sizeof c->preset) < 0)
-		return -1;
-	if (c->preset[0]) {
-		preset = catalog_preset(cat, c->preset);
-		if (preset == NULL)
-			return unknown_name(r, cat, CAT_PRESETS, "preset", "preset", c->preset);
-		text_copy(c->preset, sizeof c->preset, preset->id.name);
-		text_copy(gpu_name, sizeof gpu_name, preset->gpu);
-		c->gpus_per_node = preset->gpus_per_node;
-		text_copy(scale_up, sizeof scale_up, preset->scale_up);
-		text_copy(nic, sizeof nic, preset->nic);
-		c->nics_per_node = preset->nics_per_node;
-		c->topology = preset->topology;
-		c->node_power_w = preset->node_power_w;
-	}
-	if (jread_string(r, v, "gpu", preset == NULL, gpu_name, sizeof gpu_name) < 0 ||
-	    jread_int32(r, v, "nodes", false, 1, 1000000, &c->nodes) < 0 ||
-	    jread_int32(r, v, "gpus_per_node", false, 1, 1024, &c->gpus_per_node) < 0 ||
-	    jread_string(r, v, "scale_up", false, scale_up, sizeof scale_up) < 0 ||
-	    jread_string(r, v, "nic", false, nic, sizeof nic) < 0 ||
-	    jread_int32(r, v, "nics_per_node", false, 0, 1024, &c->nics_per_node) < 0)
-		return -1;
-	gpu = catalog_gpu(cat, gpu_name);
-	if (gpu == NULL)
-		return unknown_name(r, cat, CAT_GPUS, json_object_get(v, "gpu") ? "gpu" : "preset", "GPU", gpu_name);
-	c->gpu = *gpu;
-	if (cluster_gpus(c) > 4000000)
-		return fail_at(r, "nodes", "%s", "more than 4 million GPUs");
-	{
-		const struct fabric_spec *h = gpu->host_link[0] ? catalog_fabric(cat, gpu->host_link) : NULL;
-		if (h != NULL && h->kind == FABRIC_HOST) {
-			c->host = *h;
-			c->has_host = true;
-		}
-	}
-	if (scale_up[0] == '\0')
-		text_copy(scale_up, sizeof scale_up, gpu->scale_up);
-	if (scale_up[0] == '\0')
-		return fail_at(r, "scale_up", "%s", "missing: the GPU has no default scale-up fabric");
-	if (fabric_ref(r, cat, "scale_up", scale_up, FABRIC_SCALE_UP, &c->scale_up) < 0)
-		return -1;
-	if (c->scale_up.topology != FTOPO_BRIDGE && c->scale_up.domain_gpus > 0 &&
-	    c->gpus_per_node > c->scale_up.domain_gpus && c->scale_up.topology != FTOPO_HOST) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "%d GPUs per node exceed the %d-GPU domain of %s",
-			 c->gpus_per_node, c->scale_up.domain_gpus, c->scale_up.id.name);
-		return fail_at(r, "gpus_per_node", "%s", msg);
-	}
-	if (nic[0]) {
-		if (fabric_ref(r, cat, "nic", nic, FABRIC_SCALE_OUT, &c->nic) < 0)
-			return -1;
-		c->has_nic = true;
-		if (c->nics_per_node == 0)
-			c->nics_per_node = c->gpus_per_node;
-	} else if (c->nodes > 1) {
-		return fail_at(r, "nic", "%s", "missing: more than one node needs a scale-out NIC");
-	}
-	if ((x = json_object_get(v, "topology")) != NULL) {
-		static const char *const tkeys[] = { "kind", "oversubscription", "nodes_per_leaf", NULL };
-		int kind = (int)c->topology.kind;
-		mark = jread_enter_key(r, "topology");
-		if (jread_object(r, x, tkeys) < 0 ||
-		    jread_enum(r, x, "kind", false, topology_kind_names, &kind) < 0 ||
-		    jread_real(r, x, "oversubscription", false, 1, 1000, &c->topology.oversubscription) < 0 ||
-		    jread_int32(r, x, "nodes_per_leaf", false, 1, 1000000, &c->topology.nodes_per_leaf) < 0)
-			return -1;
-		c->topology.kind = (enum topology_kind)kind;
-		jread_leave(r, mark);
-	}
-	if ((x = json_object_get(v, "storage")) != NULL) {
-		size_t i;
-		json_t *e;
-		mark = jread_enter_key(r, "storage");
-		if (!json_is_array(x) || json_array_size(x) > CAT_STORAGE_MAX)
-			return jread_fail_value(r, x, "an array of at most 4 storage tiers");
-		json_array_foreach(x, i, e) {
-			size_t m2 = jread_enter_index(r, i);
-			if (read_candidate_storage(r, e, cat, &c->storage[i]) < 0)
-				return -1;
-			for (size_t k = 0; k < i; k++) {
-				if (text_equal_nocase(c->storage[k].tier, c->storage[i].tier))
-					return jread_fail(r, "tier \"%s\" is given twice", c->storage[i].tier);
-			}
-			jread_leave(r, m2);
-			c->n_storage++;
-		}
-		jread_leave(r, mark);
-	} else if (preset != NULL) {
-		for (int i = 0; i < preset->n_storage; i++) {
-			const struct storage_spec *s = catalog_storage(cat, preset->storage[i]);
-			c->storage[c->n_storage].spec = *s;
-			text_copy(c->storage[c->n_storage].tier, CAT_NAME_MAX, default_tier_label(s->kind));
-			/* Two tiers of one kind: keep the first under the short label. */
-			bool dup = false;
-			for (int k = 0; k < c->n_storage; k++)
-				dup |= text_equal_nocase(c->storage[k].tier, c->storage[c->n_storage].tier);
-			if (dup)
-				text_copy(c->storage[c->n_storage].tier, CAT_NAME_MAX, s->id.name);
-			c->n_storage++;
-		}
-	}
-	x = json_object_get(v, "price");
-	if (x != NULL)
-		mark = jread_enter_key(r, "price");
-	if (read_price(r, x, cat, preset, gpu, &c->price) < 0)
-		return -1;
-	if (x != NULL)
-		jread_leave(r, mark);
-	if (c->name[0] == '\0') {
-		if (preset != NULL)
-			snprintf(c->name, sizeof c->name, "%d x %s", c->nodes, preset->id.name);
-		else
-			snprintf(c->name, sizeof c->name, "%d x %d %s", c->nodes, c->gpus_per_node, gpu->id.name);
-	}
-	(void)index;
-	return 0;
-}
-
-/* ---- the whole scenario -------------------------------------------------- */
-
+/* The `catalog` value: a file path (relative to the scenario), a list of
+ * paths, or an inline catalog object, merged into cat and checked. */
 static int merge_scenario_catalog(struct jread *r, const json_t *v, const char *file, catalog *cat)
 {
 	if (json_is_object(v)) {
@@ -1005,7 +34,7 @@ static int merge_scenario_catalog(struct jread *r, const json_t *v, const char *
 	}
 	if (json_is_string(v)) {
 		char path[1024];
-		resolve_relative(file, json_string_value(v), path, sizeof path);
+		reader_resolve_relative(file, json_string_value(v), path, sizeof path);
 		return catalog_merge_file(cat, path, r->err);
 	}
 	if (json_is_array(v)) {
@@ -1024,139 +53,181 @@ static int merge_scenario_catalog(struct jread *r, const json_t *v, const char *
 	return jread_fail_value(r, v, "a catalog file path, an array of paths or a catalog object");
 }
 
-int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scenario *s,
-		       struct cs_error *err)
+/* name (the file's base name without .json by default), description, seed. */
+static int read_header(struct jread *r, const json_t *root, const char *file, struct scenario *s)
 {
-	static const char *const keys[] = {
-		"name", "description", "seed", "workload", "candidates", "monte_carlo", "objective",
-		"catalog", "validation", NULL
-	};
-	struct jread r;
-	json_t *x;
-	size_t mark;
 	int64_t seed = 0;
 	char desc[CAT_NOTE_MAX];
 
-	memset(s, 0, sizeof *s);
-	jread_init(&r, "scenario", file, err);
-	text_copy(s->file, sizeof s->file, file);
-	s->monte_carlo.trials = 100;
-	if (jread_object(&r, root, keys) < 0)
-		goto fail;
-	if ((x = json_object_get(root, "catalog")) != NULL) {
-		mark = jread_enter_key(&r, "catalog");
-		if (merge_scenario_catalog(&r, x, file, cat) < 0)
-			goto fail;
-		jread_leave(&r, mark);
-	}
-	if (jread_string(&r, root, "name", false, s->name, sizeof s->name) < 0 ||
-	    jread_string(&r, root, "description", false, desc, sizeof desc) < 0 ||
-	    jread_int(&r, root, "seed", false, 0, INT64_MAX, &seed) < 0)
-		goto fail;
+	if (jread_string(r, root, "name", false, s->name, sizeof s->name) < 0 ||
+	    jread_string(r, root, "description", false, desc, sizeof desc) < 0 ||
+	    jread_int(r, root, "seed", false, 0, INT64_MAX, &seed) < 0)
+		return -1;
 	s->seed = (uint64_t)seed;
 	if (s->name[0] == '\0') {
-		/* Default: the file's base name without .json. */
 		const char *base = strrchr(file, '/');
 		base = base ? base + 1 : file;
 		if (strcmp(file, "-") == 0)
 			base = "stdin";
 		snprintf(s->name, sizeof s->name, "%.*s", (int)strcspn(base, "."), base);
 	}
-	if ((x = json_object_get(root, "workload")) == NULL) {
-		mark = jread_enter_key(&r, "workload");
-		jread_fail(&r, "missing required key");
-		goto fail;
-	}
-	mark = jread_enter_key(&r, "workload");
-	if (read_workload(&r, x, file, cat, &s->workload) < 0)
-		goto fail;
-	jread_leave(&r, mark);
+	return 0;
+}
 
-	if ((x = json_object_get(root, "candidates")) == NULL) {
-		jread_enter_key(&r, "candidates");
-		jread_fail(&r, "missing required key");
-		goto fail;
-	}
-	mark = jread_enter_key(&r, "candidates");
-	if (!json_is_array(x) || json_array_size(x) == 0 || json_array_size(x) > 10000) {
-		jread_fail_value(&r, x, "an array of 1 to 10000 candidates");
-		goto fail;
-	}
-	s->candidates = xcalloc(json_array_size(x), sizeof *s->candidates);
-	{
-		size_t i;
-		json_t *e;
-		json_array_foreach(x, i, e) {
-			size_t m2 = jread_enter_index(&r, i);
-			if (read_candidate(&r, e, i, cat, &s->candidates[i]) < 0)
-				goto fail;
-			s->n_candidates++;
-			for (size_t k = 0; k < i; k++) {
-				if (strcmp(s->candidates[k].name, s->candidates[i].name) == 0) {
-					char q[96];
-					text_quote(s->candidates[i].name, q, sizeof q);
-					mark = jread_enter_key(&r, "name");
-					jread_fail(&r, "%s is also the name of candidates[%zu]", q, k);
-					goto fail;
-				}
-			}
-			/* A checkpoint tier must exist on every candidate that checkpoints. */
-			if (s->workload.run.checkpoint.enabled) {
-				const struct cluster_spec *c = &s->candidates[i];
-				bool found = false;
-				for (int t = 0; t < c->n_storage; t++)
-					found |= text_equal_nocase(c->storage[t].tier, s->workload.run.checkpoint.tier);
-				if (!found) {
-					jread_fail(&r, "has no storage tier \"%s\" for workload.checkpoint.tier",
-						   s->workload.run.checkpoint.tier);
-					goto fail;
-				}
-			}
-			jread_leave(&r, m2);
+/* Candidate i's name differs from the earlier ones', and it has the tier
+ * the workload checkpoints to. Fails at candidates[i]. */
+static int check_candidate(struct jread *r, const struct scenario *s, size_t i)
+{
+	const struct cluster_spec *c = &s->candidates[i];
+	for (size_t k = 0; k < i; k++) {
+		if (strcmp(s->candidates[k].name, c->name) == 0) {
+			char q[96];
+			text_quote(c->name, q, sizeof q);
+			jread_enter_key(r, "name");
+			return jread_fail(r, "%s is also the name of candidates[%zu]", q, k);
 		}
 	}
-	jread_leave(&r, mark);
-
-	if ((x = json_object_get(root, "monte_carlo")) != NULL) {
-		s->monte_carlo.given = true;
-		static const char *const mkeys[] = { "trials", NULL };
-		mark = jread_enter_key(&r, "monte_carlo");
-		if (jread_object(&r, x, mkeys) < 0 ||
-		    jread_int32(&r, x, "trials", false, 1, 1000000, &s->monte_carlo.trials) < 0)
-			goto fail;
-		jread_leave(&r, mark);
-	}
-	if ((x = json_object_get(root, "validation")) != NULL) {
-		static const char *const vkeys[] = { "id", "metric", "published", "source", NULL };
-		static const char *const metrics[] = {
-			"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
-			"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps", NULL
-		};
-		int metric = 0;
-		mark = jread_enter_key(&r, "validation");
-		if (jread_object(&r, x, vkeys) < 0 ||
-		    jread_string(&r, x, "id", true, s->validation.id, sizeof s->validation.id) < 0 ||
-		    jread_enum(&r, x, "metric", true, metrics, &metric) < 0 ||
-		    jread_real(&r, x, "published", true, 1e-12, 1e15, &s->validation.published) < 0 ||
-		    jread_string(&r, x, "source", false, s->validation.source, sizeof s->validation.source) < 0)
-			goto fail;
-		text_copy(s->validation.metric, sizeof s->validation.metric, metrics[metric]);
-		s->validation.present = true;
-		jread_leave(&r, mark);
-	}
-	if ((x = json_object_get(root, "objective")) != NULL) {
-		static const char *const okeys[] = { "deadline_h", "budget_usd", NULL };
-		mark = jread_enter_key(&r, "objective");
-		if (jread_object(&r, x, okeys) < 0 ||
-		    jread_real(&r, x, "deadline_h", false, 0.001, 1e7, &s->objective.deadline_h) < 0 ||
-		    jread_real(&r, x, "budget_usd", false, 0.01, 1e13, &s->objective.budget_usd) < 0)
-			goto fail;
-		jread_leave(&r, mark);
+	if (s->workload.run.checkpoint.enabled) {
+		bool found = false;
+		for (int t = 0; t < c->n_storage; t++)
+			found |= text_equal_nocase(c->storage[t].tier, s->workload.run.checkpoint.tier);
+		if (!found)
+			return jread_fail(r, "has no storage tier \"%s\" for workload.checkpoint.tier",
+					  s->workload.run.checkpoint.tier);
 	}
 	return 0;
-fail:
-	scenario_release(s);
-	return -1;
+}
+
+/* The required `candidates`: 1 to 10000 clusters with distinct names. */
+static int read_candidates(struct jread *r, const json_t *root, const catalog *cat,
+			   struct scenario *s)
+{
+	size_t mark, i;
+	json_t *e;
+	const json_t *x = reader_enter_required(r, root, "candidates", &mark);
+
+	if (x == NULL)
+		return -1;
+	if (!json_is_array(x) || json_array_size(x) == 0 || json_array_size(x) > 10000)
+		return jread_fail_value(r, x, "an array of 1 to 10000 candidates");
+	s->candidates = xcalloc(json_array_size(x), sizeof *s->candidates);
+	json_array_foreach(x, i, e) {
+		size_t m2 = jread_enter_index(r, i);
+		if (candidate_read(r, e, cat, &s->candidates[i]) < 0)
+			return -1;
+		s->n_candidates++;
+		if (check_candidate(r, s, i) < 0)
+			return -1;
+		jread_leave(r, m2);
+	}
+	jread_leave(r, mark);
+	return 0;
+}
+
+/* The optional `monte_carlo` object. */
+static int read_monte_carlo(struct jread *r, const json_t *x, struct scenario *s)
+{
+	s->monte_carlo.given = true;
+	static const char *const keys[] = { "trials", NULL };
+	if (jread_object(r, x, keys) < 0 ||
+	    jread_int32(r, x, "trials", false, 1, 1000000, &s->monte_carlo.trials) < 0)
+		return -1;
+	return 0;
+}
+
+/* The optional `validation` object: the published figure reproduced. */
+static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
+{
+	static const char *const keys[] = { "id", "metric", "published", "source", NULL };
+	static const char *const metrics[] = {
+		"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
+		"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps", NULL
+	};
+	struct validation_spec *v = &s->validation;
+	int metric = 0;
+	if (jread_object(r, x, keys) < 0 ||
+	    jread_string(r, x, "id", true, v->id, sizeof v->id) < 0 ||
+	    jread_enum(r, x, "metric", true, metrics, &metric) < 0 ||
+	    jread_real(r, x, "published", true, 1e-12, 1e15, &v->published) < 0 ||
+	    jread_string(r, x, "source", false, v->source, sizeof v->source) < 0)
+		return -1;
+	text_copy(v->metric, sizeof v->metric, metrics[metric]);
+	v->present = true;
+	return 0;
+}
+
+/* The optional `objective` object: a deadline and a budget. */
+static int read_objective(struct jread *r, const json_t *x, struct scenario *s)
+{
+	static const char *const keys[] = { "deadline_h", "budget_usd", NULL };
+	if (jread_object(r, x, keys) < 0 ||
+	    jread_real(r, x, "deadline_h", false, 0.001, 1e7, &s->objective.deadline_h) < 0 ||
+	    jread_real(r, x, "budget_usd", false, 0.01, 1e13, &s->objective.budget_usd) < 0)
+		return -1;
+	return 0;
+}
+
+/* The optional blocks after the candidates, in the order they are checked. */
+static const struct {
+	const char *key;
+	int (*read)(struct jread *r, const json_t *x, struct scenario *s);
+} trailing_blocks[] = {
+	{ .key = "monte_carlo", .read = read_monte_carlo },
+	{ .key = "validation", .read = read_validation },
+	{ .key = "objective", .read = read_objective },
+};
+
+/* Every part of the document in the order its errors are reported. */
+static int read_scenario(struct jread *r, json_t *root, const char *file, catalog *cat,
+			 struct scenario *s)
+{
+	static const char *const keys[] = {
+		"name", "description", "seed", "workload", "candidates", "monte_carlo", "objective",
+		"catalog", "validation", NULL
+	};
+	const json_t *x;
+	size_t mark;
+
+	if (jread_object(r, root, keys) < 0)
+		return -1;
+	if ((x = json_object_get(root, "catalog")) != NULL) {
+		mark = jread_enter_key(r, "catalog");
+		if (merge_scenario_catalog(r, x, file, cat) < 0)
+			return -1;
+		jread_leave(r, mark);
+	}
+	if (read_header(r, root, file, s) < 0 ||
+	    (x = reader_enter_required(r, root, "workload", &mark)) == NULL ||
+	    wl_read(r, x, file, cat, &s->workload) < 0)
+		return -1;
+	jread_leave(r, mark);
+	if (read_candidates(r, root, cat, s) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof trailing_blocks / sizeof trailing_blocks[0]; i++) {
+		if ((x = json_object_get(root, trailing_blocks[i].key)) == NULL)
+			continue;
+		mark = jread_enter_key(r, trailing_blocks[i].key);
+		if (trailing_blocks[i].read(r, x, s) < 0)
+			return -1;
+		jread_leave(r, mark);
+	}
+	return 0;
+}
+
+int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scenario *s,
+		       struct cs_error *err)
+{
+	struct jread r;
+
+	memset(s, 0, sizeof *s);
+	jread_init(&r, "scenario", file, err);
+	text_copy(s->file, sizeof s->file, file);
+	s->monte_carlo.trials = 100;
+	if (read_scenario(&r, root, file, cat, s) < 0) {
+		scenario_release(s);
+		return -1;
+	}
+	return 0;
 }
 
 int scenario_load(const char *file, const struct scenario_override *overrides, size_t n_overrides,
@@ -1169,7 +240,7 @@ int scenario_load(const char *file, const struct scenario_override *overrides, s
 	if (root == NULL)
 		return -1;
 	for (size_t i = 0; i < n_overrides; i++) {
-		if (scenario_apply_set(root, "scenario", file, overrides[i].path, overrides[i].value, err) < 0) {
+		if (override_apply(root, "scenario", file, overrides[i].path, overrides[i].value, err) < 0) {
 			json_decref(root);
 			return -1;
 		}

@@ -2,12 +2,13 @@
  * scenario: scenario files (docs/scenarios.md) read into plain C records.
  *
  * scenario_load() reads a JSON file (or standard input for "-"), applies the
- * --set overrides to the JSON tree, merges any catalog overrides the scenario
- * names, checks every key, type, range and catalog name, and resolves each
- * candidate cluster against the catalog (preset values, then the fields the
- * candidate gives). Every failure is one message naming the file, the JSON
- * path and the value. The loaded scenario owns copies of everything it
- * needs, so the catalog may be freed after loading. Never prints.
+ * --set overrides to the JSON tree (override.h), merges any catalog additions
+ * the scenario names, reads the top-level keys (name, seed, monte_carlo,
+ * objective, validation), the workload through the reader of its kind (wl.h)
+ * and each candidate cluster against the catalog (candidate.h). Every
+ * failure is one message naming the file, the JSON path and the value. The
+ * loaded scenario owns copies of everything it needs, so the catalog may be
+ * freed after loading. Never prints.
  */
 #ifndef CLUSTERSIM_MODELS_SCENARIO_SCENARIO_H
 #define CLUSTERSIM_MODELS_SCENARIO_SCENARIO_H
@@ -19,6 +20,7 @@
 
 #include "models/eval/job.h"
 #include "models/hw/catalog.h"
+#include "models/scenario/override.h"
 #include "util/error.h"
 
 /* A published figure the scenario reproduces (scenarios/validation). */
@@ -42,12 +44,6 @@ struct scenario {
 	struct validation_spec validation;
 };
 
-/* A --set PATH=VALUE override, borrowed strings. */
-struct scenario_override {
-	const char *path;
-	const char *value;
-};
-
 /*
  * Load `file` ("-" = standard input) into *s. Overrides are applied in order
  * before checking. The scenario's own catalog additions are merged into
@@ -65,18 +61,8 @@ int scenario_from_json(json_t *root, const char *file, catalog *cat, struct scen
  * Returns a new reference, or NULL with err set. */
 json_t *scenario_read_json(const char *what, const char *file, struct cs_error *err);
 
-/*
- * Apply one PATH=VALUE override to a JSON tree. PATH is keys and [index]es
- * (workload.parallelism.tp, candidates[0].nodes); VALUE is parsed as JSON and
- * taken as a string when it is not JSON. Missing objects on the way are
- * created; an index may be at most the array's length (which appends).
- */
-int scenario_apply_set(json_t *root, const char *what, const char *file, const char *path,
-		       const char *value, struct cs_error *err);
-
-/* Parse "PATH=VALUE" into an override; false when there is no '=' or no path. */
-bool scenario_parse_set(const char *arg, struct scenario_override *out);
-
+/* Free what *s owns (candidates, collective sizes) and leave it empty; safe to
+ * call twice. */
 void scenario_release(struct scenario *s);
 
 #endif

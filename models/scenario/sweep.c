@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/scenario/override.h"
+#include "models/scenario/reader.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -46,7 +48,7 @@ static size_t enter_path_key(struct jread *r, const char *key)
 
 /*
  * Check that `path` is a --set path: keys separated by dots, each key
- * optionally followed by [index]es, as scenario_apply_set() reads it. Fails
+ * optionally followed by [index]es, as override_apply() reads it. Fails
  * at the current jread path. Catching this here turns a typo into one error
  * instead of one invalid row per point.
  */
@@ -80,15 +82,6 @@ static int check_path(struct jread *r, const char *path)
 }
 
 /* ---- reading ------------------------------------------------------------- */
-
-static void resolve_relative(const char *sweep_file, const char *name, char *out, size_t size)
-{
-	const char *slash = strrchr(sweep_file, '/');
-	if (name[0] == '/' || slash == NULL || strcmp(sweep_file, "-") == 0)
-		snprintf(out, size, "%s", name);
-	else
-		snprintf(out, size, "%.*s/%s", (int)(slash - sweep_file), sweep_file, name);
-}
 
 static bool path_taken(const sweep *sw, const char *path)
 {
@@ -199,10 +192,56 @@ void sweep_free(sweep *sw)
 	free(sw);
 }
 
+/* The required `base`: a scenario file path (relative to the sweep file),
+ * loaded now, or an inline scenario object, copied. */
+static int read_base(struct jread *r, const json_t *root, const char *file, sweep *sw)
+{
+	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
+	const json_t *x = json_object_get(root, "base");
+	size_t mark = jread_enter_key(r, "base");
+
+	if (x == NULL)
+		return jread_fail(r, "missing required key");
+	if (json_is_string(x)) {
+		char path[1024];
+		if (json_string_length(x) == 0 || json_string_length(x) > 900 ||
+		    strlen(json_string_value(x)) != json_string_length(x))
+			return jread_fail_value(r, x, "a scenario file path");
+		reader_resolve_relative(file, json_string_value(x), path, sizeof path);
+		sw->base = jread_load("scenario", path, r->err);
+		if (sw->base == NULL) {
+			error_prefix(r->err, "sweep '%s': base", shown);
+			return -1;
+		}
+		sw->base_file = xstrdup(path);
+	} else if (json_is_object(x)) {
+		sw->base = json_deep_copy(x);
+		sw->base_file = xstrdup(file);
+	} else {
+		return jread_fail_value(r, x, "a scenario file path or an inline scenario object");
+	}
+	jread_leave(r, mark);
+	return 0;
+}
+
+/* sw->npoints: the product of the axes' lengths, at most SWEEP_POINTS_MAX. */
+static int count_points(struct jread *r, const json_t *root, sweep *sw)
+{
+	sw->npoints = 1;
+	for (size_t a = 0; a < sw->naxes; a++) {
+		if (sw->npoints > SWEEP_POINTS_MAX / sw->axes[a].len) {
+			jread_enter_key(r, json_object_get(root, "zip") != NULL ? "axes and zip" : "axes");
+			return jread_fail(r, "more than %u points, the most a sweep may have: split it",
+					  SWEEP_POINTS_MAX);
+		}
+		sw->npoints *= sw->axes[a].len;
+	}
+	return 0;
+}
+
 sweep *sweep_from_json(const json_t *root, const char *file, struct cs_error *err)
 {
 	static const char *const keys[] = { "base", "axes", "zip", "description", NULL };
-	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
 	sweep *sw = xcalloc(1, sizeof *sw);
 	struct jread r;
 	json_t *x;
@@ -217,36 +256,8 @@ sweep *sweep_from_json(const json_t *root, const char *file, struct cs_error *er
 		jread_fail_value(&r, x, "a string");
 		goto fail;
 	}
-
-	x = json_object_get(root, "base");
-	mark = jread_enter_key(&r, "base");
-	if (x == NULL) {
-		jread_fail(&r, "missing required key");
+	if (read_base(&r, root, file, sw) < 0)
 		goto fail;
-	}
-	if (json_is_string(x)) {
-		char path[1024];
-		if (json_string_length(x) == 0 || json_string_length(x) > 900 ||
-		    strlen(json_string_value(x)) != json_string_length(x)) {
-			jread_fail_value(&r, x, "a scenario file path");
-			goto fail;
-		}
-		resolve_relative(file, json_string_value(x), path, sizeof path);
-		sw->base = jread_load("scenario", path, err);
-		if (sw->base == NULL) {
-			error_prefix(err, "sweep '%s': base", shown);
-			goto fail;
-		}
-		sw->base_file = xstrdup(path);
-	} else if (json_is_object(x)) {
-		sw->base = json_deep_copy(x);
-		sw->base_file = xstrdup(file);
-	} else {
-		jread_fail_value(&r, x, "a scenario file path or an inline scenario object");
-		goto fail;
-	}
-	jread_leave(&r, mark);
-
 	if ((x = json_object_get(root, "axes")) != NULL) {
 		mark = jread_enter_key(&r, "axes");
 		if (read_axes(&r, sw, x) < 0)
@@ -259,16 +270,8 @@ sweep *sweep_from_json(const json_t *root, const char *file, struct cs_error *er
 			goto fail;
 		jread_leave(&r, mark);
 	}
-
-	sw->npoints = 1;
-	for (size_t a = 0; a < sw->naxes; a++) {
-		if (sw->npoints > SWEEP_POINTS_MAX / sw->axes[a].len) {
-			jread_enter_key(&r, json_object_get(root, "zip") != NULL ? "axes and zip" : "axes");
-			jread_fail(&r, "more than %u points, the most a sweep may have: split it", SWEEP_POINTS_MAX);
-			goto fail;
-		}
-		sw->npoints *= sw->axes[a].len;
-	}
+	if (count_points(&r, root, sw) < 0)
+		goto fail;
 	return sw;
 fail:
 	sweep_free(sw);
@@ -330,7 +333,7 @@ const json_t *sweep_base(const sweep *sw)
 
 int sweep_set_base(sweep *sw, const char *path, const char *value, struct cs_error *err)
 {
-	return scenario_apply_set(sw->base, "sweep", sw->file, path, value, err);
+	return override_apply(sw->base, "sweep", sw->file, path, value, err);
 }
 
 json_t *sweep_point_json(const sweep *sw, uint64_t k, struct cs_error *err)
@@ -342,7 +345,7 @@ json_t *sweep_point_json(const sweep *sw, uint64_t k, struct cs_error *err)
 		return NULL;
 	}
 	for (size_t i = 0; i < sw->nparams; i++) {
-		/* scenario_apply_set() takes the value as JSON text; jansson writes
+		/* override_apply() takes the value as JSON text; jansson writes
 		 * reals with 17 digits, so they come back bit for bit. */
 		char *text = json_dumps(sweep_value(sw, k, i), JSON_ENCODE_ANY | JSON_COMPACT);
 		int rc;
@@ -351,7 +354,7 @@ json_t *sweep_point_json(const sweep *sw, uint64_t k, struct cs_error *err)
 			error_runtime(err, "out of memory writing a sweep value");
 			return NULL;
 		}
-		rc = scenario_apply_set(doc, "sweep", sw->file, sw->params[i].path, text, err);
+		rc = override_apply(doc, "sweep", sw->file, sw->params[i].path, text, err);
 		free(text);
 		if (rc < 0) {
 			json_decref(doc);

@@ -8,7 +8,7 @@
  * lengths and advance together. The points are the Cartesian product of the
  * axes in the order written (`axes` first, then `zip`; the last axis varies
  * fastest), numbered from 0. Point k's scenario is the base with k's values
- * applied by scenario_apply_set(), then read by scenario_from_json().
+ * applied by override_apply(), then read by scenario_from_json().
  *
  * Every error names the sweep file, the JSON path and the value, and is an
  * input error. This module never prints and never runs a scenario.

@@ -3,7 +3,7 @@
  *
  * The input is up to four NUL-terminated "PATH=VALUE" --set overrides, then
  * the document: jread_load_buffer() (jread_load's checks on memory), the
- * overrides applied with scenario_apply_set(), scenario_from_json() against
+ * overrides applied with override_apply(), scenario_from_json() against
  * the built-in catalog, and for a scenario that loads, the shape rows of
  * `run --dry-run` written as CSV (and the rows of `run` for a small analytic
  * collective). A document that names catalog files ("catalog": "path") has
@@ -58,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	root = jread_load_buffer("scenario", "fuzz.json", p, left, &err);
 	for (size_t i = 0; root != NULL && i < nsets; i++) {
 		struct scenario_override ov;
-		if (scenario_parse_set(sets[i], &ov) &&
-		    scenario_apply_set(root, "scenario", "fuzz.json", ov.path, ov.value, &err) < 0) {
+		if (override_parse(sets[i], &ov) &&
+		    override_apply(root, "scenario", "fuzz.json", ov.path, ov.value, &err) < 0) {
 			json_decref(root);
 			root = NULL;
 		}

@@ -75,10 +75,10 @@ static void test_set_overrides(void **state)
 	struct scenario s;
 	struct cs_error err;
 	struct scenario_override ov[4];
-	assert_true(scenario_parse_set("candidates[0].nodes=4", &ov[0]));
-	assert_true(scenario_parse_set("candidates[1].price.usd_per_gpu_hour=2.25", &ov[1]));
-	assert_true(scenario_parse_set("workload.parallelism.tp=auto", &ov[2]));
-	assert_true(scenario_parse_set("candidates[2]={\"preset\": \"dgx-b200\"}", &ov[3]));
+	assert_true(override_parse("candidates[0].nodes=4", &ov[0]));
+	assert_true(override_parse("candidates[1].price.usd_per_gpu_hour=2.25", &ov[1]));
+	assert_true(override_parse("workload.parallelism.tp=auto", &ov[2]));
+	assert_true(override_parse("candidates[2]={\"preset\": \"dgx-b200\"}", &ov[3]));
 	assert_int_equal(load_text(base_text, ov, 4, &s, &err), 0);
 	assert_int_equal(s.candidates[0].nodes, 4);
 	assert_close(s.candidates[1].price.usd_per_gpu_hour, 2.25, 0);
@@ -94,15 +94,15 @@ static void test_set_errors(void **state)
 	struct scenario s;
 	struct cs_error err;
 	struct scenario_override ov;
-	assert_false(scenario_parse_set("nodes", &ov));
-	assert_false(scenario_parse_set("=4", &ov));
-	assert_true(scenario_parse_set("candidates[5].nodes=4", &ov));
+	assert_false(override_parse("nodes", &ov));
+	assert_false(override_parse("=4", &ov));
+	assert_true(override_parse("candidates[5].nodes=4", &ov));
 	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), -1);
 	assert_non_null(strstr(err.msg, "--set candidates[5].nodes: index 5 is past the end (the array has 2)"));
-	assert_true(scenario_parse_set("candidates[0].nodes=many", &ov));
+	assert_true(override_parse("candidates[0].nodes=many", &ov));
 	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), -1);
 	assert_non_null(strstr(err.msg, "candidates[0].nodes: expected an integer from 1 to 1000000, got \"many\""));
-	assert_true(scenario_parse_set("workload.tpp=2", &ov));
+	assert_true(override_parse("workload.tpp=2", &ov));
 	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), -1);
 	assert_non_null(strstr(err.msg, "workload: unknown key \"tpp\""));
 }

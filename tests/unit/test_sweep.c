@@ -77,7 +77,7 @@ static void test_values_exact(void **state)
 	sweep *sw = sweep_text("{ " BASE ", \"axes\": { \"objective.budget_usd\": [0.1, 123456.789012345] } }", &err);
 	json_t *doc;
 	assert_non_null(sw);
-	/* Reals reach the document bit for bit through scenario_apply_set's text. */
+	/* Reals reach the document bit for bit through override_apply's text. */
 	doc = sweep_point_json(sw, 1, &err);
 	assert_non_null(doc);
 	assert_true(json_real_value(json_object_get(json_object_get(doc, "objective"), "budget_usd")) == 123456.789012345);

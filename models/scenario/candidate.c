@@ -1,0 +1,440 @@
+#include "candidate.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/scenario/reader.h"
+#include "util/text.h"
+
+/* The catalog names a cluster gives (or its preset gives), before lookup. */
+struct candidate_names {
+	char gpu[CAT_NAME_MAX];
+	char scale_up[CAT_NAME_MAX];
+	char nic[CAT_NAME_MAX];
+};
+
+/* What a price object asks for, before the catalog is asked. */
+struct price_ask {
+	char provider[CAT_NAME_MAX];
+	char offering[CAT_NAME_MAX];
+	char term[CAT_NAME_MAX];
+	int type;               /* enum price_type */
+	double usd_per_gpu_hour; /* 0: from the catalog */
+	double billing_s;        /* 0: the default */
+};
+
+/* ---- storage tiers ------------------------------------------------------ */
+
+static const char *default_tier_label(enum storage_kind k)
+{
+	switch (k) {
+	case STORAGE_LOCAL_NVME: return "local";
+	case STORAGE_PARALLEL_FS: return "pfs";
+	case STORAGE_OBJECT: return "object";
+	}
+	return "storage";
+}
+
+/* The rates and latency a tier object gives, over its preset's values. A
+ * tier without a preset (`custom`) starts from nothing. */
+static int read_storage_rates(struct jread *r, const json_t *v, bool custom, struct storage_tier *t)
+{
+	double x;
+	/* A tier given only an aggregate rate is limited by that alone. */
+	bool has_agg = json_object_get(v, "aggregate_GBps") != NULL;
+	if (jread_real(r, v, "aggregate_GBps", false, 0.0001, 1e9, &x) < 0)
+		return -1;
+	if (has_agg)
+		t->spec.aggregate_bytes_per_s = x * 1e9;
+	if (custom && !has_agg) {
+		t->spec.read_bytes_per_s_per_node = 0;
+		t->spec.write_bytes_per_s_per_node = 0;
+	}
+	if (json_object_get(v, "read_GBps_per_node") != NULL) {
+		if (jread_real(r, v, "read_GBps_per_node", true, 0.0001, 1e6, &x) < 0)
+			return -1;
+		t->spec.read_bytes_per_s_per_node = x * 1e9;
+	}
+	if (json_object_get(v, "write_GBps_per_node") != NULL) {
+		if (jread_real(r, v, "write_GBps_per_node", true, 0.0001, 1e6, &x) < 0)
+			return -1;
+		t->spec.write_bytes_per_s_per_node = x * 1e9;
+	}
+	if (json_object_get(v, "latency_ms") != NULL) {
+		if (jread_real(r, v, "latency_ms", true, 0, 1e6, &x) < 0)
+			return -1;
+		t->spec.latency_s = x * 1e-3;
+	}
+	if (t->spec.aggregate_bytes_per_s == 0 && t->spec.read_bytes_per_s_per_node == 0)
+		return jread_fail(r, "give aggregate_GBps or read_GBps_per_node and write_GBps_per_node");
+	return 0;
+}
+
+/* One storage tier: a catalog name, or an object with an optional preset. */
+static int read_storage_tier(struct jread *r, const json_t *v, const catalog *cat,
+			     struct storage_tier *t)
+{
+	static const char *const keys[] = {
+		"tier", "preset", "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
+		"latency_ms", NULL
+	};
+	char preset[CAT_NAME_MAX] = "";
+
+	memset(t, 0, sizeof *t);
+	if (json_is_string(v)) {
+		const struct storage_spec *s = catalog_storage(cat, json_string_value(v));
+		if (s == NULL)
+			return reader_unknown_name(r, cat, CAT_STORAGE, NULL, "storage", json_string_value(v));
+		t->spec = *s;
+		text_copy(t->tier, sizeof t->tier, default_tier_label(s->kind));
+		return 0;
+	}
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_string(r, v, "preset", false, preset, sizeof preset) < 0)
+		return -1;
+	if (preset[0]) {
+		const struct storage_spec *s = catalog_storage(cat, preset);
+		if (s == NULL)
+			return reader_unknown_name(r, cat, CAT_STORAGE, "preset", "storage", preset);
+		t->spec = *s;
+	} else {
+		text_copy(t->spec.id.name, sizeof t->spec.id.name, "custom");
+	}
+	int kind = (int)t->spec.kind;
+	bool custom = preset[0] == '\0';
+	if (jread_enum(r, v, "kind", custom, storage_kind_names, &kind) < 0)
+		return -1;
+	t->spec.kind = (enum storage_kind)kind;
+	if (read_storage_rates(r, v, custom, t) < 0)
+		return -1;
+	text_copy(t->tier, sizeof t->tier, default_tier_label(t->spec.kind));
+	return jread_string(r, v, "tier", false, t->tier, sizeof t->tier);
+}
+
+/* The `storage` array: at most CAT_STORAGE_MAX tiers with distinct labels. */
+static int read_storage_list(struct jread *r, const json_t *x, const catalog *cat,
+			     struct cluster_spec *c)
+{
+	size_t i;
+	json_t *e;
+	if (!json_is_array(x) || json_array_size(x) > CAT_STORAGE_MAX)
+		return jread_fail_value(r, x, "an array of at most 4 storage tiers");
+	json_array_foreach(x, i, e) {
+		size_t mark = jread_enter_index(r, i);
+		if (read_storage_tier(r, e, cat, &c->storage[i]) < 0)
+			return -1;
+		for (size_t k = 0; k < i; k++) {
+			if (text_equal_nocase(c->storage[k].tier, c->storage[i].tier))
+				return jread_fail(r, "tier \"%s\" is given twice", c->storage[i].tier);
+		}
+		jread_leave(r, mark);
+		c->n_storage++;
+	}
+	return 0;
+}
+
+/* The preset's tiers, each under its kind's label (a second tier of one kind
+ * under its catalog name). The catalog checked the names when it loaded. */
+static void take_preset_storage(const catalog *cat, const struct preset_spec *preset,
+				struct cluster_spec *c)
+{
+	for (int i = 0; i < preset->n_storage; i++) {
+		const struct storage_spec *s = catalog_storage(cat, preset->storage[i]);
+		struct storage_tier *t = &c->storage[c->n_storage];
+		t->spec = *s;
+		text_copy(t->tier, CAT_NAME_MAX, default_tier_label(s->kind));
+		bool dup = false;
+		for (int k = 0; k < c->n_storage; k++)
+			dup |= text_equal_nocase(c->storage[k].tier, t->tier);
+		if (dup)
+			text_copy(t->tier, CAT_NAME_MAX, s->id.name);
+		c->n_storage++;
+	}
+}
+
+/* ---- price -------------------------------------------------------------- */
+
+/* The price the cluster asks for: the preset's provider (and offering, when
+ * the GPU is the preset's), then the price object's fields. */
+static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
+			  const struct preset_spec *preset, const char *gpu_name, struct price_ask *a)
+{
+	static const char *const keys[] = {
+		"provider", "type", "term", "offering", "usd_per_gpu_hour", "billing_s", NULL
+	};
+	memset(a, 0, sizeof *a);
+	a->type = PRICE_ON_DEMAND;
+	if (preset != NULL) {
+		text_copy(a->provider, sizeof a->provider, preset->provider);
+		if (catalog_gpu(cat, preset->gpu) == catalog_gpu(cat, gpu_name))
+			text_copy(a->offering, sizeof a->offering, preset->offering);
+	}
+	if (v == NULL)
+		return 0;
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_string(r, v, "provider", false, a->provider, sizeof a->provider) < 0 ||
+	    jread_enum(r, v, "type", false, price_type_names, &a->type) < 0 ||
+	    jread_string(r, v, "term", false, a->term, sizeof a->term) < 0 ||
+	    jread_string(r, v, "offering", false, a->offering, sizeof a->offering) < 0 ||
+	    jread_real(r, v, "usd_per_gpu_hour", false, 0.0001, 1e4, &a->usd_per_gpu_hour) < 0 ||
+	    jread_real(r, v, "billing_s", false, 1, 31622400, &a->billing_s) < 0)
+		return -1;
+	/* Another provider than the preset's does not sell the preset's offering. */
+	if (json_object_get(v, "provider") != NULL && json_object_get(v, "offering") == NULL &&
+	    preset != NULL && !text_equal_nocase(a->provider, preset->provider))
+		a->offering[0] = '\0';
+	return 0;
+}
+
+/* Fill *q from the catalog's price for the ask; fails naming what is missing. */
+static int price_from_catalog(struct jread *r, const catalog *cat, const struct price_ask *a,
+			      const char *gpu_name, struct price_quote *q)
+{
+	if (!catalog_provider_known(cat, a->provider)) {
+		char qn[96];
+		text_quote(a->provider, qn, sizeof qn);
+		return jread_fail(r, "unknown provider %s (see clustersim catalog prices)", qn);
+	}
+	const struct price_spec *p = catalog_price_find(cat, a->provider, q->type, a->offering,
+							gpu_name, a->term);
+	if (p == NULL) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "the catalog has no %s%s%s price for %s from %s; give usd_per_gpu_hour",
+			 a->term[0] ? a->term : "", a->term[0] ? " " : "", price_type_names[q->type],
+			 gpu_name, a->provider);
+		return jread_fail(r, "%s", msg);
+	}
+	q->known = true;
+	q->usd_per_gpu_hour = p->usd_per_gpu_hour;
+	q->usd_per_gpu_hour_low = p->usd_per_gpu_hour_low;
+	q->usd_per_gpu_hour_high = p->usd_per_gpu_hour_high;
+	q->billing_s = p->billing_s;
+	text_copy(q->term, sizeof q->term, p->term);
+	text_copy(q->observed, sizeof q->observed, p->observed);
+	snprintf(q->basis, sizeof q->basis, "%.40s %.60s %s%s%.20s (%.100s)", p->provider,
+		 p->offering[0] ? p->offering : p->gpu, price_type_names[p->type],
+		 p->term[0] ? " " : "", p->term, p->source);
+	return 0;
+}
+
+/* The cluster's price: a price the scenario gives, else the catalog's for
+ * the provider, else unknown. `v` is the price object or NULL. */
+static int read_price(struct jread *r, const json_t *v, const catalog *cat,
+		      const struct preset_spec *preset, const char *gpu_name, struct price_quote *q)
+{
+	struct price_ask a;
+	memset(q, 0, sizeof *q);
+	if (read_price_ask(r, v, cat, preset, gpu_name, &a) < 0)
+		return -1;
+	q->type = (enum price_type)a.type;
+	text_copy(q->provider, sizeof q->provider, a.provider);
+	text_copy(q->term, sizeof q->term, a.term);
+	q->billing_s = 3600;
+	if (a.usd_per_gpu_hour > 0) {
+		q->known = true;
+		q->usd_per_gpu_hour = q->usd_per_gpu_hour_low = q->usd_per_gpu_hour_high = a.usd_per_gpu_hour;
+		snprintf(q->basis, sizeof q->basis, "scenario");
+	} else if (a.provider[0] && price_from_catalog(r, cat, &a, gpu_name, q) < 0) {
+		return -1;
+	}
+	if (a.billing_s > 0)
+		q->billing_s = a.billing_s;
+	return 0;
+}
+
+/* ---- the cluster -------------------------------------------------------- */
+
+/* The values a cluster has when neither it nor a preset gives them. */
+static void set_defaults(struct cluster_spec *c)
+{
+	memset(c, 0, sizeof *c);
+	c->nodes = 1;
+	c->gpus_per_node = 8;
+	c->topology.kind = TOPO_RAIL;
+	c->topology.oversubscription = 1;
+	c->topology.nodes_per_leaf = 32;
+}
+
+/* The preset c->preset names (if any) gives the defaults of every field. */
+static int apply_preset(struct jread *r, const catalog *cat, struct cluster_spec *c,
+			struct candidate_names *n, const struct preset_spec **out)
+{
+	*out = NULL;
+	if (c->preset[0] == '\0')
+		return 0;
+	const struct preset_spec *p = catalog_preset(cat, c->preset);
+	if (p == NULL)
+		return reader_unknown_name(r, cat, CAT_PRESETS, "preset", "preset", c->preset);
+	text_copy(c->preset, sizeof c->preset, p->id.name);
+	text_copy(n->gpu, sizeof n->gpu, p->gpu);
+	c->gpus_per_node = p->gpus_per_node;
+	text_copy(n->scale_up, sizeof n->scale_up, p->scale_up);
+	text_copy(n->nic, sizeof n->nic, p->nic);
+	c->nics_per_node = p->nics_per_node;
+	c->topology = p->topology;
+	c->node_power_w = p->node_power_w;
+	*out = p;
+	return 0;
+}
+
+/* Look a fabric name up; it must be of kind `want`. Fails at `key`. */
+static int fabric_ref(struct jread *r, const catalog *cat, const char *key, const char *name,
+		      enum fabric_kind want, struct fabric_spec *out)
+{
+	const struct fabric_spec *f = catalog_fabric(cat, name);
+	if (f == NULL)
+		return reader_unknown_name(r, cat, CAT_FABRICS, key, "fabric", name);
+	if (f->kind != want) {
+		char msg[192];
+		snprintf(msg, sizeof msg, "fabric \"%s\" is a %s fabric, not %s", f->id.name,
+			 fabric_kind_names[f->kind], fabric_kind_names[want]);
+		return reader_fail_at(r, key, msg);
+	}
+	*out = *f;
+	return 0;
+}
+
+/* The GPU, at most 4 million of them, and its host link when the catalog
+ * has it. An unknown GPU is blamed on `gpu`, or on the preset that named it. */
+static int resolve_gpu(struct jread *r, const json_t *v, const catalog *cat,
+		       const struct candidate_names *n, struct cluster_spec *c)
+{
+	const struct gpu_spec *gpu = catalog_gpu(cat, n->gpu);
+	if (gpu == NULL)
+		return reader_unknown_name(r, cat, CAT_GPUS, json_object_get(v, "gpu") ? "gpu" : "preset",
+					   "GPU", n->gpu);
+	c->gpu = *gpu;
+	if (cluster_gpus(c) > 4000000)
+		return reader_fail_at(r, "nodes", "more than 4 million GPUs");
+	const struct fabric_spec *h = gpu->host_link[0] ? catalog_fabric(cat, gpu->host_link) : NULL;
+	if (h != NULL && h->kind == FABRIC_HOST) {
+		c->host = *h;
+		c->has_host = true;
+	}
+	return 0;
+}
+
+/* The scale-up fabric (the GPU's own by default), whose domain must hold a
+ * node's GPUs, and the scale-out NIC, which more than one node needs. */
+static int resolve_fabrics(struct jread *r, const catalog *cat, struct candidate_names *n,
+			   struct cluster_spec *c)
+{
+	if (n->scale_up[0] == '\0')
+		text_copy(n->scale_up, sizeof n->scale_up, c->gpu.scale_up);
+	if (n->scale_up[0] == '\0')
+		return reader_fail_at(r, "scale_up", "missing: the GPU has no default scale-up fabric");
+	if (fabric_ref(r, cat, "scale_up", n->scale_up, FABRIC_SCALE_UP, &c->scale_up) < 0)
+		return -1;
+	if (c->scale_up.topology != FTOPO_BRIDGE && c->scale_up.domain_gpus > 0 &&
+	    c->gpus_per_node > c->scale_up.domain_gpus && c->scale_up.topology != FTOPO_HOST) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "%d GPUs per node exceed the %d-GPU domain of %s",
+			 c->gpus_per_node, c->scale_up.domain_gpus, c->scale_up.id.name);
+		return reader_fail_at(r, "gpus_per_node", msg);
+	}
+	if (n->nic[0]) {
+		if (fabric_ref(r, cat, "nic", n->nic, FABRIC_SCALE_OUT, &c->nic) < 0)
+			return -1;
+		c->has_nic = true;
+		if (c->nics_per_node == 0)
+			c->nics_per_node = c->gpus_per_node;
+	} else if (c->nodes > 1) {
+		return reader_fail_at(r, "nic", "missing: more than one node needs a scale-out NIC");
+	}
+	return 0;
+}
+
+/* The `topology` object, over the preset's (or the default) topology. */
+static int read_topology(struct jread *r, const json_t *x, struct topology_spec *t)
+{
+	static const char *const keys[] = { "kind", "oversubscription", "nodes_per_leaf", NULL };
+	int kind = (int)t->kind;
+	if (jread_object(r, x, keys) < 0 ||
+	    jread_enum(r, x, "kind", false, topology_kind_names, &kind) < 0 ||
+	    jread_real(r, x, "oversubscription", false, 1, 1000, &t->oversubscription) < 0 ||
+	    jread_int32(r, x, "nodes_per_leaf", false, 1, 1000000, &t->nodes_per_leaf) < 0)
+		return -1;
+	t->kind = (enum topology_kind)kind;
+	return 0;
+}
+
+/* The fields after the preset: GPU name (required without a preset), counts
+ * and fabric names. */
+static int read_fields(struct jread *r, const json_t *v, bool has_preset,
+		       struct candidate_names *n, struct cluster_spec *c)
+{
+	if (jread_string(r, v, "gpu", !has_preset, n->gpu, sizeof n->gpu) < 0 ||
+	    jread_int32(r, v, "nodes", false, 1, 1000000, &c->nodes) < 0 ||
+	    jread_int32(r, v, "gpus_per_node", false, 1, 1024, &c->gpus_per_node) < 0 ||
+	    jread_string(r, v, "scale_up", false, n->scale_up, sizeof n->scale_up) < 0 ||
+	    jread_string(r, v, "nic", false, n->nic, sizeof n->nic) < 0 ||
+	    jread_int32(r, v, "nics_per_node", false, 0, 1024, &c->nics_per_node) < 0)
+		return -1;
+	return 0;
+}
+
+/* The `topology` and `storage` objects when given; a cluster without
+ * `storage` takes its preset's tiers. */
+static int read_topology_and_storage(struct jread *r, const json_t *v, const catalog *cat,
+				     const struct preset_spec *preset, struct cluster_spec *c)
+{
+	const json_t *x;
+	size_t mark;
+	if ((x = json_object_get(v, "topology")) != NULL) {
+		mark = jread_enter_key(r, "topology");
+		if (read_topology(r, x, &c->topology) < 0)
+			return -1;
+		jread_leave(r, mark);
+	}
+	if ((x = json_object_get(v, "storage")) != NULL) {
+		mark = jread_enter_key(r, "storage");
+		if (read_storage_list(r, x, cat, c) < 0)
+			return -1;
+		jread_leave(r, mark);
+	} else if (preset != NULL) {
+		take_preset_storage(cat, preset, c);
+	}
+	return 0;
+}
+
+/* "<nodes> x <preset>" or "<nodes> x <gpus per node> <gpu>". */
+static void default_name(const struct preset_spec *preset, struct cluster_spec *c)
+{
+	if (preset != NULL)
+		snprintf(c->name, sizeof c->name, "%d x %s", c->nodes, preset->id.name);
+	else
+		snprintf(c->name, sizeof c->name, "%d x %d %s", c->nodes, c->gpus_per_node, c->gpu.id.name);
+}
+
+int candidate_read(struct jread *r, const json_t *v, const catalog *cat, struct cluster_spec *c)
+{
+	static const char *const keys[] = {
+		"name", "description", "preset", "gpu", "nodes", "gpus_per_node", "scale_up", "nic",
+		"nics_per_node", "topology", "storage", "price", NULL
+	};
+	const struct preset_spec *preset;
+	struct candidate_names names = { "", "", "" };
+	char desc[CAT_TEXT_MAX];
+
+	set_defaults(c);
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_string(r, v, "name", false, c->name, sizeof c->name) < 0 ||
+	    jread_string(r, v, "description", false, desc, sizeof desc) < 0 ||
+	    jread_string(r, v, "preset", false, c->preset, sizeof c->preset) < 0 ||
+	    apply_preset(r, cat, c, &names, &preset) < 0 ||
+	    read_fields(r, v, preset != NULL, &names, c) < 0 ||
+	    resolve_gpu(r, v, cat, &names, c) < 0 ||
+	    resolve_fabrics(r, cat, &names, c) < 0 ||
+	    read_topology_and_storage(r, v, cat, preset, c) < 0)
+		return -1;
+	const json_t *price = json_object_get(v, "price");
+	size_t mark = price != NULL ? jread_enter_key(r, "price") : 0;
+	if (read_price(r, price, cat, preset, c->gpu.id.name, &c->price) < 0)
+		return -1;
+	if (price != NULL)
+		jread_leave(r, mark);
+	if (c->name[0] == '\0')
+		default_name(preset, c);
+	return 0;
+}

@@ -1,0 +1,48 @@
+/*
+ * wl: the `workload` object of a scenario, read by the reader of its kind.
+ *
+ * The kinds are a table of readers (wl.c), one entry per kind: its name,
+ * the keys only it (and kinds like it) may hold, and the function that reads
+ * its fields. wl_read() checks the keys every kind shares, picks the entry
+ * of `kind`, names a key of another kind as a mistake, and calls the
+ * entry's reader. Adding a kind is one entry here plus one wl_<kind>.c.
+ * Never prints; every failure names the file, the JSON path and the value.
+ */
+#ifndef CLUSTERSIM_MODELS_SCENARIO_WL_H
+#define CLUSTERSIM_MODELS_SCENARIO_WL_H
+
+#include <jansson.h>
+
+#include "models/eval/job.h"
+#include "models/hw/catalog.h"
+#include "util/jread.h"
+
+/*
+ * A kind's reader: reads the fields of workload object `v` (at r's path)
+ * into *w, whose kind and precision are already set. `file` anchors
+ * relative paths; `cat` resolves catalog names. Returns 0 or -1 with r's
+ * error set.
+ */
+typedef int wl_read_fn(struct jread *r, const json_t *v, const char *file, const catalog *cat,
+		       struct workload_spec *w);
+
+/* One entry of the table of workload readers. */
+struct wl_reader {
+	enum workload_kind kind;
+	const char *name;          /* as in the scenario's "kind" (workload_kind_names) */
+	wl_read_fn *read;
+	const char *const *keys;   /* NULL-terminated keys not every kind accepts that this one does */
+};
+
+/* The table's entry for `kind`, or NULL when the table has none. */
+const struct wl_reader *wl_reader_of(enum workload_kind kind);
+
+/*
+ * Read workload object `v` (borrowed, at r's current path) into *w, which
+ * the caller zeroed. w->collective.bytes may be allocated, on failure too;
+ * the caller frees it (scenario_release). Returns 0, or -1 with r's error set.
+ */
+int wl_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,
+	    struct workload_spec *w);
+
+#endif

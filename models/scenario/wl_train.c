@@ -1,0 +1,350 @@
+#include "wl_train.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/hw/placement.h"
+#include "models/scenario/reader.h"
+#include "util/text.h"
+
+/* Every choice of a parallel plan left to the planner. */
+static void plan_set_auto(struct parallel_plan *p)
+{
+	p->order[0] = '\0';
+	p->tp_comm_overlap = false;
+	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
+	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
+}
+
+/* schedule and recompute, each a name or "auto". */
+static int read_schedule_recompute(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	static const char *const sched_or_auto[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "auto", NULL };
+	static const char *const rec_or_auto[] = { "none", "selective", "full", "auto", NULL };
+	int sched = 4, rec = 3;
+	if (jread_enum(r, v, "schedule", false, sched_or_auto, &sched) < 0 ||
+	    jread_enum(r, v, "recompute", false, rec_or_auto, &rec) < 0)
+		return -1;
+	p->schedule = sched == 4 ? PLAN_AUTO : sched;
+	p->recompute = rec == 3 ? PLAN_AUTO : rec;
+	return 0;
+}
+
+/* order (a rank order placement accepts) and tp_comm_overlap. */
+static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
+	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0)
+		return -1;
+	if (p->order[0]) {
+		struct placement pl;
+		struct cs_error perr;
+		if (placement_init(&pl, 1, 1, 1, 1, p->order, &perr) < 0) {
+			size_t mark = jread_enter_key(r, "order");
+			jread_fail_value(r, json_object_get(v, "order"), "an order of tp, cp, pp and dp such as \"tp-cp-pp-dp\"");
+			jread_leave(r, mark);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* sequence_parallel: true, false or "auto". */
+static int read_sequence_parallel(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	const json_t *x = json_object_get(v, "sequence_parallel");
+	if (x == NULL)
+		return 0;
+	if (json_is_boolean(x)) {
+		p->sequence_parallel = json_is_true(x);
+	} else if (!(json_is_string(x) && strcmp(json_string_value(x), "auto") == 0)) {
+		size_t mark = jread_enter_key(r, "sequence_parallel");
+		jread_fail_value(r, x, "true, false or \"auto\"");
+		jread_leave(r, mark);
+		return -1;
+	}
+	return 0;
+}
+
+/* The `parallelism` object, or "auto"; choices not given stay automatic. */
+static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	static const char *const keys[] = {
+		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
+		"sequence_parallel", "order", "tp_comm_overlap", NULL
+	};
+
+	plan_set_auto(p);
+	if (json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)
+		return 0;
+	if (!json_is_object(v))
+		return jread_fail_value(r, v, "an object or \"auto\"");
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_int_or_auto(r, v, "tp", 1, 1024, PLAN_AUTO, &p->tp) < 0 ||
+	    jread_int_or_auto(r, v, "pp", 1, 1024, PLAN_AUTO, &p->pp) < 0 ||
+	    jread_int_or_auto(r, v, "vpp", 1, 128, PLAN_AUTO, &p->vpp) < 0 ||
+	    jread_int_or_auto(r, v, "dp", 1, 1 << 20, PLAN_AUTO, &p->dp) < 0 ||
+	    jread_int_or_auto(r, v, "cp", 1, 1024, PLAN_AUTO, &p->cp) < 0 ||
+	    jread_int_or_auto(r, v, "ep", 1, 1024, PLAN_AUTO, &p->ep) < 0 ||
+	    jread_int_or_auto(r, v, "zero", 0, 3, PLAN_AUTO, &p->zero) < 0 ||
+	    jread_int_or_auto(r, v, "micro_batch", 1, 4096, PLAN_AUTO, &p->micro_batch) < 0 ||
+	    read_schedule_recompute(r, v, p) < 0 ||
+	    read_order(r, v, p) < 0 ||
+	    read_sequence_parallel(r, v, p) < 0)
+		return -1;
+	return 0;
+}
+
+/* The `checkpoint` object, or "none". */
+static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_spec *c)
+{
+	static const char *const keys[] = { "interval_s", "tier", "async", NULL };
+	c->enabled = true;
+	c->interval_s = -1;
+	c->async = false;
+	text_copy(c->tier, sizeof c->tier, "pfs");
+	if (json_is_string(v) && strcmp(json_string_value(v), "none") == 0) {
+		c->enabled = false;
+		return 0;
+	}
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_real_or_auto(r, v, "interval_s", 1, 1e8, -1, &c->interval_s) < 0 ||
+	    jread_string(r, v, "tier", false, c->tier, sizeof c->tier) < 0 ||
+	    jread_bool(r, v, "async", false, &c->async) < 0)
+		return -1;
+	return 0;
+}
+
+/* The `failures` value: "none", "llama3" or an object of rates. */
+static int read_failures(struct jread *r, const json_t *v, struct failure_spec *f)
+{
+	static const char *const keys[] = {
+		"gpu_mtbf_h", "node_mtbf_h", "distribution", "shape", "restart_s", "spare_nodes", NULL
+	};
+	int dist = FAIL_EXPONENTIAL;
+
+	memset(f, 0, sizeof *f);
+	f->shape = 1.0;
+	f->restart_s = 600;
+	if (json_is_string(v)) {
+		const char *name = json_string_value(v);
+		if (strcmp(name, "none") == 0) {
+			text_copy(f->preset, sizeof f->preset, "none");
+			return 0;
+		}
+		if (strcmp(name, "llama3") == 0) {
+			f->enabled = true;
+			text_copy(f->preset, sizeof f->preset, "llama3");
+			return 0;
+		}
+		return jread_fail_value(r, v, "\"llama3\", \"none\" or an object");
+	}
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_real(r, v, "gpu_mtbf_h", false, 0.001, 1e9, &f->gpu_mtbf_h) < 0 ||
+	    jread_real(r, v, "node_mtbf_h", false, 0.001, 1e9, &f->node_mtbf_h) < 0 ||
+	    jread_enum(r, v, "distribution", false, failure_dist_names, &dist) < 0 ||
+	    jread_real(r, v, "shape", false, 0.05, 20, &f->shape) < 0 ||
+	    jread_real(r, v, "restart_s", false, 0, 1e7, &f->restart_s) < 0 ||
+	    jread_int32(r, v, "spare_nodes", false, 0, 100000, &f->spare_nodes) < 0)
+		return -1;
+	f->distribution = (enum failure_dist)dist;
+	f->enabled = f->gpu_mtbf_h > 0 || f->node_mtbf_h > 0;
+	if (!f->enabled)
+		return jread_fail(r, "give gpu_mtbf_h or node_mtbf_h (or write \"none\")");
+	return 0;
+}
+
+/* The `finetune` object: method, LoRA rank and targets. */
+static int read_finetune(struct jread *r, const json_t *v, struct finetune_spec *ft)
+{
+	static const char *const keys[] = { "method", "rank", "targets", NULL };
+	static const char *const targets[] = { "attn", "mlp", "attn+mlp", NULL };
+	int method = FINETUNE_LORA, t = 2;
+	ft->rank = 16;
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_enum(r, v, "method", false, finetune_method_names, &method) < 0 ||
+	    jread_int32(r, v, "rank", false, 1, 65536, &ft->rank) < 0 ||
+	    jread_enum(r, v, "targets", false, targets, &t) < 0)
+		return -1;
+	ft->method = (enum finetune_method)method;
+	text_copy(ft->targets, sizeof ft->targets, targets[t]);
+	return 0;
+}
+
+/* A model given as a catalog name, or as an object over an optional preset. */
+static int read_model_field(struct jread *r, const json_t *v, const catalog *cat,
+			    struct model_spec *m)
+{
+	const struct model_spec *base = NULL;
+	if (json_is_string(v)) {
+		base = catalog_model(cat, json_string_value(v));
+		if (base == NULL)
+			return reader_unknown_name(r, cat, CAT_MODELS, NULL, "model", json_string_value(v));
+		*m = *base;
+		return 0;
+	}
+	if (!json_is_object(v))
+		return jread_fail_value(r, v, "a model name or an object");
+	json_t *p = json_object_get(v, "preset");
+	if (p != NULL) {
+		size_t mark = jread_enter_key(r, "preset");
+		if (!json_is_string(p))
+			return jread_fail_value(r, p, "a model name");
+		base = catalog_model(cat, json_string_value(p));
+		if (base == NULL)
+			return reader_unknown_name(r, cat, CAT_MODELS, NULL, "model", json_string_value(p));
+		jread_leave(r, mark);
+	}
+	memset(m, 0, sizeof *m);
+	if (catalog_read_model(r, v, base, m) < 0)
+		return -1;
+	if (base == NULL && m->id.name[0] == '\0')
+		text_copy(m->id.name, sizeof m->id.name, "custom");
+	else if (base != NULL && json_object_size(v) > 1 && json_object_get(v, "name") == NULL)
+		snprintf(m->id.name, sizeof m->id.name, "%.50s (modified)", base->id.name);
+	return 0;
+}
+
+/* global_batch_tokens (a whole number of sequences) and tokens. */
+static int read_batch(struct jread *r, const json_t *v, struct workload_spec *w)
+{
+	if (jread_real(r, v, "global_batch_tokens", true, 1, 1e12, &w->train.global_batch_tokens) < 0 ||
+	    jread_real(r, v, "tokens", false, 1, 1e17, &w->run.tokens) < 0)
+		return -1;
+	double seqs = w->train.global_batch_tokens / w->train.seq_len;
+	if (seqs != (double)(int64_t)seqs || seqs < 1) {
+		size_t mark = jread_enter_key(r, "global_batch_tokens");
+		jread_fail(r, "%.0f is not a whole number of sequences of seq_len %d",
+			   w->train.global_batch_tokens, w->train.seq_len);
+		jread_leave(r, mark);
+		return -1;
+	}
+	return 0;
+}
+
+/* The plan (automatic when absent), the mode and the checkpoints (none
+ * when absent). */
+static int read_plan_mode_checkpoint(struct jread *r, const json_t *v, struct workload_spec *w)
+{
+	const json_t *x;
+	size_t mark;
+	int mode = TRAIN_REPRESENTATIVE;
+
+	if ((x = json_object_get(v, "parallelism")) != NULL) {
+		mark = jread_enter_key(r, "parallelism");
+		if (read_plan(r, x, &w->train.plan) < 0)
+			return -1;
+		jread_leave(r, mark);
+	} else {
+		plan_set_auto(&w->train.plan);
+	}
+	if (jread_enum(r, v, "mode", false, training_mode_names, &mode) < 0)
+		return -1;
+	w->train.mode = (enum training_mode)mode;
+	w->run.checkpoint.enabled = false;
+	if ((x = json_object_get(v, "checkpoint")) != NULL) {
+		mark = jread_enter_key(r, "checkpoint");
+		if (read_checkpoint(r, x, &w->run.checkpoint) < 0)
+			return -1;
+		jread_leave(r, mark);
+	}
+	return 0;
+}
+
+/* A finetune's method (full by default) and its length: tokens, or
+ * examples x epochs x seq_len tokens. */
+static int read_finetune_run(struct jread *r, const json_t *v, struct workload_spec *w)
+{
+	const json_t *x;
+	struct finetune_spec *ft = &w->train.finetune;
+
+	ft->method = FINETUNE_FULL;
+	ft->rank = 16;
+	text_copy(ft->targets, sizeof ft->targets, "attn+mlp");
+	if ((x = json_object_get(v, "finetune")) != NULL) {
+		size_t mark = jread_enter_key(r, "finetune");
+		if (read_finetune(r, x, ft) < 0)
+			return -1;
+		jread_leave(r, mark);
+	}
+	if (jread_real(r, v, "examples", false, 1, 1e13, &w->run.examples) < 0 ||
+	    jread_real(r, v, "epochs", false, 0.001, 1e6, &w->run.epochs) < 0)
+		return -1;
+	if (w->run.examples > 0 && w->run.tokens > 0)
+		return reader_fail_at(r, "examples", "give tokens or examples x epochs, not both");
+	if (w->run.examples > 0) {
+		if (w->run.epochs == 0)
+			w->run.epochs = 1;
+		w->run.tokens = w->run.examples * w->run.epochs * w->train.seq_len;
+	}
+	return 0;
+}
+
+int wl_train_read_model(struct jread *r, const json_t *v, const catalog *cat,
+			struct workload_spec *w)
+{
+	size_t mark;
+	const json_t *x = reader_enter_required(r, v, "model", &mark);
+	if (x == NULL || read_model_field(r, x, cat, &w->train.model) < 0)
+		return -1;
+	jread_leave(r, mark);
+	w->has_model = true;
+	return 0;
+}
+
+int wl_train_read_kernels(struct jread *r, const json_t *v, struct kernel_calibration *k)
+{
+	static const char *const keys[] = {
+		"gemm_efficiency", "attention_efficiency", "hbm_efficiency", "launch_us",
+		"flash_attention", NULL
+	};
+	const json_t *x = json_object_get(v, "kernels");
+	double launch_us = -1e6;
+
+	k->flash_attention = true;
+	k->launch_s = -1;  /* the global default */
+	if (x == NULL)
+		return 0;
+	size_t mark = jread_enter_key(r, "kernels");
+	if (jread_object(r, x, keys) < 0 ||
+	    jread_real(r, x, "gemm_efficiency", false, 0.01, 1, &k->gemm_efficiency) < 0 ||
+	    jread_real(r, x, "attention_efficiency", false, 0.01, 1, &k->attention_efficiency) < 0 ||
+	    jread_real(r, x, "hbm_efficiency", false, 0.01, 1, &k->hbm_efficiency) < 0 ||
+	    jread_real(r, x, "launch_us", false, 0, 1e4, &launch_us) < 0 ||
+	    jread_bool(r, x, "flash_attention", false, &k->flash_attention) < 0)
+		return -1;
+	if (launch_us >= 0)
+		k->launch_s = launch_us * 1e-6;
+	jread_leave(r, mark);
+	return 0;
+}
+
+int wl_train_read_failures(struct jread *r, const json_t *v, struct failure_spec *f)
+{
+	const json_t *x = json_object_get(v, "failures");
+	text_copy(f->preset, sizeof f->preset, "none");
+	if (x == NULL)
+		return 0;
+	size_t mark = jread_enter_key(r, "failures");
+	if (read_failures(r, x, f) < 0)
+		return -1;
+	jread_leave(r, mark);
+	return 0;
+}
+
+int wl_train_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,
+		  struct workload_spec *w)
+{
+	(void)file;
+	w->train.is_finetune = w->kind == WORKLOAD_FINETUNE;
+	if (wl_train_read_model(r, v, cat, w) < 0 ||
+	    jread_int32(r, v, "seq_len", true, 1, 1 << 24, &w->train.seq_len) < 0 ||
+	    read_batch(r, v, w) < 0 ||
+	    read_plan_mode_checkpoint(r, v, w) < 0 ||
+	    wl_train_read_kernels(r, v, &w->train.kernels) < 0 ||
+	    wl_train_read_failures(r, v, &w->run.failures) < 0)
+		return -1;
+	return w->kind == WORKLOAD_FINETUNE ? read_finetune_run(r, v, w) : 0;
+}
