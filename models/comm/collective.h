@@ -46,6 +46,9 @@ extern const char *const collective_fidelity_names[];
 enum coll_protocol { PROTO_LL, PROTO_SIMPLE, PROTO_COUNT };
 extern const char *const collective_protocol_names[];
 
+/* Share of a link's bandwidth that protocol pr reaches (LL 1/4, Simple 1). */
+double collective_protocol_bw_fraction(enum coll_protocol pr);
+
 /* Who takes part: n ranks, `nodes` nodes, `per_node` ranks on each. */
 struct collective_group {
 	int n;
