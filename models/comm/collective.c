@@ -1,7 +1,6 @@
 #include "collective.h"
 
 #include <assert.h>
-#include <math.h>
 #include <string.h>
 
 #include "models/comm/coll_plan.h"
@@ -52,7 +51,7 @@ double collective_protocol_bw_fraction(enum coll_protocol pr)
 
 /* NCCL engages NVLS only above 4 GPUs (S02: H200 > 4, B200 > 5; the
  * collectives.csv user report shows ring speed up to 4 GPUs on H100). */
-#define NVLS_MIN_RANKS 5
+enum { NVLS_MIN_RANKS = 5 };
 
 void collective_group_make(struct collective_group *g, int nodes, int per_node)
 {
@@ -354,43 +353,45 @@ static bool cost_one(const struct topology *t, const struct collective_group *g,
 	return true;
 }
 
+/* Whether collective_analytic tries algorithm a when asked for `algo`. */
+static bool algo_tried(enum collective_op op, enum collective_algo algo, enum collective_algo a)
+{
+	if (op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV)
+		return a == ALGO_RING;
+	/* Hierarchical (a sequence of separate intra and inter collectives) is
+	 * not one of NCCL's algorithms, so it runs only when asked for; it is
+	 * cheaper in this model than NCCL is in practice at medium sizes
+	 * (docs/calibration.md). */
+	return algo == ALGO_AUTO ? a != ALGO_HIERARCHICAL : a == algo;
+}
+
 bool collective_analytic(const struct topology *t, const struct collective_group *g,
 			 enum collective_op op, enum collective_algo algo, double bytes,
 			 struct coll_cost *out, const char **why_not)
 {
-	/* What NCCL chooses from. Hierarchical (a sequence of separate intra and
-	 * inter collectives) is not one of NCCL's algorithms, so it runs only
-	 * when asked for; it is cheaper in this model than NCCL is in practice at
-	 * medium sizes (docs/calibration.md). */
+	/* What NCCL chooses from, in the order ties are broken. */
 	static const enum collective_algo all[] = { ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_HIERARCHICAL };
 	const char *why = "no algorithm applies";
 	bool found = false;
 	struct coll_cost c;
 
 	assert(bytes >= 0 && g->n >= 1);
-	if ((op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV) && algo != ALGO_AUTO && algo != ALGO_RING) {
-		if (why_not != NULL)
-			*why_not = "all_to_all and send_recv have one algorithm (use auto)";
-		return false;
-	}
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-		enum collective_algo a = all[i];
-		if (algo != ALGO_AUTO && algo != a)
-			continue;
-		if (algo == ALGO_AUTO && a == ALGO_HIERARCHICAL)
-			continue;
-		if ((op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV) && a != ALGO_RING)
-			continue;
-		for (int pr = 0; pr < PROTO_COUNT; pr++) {
-			if (!cost_one(t, g, op, a, (enum coll_protocol)pr, bytes, &c, &why))
+	if ((op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV) && algo != ALGO_AUTO && algo != ALGO_RING)
+		why = "all_to_all and send_recv have one algorithm (use auto)";
+	else
+		for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+			if (!algo_tried(op, algo, all[i]))
 				continue;
-			/* Ties go to the earlier algorithm and protocol: deterministic. */
-			if (!found || c.time_s < out->time_s) {
-				*out = c;
-				found = true;
+			for (int pr = 0; pr < PROTO_COUNT; pr++) {
+				if (!cost_one(t, g, op, all[i], (enum coll_protocol)pr, bytes, &c, &why))
+					continue;
+				/* Ties go to the earlier algorithm and protocol: deterministic. */
+				if (!found || c.time_s < out->time_s) {
+					*out = c;
+					found = true;
+				}
 			}
 		}
-	}
 	if (!found && why_not != NULL)
 		*why_not = why;
 	return found;
