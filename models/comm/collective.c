@@ -1,13 +1,10 @@
 #include "collective.h"
 
 #include <assert.h>
-#include <math.h>
-#include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "sim/time.h"
-#include "util/xalloc.h"
+#include "models/comm/coll_plan.h"
+#include "models/comm/dtree.h"
 
 const char *const collective_op_names[] = {
 	"all_reduce", "reduce_scatter", "all_gather", "all_to_all", "broadcast", "send_recv", NULL
@@ -26,7 +23,8 @@ const char *const collective_protocol_names[] = { "LL", "Simple", NULL };
  *   reference/catalog/interconnects.csv) and a 16 MB all-reduce reaches
  *   109.22 GB/s busbw (Simple: Azure ND A100 v4, collectives.csv).
  * - bw_fraction: LL moves 8-byte lines of which half is flag, and NCCL's
- *   model gives ring LL a quarter of the bus bandwidth (tuning.cc).
+ *   model gives ring LL a quarter of the bus bandwidth (tuning.cc). A power
+ *   of two, so scaling rates or bytes by it is exact in either fidelity.
  * - tree steps cost more than ring steps: NCCL's per-step latencies for
  *   Tree over Ring are, for LL, 0.52/0.47 (NVLink) and 5.0/2.7 (network);
  *   for Simple, 28/3.4 and 50/9.6 (tuning.cc hwLat). The same ratios are
@@ -45,12 +43,15 @@ static const struct protocol protocols[PROTO_COUNT] = {
 	[PROTO_SIMPLE] = { 8.4e-6, 8.7e-6, 1.0, 28.0 / 3.4, 50.0 / 9.6 },
 };
 
+double collective_protocol_bw_fraction(enum coll_protocol pr)
+{
+	assert(pr >= 0 && pr < PROTO_COUNT);
+	return protocols[pr].bw_fraction;
+}
+
 /* NCCL engages NVLS only above 4 GPUs (S02: H200 > 4, B200 > 5; the
  * collectives.csv user report shows ring speed up to 4 GPUs on H100). */
-#define NVLS_MIN_RANKS 5
-
-/* The flow form of all-to-all makes n^2 flows; beyond this use analytic. */
-#define A2A_FLOW_MAX_RANKS 512
+enum { NVLS_MIN_RANKS = 5 };
 
 void collective_group_make(struct collective_group *g, int nodes, int per_node)
 {
@@ -86,117 +87,27 @@ const char *collective_algo_label(enum collective_op op, enum collective_algo a)
 	return collective_algo_names[a];
 }
 
-/* ---- the double binary tree ------------------------------------------ */
-
-/*
- * Parent of rank r in NCCL's binary tree over m ranks, or -1 for the root
- * (NVIDIA/nccl src/graph/trees.cc, ncclGetBtree): r's parent clears r's
- * lowest set bit and sets the next one up, so subtrees are runs of
- * consecutive ranks and neighbours in rank order stay close.
- */
-static int btree_parent(int r, int m)
-{
-	int bit, up;
-	if (r == 0)
-		return -1;
-	for (bit = 1; bit < m; bit <<= 1)
-		if (bit & r)
-			break;
-	up = (r ^ bit) | (bit << 1);
-	if (up >= m)
-		up = r ^ bit;
-	return up;
-}
-
-/* The two trees of the double binary tree (ncclGetDtree): the second is the
- * first mirrored (m even) or shifted by one (m odd), so that a rank that is
- * a leaf in one tree is inside the other. */
-static int tree_parent(int i, int m, int which)
-{
-	if (which == 0)
-		return btree_parent(i, m);
-	if (m % 2 == 0) {
-		int p = btree_parent(m - 1 - i, m);
-		return p < 0 ? -1 : m - 1 - p;
-	}
-	int p = btree_parent((i - 1 + m) % m, m);
-	return p < 0 ? -1 : (p + 1) % m;
-}
-
-/*
- * The most a node sends, in units of S/2, over both trees: S/2 to its parent
- * (reduce) and S/2 to each child (broadcast). 4 (= 2S) for a node inside one
- * tree and a leaf of the other; less for small trees.
- */
-static int tree_max_out(int m)
-{
-	int worst = 0;
-	int *out = xcalloc((size_t)m, sizeof *out);
-	for (int which = 0; which < 2; which++)
-		for (int i = 0; i < m; i++) {
-			int p = tree_parent(i, m, which);
-			if (p < 0)
-				continue;
-			out[i]++;  /* reduce to the parent */
-			out[p]++;  /* broadcast to this child */
-		}
-	for (int i = 0; i < m; i++)
-		if (out[i] > worst)
-			worst = out[i];
-	free(out);
-	return worst;
-}
-
-/*
- * Most tree edges (both trees) with exactly one end in one leaf group,
- * divided by the group's node count: the spine load per node of the
- * worst group, in units of one edge's traffic.
- */
-static double tree_spine_load(int m, int nodes_per_leaf)
-{
-	double worst = 0;
-	int groups = (m + nodes_per_leaf - 1) / nodes_per_leaf;
-	int *cross = xcalloc((size_t)groups, sizeof *cross);
-	/* one pass over the edges of both trees: O(m) */
-	for (int which = 0; which < 2; which++)
-		for (int i = 0; i < m; i++) {
-			int p = tree_parent(i, m, which);
-			int gi = i / nodes_per_leaf, gp;
-			if (p < 0)
-				continue;
-			gp = p / nodes_per_leaf;
-			if (gi != gp) {
-				cross[gi]++;
-				cross[gp]++;
-			}
-		}
-	for (int g = 0; g < groups; g++) {
-		int lo = g * nodes_per_leaf, hi = lo + nodes_per_leaf < m ? lo + nodes_per_leaf : m;
-		double load = (double)cross[g] / (hi - lo);
-		if (load > worst)
-			worst = load;
-	}
-	free(cross);
-	return worst;
-}
-
 /* ---- analytic ------------------------------------------------------------ */
 
-/* Rates one rank gets, before the protocol's fraction. */
+/* Rates one rank reaches with one protocol (its bandwidth fraction applied),
+ * and per-hop latencies. */
 struct rates {
-	double su;       /* scale-up, per rank */
-	double su_pair;  /* scale-up between two given GPUs */
-	double su_lat;   /* per hop */
-	double net;      /* NIC rail share, per rank */
-	double net_lat;
-	double spine;    /* per rank across the leaf uplinks */
+	double su_bytes_per_s;       /* scale-up, per rank */
+	double su_pair_bytes_per_s;  /* scale-up between two given GPUs */
+	double su_hop_s;
+	double switch_bytes_per_s;   /* through a reducing switch (NVLS) */
+	double net_bytes_per_s;      /* NIC rail share, per rank */
+	double rail_bytes_per_s;     /* one whole rail */
+	double net_hop_s;
+	double spine_bytes_per_s;    /* per rank across the leaf uplinks */
 };
 
-static struct rates rates_of(const struct topology *t, const struct collective_group *g)
+/* Scale-up rate per rank before the protocol's fraction, and its hop. */
+static double scale_up_rate(const struct topology *t, const struct collective_group *g, double *hop_s)
 {
-	struct rates r = { 0 };
+	double bw;
 	int peers;
-
+	*hop_s = t->su.latency_s;
 	switch (t->su_kind) {
 	case FTOPO_MESH:
 		/* Inside one node traffic spreads over all of a GPU's links; a ring
@@ -204,34 +115,35 @@ static struct rates rates_of(const struct topology *t, const struct collective_g
 		peers = (g->per_node < t->domain_gpus ? g->per_node : t->domain_gpus) - 1;
 		if (peers < 1 || g->nodes > 1)
 			peers = 1;
-		r.su = t->su.bw_bytes_per_s * peers;
-		if (r.su > t->su_gpu_bw)
-			r.su = t->su_gpu_bw;
-		r.su *= t->su.efficiency;
-		r.su_lat = t->su.latency_s;
-		break;
+		bw = t->su.bw_bytes_per_s * peers;
+		if (bw > t->su_gpu_bw)
+			bw = t->su_gpu_bw;
+		return bw * t->su.efficiency;
 	case FTOPO_BRIDGE:
-		if (g->per_node <= t->domain_gpus || !t->has_host) {
-			r.su = t->su.bw_bytes_per_s * t->su.efficiency;
-			r.su_lat = t->su.latency_s;
-		} else {
-			/* a ring through more than a bridged pair crosses the host */
-			r.su = t->host.bw_bytes_per_s * t->host.efficiency;
-			r.su_lat = 2 * t->host.latency_s;
-		}
-		break;
+		if (g->per_node <= t->domain_gpus || !t->has_host)
+			return t->su.bw_bytes_per_s * t->su.efficiency;
+		/* a ring through more than a bridged pair crosses the host */
+		*hop_s = 2 * t->host.latency_s;
+		return t->host.bw_bytes_per_s * t->host.efficiency;
 	default:
-		r.su = t->su_gpu_bw * t->su.efficiency;
-		r.su_lat = t->su.latency_s;
-		break;
+		return t->su_gpu_bw * t->su.efficiency;
 	}
-	r.su_pair = r.su;
-	if (t->su_kind == FTOPO_MESH)
-		r.su_pair = t->su.bw_bytes_per_s * t->su.efficiency;
+}
+
+static struct rates rates_of(const struct topology *t, const struct collective_group *g, double frac)
+{
+	struct rates r = { 0 };
+	double su = scale_up_rate(t, g, &r.su_hop_s);
+
+	r.su_bytes_per_s = su * frac;
+	r.su_pair_bytes_per_s = (t->su_kind == FTOPO_MESH ? t->su.bw_bytes_per_s * t->su.efficiency : su) * frac;
+	r.switch_bytes_per_s = t->su.bw_bytes_per_s * t->nvls_efficiency * frac;
 	if (t->has_nic) {
-		r.net = t->rail.bw_bytes_per_s * t->rails / t->gpus_per_node * t->rail.efficiency;
-		r.net_lat = t->rail.latency_s;
-		r.spine = r.net / t->oversubscription;
+		double net = t->rail.bw_bytes_per_s * t->rails / t->gpus_per_node * t->rail.efficiency;
+		r.net_bytes_per_s = net * frac;
+		r.rail_bytes_per_s = t->rail.bw_bytes_per_s * t->rail.efficiency * frac;
+		r.net_hop_s = t->rail.latency_s;
+		r.spine_bytes_per_s = net / t->oversubscription * frac;
 	}
 	return r;
 }
@@ -241,499 +153,246 @@ static double max2(double a, double b)
 	return a > b ? a : b;
 }
 
-/* Fixed latency of `steps` steps, `inter` of them between nodes. */
-static double steps_latency(const struct protocol *p, const struct rates *r, double intra, double inter,
-			    double intra_ratio, double inter_ratio)
+/* What a phase is costed against: the topology, the group, the rates. */
+struct cost_env {
+	const struct topology *t;
+	const struct collective_group *g;
+	struct rates r;
+};
+
+/* Fixed part of a phase: the protocol's base latency, then per step the
+ * protocol's overhead plus the hop (tree steps cost more, per NCCL). */
+static double phase_latency_s(const struct protocol *p, const struct rates *r, const struct coll_plan_phase *ph)
 {
-	return intra * (p->step_s * intra_ratio + r->su_lat) + inter * (p->step_s * inter_ratio + r->net_lat);
+	bool tree = ph->pattern == COLL_PLAN_TREE;
+	double intra_ratio = tree ? p->tree_intra_ratio : 1, inter_ratio = tree ? p->tree_inter_ratio : 1;
+	return p->base_s + (ph->intra_steps * (p->step_s * intra_ratio + r->su_hop_s) +
+			    ph->inter_steps * (p->step_s * inter_ratio + r->net_hop_s));
 }
 
-static void add_phase(struct coll_cost *c, double latency, double transfer)
+/*
+ * A ring. Across nodes with several GPUs each, one channel per rail: each
+ * node sends W/G on every rail and a channel's exit GPU forwards over the
+ * scale-up domain (PXN), so every GPU moves W there too. A ring crosses each
+ * leaf boundary once per channel: only an uplink thinner than one rail of
+ * one node slows it.
+ */
+static double ring_transfer_s(const struct cost_env *e, const struct coll_plan_phase *ph)
+{
+	const struct rates *r = &e->r;
+	double W = ph->bytes_per_rank, M = e->g->nodes, G = e->g->per_node;
+	double t_x;
+
+	if (ph->scope == COLL_PLAN_IN_NODE || M == 1)
+		return W / r->su_bytes_per_s;
+	if (ph->scope == COLL_PLAN_ON_RAILS)
+		return W / r->net_bytes_per_s;
+	t_x = max2(G > 1 ? W / r->su_bytes_per_s : 0, W / (G * r->net_bytes_per_s));
+	if (M > e->t->nodes_per_leaf)
+		t_x = max2(t_x, W / G / (e->t->nodes_per_leaf * r->spine_bytes_per_s));
+	return t_x;
+}
+
+/* The double binary tree: the busiest node's tree edges over its G rails,
+ * the chain inside it, and the tree edges that leave a leaf group. */
+static double tree_transfer_s(const struct cost_env *e, const struct coll_plan_phase *ph)
+{
+	const struct rates *r = &e->r;
+	int nodes = e->g->nodes, per_leaf = e->t->nodes_per_leaf;
+	double G = e->g->per_node;
+	double edge = ph->bytes_per_rank / 4;
+	double chain = G >= 3 ? ph->bytes_per_rank : ph->bytes_per_rank / 2;
+	double t_su = G > 1 ? chain / r->su_bytes_per_s : 0;
+	double t_net = dtree_max_out(nodes) * edge / (G * r->net_bytes_per_s);
+	if (nodes > per_leaf)
+		t_net = max2(t_net, dtree_spine_load(nodes, per_leaf) * edge / (G * r->spine_bytes_per_s));
+	return max2(t_su, t_net);
+}
+
+/* Pairwise exchange, bounded by the bisection. Inter-node pieces leave on
+ * the sender's rail and are forwarded over the scale-up domain at the
+ * destination when they land on another rail (PXN). */
+static double pairwise_transfer_s(const struct cost_env *e, const struct coll_plan_phase *ph)
+{
+	const struct rates *r = &e->r;
+	double n = e->g->n, M = e->g->nodes, G = e->g->per_node;
+	double piece = ph->bytes_per_rank / (n - 1);
+	double intra = (G - 1) * piece, inter = (n - G) * piece;
+	double fwd = G > 1 ? inter * (G - 1) / G : 0;
+	double t_su = G > 1 ? (intra + fwd) / r->su_bytes_per_s : 0;
+	double t_net = M > 1 ? inter / r->net_bytes_per_s : 0;
+	double t_spine = 0;
+	if (e->t->nodes_per_leaf < e->g->nodes)
+		t_spine = (n - e->t->nodes_per_leaf * G) * piece / r->spine_bytes_per_s;
+	return max2(t_su, max2(t_net, t_spine));
+}
+
+/* Send to the next rank: one rank per node sends across and has its whole
+ * rail. It lands on its own rail's GPU at the destination; when that GPU is
+ * not the receiver it forwards (PXN), on top of its own send. */
+static double next_transfer_s(const struct cost_env *e, const struct coll_plan_phase *ph)
+{
+	const struct topology *t = e->t;
+	const struct collective_group *g = e->g;
+	double S = ph->bytes_per_rank, pxn = 1;
+	if (g->nodes > 1 && g->per_node > 1 && t->rails > 0) {
+		int rail = topology_rail(t, g->per_node - 1);
+		int via = rail * t->gpus_per_node / t->rails;
+		if (topology_rail(t, 0) != rail && via != g->per_node - 1)
+			pxn = 2;
+	}
+	double t_su = g->per_node > 1 ? pxn * S / e->r.su_pair_bytes_per_s : 0;
+	double t_net = g->nodes > 1 ? S / e->r.rail_bytes_per_s : 0;
+	return max2(t_su, t_net);
+}
+
+/* Bandwidth part of one phase. */
+static double phase_transfer_s(const struct cost_env *e, const struct coll_plan_phase *ph)
+{
+	switch (ph->pattern) {
+	case COLL_PLAN_RING: return ring_transfer_s(e, ph);
+	case COLL_PLAN_TREE: return tree_transfer_s(e, ph);
+	case COLL_PLAN_PAIRWISE: return pairwise_transfer_s(e, ph);
+	case COLL_PLAN_NEXT: return next_transfer_s(e, ph);
+	case COLL_PLAN_SWITCH: return ph->bytes_per_rank / e->r.switch_bytes_per_s;
+	}
+	assert(0 && "phase_transfer_s: no such pattern");
+	return 0;
+}
+
+/* Whether NVLS can run `op` on g with protocol pr. */
+static bool nvls_applies(const struct topology *t, const struct collective_group *g, enum collective_op op,
+			 enum coll_protocol pr, const char **why)
+{
+	if (op != COLL_ALL_REDUCE)
+		*why = "NVLS is modelled for all_reduce";
+	else if (t->nvls_efficiency <= 0)
+		*why = "the scale-up switch does not reduce (no NVLink SHARP)";
+	else if (g->nodes > 1)
+		*why = "NVLS runs inside one NVSwitch domain";
+	else if (g->n < NVLS_MIN_RANKS)
+		*why = "NCCL uses NVLS only above 4 GPUs";
+	else if (pr != PROTO_SIMPLE)
+		*why = "NVLS uses the Simple protocol";
+	else
+		return true;
+	return false;
+}
+
+/* Whether algorithm a (not ALGO_AUTO) can run `op` on g over t with
+ * protocol pr; if not, *why says why. */
+static bool algo_applies(const struct topology *t, const struct collective_group *g, enum collective_op op,
+			 enum collective_algo a, enum coll_protocol pr, const char **why)
+{
+	if (g->nodes > 1 && !t->has_nic) {
+		*why = "the group spans nodes without a scale-out NIC";
+		return false;
+	}
+	if (op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV || a == ALGO_RING)
+		return true;
+	switch (a) {
+	case ALGO_TREE:
+		if (op != COLL_ALL_REDUCE)
+			*why = "tree is an all_reduce algorithm";
+		else if (g->nodes < 2)
+			*why = "tree runs across nodes";
+		else
+			return true;
+		return false;
+	case ALGO_HIERARCHICAL:
+		if (op != COLL_ALL_REDUCE && op != COLL_REDUCE_SCATTER && op != COLL_ALL_GATHER)
+			*why = "hierarchical applies to all_reduce, reduce_scatter and all_gather";
+		else if (g->nodes < 2 || g->per_node < 2)
+			*why = "hierarchical needs several GPUs on each of several nodes";
+		else
+			return true;
+		return false;
+	case ALGO_NVLS:
+		return nvls_applies(t, g, op, pr, why);
+	default:
+		*why = "unknown algorithm";
+		return false;
+	}
+}
+
+static void add_cost_phase(struct coll_cost *c, double latency_s, double transfer_s)
 {
 	assert(c->phases < COLL_MAX_PHASES);
-	c->phase_latency_s[c->phases] = latency;
-	c->phase_transfer_s[c->phases] = transfer;
+	c->phase_latency_s[c->phases] = latency_s;
+	c->phase_transfer_s[c->phases] = transfer_s;
 	c->phases++;
-	c->latency_s += latency;
-	c->transfer_s += transfer;
+	c->latency_s += latency_s;
+	c->transfer_s += transfer_s;
 }
 
-/* Cost of one algorithm with one protocol; false if it does not apply. */
+/* Cost of one algorithm with one protocol: its plan's phases, each at its
+ * latency plus its transfer. False (with *why) if it does not apply. */
 static bool cost_one(const struct topology *t, const struct collective_group *g, enum collective_op op,
-		     enum collective_algo a, enum coll_protocol pr, double S, struct coll_cost *c,
+		     enum collective_algo a, enum coll_protocol pr, double bytes, struct coll_cost *c,
 		     const char **why)
 {
 	const struct protocol *p = &protocols[pr];
-	struct rates r = rates_of(t, g);
-	double n = g->n, M = g->nodes, G = g->per_node;
-	double frac = p->bw_fraction;
-	double su = r.su * frac, net = r.net * frac;
+	struct cost_env e = { .t = t, .g = g };
+	struct coll_plan plan;
 
 	memset(c, 0, sizeof *c);
 	c->algo = a;
 	c->proto = pr;
 	if (g->n < 2) {
-		/* nothing to exchange */
-		add_phase(c, 0, 0);
-		c->time_s = 0;
+		add_cost_phase(c, 0, 0);  /* nothing to exchange */
 		return true;
 	}
-	if (M > 1 && !t->has_nic) {
-		*why = "the group spans nodes without a scale-out NIC";
+	if (!algo_applies(t, g, op, a, pr, why))
 		return false;
-	}
-	if (op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV) {
-		if (a != ALGO_AUTO && a != ALGO_RING) {
-			*why = "all_to_all and send_recv have one algorithm (use auto)";
-			return false;
-		}
-		c->algo = ALGO_RING;
-	}
-
-	switch (op) {
-	case COLL_ALL_TO_ALL: {
-		/* Pairwise exchange (MODELING: (n-1) alpha + (n-1)/n S/B, bounded by
-		 * the bisection). Inter-node pieces leave on the sender's rail and
-		 * are forwarded over the scale-up domain at the destination when
-		 * they land on another rail (PXN). */
-		double intra = (G - 1) / n * S;
-		double inter = (n - G) / n * S;
-		double fwd = G > 1 ? inter * (G - 1) / G : 0;
-		double t_su = G > 1 ? (intra + fwd) / su : 0;
-		double t_net = M > 1 ? inter / net : 0;
-		double t_spine = 0;
-		int per_group = t->nodes_per_leaf < g->nodes ? t->nodes_per_leaf : g->nodes;
-		if (per_group < g->nodes && t->has_nic) {
-			double cross = (n - per_group * G) / n * S;
-			t_spine = cross / (r.spine * frac);
-		}
-		add_phase(c, p->base_s + steps_latency(p, &r, G - 1, n - G, 1, 1),
-			  max2(t_su, max2(t_net, t_spine)));
-		c->wire_bytes_per_rank = intra + inter;
-		break;
-	}
-	case COLL_SEND_RECV: {
-		/* Every rank sends S to the next and receives S from the previous. */
-		/* One rank per node sends across and has its whole rail. It lands
-		 * on its own rail's GPU at the destination; when that GPU is not
-		 * the receiver it forwards (PXN), on top of its own send. */
-		double pxn = 1;
-		if (M > 1 && G > 1 && t->rails > 0) {
-			int rail = topology_rail(t, g->per_node - 1);
-			int via = rail * t->gpus_per_node / t->rails;
-			if (topology_rail(t, 0) != rail && via != g->per_node - 1)
-				pxn = 2;
-		}
-		double t_su = G > 1 ? pxn * S / (r.su_pair * frac) : 0;
-		double t_net = M > 1 ? S / (t->rail.bw_bytes_per_s * t->rail.efficiency * frac) : 0;
-		add_phase(c, p->base_s + steps_latency(p, &r, M > 1 ? 0 : 1, M > 1 ? 1 : 0, 1, 1),
-			  max2(t_su, t_net));
-		c->wire_bytes_per_rank = S;
-		break;
-	}
-	default:
-		switch (a) {
-		case ALGO_RING: {
-			double f = op == COLL_ALL_REDUCE ? 2 * (n - 1) / n : op == COLL_BROADCAST ? 1.0 : (n - 1) / n;
-			double steps = op == COLL_ALL_REDUCE ? 2 * (n - 1) : n - 1;
-			double inter = op == COLL_ALL_REDUCE ? 2 * (M - 1) : M - 1;
-			double W = f * S;
-			double t_x;
-			if (M == 1)
-				t_x = W / su;
-			else if (G == 1)
-				t_x = W / net;
-			else
-				/* one channel per rail: each node sends W/G on every rail; a
-				 * channel's exit GPU forwards over the scale-up domain (PXN),
-				 * so every GPU moves W there too */
-				t_x = max2(W / su, W / (G * net));
-			/* A ring crosses each leaf boundary once per channel: only an
-			 * uplink thinner than one rail of one node slows it. */
-			if (M > t->nodes_per_leaf && M > 1) {
-				double k = t->nodes_per_leaf;
-				double per_rail = G == 1 ? W : W / G;
-				t_x = max2(t_x, per_rail / (k * r.spine * frac));
-			}
-			add_phase(c, p->base_s + steps_latency(p, &r, steps - inter, inter, 1, 1), t_x);
-			c->wire_bytes_per_rank = W;
-			break;
-		}
-		case ALGO_TREE: {
-			if (op != COLL_ALL_REDUCE) {
-				*why = "tree is an all_reduce algorithm";
-				return false;
-			}
-			if (M < 2) {
-				*why = "tree runs across nodes";
-				return false;
-			}
-			/* Double binary tree: a node sends S/2 per tree edge and direction
-			 * (2S when inside one tree and a leaf of the other) over its G
-			 * rails; inside, a chain where middle GPUs send S each way. */
-			double chain = G >= 3 ? 2 * S : S;
-			double t_su = G > 1 ? chain / su : 0;
-			double t_net = tree_max_out(g->nodes) * (S / 2) / (G * net);
-			double depth = ceil(log2(M));
-			/* Tree edges that leave a leaf group carry S/2 each way per tree,
-			 * spread over the G rails, through the group's uplinks. */
-			if (M > t->nodes_per_leaf) {
-				double load = tree_spine_load(g->nodes, t->nodes_per_leaf);
-				t_net = max2(t_net, load * S / 2 / (G * r.spine * frac));
-			}
-			add_phase(c, p->base_s + 2 * steps_latency(p, &r, G - 1, depth, p->tree_intra_ratio, p->tree_inter_ratio),
-				  max2(t_su, t_net));
-			c->wire_bytes_per_rank = 2 * S;
-			break;
-		}
-		case ALGO_HIERARCHICAL: {
-			if (op != COLL_ALL_REDUCE && op != COLL_REDUCE_SCATTER && op != COLL_ALL_GATHER) {
-				*why = "hierarchical applies to all_reduce, reduce_scatter and all_gather";
-				return false;
-			}
-			if (M < 2 || G < 2) {
-				*why = "hierarchical needs several GPUs on each of several nodes";
-				return false;
-			}
-			double intra_w = (G - 1) / G * S;
-			double intra_lat = p->base_s + steps_latency(p, &r, G - 1, 0, 1, 1);
-			double inter_f = op == COLL_ALL_REDUCE ? 2 * (M - 1) / M : (M - 1) / M;
-			double inter_steps = op == COLL_ALL_REDUCE ? 2 * (M - 1) : M - 1;
-			double inter_w = inter_f * S / G;
-			double inter_lat = p->base_s + steps_latency(p, &r, 0, inter_steps, 1, 1);
-			if (op == COLL_ALL_GATHER)
-				add_phase(c, inter_lat, inter_w / net);
-			if (op != COLL_ALL_GATHER)
-				add_phase(c, intra_lat, intra_w / su);           /* reduce-scatter in the node */
-			if (op != COLL_ALL_GATHER)
-				add_phase(c, inter_lat, inter_w / net);          /* 1/G of the data, every rail */
-			if (op != COLL_REDUCE_SCATTER)
-				add_phase(c, intra_lat, intra_w / su);           /* all-gather in the node */
-			c->wire_bytes_per_rank = intra_w * (op == COLL_ALL_REDUCE ? 2 : 1) + inter_w;
-			break;
-		}
-		case ALGO_NVLS: {
-			if (op != COLL_ALL_REDUCE) {
-				*why = "NVLS is modelled for all_reduce";
-				return false;
-			}
-			if (t->nvls_efficiency <= 0) {
-				*why = "the scale-up switch does not reduce (no NVLink SHARP)";
-				return false;
-			}
-			if (M > 1) {
-				*why = "NVLS runs inside one NVSwitch domain";
-				return false;
-			}
-			if (g->n < NVLS_MIN_RANKS) {
-				*why = "NCCL uses NVLS only above 4 GPUs";
-				return false;
-			}
-			if (pr != PROTO_SIMPLE) {
-				*why = "NVLS uses the Simple protocol";
-				return false;
-			}
-			/* Each GPU sends and receives S through the switch at the
-			 * measured NVLS rate; the buffer passes in G - 1 steps. */
-			add_phase(c, p->base_s + steps_latency(p, &r, G - 1, 0, 1, 1),
-				  S / (t->su.bw_bytes_per_s * t->nvls_efficiency));
-			c->wire_bytes_per_rank = 2 * S;
-			break;
-		}
-		default:
-			*why = "unknown algorithm";
-			return false;
-		}
-	}
+	e.r = rates_of(t, g, p->bw_fraction);
+	coll_plan_make(&plan, g, op, a, bytes);
+	for (int i = 0; i < plan.phases; i++)
+		add_cost_phase(c, phase_latency_s(p, &e.r, &plan.phase[i]), phase_transfer_s(&e, &plan.phase[i]));
 	c->time_s = c->latency_s + c->transfer_s;
+	c->wire_bytes_per_rank = coll_plan_bytes_per_rank(&plan);
 	return true;
+}
+
+/* Whether collective_analytic tries algorithm a when asked for `algo`. */
+static bool algo_tried(enum collective_op op, enum collective_algo algo, enum collective_algo a)
+{
+	if (op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV)
+		return a == ALGO_RING;
+	/* Hierarchical (a sequence of separate intra and inter collectives) is
+	 * not one of NCCL's algorithms, so it runs only when asked for; it is
+	 * cheaper in this model than NCCL is in practice at medium sizes
+	 * (docs/calibration.md). */
+	return algo == ALGO_AUTO ? a != ALGO_HIERARCHICAL : a == algo;
 }
 
 bool collective_analytic(const struct topology *t, const struct collective_group *g,
 			 enum collective_op op, enum collective_algo algo, double bytes,
 			 struct coll_cost *out, const char **why_not)
 {
-	/* What NCCL chooses from. Hierarchical (a sequence of separate intra and
-	 * inter collectives) is not one of NCCL's algorithms, so it runs only
-	 * when asked for; it is cheaper in this model than NCCL is in practice at
-	 * medium sizes (docs/calibration.md). */
+	/* What NCCL chooses from, in the order ties are broken. */
 	static const enum collective_algo all[] = { ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_HIERARCHICAL };
 	const char *why = "no algorithm applies";
 	bool found = false;
 	struct coll_cost c;
 
 	assert(bytes >= 0 && g->n >= 1);
-	if ((op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV) && algo != ALGO_AUTO && algo != ALGO_RING) {
-		if (why_not != NULL)
-			*why_not = "all_to_all and send_recv have one algorithm (use auto)";
-		return false;
-	}
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-		enum collective_algo a = all[i];
-		if (algo != ALGO_AUTO && algo != a)
-			continue;
-		if (algo == ALGO_AUTO && a == ALGO_HIERARCHICAL)
-			continue;
-		if ((op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV) && a != ALGO_RING)
-			continue;
-		for (int pr = 0; pr < PROTO_COUNT; pr++) {
-			if (!cost_one(t, g, op, a, (enum coll_protocol)pr, bytes, &c, &why))
+	if ((op == COLL_ALL_TO_ALL || op == COLL_SEND_RECV) && algo != ALGO_AUTO && algo != ALGO_RING)
+		why = "all_to_all and send_recv have one algorithm (use auto)";
+	else
+		for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+			if (!algo_tried(op, algo, all[i]))
 				continue;
-			/* Ties go to the earlier algorithm and protocol: deterministic. */
-			if (!found || c.time_s < out->time_s) {
-				*out = c;
-				found = true;
+			for (int pr = 0; pr < PROTO_COUNT; pr++) {
+				if (!cost_one(t, g, op, all[i], (enum coll_protocol)pr, bytes, &c, &why))
+					continue;
+				/* Ties go to the earlier algorithm and protocol: deterministic. */
+				if (!found || c.time_s < out->time_s) {
+					*out = c;
+					found = true;
+				}
 			}
 		}
-	}
 	if (!found && why_not != NULL)
 		*why_not = why;
 	return found;
-}
-
-/* ---- flows ------------------------------------------------------------- */
-
-static void start_flow(struct collective_run *cr, flow_net *fn, long src, long dst, double bytes)
-{
-	flow_link path[FLOW_PATH_MAX];
-	int len;
-	if (bytes <= 0 || src == dst)
-		return;
-	len = topology_net_path(cr->tn, src, dst, path, NULL);
-	cr->pending++;
-	flow_start(fn, path, len, bytes, 1.0, 0, &cr->flow_done, 0);
-}
-
-/* A flow through one port of the switch (NVLS). */
-static void start_port_flow(struct collective_run *cr, flow_net *fn, flow_link l, double bytes)
-{
-	cr->pending++;
-	flow_start(fn, &l, 1, bytes, 1.0, 0, &cr->flow_done, 0);
-}
-
-/* GPU of rank (node k, local l) in the run's list. */
-static inline long rank_gpu(const struct collective_run *cr, int k, int l)
-{
-	return cr->gpus[(size_t)k * cr->g.per_node + l];
-}
-
-/* Multi-channel ring: channel c enters each node at local c, visits the
- * node's GPUs in order and leaves from local c-1 for the next node. */
-static void flows_ring(struct collective_run *cr, flow_net *fn, double W)
-{
-	int M = cr->g.nodes, G = cr->g.per_node;
-	if (M == 1) {
-		if (cr->tn->pair != NULL && G > 2) {
-			/* a mesh: spread over every pair link (one ring per link) */
-			for (int a = 0; a < G; a++)
-				for (int b = 0; b < G; b++)
-					if (a != b)
-						start_flow(cr, fn, rank_gpu(cr, 0, a), rank_gpu(cr, 0, b), W / (G - 1));
-			return;
-		}
-		for (int l = 0; l < G; l++)
-			start_flow(cr, fn, rank_gpu(cr, 0, l), rank_gpu(cr, 0, (l + 1) % G), W);
-		return;
-	}
-	double per_channel = W / G;
-	for (int c = 0; c < G; c++) {
-		for (int k = 0; k < M; k++) {
-			for (int i = 0; i < G - 1; i++) {
-				int a = (c + i) % G, b = (c + i + 1) % G;
-				start_flow(cr, fn, rank_gpu(cr, k, a), rank_gpu(cr, k, b), per_channel);
-			}
-			int exit_l = (c + G - 1) % G;
-			start_flow(cr, fn, rank_gpu(cr, k, exit_l), rank_gpu(cr, (k + 1) % M, c), per_channel);
-		}
-	}
-}
-
-static void flows_tree(struct collective_run *cr, flow_net *fn, double S)
-{
-	int M = cr->g.nodes, G = cr->g.per_node;
-	/* chains inside nodes: S each way per edge (S/2 per tree, two trees) */
-	for (int k = 0; k < M; k++)
-		for (int l = 0; l + 1 < G; l++) {
-			start_flow(cr, fn, rank_gpu(cr, k, l), rank_gpu(cr, k, l + 1), S);
-			start_flow(cr, fn, rank_gpu(cr, k, l + 1), rank_gpu(cr, k, l), S);
-		}
-	/* tree edges between nodes: S/2 each way per tree, over all G rails */
-	for (int which = 0; which < 2; which++)
-		for (int k = 0; k < M; k++) {
-			int p = tree_parent(k, M, which);
-			if (p < 0)
-				continue;
-			for (int l = 0; l < G; l++) {
-				start_flow(cr, fn, rank_gpu(cr, k, l), rank_gpu(cr, p, l), S / 2 / G);
-				start_flow(cr, fn, rank_gpu(cr, p, l), rank_gpu(cr, k, l), S / 2 / G);
-			}
-		}
-}
-
-/* Rings inside each node (intra) or across nodes on each rail (inter). */
-static void flows_intra_ring(struct collective_run *cr, flow_net *fn, double W)
-{
-	int M = cr->g.nodes, G = cr->g.per_node;
-	for (int k = 0; k < M; k++)
-		for (int l = 0; l < G; l++)
-			start_flow(cr, fn, rank_gpu(cr, k, l), rank_gpu(cr, k, (l + 1) % G), W);
-}
-
-static void flows_inter_ring(struct collective_run *cr, flow_net *fn, double W)
-{
-	int M = cr->g.nodes, G = cr->g.per_node;
-	for (int l = 0; l < G; l++)
-		for (int k = 0; k < M; k++)
-			start_flow(cr, fn, rank_gpu(cr, k, l), rank_gpu(cr, (k + 1) % M, l), W);
-}
-
-/* Start the flows of the current phase. */
-static void start_phase(struct collective_run *cr)
-{
-	flow_net *fn = cr->fn;
-	double S = cr->bytes, n = cr->g.n, M = cr->g.nodes, G = cr->g.per_node;
-	double frac = protocols[cr->cost.proto].bw_fraction;
-	double W;
-
-	/* A protocol that uses a fraction of the bandwidth puts 1/fraction as
-	 * many bytes on the wire. */
-	S /= frac;
-	cr->pending = 0;
-	flow_batch_begin(fn);
-	switch (cr->op) {
-	case COLL_ALL_TO_ALL:
-		for (int a = 0; a < cr->n; a++)
-			for (int b = 0; b < cr->n; b++)
-				if (a != b)
-					start_flow(cr, fn, cr->gpus[a], cr->gpus[b], S / n);
-		break;
-	case COLL_SEND_RECV:
-		for (int a = 0; a < cr->n; a++)
-			start_flow(cr, fn, cr->gpus[a], cr->gpus[(a + 1) % cr->n], S);
-		break;
-	default:
-		switch (cr->cost.algo) {
-		case ALGO_RING:
-			W = cr->op == COLL_ALL_REDUCE ? 2 * (n - 1) / n * S : cr->op == COLL_BROADCAST ? S : (n - 1) / n * S;
-			flows_ring(cr, fn, W);
-			break;
-		case ALGO_TREE:
-			flows_tree(cr, fn, S);
-			break;
-		case ALGO_NVLS: {
-			/* Through the switch at NVLS speed: a port link runs at the ring
-			 * efficiency, so the bytes are scaled to the NVLS rate. */
-			const struct topology *t = cr->tn->t;
-			double scale = t->su.efficiency / t->nvls_efficiency;
-			for (int l = 0; l < cr->n; l++) {
-				start_port_flow(cr, fn, cr->tn->gpu_up[cr->gpus[l]], S * scale);
-				start_port_flow(cr, fn, cr->tn->gpu_down[cr->gpus[l]], S * scale);
-			}
-			break;
-		}
-		case ALGO_HIERARCHICAL: {
-			double intra = (G - 1) / G * S;
-			double inter = (cr->op == COLL_ALL_REDUCE ? 2 * (M - 1) / M : (M - 1) / M) * S / G;
-			bool inter_phase = cr->op == COLL_ALL_GATHER ? cr->phase == 0 : cr->phase == 1;
-			if (inter_phase)
-				flows_inter_ring(cr, fn, inter);
-			else
-				flows_intra_ring(cr, fn, intra);
-			break;
-		}
-		default:
-			assert(0);
-		}
-	}
-	flow_batch_end(fn);
-}
-
-static void phase_latency_passed(engine *e, struct engine_handler *h, uint64_t arg)
-{
-	struct collective_run *cr = (struct collective_run *)((char *)h - offsetof(struct collective_run, phase_done));
-	(void)arg;
-	cr->phase++;
-	if (cr->phase < cr->cost.phases) {
-		start_phase(cr);
-		if (cr->pending == 0)
-			engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[cr->phase]), ENGINE_CLASS_DECIDE, &cr->phase_done, 0);
-		return;
-	}
-	cr->finished_ns = engine_now(e);
-	if (cr->done != NULL)
-		engine_after(e, 0, ENGINE_CLASS_DECIDE, cr->done, cr->arg);
-}
-
-static void flow_finished(engine *e, struct engine_handler *h, uint64_t arg)
-{
-	struct collective_run *cr = (struct collective_run *)h;
-	(void)arg;
-	assert(cr->pending > 0);
-	if (--cr->pending == 0)
-		engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[cr->phase]), ENGINE_CLASS_DECIDE, &cr->phase_done, 0);
-}
-
-int collective_run_start(struct collective_run *cr, const struct topology_net *tn, engine *e, flow_net *fn,
-		   const long *gpus, int n, enum collective_op op, const struct coll_cost *cost,
-		   double bytes, struct engine_handler *done, uint64_t arg)
-{
-	const struct topology *t = tn->t;
-	int nodes = 1;
-
-	memset(cr, 0, sizeof *cr);
-	for (int i = 1; i < n; i++)
-		if (topology_node(t, gpus[i]) != topology_node(t, gpus[i - 1]))
-			nodes++;
-	assert(n % nodes == 0);
-	collective_group_make(&cr->g, nodes, n / nodes);
-	if (op == COLL_ALL_TO_ALL && n > A2A_FLOW_MAX_RANKS)
-		return -1;
-	cr->flow_done.fn = flow_finished;
-	cr->phase_done.fn = phase_latency_passed;
-	cr->tn = tn;
-	cr->fn = fn;
-	cr->gpus = xcalloc((size_t)n, sizeof *cr->gpus);
-	memcpy(cr->gpus, gpus, (size_t)n * sizeof *gpus);
-	cr->n = n;
-	cr->op = op;
-	cr->cost = *cost;
-	cr->bytes = bytes;
-	cr->done = done;
-	cr->arg = arg;
-	cr->started_ns = engine_now(e);
-	start_phase(cr);
-	if (cr->pending == 0)
-		engine_after(e, sim_time_from_s(cr->cost.phase_latency_s[0]), ENGINE_CLASS_DECIDE, &cr->phase_done, 0);
-	return 0;
-}
-
-void collective_run_release(struct collective_run *cr)
-{
-	free(cr->gpus);
-	cr->gpus = NULL;
-}
-
-double collective_simulate(const struct topology *t, enum collective_op op,
-			   const struct coll_cost *cost, double bytes)
-{
-	engine *e = engine_new();
-	flow_net *fn = flow_new(e);
-	struct topology_net tn;
-	struct collective_run cr;
-	long *gpus = xcalloc((size_t)t->gpus, sizeof *gpus);
-	double result = -1;
-
-	for (long g = 0; g < t->gpus; g++)
-		gpus[g] = g;
-	topology_net_build(&tn, t, fn);
-	if (collective_run_start(&cr, &tn, e, fn, gpus, (int)t->gpus, op, cost, bytes, NULL, 0) == 0) {
-		engine_run(e, SIM_TIME_MAX);
-		result = sim_time_to_s(cr.finished_ns - cr.started_ns);
-		collective_run_release(&cr);
-	}
-	topology_net_release(&tn);
-	free(gpus);
-	flow_free(fn);
-	engine_free(e);
-	return result;
 }

@@ -20,6 +20,11 @@
  * point-to-point. ALGO_AUTO picks the fastest applicable, as NCCL does.
  * Sizes follow nccl-tests: for all-gather and reduce-scatter the size is
  * the whole buffer (n x the per-rank part).
+ *
+ * What each algorithm does (its phases, their steps and bytes) is said once,
+ * in coll_plan.h; collective.c costs it, collective_run.c runs it as flows.
+ * Neither may know an algorithm's shape on its own, and nothing here reads
+ * scenarios or writes results.
  */
 #ifndef CLUSTERSIM_MODELS_COLLECTIVE_H
 #define CLUSTERSIM_MODELS_COLLECTIVE_H
@@ -31,20 +36,27 @@
 #include "sim/engine.h"
 #include "sim/flow.h"
 
+/* The collectives, as nccl-tests names them (collective_op_names). */
 enum collective_op {
 	COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL,
 	COLL_BROADCAST, COLL_SEND_RECV, COLL_OP_COUNT
 };
 extern const char *const collective_op_names[];
 
+/* How a collective is carried out; ALGO_AUTO lets collective_analytic pick. */
 enum collective_algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_NVLS, ALGO_COUNT };
 extern const char *const collective_algo_names[];
 
+/* Which form answers: the alpha-beta cost or flows on the engine. */
 enum collective_fidelity { FIDELITY_ANALYTIC, FIDELITY_FLOWS };
 extern const char *const collective_fidelity_names[];
 
+/* NCCL's protocols: LL (low latency, a quarter of the bandwidth), Simple. */
 enum coll_protocol { PROTO_LL, PROTO_SIMPLE, PROTO_COUNT };
 extern const char *const collective_protocol_names[];
+
+/* Share of a link's bandwidth that protocol pr reaches (LL 1/4, Simple 1). */
+double collective_protocol_bw_fraction(enum coll_protocol pr);
 
 /* Who takes part: n ranks, `nodes` nodes, `per_node` ranks on each. */
 struct collective_group {
@@ -59,8 +71,11 @@ void collective_group_all(struct collective_group *g, const struct topology *t);
 /* A group of `per_node` ranks on each of `nodes` nodes. */
 void collective_group_make(struct collective_group *g, int nodes, int per_node);
 
+/* The most phases one collective has (hierarchical all-reduce: 3). */
 #define COLL_MAX_PHASES 3
 
+/* What one collective costs with one algorithm and protocol, phase by phase
+ * in the order of its coll_plan. */
 struct coll_cost {
 	enum collective_algo algo;     /* never ALGO_AUTO */
 	enum coll_protocol proto;
@@ -70,7 +85,7 @@ struct coll_cost {
 	int phases;
 	double phase_latency_s[COLL_MAX_PHASES];
 	double phase_transfer_s[COLL_MAX_PHASES];
-	double wire_bytes_per_rank;    /* bytes one rank sends, all phases */
+	double wire_bytes_per_rank;    /* bytes one rank sends, all phases (the plan's sum) */
 };
 
 /* nccl-tests bus-bandwidth factor: busbw = algbw x factor. */
@@ -122,6 +137,8 @@ struct collective_run {
 int collective_run_start(struct collective_run *cr, const struct topology_net *tn, engine *e, flow_net *fn,
 		   const long *gpus, int n, enum collective_op op, const struct coll_cost *cost,
 		   double bytes, struct engine_handler *done, uint64_t arg);
+
+/* Free the run's copy of the rank list; the run may not be in flight. */
 void collective_run_release(struct collective_run *cr);
 
 /*

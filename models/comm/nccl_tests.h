@@ -4,7 +4,8 @@
  * For one candidate cluster and one message size, the time of the
  * collective over all its GPUs (analytic, or simulated as flows when the
  * scenario asks for fidelity "flows"), with nccl-tests' algorithm and bus
- * bandwidth: algbw = size / time, busbw = algbw x the op's factor.
+ * bandwidth: algbw = size / time, busbw = algbw x the op's factor. It only
+ * asks collective.h; it must never model an algorithm itself.
  */
 #ifndef CLUSTERSIM_MODELS_NCCL_TESTS_H
 #define CLUSTERSIM_MODELS_NCCL_TESTS_H
@@ -23,6 +24,7 @@ struct collective_spec {
 	size_t n_bytes;
 };
 
+/* One row as nccl-tests would print it; when !ok, `reason` says why not. */
 struct nccl_point {
 	bool ok;
 	char reason[160];
@@ -37,7 +39,7 @@ struct nccl_point {
 	enum collective_fidelity fidelity;
 };
 
-/* One size on one cluster. */
+/* One size on one cluster, over all its GPUs; fills *out (no allocation). */
 void nccl_tests_point(const struct cluster_spec *c, const struct collective_spec *spec,
 		      double bytes, struct nccl_point *out);
 

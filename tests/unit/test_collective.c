@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/comm/coll_plan.h"
 #include "models/comm/collective.h"
 #include "models/scenario/scenario.h"
 #include "models/hw/topology.h"
@@ -88,6 +89,99 @@ static void test_ring_moves_closed_form_bytes(void **state)
 		flow_free(fn);
 		engine_free(e);
 	}
+}
+
+/*
+ * The shared description's byte counts: over p = M x G ranks a ring
+ * all-reduce's phases send 2(p-1)/p S from every rank, reduce-scatter and
+ * all-gather (p-1)/p S, broadcast S, all-to-all (p-1)/p S; hierarchical
+ * all-reduce sends (G-1)/G S twice inside the node and 2(M-1)/M S/G
+ * across it, and the double binary tree 2S.
+ */
+static void test_plan_bytes_per_rank(void **state)
+{
+	(void)state;
+	const int shapes[][2] = { { 1, 2 }, { 1, 5 }, { 1, 8 }, { 3, 1 }, { 2, 8 }, { 4, 8 }, { 6, 4 } };
+	double S = 3e9;
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+		struct collective_group g;
+		struct coll_plan plan;
+		double M = shapes[i][0], G = shapes[i][1], p = M * G;
+		collective_group_make(&g, shapes[i][0], shapes[i][1]);
+		coll_plan_make(&plan, &g, COLL_ALL_REDUCE, ALGO_RING, S);
+		assert_int_equal(plan.phases, 1);
+		assert_close(coll_plan_bytes_per_rank(&plan), 2 * (p - 1) / p * S, 1e-15);
+		/* 2(p-1) steps, 2(M-1) of them between nodes */
+		assert_close_abs(plan.phase[0].intra_steps + plan.phase[0].inter_steps, 2 * (p - 1), 0);
+		assert_close_abs(plan.phase[0].inter_steps, 2 * (M - 1), 0);
+		coll_plan_make(&plan, &g, COLL_REDUCE_SCATTER, ALGO_RING, S);
+		assert_close(coll_plan_bytes_per_rank(&plan), (p - 1) / p * S, 1e-15);
+		coll_plan_make(&plan, &g, COLL_ALL_GATHER, ALGO_RING, S);
+		assert_close(coll_plan_bytes_per_rank(&plan), (p - 1) / p * S, 1e-15);
+		coll_plan_make(&plan, &g, COLL_BROADCAST, ALGO_RING, S);
+		assert_close(coll_plan_bytes_per_rank(&plan), S, 1e-15);
+		coll_plan_make(&plan, &g, COLL_ALL_TO_ALL, ALGO_RING, S);
+		assert_close(coll_plan_bytes_per_rank(&plan), (p - 1) / p * S, 1e-15);
+		if (M < 2)
+			continue;
+		coll_plan_make(&plan, &g, COLL_ALL_REDUCE, ALGO_TREE, S);
+		assert_close(coll_plan_bytes_per_rank(&plan), 2 * S, 1e-15);
+		if (G < 2)
+			continue;
+		coll_plan_make(&plan, &g, COLL_ALL_REDUCE, ALGO_HIERARCHICAL, S);
+		assert_int_equal(plan.phases, 3);
+		assert_true(plan.phase[1].scope == COLL_PLAN_ON_RAILS);
+		assert_close(coll_plan_bytes_per_rank(&plan), 2 * (G - 1) / G * S + 2 * (M - 1) / M * S / G, 1e-15);
+	}
+}
+
+/*
+ * The flow form delivers exactly the plan's bytes: on one NVSwitch node
+ * everything a GPU sends leaves through its port, and each port carries the
+ * plan's bytes per rank (over the protocol's bandwidth fraction); what the
+ * ports send the ports receive.
+ */
+static void test_flows_send_plan_bytes(void **state)
+{
+	(void)state;
+	const enum collective_op ops[] = {
+		COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_BROADCAST, COLL_ALL_TO_ALL, COLL_SEND_RECV
+	};
+	const double sizes[] = { 1 << 16, 1 << 30 };
+	struct topology t;
+	topo_of("{\"preset\": \"dgx-h100\"}", &t);
+	for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++)
+		for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+			engine *e = engine_new();
+			flow_net *fn = flow_new(e);
+			struct topology_net tn;
+			struct collective_run cr;
+			struct collective_group g;
+			struct coll_cost c;
+			struct coll_plan plan;
+			const char *why;
+			long gpus[8];
+			for (int i = 0; i < 8; i++)
+				gpus[i] = i;
+			collective_group_make(&g, 1, 8);
+			assert_true(collective_analytic(&t, &g, ops[oi], ALGO_RING, sizes[si], &c, &why));
+			coll_plan_make(&plan, &g, ops[oi], c.algo, sizes[si]);
+			double want = coll_plan_bytes_per_rank(&plan) / collective_protocol_bw_fraction(c.proto);
+			topology_net_build(&tn, &t, fn);
+			assert_int_equal(collective_run_start(&cr, &tn, e, fn, gpus, 8, ops[oi], &c, sizes[si], NULL, 0), 0);
+			engine_run(e, SIM_TIME_MAX);
+			double sent = 0, received = 0;
+			for (int i = 0; i < 8; i++) {
+				assert_close(flow_link_bytes(fn, tn.gpu_up[i]), want, 1e-12);
+				sent += flow_link_bytes(fn, tn.gpu_up[i]);
+				received += flow_link_bytes(fn, tn.gpu_down[i]);
+			}
+			assert_close(sent, received, 1e-12);
+			collective_run_release(&cr);
+			topology_net_release(&tn);
+			flow_free(fn);
+			engine_free(e);
+		}
 }
 
 /* On symmetric traffic over a non-blocking fabric the two fidelities agree within 5%. */
@@ -261,6 +355,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring_moves_closed_form_bytes),
+		cmocka_unit_test(test_plan_bytes_per_rank),
+		cmocka_unit_test(test_flows_send_plan_bytes),
 		cmocka_unit_test(test_flows_agree_with_analytic),
 		cmocka_unit_test(test_oversubscribed_spine),
 		cmocka_unit_test(test_point_to_point_closed_form),
