@@ -1,7 +1,7 @@
 #!/bin/sh
 # calibrate.sh: refit the training model's global constants (docs/calibration.md).
 # Rebuilds clustersim once per point of a grid, with the constants given as
-# -D macros (models/training.c), runs `clustersim validate` on the training
+# -D macros (models/kernel/roofline.c), runs `clustersim validate` on the training
 # rows and prints median and worst |error| for each point, best first.
 # Slow (a build per point): run by hand when the model changes.
 set -eu

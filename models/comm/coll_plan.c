@@ -79,7 +79,7 @@ void coll_plan_make(struct coll_plan *plan, const struct collective_group *g, en
 	}
 	switch (op) {
 	case COLL_ALL_TO_ALL:
-		/* MODELING: (n-1) alpha + (n-1)/n S/B */
+		/* pairwise exchange (Thakur, Rabenseifner, Gropp 2005): (n-1) alpha + (n-1)/n S/B */
 		add_phase(plan, COLL_PLAN_ALL, COLL_PLAN_PAIRWISE, G - 1, n - G, (n - 1) / n * bytes);
 		return;
 	case COLL_SEND_RECV:

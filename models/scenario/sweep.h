@@ -1,5 +1,5 @@
 /*
- * sweep: sweep files (INTERFACES.md "Sweep files"): one base scenario and the
+ * sweep: sweep files (the README's "Sweeps"): one base scenario and the
  * values to vary, read into numbered points.
  *
  * A sweep names a base scenario (a path relative to the sweep file, or an

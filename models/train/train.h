@@ -38,7 +38,7 @@ struct timeline;
 
 /* Bytes per element of activations, weights and gradients (16-bit), and
  * of mixed-precision Adam's fp32 master weights, momentum and variance
- * (MODELING.md). */
+ * (Rajbhandari et al. 2020, ZeRO, section 3.1; docs/training.md). */
 #define TRAIN_ACT_BYTES 2.0
 #define TRAIN_WEIGHT_BYTES 2.0
 #define TRAIN_GRAD_BYTES 2.0

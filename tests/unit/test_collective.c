@@ -1,7 +1,7 @@
 /*
  * Collectives: closed forms, flows against the analytic form, the effect of
  * an oversubscribed spine, and the published nccl-tests figures of
- * ../shared/reference/published/collectives.csv within 15%.
+ * nccl-tests runs (scenarios/validation, with their sources) within 15%.
  */
 #include "testutil.h"
 
