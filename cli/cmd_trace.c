@@ -1,11 +1,13 @@
 /* clustersim trace: one training step as a Chrome/Perfetto trace. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "models/hw/placement.h"
-#include "models/train/train.h"
+#include "models/eval/evaluate.h"
+#include "models/scenario/jobs.h"
 #include "output/outfile.h"
 #include "output/trace.h"
 #include "util/xalloc.h"
@@ -15,7 +17,8 @@ static const char usage_text[] =
 	"                        [--catalog FILE]... [-o FILE.json]\n\n"
 	"Simulates one training step of the candidate (the first by default) with its plan\n"
 	"(searched when \"auto\") and writes it in Chrome's trace event format: one track per\n"
-	"GPU stream. Open it in chrome://tracing or https://ui.perfetto.dev.\n"
+	"GPU stream. Open it in chrome://tracing or https://ui.perfetto.dev. A candidate whose\n"
+	"plan cannot run (oom, invalid) is bad input: exit 2, nothing written.\n"
 	"  --candidate NAME   trace the candidate of that name\n"
 	"  --set PATH=VALUE   override a field of the scenario\n"
 	"  --seed N           replace the scenario's seed\n"
@@ -47,31 +50,38 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 		}
 	}
 	{
-		struct train_result r;
+		size_t njobs;
+		struct job *jobs = jobs_from_scenario(s, false, -1, &njobs);
+		struct job job = jobs[ci];
+		struct result res;
+		const struct train_result *r = &res.train;
 		struct placement pl;
 		struct outfile out;
 		char title[512];
-		train_evaluate(&s->workload.train, &s->candidates[ci], &log, &r);
-		if (r.status != TRAIN_OK) {
-			error_runtime(err, "trace: candidate '%s' cannot run: %s: %s", s->candidates[ci].name,
-				      train_status_names[r.status], r.reason);
-			status = EXIT_RUNTIME;
+
+		free(jobs);
+		job.trace = &log;
+		evaluate(&job, &res);
+		/* an unsupported whole run still has its step */
+		if (res.outcome != OUTCOME_OK && res.outcome != OUTCOME_UNSUPPORTED) {
+			status = cli_usage_error(err, "trace", "candidate '%s' cannot run: %s: %s", s->candidates[ci].name,
+						 outcome_names[res.outcome], res.reason);
 			goto out;
 		}
-		placement_init(&pl, r.plan.tp, r.plan.cp, r.plan.pp, r.plan.dp, r.plan.order, err);
-		stage_gpu = xcalloc((size_t)r.plan.pp, sizeof *stage_gpu);
-		for (int i = 0; i < r.plan.pp; i++) {
+		placement_init(&pl, r->plan.tp, r->plan.cp, r->plan.pp, r->plan.dp, r->plan.order, err);
+		stage_gpu = xcalloc((size_t)r->plan.pp, sizeof *stage_gpu);
+		for (int i = 0; i < r->plan.pp; i++) {
 			int c[DIM_COUNT] = { 0, 0, i, 0 };
 			stage_gpu[i] = placement_gpu(&pl, c);
 		}
 		snprintf(title, sizeof title, "%.100s / %.100s: tp %d pp %d vpp %d dp %d, %s, step %.3f s",
-			 s->name, s->candidates[ci].name, r.plan.tp, r.plan.pp, r.plan.vpp, r.plan.dp,
-			 schedule_names[r.plan.schedule], r.step_time_s);
+			 s->name, s->candidates[ci].name, r->plan.tp, r->plan.pp, r->plan.vpp, r->plan.dp,
+			 schedule_names[r->plan.schedule], r->step_time_s);
 		if (outfile_open(&out, call->o.output, err) < 0) {
 			status = cli_status(err);
 			goto out;
 		}
-		if (trace_write(out.f, title, &log, r.plan.pp, stage_gpu) < 0) {
+		if (trace_write(out.f, title, &log, r->plan.pp, stage_gpu) < 0) {
 			int e = errno;
 			outfile_abort(&out);
 			error_runtime(err, "cannot write %s: %s", call->o.output ? call->o.output : "standard output", strerror(e ? e : EIO));

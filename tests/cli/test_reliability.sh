@@ -46,4 +46,8 @@ expect_status 0 "$CLUSTERSIM" run "$TMP/esc.json" --format table --columns candi
 	fail "control characters in a table: $(od -c "$TMP/out" | head -3)"
 expect_status 0 "$CLUSTERSIM" run "$TMP/esc.json" --format csv --columns candidate &&
 	grep -q "$(printf '\033')" "$TMP/out" && ok || fail "CSV lost the name's bytes"
+# trace of a plan that cannot run is bad input (exit 2), as run's rows
+# would say; it used to exit 1 like a full disk.
+expect_status 2 "$CLUSTERSIM" trace "$TOP/scenarios/examples/llama3-70b-pretrain.json" --set workload.parallelism.tp=3 -o "$TMP/tr.json" &&
+	grep -q "cannot run: invalid: tp x cp x pp = 12" "$TMP/err" && [ ! -e "$TMP/tr.json" ] && ok || fail "trace of an invalid plan: $(cat "$TMP/err")"
 finish
