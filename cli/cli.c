@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +51,30 @@ int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 
 /* Handle the common option getopt_long returned as ch, with arg.
  * Returns 1 if handled, 0 if ch is not one of them, -1 on a bad value. */
+
+/* True (with a usage error) when --columns names a column twice: CSV would
+ * repeat it and JSON could not, so neither gets it. */
+static bool columns_repeat(const char *cmd, const char *list, struct cs_error *err)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	char **seen = NULL;
+	size_t n = 0;
+	bool repeated = false;
+
+	for (char *name = strtok_r(copy, ",", &save); name != NULL && !repeated; name = strtok_r(NULL, ",", &save)) {
+		for (size_t i = 0; i < n && !repeated; i++)
+			if (strcmp(seen[i], name) == 0) {
+				cli_usage_error(err, cmd, "--columns: '%.60s' is given twice", name);
+				repeated = true;
+			}
+		seen = xreallocarray(seen, n + 1, sizeof *seen);
+		seen[n++] = name;
+	}
+	free(seen);
+	free(copy);
+	return repeated;
+}
+
 static int common_option(struct cli_options *o, const char *cmd, int ch,
 			 const char *arg, struct cs_error *err)
 {
@@ -85,8 +110,13 @@ static int common_option(struct cli_options *o, const char *cmd, int ch,
 	if (ch == 'S') {  /* --seed */
 		char *end;
 		errno = 0;
-		long long v = strtoll(arg, &end, 10);
-		if (end == arg || *end != '\0' || errno != 0 || v < 0) {
+		/* digits only: strtoll alone would take ' 5' and '+5' but not '5 ' */
+		long long v = arg[0] >= '0' && arg[0] <= '9' ? strtoll(arg, &end, 10) : -1;
+		if (v >= 0 && errno == ERANGE) {
+			cli_usage_error(err, cmd, "--seed expects an integer from 0 to %lld, got '%s'", LLONG_MAX, arg);
+			return -1;
+		}
+		if (v < 0 || *end != '\0') {
 			cli_usage_error(err, cmd, "--seed expects a non-negative integer, got '%s'", arg);
 			return -1;
 		}
@@ -98,6 +128,8 @@ static int common_option(struct cli_options *o, const char *cmd, int ch,
 			cli_usage_error(err, cmd, "--columns needs column names separated by commas");
 			return -1;
 		}
+		if (columns_repeat(cmd, arg, err))
+			return -1;
 		o->columns = arg;
 		return 1;
 	}

@@ -8,6 +8,7 @@
  * since it reads the table.
  */
 #include <gsl/gsl_errno.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -134,6 +135,18 @@ static const struct cli_command cli_cmd_help = {
 	.exec = help_exec,
 };
 
+/* Whatever went to standard output must have got there: --help into a
+ * full disk or a closed descriptor is a failure, not a success. */
+static int finish(int status)
+{
+	if ((fflush(stdout) != 0 || ferror(stdout)) && status == EXIT_OK) {
+		int e = errno;
+		fprintf(stderr, "clustersim: cannot write standard output: %s\n", strerror(e ? e : EIO));
+		return EXIT_RUNTIME;
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
@@ -148,11 +161,11 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
-		return EXIT_OK;
+		return finish(EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("clustersim %s\n", CLUSTERSIM_VERSION);
-		return EXIT_OK;
+		return finish(EXIT_OK);
 	}
 	cmd = find_command(argv[1]);
 	if (cmd == NULL) {
@@ -162,5 +175,5 @@ int main(int argc, char **argv)
 	status = cli_invoke(cmd, argc - 1, argv + 1, &err);
 	if (status != EXIT_OK && err.msg[0] != '\0')
 		fprintf(stderr, "clustersim: %s\n", err.msg);
-	return status;
+	return finish(status);
 }

@@ -138,6 +138,14 @@ bool override_parse(const char *arg, struct scenario_override *out)
 	return true;
 }
 
+/* An optional minus and digits only: an integer JSON could write, though
+ * jansson refuses one beyond 64 bits. */
+static bool is_json_integer_text(const char *text)
+{
+	const char *p = text + (text[0] == '-');
+	return p[0] >= '0' && p[0] <= '9' && strspn(p, "0123456789") == strlen(p);
+}
+
 int override_apply(json_t *root, const char *what, const char *file, const char *path,
 		   const char *value, struct cs_error *err)
 {
@@ -150,6 +158,8 @@ int override_apply(json_t *root, const char *what, const char *file, const char 
 	snprintf(w.shown_path, sizeof w.shown_path, "%.*s",
 		 (int)(w.path_len < 200 ? w.path_len : 200), path);
 	w.value = json_loads(value, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+	if (w.value == NULL && is_json_integer_text(value))
+		w.value = json_real(strtod(value, NULL));  /* too big for jansson's integers: still a number */
 	if (w.value == NULL)
 		w.value = json_string(value);
 	if (w.value == NULL) /* not valid UTF-8 */

@@ -50,4 +50,28 @@ expect_status 0 "$CLUSTERSIM" run "$TMP/esc.json" --format csv --columns candida
 # would say; it used to exit 1 like a full disk.
 expect_status 2 "$CLUSTERSIM" trace "$TOP/scenarios/examples/llama3-70b-pretrain.json" --set workload.parallelism.tp=3 -o "$TMP/tr.json" &&
 	grep -q "cannot run: invalid: tp x cp x pp = 12" "$TMP/err" && [ ! -e "$TMP/tr.json" ] && ok || fail "trace of an invalid plan: $(cat "$TMP/err")"
+# --help and --version into a full disk or a closed descriptor are failures.
+for args in "--help" "--version" "run --help" "help sweep"; do
+	# shellcheck disable=SC2086
+	"$CLUSTERSIM" $args >/dev/full 2>"$TMP/err"
+	[ $? -eq 1 ] && grep -q "cannot write standard output" "$TMP/err" && ok || fail "$args > /dev/full: $(cat "$TMP/err")"
+done
+"$CLUSTERSIM" --version >&- 2>"$TMP/err"
+[ $? -eq 1 ] && ok || fail "--version with standard output closed"
+
+# --seed: digits only, the same with a space before or after; 2^63 is out
+# of range, not "negative".
+for seed in ' 5' '5 ' '+5'; do
+	expect_status 2 "$CLUSTERSIM" run "$ex" --dry-run --seed "$seed" || fail "--seed '$seed' accepted"
+done
+expect_status 2 "$CLUSTERSIM" run "$ex" --dry-run --seed 9223372036854775808 &&
+	grep -q "expects an integer from 0 to 9223372036854775807" "$TMP/err" && ok || fail "--seed 2^63: $(cat "$TMP/err")"
+# An integer too big for 64 bits given with --set is a number out of range,
+# not a string.
+expect_status 2 "$CLUSTERSIM" run "$ex" --dry-run --set 'candidates[0].nodes=99999999999999999999' &&
+	grep -q 'candidates\[0\].nodes: expected an integer from 1 to 1000000, got 1e+20' "$TMP/err" && ok ||
+	fail "--set of a huge integer: $(cat "$TMP/err")"
+# --columns naming a column twice is refused (CSV repeated it, JSON could not).
+expect_status 2 "$CLUSTERSIM" run "$ex" --columns op,bytes,op && grep -q "'op' is given twice" "$TMP/err" && ok ||
+	fail "--columns op,bytes,op: $(cat "$TMP/err")"
 finish
