@@ -2,8 +2,8 @@
 
 #include <assert.h>
 #include <errno.h>
-#include <limits.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,6 +379,34 @@ static int parse_args(struct cli_call *call, int argc, char **argv, bool *helped
 	return check_operands(call, err);
 }
 
+/* -o names a file the command reads: refuse before computing anything, so
+ * the input survives (through a link too: same device and inode). */
+static int check_output_before_load(const struct cli_call *call, struct cs_error *err)
+{
+	const char *out = call->o.output;
+	for (size_t i = 0; i < call->n_operands; i++)
+		if (outfile_check_not_input(out, call->operands[i], "input file", err) < 0)
+			return EXIT_USAGE;
+	for (size_t i = 0; i < call->o.n_catalogs; i++)
+		if (outfile_check_not_input(out, call->o.catalogs[i], "catalog file", err) < 0)
+			return EXIT_USAGE;
+	return 0;
+}
+
+/* The same for the files the loaded scenario itself names. */
+static int check_output_after_load(const struct cli_call *call, struct cs_error *err)
+{
+	const struct scenario *s = &call->scenario;
+	const char *out = call->o.output;
+	for (size_t i = 0; i < s->n_catalog_files; i++)
+		if (outfile_check_not_input(out, s->catalog_files[i], "catalog file", err) < 0)
+			return EXIT_USAGE;
+	if (s->workload.kind == WORKLOAD_INFERENCE && s->workload.serving.trace[0] != '\0' &&
+	    outfile_check_not_input(out, s->workload.serving.trace, "request trace", err) < 0)
+		return EXIT_USAGE;
+	return 0;
+}
+
 int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_error *err)
 {
 	struct cli_call call;
@@ -389,6 +417,8 @@ int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_e
 	call.cmd = cmd;
 	options_init(&call.o);
 	if ((status = parse_args(&call, argc, argv, &helped, err)) != 0 || helped)
+		goto out;
+	if ((status = check_output_before_load(&call, err)) != 0)
 		goto out;
 	if (cmd->load != CLI_LOAD_NOTHING) {
 		call.cat = cli_catalog(&call.o, err);
@@ -404,6 +434,8 @@ int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_e
 			goto out;
 		}
 		loaded = true;
+		if ((status = check_output_after_load(&call, err)) != 0)
+			goto out;
 	}
 	status = cmd->exec(&call, err);
 out:

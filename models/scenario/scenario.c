@@ -21,7 +21,8 @@ json_t *scenario_read_json(const char *what, const char *file, struct cs_error *
 
 /* The `catalog` value: a file path (relative to the scenario), a list of
  * paths, or an inline catalog object, merged into cat and checked. */
-static int merge_scenario_catalog(struct jread *r, const json_t *v, const char *file, catalog *cat)
+static int merge_scenario_catalog(struct jread *r, const json_t *v, const char *file, catalog *cat,
+				  struct scenario *s)
 {
 	if (json_is_object(v)) {
 		if (catalog_merge_json(cat, v, "scenario", file, r->path, r->err) < 0)
@@ -35,6 +36,8 @@ static int merge_scenario_catalog(struct jread *r, const json_t *v, const char *
 	if (json_is_string(v)) {
 		char path[1024];
 		reader_resolve_relative(file, json_string_value(v), path, sizeof path);
+		s->catalog_files = xreallocarray(s->catalog_files, s->n_catalog_files + 1, sizeof *s->catalog_files);
+		s->catalog_files[s->n_catalog_files++] = xstrdup(path);
 		return catalog_merge_file(cat, path, r->err);
 	}
 	if (json_is_array(v)) {
@@ -44,7 +47,7 @@ static int merge_scenario_catalog(struct jread *r, const json_t *v, const char *
 			size_t mark = jread_enter_index(r, i);
 			if (!json_is_string(e))
 				return jread_fail_value(r, e, "a catalog file path");
-			if (merge_scenario_catalog(r, e, file, cat) < 0)
+			if (merge_scenario_catalog(r, e, file, cat, s) < 0)
 				return -1;
 			jread_leave(r, mark);
 		}
@@ -192,7 +195,7 @@ static int read_scenario(struct jread *r, json_t *root, const char *file, catalo
 		return -1;
 	if ((x = json_object_get(root, "catalog")) != NULL) {
 		mark = jread_enter_key(r, "catalog");
-		if (merge_scenario_catalog(r, x, file, cat) < 0)
+		if (merge_scenario_catalog(r, x, file, cat, s) < 0)
 			return -1;
 		jread_leave(r, mark);
 	}
@@ -254,6 +257,11 @@ int scenario_load(const char *file, const struct scenario_override *overrides, s
 
 void scenario_release(struct scenario *s)
 {
+	for (size_t i = 0; i < s->n_catalog_files; i++)
+		free(s->catalog_files[i]);
+	free(s->catalog_files);
+	s->catalog_files = NULL;
+	s->n_catalog_files = 0;
 	free(s->candidates);
 	free(s->workload.collective.bytes);
 	s->candidates = NULL;

@@ -42,6 +42,8 @@ struct scenario {
 	struct monte_carlo_spec monte_carlo;
 	struct objective_spec objective;
 	struct validation_spec validation;
+	char **catalog_files;             /* owned: the catalog files the scenario names, resolved */
+	size_t n_catalog_files;
 };
 
 /*

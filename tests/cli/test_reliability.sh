@@ -74,4 +74,26 @@ expect_status 2 "$CLUSTERSIM" run "$ex" --dry-run --set 'candidates[0].nodes=999
 # --columns naming a column twice is refused (CSV repeated it, JSON could not).
 expect_status 2 "$CLUSTERSIM" run "$ex" --columns op,bytes,op && grep -q "'op' is given twice" "$TMP/err" && ok ||
 	fail "--columns op,bytes,op: $(cat "$TMP/err")"
+# Results never replace an input: run, trace, sweep and merge refuse an -o
+# that is (or links to) the scenario, the sweep file, a part or a catalog
+# file, before computing, and leave the input as it was.
+cp "$ex" "$TMP/in.json"
+cp "$TOP/scenarios/examples/llama3-70b-pretrain.json" "$TMP/llama.json"
+ln -s "$TMP/in.json" "$TMP/link.json"
+printf '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.7 } ] }\n' >"$TMP/cat.json"
+cp "$TMP/cat.json" "$TMP/cat.orig"
+sed 's|^{|{ "catalog": "cat.json",|' "$TMP/in.json" >"$TMP/named.json"
+for args in "run $TMP/in.json -o $TMP/in.json" "run $TMP/in.json -o $TMP/link.json" "run $TMP/link.json -o $TMP/in.json" \
+	    "trace $TMP/llama.json -o $TMP/llama.json" \
+	    "run $TMP/in.json --catalog $TMP/cat.json -o $TMP/cat.json" "run $TMP/named.json -o $TMP/cat.json" \
+	    "merge $TMP/in.json -o $TMP/in.json"; do
+	# shellcheck disable=SC2086
+	expect_status 2 "$CLUSTERSIM" $args && grep -q "refusing to write results to" "$TMP/err" && ok ||
+		fail "$args: $(cat "$TMP/err")"
+done
+cmp -s "$ex" "$TMP/in.json" && cmp -s "$TMP/cat.json" "$TMP/cat.orig" &&
+	cmp -s "$TMP/llama.json" "$TOP/scenarios/examples/llama3-70b-pretrain.json" && ok || fail "an input was changed"
+cp "$TOP/scenarios/examples/sweep-nccl.json" "$TMP/sw.json"
+expect_status 2 "$CLUSTERSIM" sweep "$TMP/sw.json" -o "$TMP/sw.json" && cmp -s "$TMP/sw.json" "$TOP/scenarios/examples/sweep-nccl.json" &&
+	ok || fail "sweep -o its own file: $(cat "$TMP/err")"
 finish
