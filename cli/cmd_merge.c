@@ -1,11 +1,9 @@
 /* clustersim merge: the CSV parts of a sharded sweep -> one file sorted by row_id. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "output/csvtable.h"
-#include "util/xalloc.h"
+#include "output/csvmerge.h"
 
 static const char usage_text[] =
 	"usage: clustersim merge PART.csv... [-o FILE]\n\n"
@@ -13,54 +11,27 @@ static const char usage_text[] =
 	"row_id column) into one CSV: rows sorted by row_id, ties in the order of the parts and of\n"
 	"their rows; a row repeating a row of an earlier part with the same row_id is dropped, so a\n"
 	"part given twice or a rerun shard adds nothing. Merging every shard of a sweep gives the\n"
-	"bytes the unsharded sweep writes. PART may be - for standard input.\n"
+	"bytes the unsharded sweep writes. PART may be - for standard input. Parts are read as\n"
+	"they stream, so memory does not grow with their size (an unsorted part is sorted in\n"
+	"runs in temporary files under $TMPDIR).\n"
 	"  -o, --output FILE  write the result to FILE (atomically) instead of standard output\n"
 	"  -h, --help         print this help\n";
 
 static int merge_exec(struct cli_call *call, struct cs_error *err)
 {
-	struct csvtable *parts = NULL;
-	const char **names = NULL;
-	size_t nparts = 0, loaded = 0;
-	rowset *rs = NULL;
-	int status = EXIT_OK;
 	bool stdin_used = false;
 
-	nparts = call->n_operands;
-	parts = xcalloc(nparts, sizeof *parts);
-	names = xcalloc(nparts, sizeof *names);
-	for (size_t i = 0; i < nparts; i++) {
-		names[i] = call->operands[i];
-		if (strcmp(names[i], "-") == 0) {
-			if (stdin_used) {
-				status = cli_usage_error(err, "merge", "standard input (-) given twice");
-				goto out;
-			}
+	for (size_t i = 0; i < call->n_operands; i++) {
+		if (strcmp(call->operands[i], "-") == 0) {
+			if (stdin_used)
+				return cli_usage_error(err, "merge", "standard input (-) given twice");
 			stdin_used = true;
 		}
-		if (csvtable_load(&parts[i], names[i], CSVTABLE_STRICT, "part", err) < 0) {
-			status = cli_status(err);
-			goto out;
-		}
-		loaded++;
 	}
-	rs = csvtable_merge(parts, names, nparts, err);
-	if (rs == NULL) {
-		status = cli_status(err);
-		goto out;
-	}
-	/* Always CSV: parts are CSV, and text cells carry no types to tabulate. */
-	call->o.format = FORMAT_CSV;
-	call->o.format_given = true;
-	if (cli_write(&call->o, rs, err) < 0)
-		status = cli_status(err);
-out:
-	rowset_free(rs);
-	for (size_t i = 0; i < loaded; i++)
-		csvtable_release(&parts[i]);
-	free(parts);
-	free(names);
-	return status;
+	/* streamed: memory does not grow with the parts' sizes */
+	if (csvmerge_files((const char *const *)call->operands, call->n_operands, call->o.output, err) < 0)
+		return cli_status(err);
+	return EXIT_OK;
 }
 
 const struct cli_command cli_cmd_merge = {

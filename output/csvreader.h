@@ -42,7 +42,7 @@ enum csvtable_mode {
 
 struct csvreader {
 	FILE *f;
-	bool own_file;
+	bool own_file;            /* close f with the reader (a caller may set it after opening a stream) */
 	enum csvtable_mode mode;
 	const char *what;         /* borrowed: "part", "results" */
 	char *shown;              /* the file's name in messages (owned) */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/csvmerge.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -84,17 +85,9 @@ int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode,
 
 /* ---- merging ------------------------------------------------------------- */
 
-struct merge_ref {
-	uint64_t id;
-	size_t part, row;
-	const struct csvtable_row *r;
-	size_t cls;    /* rows with equal cells share a class within a row_id */
-	bool keep;
-};
-
 static int cmp_order(const void *a, const void *b)
 {
-	const struct merge_ref *x = a, *y = b;
+	const struct csvmerge_ref *x = a, *y = b;
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
 	if (x->part != y->part)
@@ -104,77 +97,10 @@ static int cmp_order(const void *a, const void *b)
 	return 0;
 }
 
-static int cmp_cells(const struct csvtable_row *a, const struct csvtable_row *b)
-{
-	for (size_t c = 0; c < a->ncells && c < b->ncells; c++) {
-		int d = strcmp(a->cells[c], b->cells[c]);
-		if (d != 0)
-			return d;
-	}
-	return a->ncells < b->ncells ? -1 : a->ncells > b->ncells;
-}
-
-static int cmp_content(const void *a, const void *b)
-{
-	const struct merge_ref *x = *(const struct merge_ref *const *)a;
-	const struct merge_ref *y = *(const struct merge_ref *const *)b;
-	int d = cmp_cells(x->r, y->r);
-	if (d != 0)
-		return d;
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Decide which rows of one row_id group (already in part, then row order)
- * stay. For each class of equal rows, K copies are kept so far; in the next
- * part the first K copies repeat earlier ones and are dropped, the rest are
- * kept, so each class ends with as many copies as the part that has most.
- */
-static void dedupe_group(struct merge_ref *g, size_t n)
-{
-	struct merge_ref **byc;
-	size_t *kept, *cur_part, *cur_count, ncls = 0;
-
-	if (n == 1) {
-		g[0].keep = true;
-		return;
-	}
-	byc = xcalloc(n, sizeof *byc);
-	for (size_t i = 0; i < n; i++)
-		byc[i] = &g[i];
-	qsort(byc, n, sizeof *byc, cmp_content);
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && cmp_cells(byc[i - 1]->r, byc[i]->r) != 0)
-			ncls++;
-		byc[i]->cls = ncls;
-	}
-	ncls++;
-	kept = xcalloc(ncls, sizeof *kept);
-	cur_part = xcalloc(ncls, sizeof *cur_part);
-	cur_count = xcalloc(ncls, sizeof *cur_count);
-	for (size_t c = 0; c < ncls; c++)
-		cur_part[c] = (size_t)-1;
-	for (size_t i = 0; i < n; i++) {
-		size_t c = g[i].cls;
-		if (cur_part[c] != g[i].part) {
-			cur_part[c] = g[i].part;
-			cur_count[c] = 0;
-		}
-		cur_count[c]++;
-		g[i].keep = cur_count[c] > kept[c];
-		if (g[i].keep)
-			kept[c]++;
-	}
-	free(byc);
-	free(kept);
-	free(cur_part);
-	free(cur_count);
-}
-
 rowset *csvtable_merge(const struct csvtable *parts, const char *const names[], size_t n,
 		       struct cs_error *err)
 {
-	struct merge_ref *refs;
+	struct csvmerge_ref *refs;
 	size_t total = 0, k = 0, id_col = 0;
 	bool found = false;
 	rowset *rs;
@@ -223,7 +149,7 @@ rowset *csvtable_merge(const struct csvtable *parts, const char *const names[], 
 	for (size_t i = 0; i < n; i++) {
 		for (size_t r = 0; r < parts[i].nrows; r++) {
 			const struct csvtable_row *row = &parts[i].rows[r];
-			struct merge_ref *m = &refs[k++];
+			struct csvmerge_ref *m = &refs[k++];
 			if (row->ncells != parts[i].ncols || !csvtable_row_id(row->cells[id_col], &m->id)) {
 				char q[96];
 				text_quote(row->ncells > id_col ? row->cells[id_col] : "", q, sizeof q);
@@ -242,7 +168,7 @@ rowset *csvtable_merge(const struct csvtable *parts, const char *const names[], 
 		size_t e = g + 1;
 		while (e < total && refs[e].id == refs[g].id)
 			e++;
-		dedupe_group(refs + g, e - g);
+		csvmerge_dedupe(refs + g, e - g);
 		g = e;
 	}
 

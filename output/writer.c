@@ -30,6 +30,14 @@ static int csv_field(FILE *f, const char *s)
 	return fputs(s, f) < 0 ? -1 : 0;
 }
 
+int writer_csv_cells(FILE *f, char *const *cells, size_t n)
+{
+	for (size_t c = 0; c < n; c++)
+		if ((c && fputc(',', f) == EOF) || csv_field(f, cells[c]) < 0)
+			return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
 int writer_csv(FILE *f, const rowset *rs)
 {
 	char buf[CELL_MAX];

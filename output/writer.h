@@ -21,6 +21,10 @@ extern const char *const output_format_names[];
 int writer_write(FILE *f, const rowset *rs, enum output_format format, int width);
 int writer_table(FILE *f, const rowset *rs, int width);
 int writer_csv(FILE *f, const rowset *rs);
+
+/* One CSV line of text cells, quoted as writer_csv() quotes (whole cells,
+ * however long). -1 on a write error. */
+int writer_csv_cells(FILE *f, char *const *cells, size_t n);
 int writer_json(FILE *f, const rowset *rs);
 
 #endif

@@ -1,0 +1,50 @@
+/*
+ * csvmerge: sweep parts (or any result files with one header and a row_id
+ * column) merged into one CSV, sorted by row_id, in memory independent of
+ * the files' sizes.
+ *
+ * Rows are ordered by row_id, ties keeping part order and then row order; a
+ * row that repeats a row of an earlier part with the same row_id is dropped,
+ * so a part given twice or a shard rerun adds nothing, while rows repeated
+ * within one part are kept. Parts sorted by row_id (as sweep writes them)
+ * are read once more and merged as they stream; a part that is not sorted
+ * is first cut into sorted runs in temporary files. Memory: a row per part
+ * or run, one row_id's rows, and one run while it is sorted. Never prints.
+ */
+#ifndef CLUSTERSIM_OUTPUT_CSVMERGE_H
+#define CLUSTERSIM_OUTPUT_CSVMERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output/csvreader.h"
+#include "util/error.h"
+
+/* One row of a row_id group, for csvmerge_dedupe(). */
+struct csvmerge_ref {
+	uint64_t id;
+	size_t part, row;                 /* which part, which row of it */
+	const struct csvtable_row *r;
+	size_t cls;                       /* scratch: rows with equal cells share a class */
+	bool keep;                        /* set by csvmerge_dedupe() */
+};
+
+/*
+ * Decide which rows of one row_id group (in part, then row order) stay:
+ * for each set of equal rows, the part with the most copies decides how
+ * many are kept, so a row repeated within a part stays and one repeated
+ * across parts goes.
+ */
+void csvmerge_dedupe(struct csvmerge_ref *g, size_t n);
+
+/*
+ * Merge the parts named in names[0..n) ("-" = standard input, at most once)
+ * into `output` (NULL or "-" = standard output; else written atomically).
+ * Input errors (a part that is not CSV, headers that differ, a bad row_id)
+ * name the part and the line, as reading in strict mode does; nothing is
+ * written then. Returns 0, or -1 with err set.
+ */
+int csvmerge_files(const char *const names[], size_t n, const char *output, struct cs_error *err);
+
+#endif
