@@ -146,14 +146,14 @@ static int open_common(struct csvreader *r, struct cs_error *err)
 	r->line = 1;
 	rc = take_row(r, &head, err);
 	if (rc < 0)
-		goto fail_parser;
+		goto fail;
 	if (rc == 0 || !head.terminated) {
 		if (rc > 0)
 			csvtable_row_release(&head);
 		if (r->mode == CSVTABLE_STRICT) {
 			error_set(err, "%s '%s': %s", r->what, r->shown,
 				  rc > 0 ? "the header line has no newline at the end" : "no header line (an empty file)");
-			goto fail_parser;
+			goto fail;
 		}
 		r->at_end = true;  /* nothing to salvage without a header */
 		return 0;
@@ -161,18 +161,8 @@ static int open_common(struct csvreader *r, struct cs_error *err)
 	r->header = head.cells;
 	r->ncols = head.ncells;
 	return 0;
-fail_parser:
-	csv_free(&r->parser);
 fail:
-	if (r->own_file)
-		fclose(r->f);
-	free(r->shown);
-	free_cells(r->cells, r->ncells);
-	for (size_t i = 0; i < r->qlen; i++)
-		csvtable_row_release(&r->queue[r->qhead + i]);
-	free(r->queue);
-	free(r->linebuf);
-	memset(r, 0, sizeof *r);
+	csvreader_close(r);  /* a parser never started frees nothing */
 	return -1;
 }
 

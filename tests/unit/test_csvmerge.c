@@ -12,21 +12,16 @@
 #include "output/writer.h"
 #include "sim/rng.h"
 
-static char dir[64];
-
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/test_csvmerge.XXXXXX");
-	return mkdtemp(dir) == NULL ? -1 : 0;
+	return test_dir_make("test_csvmerge");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove();
 }
 
 /* The whole file as a string (caller frees). */
@@ -81,7 +76,7 @@ static void write_parts(char **paths, size_t n, size_t rows, uint64_t seed, bool
 	gsl_rng *rng = rng_stream_new(seed, 0, 0);
 	for (size_t i = 0; i < n; i++) {
 		paths[i] = malloc(128);
-		snprintf(paths[i], 128, "%s/part%zu-%llu.csv", dir, i, (unsigned long long)seed);
+		snprintf(paths[i], 128, "%s/part%zu-%llu.csv", test_dir(), i, (unsigned long long)seed);
 		FILE *f = fopen(paths[i], "w");
 		fputs("scenario,row_id,reason,value\n", f);
 		for (size_t r = 0; r < rows; r++) {
@@ -99,7 +94,7 @@ static void check_same(size_t n, size_t rows, uint64_t seed, bool sorted)
 	char *paths[4], out[128];
 	struct cs_error err;
 	write_parts(paths, n, rows, seed, sorted);
-	snprintf(out, sizeof out, "%s/merged-%llu.csv", dir, (unsigned long long)seed);
+	snprintf(out, sizeof out, "%s/merged-%llu.csv", test_dir(), (unsigned long long)seed);
 	error_clear(&err);
 	assert_int_equal(csvmerge_files((const char *const *)paths, n, out, &err), 0);
 	char *streamed = slurp(out), *in_memory = merge_in_memory(paths, n);
@@ -134,14 +129,14 @@ static void test_part_twice_and_errors(void **state)
 	struct cs_error err;
 	write_parts(paths, 1, 40, 7, false);
 	const char *twice[] = { paths[0], paths[0] };
-	snprintf(out, sizeof out, "%s/twice.csv", dir);
+	snprintf(out, sizeof out, "%s/twice.csv", test_dir());
 	error_clear(&err);
 	assert_int_equal(csvmerge_files(twice, 2, out, &err), 0);
 	char *a = slurp(out), *b = merge_in_memory(paths, 1);
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
-	snprintf(bad, sizeof bad, "%s/bad.csv", dir);
+	snprintf(bad, sizeof bad, "%s/bad.csv", test_dir());
 	FILE *f = fopen(bad, "w");
 	fputs("scenario,row_id,reason,value\ns,x,r,1\n", f);
 	fclose(f);

@@ -11,27 +11,22 @@
 #include "output/outfile.h"
 #include "util/error.h"
 
-static char dir[64];
-
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/test_outfile.XXXXXX");
-	return mkdtemp(dir) == NULL ? -1 : 0;
+	return test_dir_make("test_outfile");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_dir_remove();
 }
 
 /* Number of entries of the test directory whose names start with prefix. */
 static int count_entries(const char *prefix)
 {
-	DIR *d = opendir(dir);
+	DIR *d = opendir(test_dir());
 	struct dirent *de;
 	int n = 0;
 	while ((de = readdir(d)) != NULL)
@@ -55,7 +50,7 @@ static void test_commit_replaces_atomically(void **state)
 	char path[128];
 	struct outfile o;
 	struct cs_error err;
-	snprintf(path, sizeof path, "%s/out.csv", dir);
+	snprintf(path, sizeof path, "%s/out.csv", test_dir());
 	write_text(path, "old\n");
 	error_clear(&err);
 	assert_int_equal(outfile_open(&o, path, &err), 0);
@@ -77,7 +72,7 @@ static void test_second_writer_refused(void **state)
 	char path[128];
 	struct outfile a, b;
 	struct cs_error err;
-	snprintf(path, sizeof path, "%s/busy.csv", dir);
+	snprintf(path, sizeof path, "%s/busy.csv", test_dir());
 	error_clear(&err);
 	assert_int_equal(outfile_open(&a, path, &err), 0);
 	assert_int_equal(outfile_open(&b, path, &err), -1);
@@ -99,7 +94,7 @@ static void test_stale_temporary_removed(void **state)
 	char path[128], stale[160], other[160];
 	struct outfile o;
 	struct cs_error err;
-	snprintf(path, sizeof path, "%s/sweep.csv", dir);
+	snprintf(path, sizeof path, "%s/sweep.csv", test_dir());
 	/* what a kill -9 leaves: a temporary nobody holds a lock on */
 	snprintf(stale, sizeof stale, "%s.tmp.Ab3dE9", path);
 	write_text(stale, "half a file");
@@ -118,9 +113,9 @@ static void test_output_is_an_input(void **state)
 	(void)state;
 	char in[128], link[128], out[128];
 	struct cs_error err;
-	snprintf(in, sizeof in, "%s/scenario.json", dir);
-	snprintf(link, sizeof link, "%s/link.json", dir);
-	snprintf(out, sizeof out, "%s/other.csv", dir);
+	snprintf(in, sizeof in, "%s/scenario.json", test_dir());
+	snprintf(link, sizeof link, "%s/link.json", test_dir());
+	snprintf(out, sizeof out, "%s/other.csv", test_dir());
 	write_text(in, "{}");
 	assert_int_equal(symlink(in, link), 0);
 	error_clear(&err);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* |a - b| <= rel * max(|a|, |b|) + abs_tol, with a message naming both. */
 #define assert_close(a, b, rel) assert_close_tol((a), (b), (rel), 0.0, __FILE__, __LINE__)
@@ -24,6 +25,28 @@ static inline void assert_close_tol(double a, double b, double rel, double abs_t
 			    file, line, a, b, rel, abs_tol);
 		_fail(file, line);
 	}
+}
+
+/* A fresh directory /tmp/NAME.XXXXXX for a test's files: test_dir_make()
+ * in the group's setup, test_dir_remove() (it and its contents) in its
+ * teardown; test_dir() is its path (a static buffer). */
+static inline char *test_dir(void)
+{
+	static char dir[64];
+	return dir;
+}
+
+static inline int test_dir_make(const char *name)
+{
+	snprintf(test_dir(), 64, "/tmp/%s.XXXXXX", name);
+	return mkdtemp(test_dir()) == NULL ? -1 : 0;
+}
+
+static inline int test_dir_remove(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_dir());
+	return system(cmd) == 0 ? 0 : -1;
 }
 
 #endif
