@@ -162,9 +162,9 @@ static bool check_schedule_fits(struct train_plan *p, const struct plan_inputs *
 
 static bool check_tp_spans_nodes_evenly(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
-	int per_node = in->c->gpus_per_node;
-	if (p->tp > per_node && p->tp % per_node != 0) {
-		snprintf(why, why_size, "tp %d spans nodes of %d GPUs unevenly", p->tp, per_node);
+	int gpus_per_node = in->c->gpus_per_node;
+	if (p->tp > gpus_per_node && p->tp % gpus_per_node != 0) {
+		snprintf(why, why_size, "tp %d spans nodes of %d GPUs unevenly", p->tp, gpus_per_node);
 		return false;
 	}
 	return true;
