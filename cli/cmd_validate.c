@@ -58,102 +58,152 @@ static char **list_dir(const char *dir, size_t *n)
 	return names;
 }
 
+/* The scenario files of one run of the command. */
+struct validate_files {
+	char **names;
+	size_t n;
+	bool owned;  /* listed from a directory: names and array are ours to free */
+};
+
+/* The FILES operands, else the .json files of the first validation
+ * directory that has any. Returns false, with *status set, when there are
+ * none. */
+static bool validate_files_list(const struct cli_call *call, struct validate_files *vf, int *status,
+				struct cs_error *err)
+{
+	static const char *const dirs[] = {
+		"scenarios/validation", CLUSTERSIM_PREFIX "/share/clustersim/validation", NULL
+	};
+	vf->names = NULL;
+	vf->n = 0;
+	vf->owned = false;
+	if (call->n_operands > 0) {
+		vf->names = call->operands;
+		vf->n = call->n_operands;
+		return true;
+	}
+	for (int i = 0; dirs[i] != NULL && vf->n == 0; i++) {
+		vf->names = list_dir(dirs[i], &vf->n);
+		vf->owned = vf->names != NULL;
+	}
+	if (vf->n == 0) {
+		*status = cli_usage_error(err, "validate", "no validation scenarios found (give FILES or run from the source tree)");
+		return false;
+	}
+	return true;
+}
+
+static void validate_files_release(struct validate_files *vf)
+{
+	if (!vf->owned)
+		return;
+	for (size_t i = 0; i < vf->n; i++)
+		free(vf->names[i]);
+	free(vf->names);
+}
+
+/* What the predictions so far add up to. */
+struct validate_tally {
+	struct stats_sample abs_err_pct;  /* |error| of each predicted row */
+	size_t failed;                    /* rows not predicted */
+	double worst_pct;
+	char worst_id[128];
+};
+
+/* Fill the current row's prediction columns and count it in t. */
+static void validate_predict_row(const struct scenario *s, rowset *rs, struct validate_tally *t)
+{
+	char why[512] = "";
+	double predicted;
+	if (validation_predict(s, &predicted, why, sizeof why) && isfinite(predicted)) {
+		double e = 100.0 * (predicted - s->validation.published) / s->validation.published;
+		rowset_real(rs, "predicted", predicted);
+		rowset_real(rs, "error_pct", e);
+		rowset_text(rs, "status", "ok");
+		stats_sample_add(&t->abs_err_pct, fabs(e));
+		if (fabs(e) > t->worst_pct) {
+			t->worst_pct = fabs(e);
+			snprintf(t->worst_id, sizeof t->worst_id, "%s", s->validation.id);
+		}
+	} else {
+		rowset_text(rs, "status", "not-predicted");
+		rowset_text(rs, "reason", why);
+		t->failed++;
+	}
+}
+
+/* Load one validation scenario (over a copy of base: a file's catalog block
+ * stays its own) and add its row. Returns false, with *status set, when the
+ * file cannot be read or has no validation block. */
+static bool validate_file(const char *file, const catalog *base, rowset *rs, struct validate_tally *t,
+			  int *status, struct cs_error *err)
+{
+	struct scenario s;
+	catalog *cat = catalog_copy(base);
+	if (scenario_load(file, NULL, 0, -1, cat, &s, err) < 0) {
+		catalog_free(cat);
+		*status = cli_status(err);
+		return false;
+	}
+	catalog_free(cat);
+	if (!s.validation.present) {
+		scenario_release(&s);
+		*status = cli_usage_error(err, "validate", "'%s' has no \"validation\" block", file);
+		return false;
+	}
+	rowset_add_row(rs);
+	rowset_text(rs, "id", s.validation.id);
+	rowset_text(rs, "metric", s.validation.metric);
+	rowset_real(rs, "published", s.validation.published);
+	rowset_text(rs, "source", s.validation.source);
+	validate_predict_row(&s, rs, t);
+	scenario_release(&s);
+	return true;
+}
+
+/* Print the summary to standard error; EXIT_RUNTIME when the targets are
+ * not met, else EXIT_OK. */
+static int validate_summary(struct validate_tally *t, struct cs_error *err)
+{
+	size_t nerr = t->abs_err_pct.n, over = 0;
+	for (size_t i = 0; i < nerr; i++)
+		over += t->abs_err_pct.v[i] > WORST_TARGET_PCT;
+	double median = stats_sample_percentile(&t->abs_err_pct, 50);
+	fprintf(stderr, "validate: %zu rows predicted, %zu not; median |error| %.1f%%, worst %.1f%% (%s); %zu rows beyond %.0f%%\n",
+		nerr, t->failed, median, t->worst_pct, t->worst_id[0] ? t->worst_id : "-", over, WORST_TARGET_PCT);
+	if (median > MEDIAN_TARGET_PCT || over > 0 || t->failed > 0) {
+		error_runtime(err, "validate: the targets (median <= %.0f%%, every row <= %.0f%%, every row predicted) are not met",
+			      MEDIAN_TARGET_PCT, WORST_TARGET_PCT);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 static int validate_exec(struct cli_call *call, struct cs_error *err)
 {
 	static const char *const cols[] = {
 		"id", "metric", "published", "predicted", "error_pct", "status", "reason", "source", NULL
 	};
-	char **files = NULL;
-	size_t nfiles = 0;
-	bool owned = false;
-	const catalog *base = call->cat;
+	struct validate_files vf;
+	struct validate_tally t = { .failed = 0, .worst_pct = 0, .worst_id = "" };
 	rowset *rs = NULL;
-	struct stats_sample abs_err;
-	size_t failed = 0;
 	int status = EXIT_OK;
-	char worst_id[128] = "";
-	double worst = 0;
 
-	stats_sample_init(&abs_err);
-	if (call->n_operands > 0) {
-		files = call->operands;
-		nfiles = call->n_operands;
-	} else {
-		static const char *const dirs[] = {
-			"scenarios/validation", CLUSTERSIM_PREFIX "/share/clustersim/validation", NULL
-		};
-		for (int i = 0; dirs[i] != NULL && nfiles == 0; i++) {
-			files = list_dir(dirs[i], &nfiles);
-			owned = files != NULL;
-		}
-		if (nfiles == 0) {
-			status = cli_usage_error(err, "validate", "no validation scenarios found (give FILES or run from the source tree)");
-			goto out;
-		}
-	}
+	stats_sample_init(&t.abs_err_pct);
+	if (!validate_files_list(call, &vf, &status, err))
+		goto out;
 	rs = rowset_new(cols);
-	for (size_t i = 0; i < nfiles; i++) {
-		struct scenario s;
-		catalog *cat = catalog_copy(base);  /* a file's catalog block stays its own */
-		char why[512] = "";
-		double predicted;
-		if (scenario_load(files[i], NULL, 0, -1, cat, &s, err) < 0) {
-			catalog_free(cat);
-			status = cli_status(err);
+	for (size_t i = 0; i < vf.n; i++)
+		if (!validate_file(vf.names[i], call->cat, rs, &t, &status, err))
 			goto out;
-		}
-		catalog_free(cat);
-		if (!s.validation.present) {
-			scenario_release(&s);
-			status = cli_usage_error(err, "validate", "'%s' has no \"validation\" block", files[i]);
-			goto out;
-		}
-		rowset_add_row(rs);
-		rowset_text(rs, "id", s.validation.id);
-		rowset_text(rs, "metric", s.validation.metric);
-		rowset_real(rs, "published", s.validation.published);
-		rowset_text(rs, "source", s.validation.source);
-		if (validation_predict(&s, &predicted, why, sizeof why) && isfinite(predicted)) {
-			double e = 100.0 * (predicted - s.validation.published) / s.validation.published;
-			rowset_real(rs, "predicted", predicted);
-			rowset_real(rs, "error_pct", e);
-			rowset_text(rs, "status", "ok");
-			stats_sample_add(&abs_err, fabs(e));
-			if (fabs(e) > worst) {
-				worst = fabs(e);
-				snprintf(worst_id, sizeof worst_id, "%s", s.validation.id);
-			}
-		} else {
-			rowset_text(rs, "status", "not-predicted");
-			rowset_text(rs, "reason", why);
-			failed++;
-		}
-		scenario_release(&s);
-	}
 	if (cli_write(&call->o, rs, err) < 0) {
 		status = cli_status(err);
 		goto out;
 	}
-	{
-		size_t nerr = abs_err.n, over = 0;
-		for (size_t i = 0; i < nerr; i++)
-			over += abs_err.v[i] > WORST_TARGET_PCT;
-		double median = stats_sample_percentile(&abs_err, 50);
-		fprintf(stderr, "validate: %zu rows predicted, %zu not; median |error| %.1f%%, worst %.1f%% (%s); %zu rows beyond %.0f%%\n",
-			nerr, failed, median, worst, worst_id[0] ? worst_id : "-", over, WORST_TARGET_PCT);
-		if (median > MEDIAN_TARGET_PCT || over > 0 || failed > 0) {
-			error_runtime(err, "validate: the targets (median <= %.0f%%, every row <= %.0f%%, every row predicted) are not met",
-				      MEDIAN_TARGET_PCT, WORST_TARGET_PCT);
-			status = EXIT_RUNTIME;
-		}
-	}
+	status = validate_summary(&t, err);
 out:
-	if (owned) {
-		for (size_t i = 0; i < nfiles; i++)
-			free(files[i]);
-		free(files);
-	}
-	stats_sample_release(&abs_err);
+	validate_files_release(&vf);
+	stats_sample_release(&t.abs_err_pct);
 	rowset_free(rs);
 	return status;
 }

@@ -248,81 +248,109 @@ static void reschedule(flow_net *n, struct fl_cold *c, uint32_t slot, double rat
 		c->ev = engine_at(n->e, t, ENGINE_CLASS_WORK, &n->on_complete, slot);
 }
 
-/*
- * Weighted max-min rates for the component reachable from the seed links,
- * by progressive filling. Shares only grow as flows are fixed (a link that
- * loses a flow fixed at level x had share >= x, so its new share is >= its
- * old one). So a link's key in the heap, set when it was last looked at, is
- * a lower bound of its true share: when the smallest key turns out stale it
- * is raised in place and sifted down; when it is current it is the true
- * minimum, and its unfixed flows are fixed at that share. Each link is in
- * the heap once, so the heap stays small and in cache.
- */
-static void solve_from_seeds(flow_net *n)
-{
-	size_t nl = 0, nf = 0, head = 0;
-	uint32_t stamp = ++n->stamp;
+/* The component being re-solved: its links are n->comp_links[0..n_links),
+ * its flows n->comp_flows[0..n_flows). */
+struct component {
+	size_t n_links, n_flows;
+};
 
-	if (stamp == 0) { /* wrapped: clear all stamps */
+/* The stamp that marks what this solve has gathered; when the counter wraps,
+ * every stamp is cleared first so no old mark reads as current. */
+static uint32_t next_stamp(flow_net *n)
+{
+	uint32_t stamp = ++n->stamp;
+	if (stamp == 0) {
 		for (size_t i = 0; i < n->nlinks; i++)
 			n->links[i].stamp = 0;
 		for (size_t i = 0; i < n->nflows; i++)
 			n->hot[i].stamp = 0;
 		stamp = n->stamp = 1;
 	}
-	/* 1. The component: breadth-first over links and the flows on them;
-	 * when every link is a seed, everything is the component. */
-	n->comp_links = grow_u32(n->comp_links, &n->cap_comp_links, n->nlinks);
-	n->comp_flows = grow_u32(n->comp_flows, &n->cap_comp_flows, n->nflows);
-	if (n->nseeds == n->nlinks) {
-		for (size_t l = 0; l < n->nlinks; l++) {
-			n->links[l].seed = false;
-			n->comp_links[nl++] = (uint32_t)l;
-		}
-		for (size_t f = 0; f < n->nflows; f++) {
-			if (n->cold[f].active) {
-				n->hot[f].fixed = 0;
-				n->comp_flows[nf++] = (uint32_t)f;
-			}
-		}
-		n->nseeds = 0;
-		head = nl;
+	return stamp;
+}
+
+/* Every link is a seed: the component is every link and every active flow. */
+static struct component component_all(flow_net *n)
+{
+	struct component cc = { 0, 0 };
+	for (size_t l = 0; l < n->nlinks; l++) {
+		n->links[l].seed = false;
+		n->comp_links[cc.n_links++] = (uint32_t)l;
 	}
+	for (size_t f = 0; f < n->nflows; f++) {
+		if (n->cold[f].active) {
+			n->hot[f].fixed = 0;
+			n->comp_flows[cc.n_flows++] = (uint32_t)f;
+		}
+	}
+	n->nseeds = 0;
+	return cc;
+}
+
+/* Add flow fs to the component unless it is there, with the links of its
+ * path not seen yet (they join the breadth-first queue). */
+static void take_flow(flow_net *n, uint32_t fs, uint32_t stamp, struct component *cc)
+{
+	struct fl_hot *f = &n->hot[fs];
+	if (f->stamp == stamp)
+		return;
+	f->stamp = stamp;
+	f->fixed = 0;
+	n->comp_flows[cc->n_flows++] = fs;
+	for (int k = 0; k < f->n_links; k++) {
+		uint32_t l2 = f->links[k];
+		if (n->links[l2].stamp != stamp) {
+			n->links[l2].stamp = stamp;
+			n->comp_links[cc->n_links++] = l2;
+		}
+	}
+}
+
+/* Breadth-first from the seed links over the flows on each link and the
+ * links of those flows. */
+static struct component component_from_seeds(flow_net *n, uint32_t stamp)
+{
+	struct component cc = { 0, 0 };
+	size_t head = 0;
 	for (size_t s = 0; s < n->nseeds; s++) {
 		uint32_t l = n->seeds[s];
 		n->links[l].seed = false;
 		if (n->links[l].stamp == stamp)
 			continue;
 		n->links[l].stamp = stamp;
-		n->comp_links[nl++] = l;
+		n->comp_links[cc.n_links++] = l;
 	}
 	n->nseeds = 0;
-	while (head < nl) {
+	while (head < cc.n_links) {
 		const struct fl_link *lk = &n->links[n->comp_links[head++]];
-		for (uint32_t i = 0; i < lk->n; i++) {
-			uint32_t fs = lk->flows[i];
-			struct fl_hot *f = &n->hot[fs];
-			if (f->stamp == stamp)
-				continue;
-			f->stamp = stamp;
-			f->fixed = 0;
-			n->comp_flows[nf++] = fs;
-			for (int k = 0; k < f->n_links; k++) {
-				uint32_t l2 = f->links[k];
-				if (n->links[l2].stamp != stamp) {
-					n->links[l2].stamp = stamp;
-					n->comp_links[nl++] = l2;
-				}
-			}
-		}
+		for (uint32_t i = 0; i < lk->n; i++)
+			take_flow(n, lk->flows[i], stamp, &cc);
 	}
-	/* 2. Progressive filling. */
-	if (n->cap_heap < nl) {
-		n->cap_heap = nl;
+	return cc;
+}
+
+/* The part of the flow/link graph the seed links touch; clears the seeds.
+ * Its flows are marked unfixed. */
+static struct component collect_component(flow_net *n)
+{
+	uint32_t stamp = next_stamp(n);
+	n->comp_links = grow_u32(n->comp_links, &n->cap_comp_links, n->nlinks);
+	n->comp_flows = grow_u32(n->comp_flows, &n->cap_comp_flows, n->nflows);
+	if (n->nseeds == n->nlinks)
+		return component_all(n);
+	return component_from_seeds(n, stamp);
+}
+
+/* Give each component link its whole capacity and all its flows' weight
+ * again, and heap the links that carry flows by their share. */
+static void heap_build(flow_net *n, size_t n_links)
+{
+	if (n->cap_heap < n_links) {
+		n->cap_heap = n_links;
 		n->heap = xreallocarray(n->heap, n->cap_heap, sizeof *n->heap);
 	}
 	n->nheap = 0;
-	for (size_t i = 0; i < nl; i++) {
+	for (size_t i = 0; i < n_links; i++) {
 		struct fl_link *lk = &n->links[n->comp_links[i]];
 		lk->rem = lk->cap;
 		lk->wsum = lk->wtotal;
@@ -335,45 +363,81 @@ static void solve_from_seeds(flow_net *n)
 	}
 	for (size_t i = (n->nheap + 2) / 4; i-- > 0;)
 		heap_sift_down(n->heap, n->nheap, i);
+}
+
+/* Take the smallest entry off the heap. */
+static void heap_pop(flow_net *n)
+{
+	n->heap[0] = n->heap[--n->nheap];
+	if (n->nheap > 0)
+		heap_sift_down(n->heap, n->nheap, 0);
+}
+
+/* A link's fair share now (capacity left over the weight of its unfixed
+ * flows), never below key_share, the level fixed so far. */
+static double link_share(const struct fl_link *lk, double key_share)
+{
+	double rem = lk->rem > 0 ? lk->rem : 0;
+	double share = lk->wsum > 0 ? rem / lk->wsum : key_share;
+	if (share < key_share)
+		share = key_share;  /* rounding */
+	return share;
+}
+
+/* Fix the unfixed flows of lk at share x weight, taking their rate and
+ * weight off every link they cross. */
+static void fix_flows_of(flow_net *n, const struct fl_link *lk, double share)
+{
+	for (uint32_t k = 0; k < lk->n; k++) {
+		struct fl_hot *f = &n->hot[lk->flows[k]];
+		if (f->fixed)
+			continue;
+		f->fixed = 1;
+		f->new_rate = share * f->weight;
+		for (int j = 0; j < f->n_links; j++) {
+			struct fl_link *o = &n->links[f->links[j]];
+			o->rem -= f->new_rate;
+			o->wsum -= f->weight;
+			o->unfixed--;
+		}
+	}
+}
+
+/*
+ * Progressive filling over the heaped links, setting new_rate of every
+ * component flow. Shares only grow as flows are fixed (a link that loses a
+ * flow fixed at level x had share >= x, so its new share is >= its old
+ * one). So a link's key in the heap, set when it was last looked at, is a
+ * lower bound of its true share: when the smallest key turns out stale it
+ * is raised in place and sifted down; when it is current it is the true
+ * minimum, and its unfixed flows are fixed at that share. Each link is in
+ * the heap once, so the heap stays small and in cache.
+ */
+static void progressive_fill(flow_net *n)
+{
 	while (n->nheap > 0) {
 		struct heap_entry *top = &n->heap[0];
-		struct fl_link *lk = &n->links[top->link];
+		const struct fl_link *lk = &n->links[top->link];
 		if (lk->unfixed == 0) {
-			/* all its flows were fixed elsewhere: drop it */
-			n->heap[0] = n->heap[--n->nheap];
-			if (n->nheap > 0)
-				heap_sift_down(n->heap, n->nheap, 0);
+			heap_pop(n);  /* all its flows were fixed elsewhere */
 			continue;
 		}
-		double rem = lk->rem > 0 ? lk->rem : 0;
-		double share = lk->wsum > 0 ? rem / lk->wsum : top->share;
-		if (share < top->share)
-			share = top->share;  /* rounding: never below the level fixed so far */
+		double share = link_share(lk, top->share);
 		if (share > top->share * (1 + 1e-12)) {
 			top->share = share;  /* stale key: raise it and look again */
 			heap_sift_down(n->heap, n->nheap, 0);
 			continue;
 		}
-		for (uint32_t k = 0; k < lk->n; k++) {
-			struct fl_hot *f = &n->hot[lk->flows[k]];
-			if (f->fixed)
-				continue;
-			f->fixed = 1;
-			f->new_rate = share * f->weight;
-			for (int j = 0; j < f->n_links; j++) {
-				struct fl_link *o = &n->links[f->links[j]];
-				o->rem -= f->new_rate;
-				o->wsum -= f->weight;
-				o->unfixed--;
-			}
-		}
-		n->heap[0] = n->heap[--n->nheap];
-		if (n->nheap > 0)
-			heap_sift_down(n->heap, n->nheap, 0);
+		fix_flows_of(n, lk, share);
+		heap_pop(n);
 	}
-	/* 3. Flows whose rate changed: progress at the old rate up to now, then
-	 * move their completion to match the new rate. */
-	for (size_t i = 0; i < nf; i++) {
+}
+
+/* Flows whose rate changed: progress at the old rate up to now, then move
+ * their completion to match the new rate. */
+static void apply_rates(flow_net *n, size_t n_flows)
+{
+	for (size_t i = 0; i < n_flows; i++) {
 		uint32_t slot = n->comp_flows[i];
 		struct fl_hot *h = &n->hot[slot];
 		if (h->new_rate != h->rate || h->rate == 0) {
@@ -383,6 +447,16 @@ static void solve_from_seeds(flow_net *n)
 			reschedule(n, c, slot, h->rate);
 		}
 	}
+}
+
+/* Weighted max-min rates for the component reachable from the seed links
+ * (then cleared); flows whose rate changes have their completion moved. */
+static void solve_from_seeds(flow_net *n)
+{
+	struct component cc = collect_component(n);
+	heap_build(n, cc.n_links);
+	progressive_fill(n);
+	apply_rates(n, cc.n_flows);
 }
 
 static void add_seeds(flow_net *n, const struct fl_hot *f)

@@ -87,80 +87,114 @@ static flow_link add(flow_net *fn, const struct link_class *k, double bw)
 	return flow_add_link(fn, bw * k->efficiency);
 }
 
+/* Mesh or bridge: one link per ordered pair of GPUs sharing a domain. */
+static void build_pair_links(struct topology_net *tn)
+{
+	const struct topology *t = tn->t;
+	size_t per_node = (size_t)t->gpus_per_node * (size_t)t->gpus_per_node;
+	tn->pair = xcalloc((size_t)t->nodes * per_node, sizeof *tn->pair);
+	for (int n = 0; n < t->nodes; n++)
+		for (int a = 0; a < t->gpus_per_node; a++)
+			for (int b = 0; b < t->gpus_per_node; b++)
+				if (a != b && a / t->domain_gpus == b / t->domain_gpus)
+					tn->pair[(size_t)n * per_node + (size_t)a * t->gpus_per_node + (size_t)b] =
+						add(tn->fn, &t->su, t->su.bw_bytes_per_s);
+}
+
+/* One link each way per GPU of the given class: a switch or host port. */
+static void build_gpu_ports(struct topology_net *tn, const struct link_class *k, flow_link **up, flow_link **down)
+{
+	const struct topology *t = tn->t;
+	*up = xcalloc((size_t)t->gpus, sizeof **up);
+	*down = xcalloc((size_t)t->gpus, sizeof **down);
+	for (long g = 0; g < t->gpus; g++) {
+		(*up)[g] = add(tn->fn, k, k->bw_bytes_per_s);
+		(*down)[g] = add(tn->fn, k, k->bw_bytes_per_s);
+	}
+}
+
+/* The scale-up domain: pair links (with PCIe through the host between
+ * domains of one node), or a switch/host port per GPU. */
+static void build_scale_up(struct topology_net *tn)
+{
+	const struct topology *t = tn->t;
+	if (t->su_kind == FTOPO_MESH || t->su_kind == FTOPO_BRIDGE) {
+		build_pair_links(tn);
+		if (t->has_host && t->domain_gpus < t->gpus_per_node)
+			build_gpu_ports(tn, &t->host, &tn->pcie_up, &tn->pcie_down);
+	} else {
+		build_gpu_ports(tn, &t->su, &tn->gpu_up, &tn->gpu_down);
+	}
+}
+
+/* Leaf uplinks and downlinks per group (x rail for rail topologies), when
+ * there is more than one leaf group. */
+static void build_leaf_links(struct topology_net *tn)
+{
+	const struct topology *t = tn->t;
+	int per = t->kind == TOPO_RAIL ? t->rails : 1;
+	size_t nl = (size_t)t->leaf_groups * (size_t)per;
+	tn->has_leaf_links = true;
+	tn->leaf_up = xcalloc(nl, sizeof *tn->leaf_up);
+	tn->leaf_down = xcalloc(nl, sizeof *tn->leaf_down);
+	for (int grp = 0; grp < t->leaf_groups; grp++) {
+		double up_bytes_per_s = topology_leaf_uplink(t, grp);
+		for (int r = 0; r < per; r++) {
+			tn->leaf_up[(size_t)grp * per + r] = add(tn->fn, &t->rail, up_bytes_per_s);
+			tn->leaf_down[(size_t)grp * per + r] = add(tn->fn, &t->rail, up_bytes_per_s);
+		}
+	}
+}
+
+/* The scale-out fabric: each node's rails, then the leaves above them. */
+static void build_scale_out(struct topology_net *tn)
+{
+	const struct topology *t = tn->t;
+	size_t nr = (size_t)t->nodes * (size_t)t->rails;
+	tn->rail_up = xcalloc(nr, sizeof *tn->rail_up);
+	tn->rail_down = xcalloc(nr, sizeof *tn->rail_down);
+	for (size_t i = 0; i < nr; i++) {
+		tn->rail_up[i] = add(tn->fn, &t->rail, t->rail.bw_bytes_per_s);
+		tn->rail_down[i] = add(tn->fn, &t->rail, t->rail.bw_bytes_per_s);
+	}
+	if (t->leaf_groups > 1)
+		build_leaf_links(tn);
+}
+
+/* Per tier its aggregate link, then each node's port to it (a rate left
+ * out is the other one spread over, or summed from, the nodes). */
+static void build_storage(struct topology_net *tn)
+{
+	const struct topology *t = tn->t;
+	tn->store_node = xcalloc((size_t)t->nodes * (size_t)t->n_storage, sizeof *tn->store_node);
+	tn->store_tier = xcalloc((size_t)t->n_storage, sizeof *tn->store_tier);
+	for (int k = 0; k < t->n_storage; k++) {
+		const struct storage_spec *s = &t->storage[k].spec;
+		double node_bytes_per_s = s->write_bytes_per_s_per_node;
+		double tier_bytes_per_s = s->aggregate_bytes_per_s;
+		if (node_bytes_per_s <= 0)
+			node_bytes_per_s = tier_bytes_per_s / t->nodes;
+		if (tier_bytes_per_s <= 0)
+			tier_bytes_per_s = node_bytes_per_s * t->nodes;
+		tn->store_tier[k] = flow_add_link(tn->fn, tier_bytes_per_s);
+		for (int n = 0; n < t->nodes; n++)
+			tn->store_node[(size_t)n * t->n_storage + k] = flow_add_link(tn->fn, node_bytes_per_s);
+	}
+}
+
 void topology_net_build(struct topology_net *tn, const struct topology *t, flow_net *fn)
 {
-	long g;
 	tn->t = t;
 	tn->fn = fn;
 	tn->gpu_up = tn->gpu_down = tn->pair = tn->pcie_up = tn->pcie_down = NULL;
 	tn->rail_up = tn->rail_down = tn->leaf_up = tn->leaf_down = NULL;
 	tn->store_node = tn->store_tier = NULL;
 	tn->has_leaf_links = false;
-
-	if (t->su_kind == FTOPO_MESH || t->su_kind == FTOPO_BRIDGE) {
-		size_t per_node = (size_t)t->gpus_per_node * (size_t)t->gpus_per_node;
-		tn->pair = xcalloc((size_t)t->nodes * per_node, sizeof *tn->pair);
-		for (int n = 0; n < t->nodes; n++)
-			for (int a = 0; a < t->gpus_per_node; a++)
-				for (int b = 0; b < t->gpus_per_node; b++)
-					if (a != b && a / t->domain_gpus == b / t->domain_gpus)
-						tn->pair[(size_t)n * per_node + (size_t)a * t->gpus_per_node + (size_t)b] =
-							add(fn, &t->su, t->su.bw_bytes_per_s);
-		if (t->has_host && t->domain_gpus < t->gpus_per_node) {
-			tn->pcie_up = xcalloc((size_t)t->gpus, sizeof *tn->pcie_up);
-			tn->pcie_down = xcalloc((size_t)t->gpus, sizeof *tn->pcie_down);
-			for (g = 0; g < t->gpus; g++) {
-				tn->pcie_up[g] = add(fn, &t->host, t->host.bw_bytes_per_s);
-				tn->pcie_down[g] = add(fn, &t->host, t->host.bw_bytes_per_s);
-			}
-		}
-	} else {
-		tn->gpu_up = xcalloc((size_t)t->gpus, sizeof *tn->gpu_up);
-		tn->gpu_down = xcalloc((size_t)t->gpus, sizeof *tn->gpu_down);
-		for (g = 0; g < t->gpus; g++) {
-			tn->gpu_up[g] = add(fn, &t->su, t->su.bw_bytes_per_s);
-			tn->gpu_down[g] = add(fn, &t->su, t->su.bw_bytes_per_s);
-		}
-	}
-	if (t->has_nic) {
-		size_t nr = (size_t)t->nodes * (size_t)t->rails;
-		tn->rail_up = xcalloc(nr, sizeof *tn->rail_up);
-		tn->rail_down = xcalloc(nr, sizeof *tn->rail_down);
-		for (size_t i = 0; i < nr; i++) {
-			tn->rail_up[i] = add(fn, &t->rail, t->rail.bw_bytes_per_s);
-			tn->rail_down[i] = add(fn, &t->rail, t->rail.bw_bytes_per_s);
-		}
-		if (t->leaf_groups > 1) {
-			int per = t->kind == TOPO_RAIL ? t->rails : 1;
-			size_t nl = (size_t)t->leaf_groups * (size_t)per;
-			tn->has_leaf_links = true;
-			tn->leaf_up = xcalloc(nl, sizeof *tn->leaf_up);
-			tn->leaf_down = xcalloc(nl, sizeof *tn->leaf_down);
-			for (int grp = 0; grp < t->leaf_groups; grp++) {
-				double up = topology_leaf_uplink(t, grp);
-				for (int r = 0; r < per; r++) {
-					tn->leaf_up[(size_t)grp * per + r] = add(fn, &t->rail, up);
-					tn->leaf_down[(size_t)grp * per + r] = add(fn, &t->rail, up);
-				}
-			}
-		}
-	}
-	if (t->n_storage > 0) {
-		tn->store_node = xcalloc((size_t)t->nodes * (size_t)t->n_storage, sizeof *tn->store_node);
-		tn->store_tier = xcalloc((size_t)t->n_storage, sizeof *tn->store_tier);
-		for (int k = 0; k < t->n_storage; k++) {
-			const struct storage_spec *s = &t->storage[k].spec;
-			double per_node = s->write_bytes_per_s_per_node;
-			double agg = s->aggregate_bytes_per_s;
-			if (per_node <= 0)
-				per_node = agg / t->nodes;
-			if (agg <= 0)
-				agg = per_node * t->nodes;
-			tn->store_tier[k] = flow_add_link(fn, agg);
-			for (int n = 0; n < t->nodes; n++)
-				tn->store_node[(size_t)n * t->n_storage + k] = flow_add_link(fn, per_node);
-		}
-	}
+	build_scale_up(tn);
+	if (t->has_nic)
+		build_scale_out(tn);
+	if (t->n_storage > 0)
+		build_storage(tn);
 }
 
 void topology_net_release(struct topology_net *tn)

@@ -7,14 +7,10 @@
 #include "models/kernel/transformer.h"
 #include "models/train/pipeline.h"
 
-const char *parallel_fill(const struct train_spec *w, const struct cluster_spec *c,
-			  const struct parallel_plan *req, struct train_plan *p)
+/* The plan fields a request left PLAN_AUTO, with plain defaults; dp and
+ * microbatches are derived by the checks. */
+static void fill_defaults(const struct parallel_plan *req, struct train_plan *p)
 {
-	static char why[192];
-	long gpus = cluster_gpus(c);
-	const struct model_spec *m = &w->model;
-	double seqs = w->global_batch_tokens / w->seq_len;
-
 	memset(p, 0, sizeof *p);
 	p->tp = req->tp == PLAN_AUTO ? 1 : req->tp;
 	p->pp = req->pp == PLAN_AUTO ? 1 : req->pp;
@@ -31,70 +27,173 @@ const char *parallel_fill(const struct train_spec *w, const struct cluster_spec 
 	p->sp = req->sequence_parallel == PLAN_AUTO ? p->tp > 1 : req->sequence_parallel == 1;
 	snprintf(p->order, sizeof p->order, "%s", req->order);
 	p->tp_overlap = req->tp_comm_overlap;
+}
 
+/* What the checks read besides the plan. */
+struct plan_inputs {
+	const struct train_spec *w;
+	const struct cluster_spec *c;
+	const struct parallel_plan *req;
+};
+
+/* One check of a filled plan: true when it passes, else false with the
+ * reason in why. A check may derive a plan field the later ones read (dp,
+ * microbatches). */
+typedef bool plan_check_fn(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size);
+
+static double sequences_per_step(const struct train_spec *w)
+{
+	return w->global_batch_tokens / w->seq_len;
+}
+
+/* tp x cp x pp divides the GPUs; derives dp. */
+static bool check_model_parallel_divides(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	long gpus = cluster_gpus(in->c);
 	long model_par = (long)p->tp * p->cp * p->pp;
 	if (gpus % model_par != 0) {
-		snprintf(why, sizeof why, "tp x cp x pp = %ld does not divide the %ld GPUs", model_par, gpus);
-		return why;
+		snprintf(why, why_size, "tp x cp x pp = %ld does not divide the %ld GPUs", model_par, gpus);
+		return false;
 	}
 	p->dp = (int)(gpus / model_par);
-	if (req->dp != PLAN_AUTO && req->dp != p->dp) {
-		snprintf(why, sizeof why, "dp %d does not match %ld GPUs / (tp x cp x pp) = %d", req->dp, gpus, p->dp);
-		return why;
+	return true;
+}
+
+static bool check_dp_matches(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	if (in->req->dp != PLAN_AUTO && in->req->dp != p->dp) {
+		snprintf(why, why_size, "dp %d does not match %ld GPUs / (tp x cp x pp) = %d", in->req->dp,
+			 cluster_gpus(in->c), p->dp);
+		return false;
 	}
+	return true;
+}
+
+static bool check_tp_divides_heads(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	const struct model_spec *m = &in->w->model;
 	if (m->heads % p->tp != 0) {
-		snprintf(why, sizeof why, "tp %d does not divide the %d attention heads", p->tp, m->heads);
-		return why;
+		snprintf(why, why_size, "tp %d does not divide the %d attention heads", p->tp, m->heads);
+		return false;
 	}
 	if (p->tp > m->kv_heads && p->tp % m->kv_heads != 0) {
-		snprintf(why, sizeof why, "tp %d and %d KV heads do not divide each other", p->tp, m->kv_heads);
-		return why;
+		snprintf(why, why_size, "tp %d and %d KV heads do not divide each other", p->tp, m->kv_heads);
+		return false;
 	}
+	return true;
+}
+
+static bool check_stages_fit_layers(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	const struct model_spec *m = &in->w->model;
 	if (p->pp * p->vpp > m->layers) {
-		snprintf(why, sizeof why, "pp x vpp = %d exceeds the %d layers", p->pp * p->vpp, m->layers);
-		return why;
+		snprintf(why, why_size, "pp x vpp = %d exceeds the %d layers", p->pp * p->vpp, m->layers);
+		return false;
 	}
-	if (w->seq_len % p->cp != 0 || (p->cp > 1 && (w->seq_len / p->cp) % 2 != 0)) {
-		snprintf(why, sizeof why, "cp %d does not split seq_len %d evenly", p->cp, w->seq_len);
-		return why;
+	return true;
+}
+
+/* cp divides seq_len, into an even number of tokens per rank when cp > 1. */
+static bool check_cp_splits_sequence(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	int seq_len = in->w->seq_len;
+	if (seq_len % p->cp != 0 || (p->cp > 1 && (seq_len / p->cp) % 2 != 0)) {
+		snprintf(why, why_size, "cp %d does not split seq_len %d evenly", p->cp, seq_len);
+		return false;
 	}
-	if (p->ep > 1) {
-		if (m->experts == 0) {
-			snprintf(why, sizeof why, "ep %d needs a mixture-of-experts model", p->ep);
-			return why;
-		}
-		if (p->dp % p->ep != 0 || m->experts % p->ep != 0) {
-			snprintf(why, sizeof why, "ep %d must divide dp %d and the %d experts", p->ep, p->dp, m->experts);
-			return why;
-		}
+	return true;
+}
+
+static bool check_ep_divides(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	const struct model_spec *m = &in->w->model;
+	if (p->ep <= 1)
+		return true;
+	if (m->experts == 0) {
+		snprintf(why, why_size, "ep %d needs a mixture-of-experts model", p->ep);
+		return false;
 	}
+	if (p->dp % p->ep != 0 || m->experts % p->ep != 0) {
+		snprintf(why, why_size, "ep %d must divide dp %d and the %d experts", p->ep, p->dp, m->experts);
+		return false;
+	}
+	return true;
+}
+
+static bool check_batch_splits(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	double seqs = sequences_per_step(in->w);
 	double per_replica = seqs / p->dp;
 	if (per_replica != floor(per_replica) || fmod(per_replica, p->micro_batch) != 0) {
-		snprintf(why, sizeof why, "%.0f sequences per step do not split into dp %d x micro_batch %d",
+		snprintf(why, why_size, "%.0f sequences per step do not split into dp %d x micro_batch %d",
 			 seqs, p->dp, p->micro_batch);
-		return why;
+		return false;
 	}
-	/* the schedule is simulated op by op: bound one step's work, and the
-	 * count before it becomes an int */
+	return true;
+}
+
+/* The schedule is simulated op by op: bound one step's work, and the count
+ * before it becomes an int; derives microbatches. */
+static bool check_pipeline_ops_bound(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	double per_replica = sequences_per_step(in->w) / p->dp;
 	double microbatches = per_replica / p->micro_batch;
 	double ops = microbatches * p->pp * p->vpp;
 	if (ops > PARALLEL_MAX_PIPELINE_OPS) {
-		snprintf(why, sizeof why, "%.0f micro-batches per pipeline per step (%.3g pipeline operations) "
+		snprintf(why, why_size, "%.0f micro-batches per pipeline per step (%.3g pipeline operations) "
 			 "are more than the %d clustersim simulates: use a larger micro_batch or fewer tokens per step",
 			 microbatches, ops, PARALLEL_MAX_PIPELINE_OPS);
-		return why;
+		return false;
 	}
 	p->microbatches = (int)microbatches;
+	return true;
+}
+
+static bool check_schedule_fits(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	(void)in;
 	const char *pc = pipeline_check(p->pp, p->vpp, p->microbatches, p->schedule);
 	if (pc != NULL) {
-		snprintf(why, sizeof why, "%s (pp %d, vpp %d, %d micro-batches)", pc, p->pp, p->vpp, p->microbatches);
-		return why;
+		snprintf(why, why_size, "%s (pp %d, vpp %d, %d micro-batches)", pc, p->pp, p->vpp, p->microbatches);
+		return false;
 	}
-	if (p->tp > c->gpus_per_node && p->tp % c->gpus_per_node != 0) {
-		snprintf(why, sizeof why, "tp %d spans nodes of %d GPUs unevenly", p->tp, c->gpus_per_node);
-		return why;
+	return true;
+}
+
+static bool check_tp_spans_nodes_evenly(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	int gpus_per_node = in->c->gpus_per_node;
+	if (p->tp > gpus_per_node && p->tp % gpus_per_node != 0) {
+		snprintf(why, why_size, "tp %d spans nodes of %d GPUs unevenly", p->tp, gpus_per_node);
+		return false;
 	}
-	return NULL;
+	return true;
+}
+
+/* The checks, in the order their reasons are reported (the first failing
+ * one gives the reason). */
+static plan_check_fn *const plan_checks[] = {
+	check_model_parallel_divides,
+	check_dp_matches,
+	check_tp_divides_heads,
+	check_stages_fit_layers,
+	check_cp_splits_sequence,
+	check_ep_divides,
+	check_batch_splits,
+	check_pipeline_ops_bound,
+	check_schedule_fits,
+	check_tp_spans_nodes_evenly,
+};
+
+bool parallel_fill(const struct train_spec *w, const struct cluster_spec *c, const struct parallel_plan *req,
+		   struct train_plan *p, char *why, size_t why_size)
+{
+	const struct plan_inputs in = { .w = w, .c = c, .req = req };
+	fill_defaults(req, p);
+	for (size_t i = 0; i < sizeof plan_checks / sizeof *plan_checks; i++)
+		if (!plan_checks[i](p, &in, why, why_size))
+			return false;
+	return true;
 }
 
 void parallel_stage_layers(int layers, int P, int vs, int *first, int *count)

@@ -11,6 +11,7 @@
 #define CLUSTERSIM_MODELS_TRAIN_PARALLEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "models/train/train.h"
 
@@ -19,15 +20,18 @@
  * second and a gigabyte whatever the batch. Real runs have a few thousand. */
 enum { PARALLEL_MAX_PIPELINE_OPS = 1 << 20 };
 
+/* Room for the reason parallel_fill gives (longer ones are cut). */
+enum { PARALLEL_WHY_MAX = 192 };
+
 /*
  * Fill the plan fields that are PLAN_AUTO with plain defaults (tp 1, pp 1,
  * vpp 1, cp 1, ep 1, zero 1, micro_batch 1, 1F1B or interleaved,
  * selective recompute, sequence parallel when tp > 1, dp from the GPU
- * count) and check the plan; returns NULL or the reason it cannot run (a
- * static buffer, overwritten by the next call).
+ * count) and check the plan; returns whether it can run, else false with
+ * the reason in why[0..why_size) (PARALLEL_WHY_MAX holds any).
  */
-const char *parallel_fill(const struct train_spec *w, const struct cluster_spec *c,
-			  const struct parallel_plan *req, struct train_plan *out);
+bool parallel_fill(const struct train_spec *w, const struct cluster_spec *c, const struct parallel_plan *req,
+		   struct train_plan *out, char *why, size_t why_size);
 
 /* Whether any field of q is PLAN_AUTO. */
 bool parallel_has_auto(const struct parallel_plan *q);

@@ -144,8 +144,8 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 		struct parallel_plan t;
 		struct train_plan p;
 		if (search_request(sp, digits, w, c, &t)) {
-			const char *why = parallel_fill(w, c, &t, &p);
-			if (why != NULL)
+			char why[PARALLEL_WHY_MAX];
+			if (!parallel_fill(w, c, &t, &p, why, sizeof why))
 				snprintf(s1->last_reason, sizeof s1->last_reason, "%s", why);
 			else
 				consider(s1, w, c, &p);

@@ -50,8 +50,8 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		.cp = q->cp, .ep = q->ep, .zero = q->zero, .micro_batch = q->micro_batch,
 		.schedule = q->schedule, .recompute = q->recompute, .sequence_parallel = 0, .dp = 0 });
 	if (only_dp) {
-		const char *why = parallel_fill(w, c, q, &p);
-		if (why != NULL) {
+		char why[PARALLEL_WHY_MAX];
+		if (!parallel_fill(w, c, q, &p, why, sizeof why)) {
 			r->status = TRAIN_INVALID;
 			snprintf(r->reason, sizeof r->reason, "%s", why);
 			return;

@@ -22,7 +22,8 @@ static void plan_of(int tp, int pp, int zero, struct scenario *s, struct train_p
 		 " \"sequence_parallel\": %s}}, \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 2}]}",
 		 tp, pp, zero, tp > 1 ? "true" : "false");
 	assert_int_equal(scenario_of_text(text, s, &err), 0);
-	assert_null(parallel_fill(&s->workload.train, &s->candidates[0], &s->workload.train.plan, p));
+	char why[PARALLEL_WHY_MAX];
+	assert_true(parallel_fill(&s->workload.train, &s->candidates[0], &s->workload.train.plan, p, why, sizeof why));
 }
 
 /* The heaviest stage's parameters on one GPU. */

@@ -198,7 +198,8 @@ static void test_auto_search_matches_exhaustive(void **state)
 		t.zero = zeros[z];
 		t.micro_batch = mbs[mb];
 		t.recompute = recs[rr];
-		if (parallel_fill(&s.workload.train, &s.candidates[0], &t, &p) != NULL)
+		char why[PARALLEL_WHY_MAX];
+		if (!parallel_fill(&s.workload.train, &s.candidates[0], &t, &p, why, sizeof why))
 			continue;
 		step_simulate(&s.workload.train, &s.candidates[0], &p, &cur, NULL);
 		if (cur.status != TRAIN_OK)
