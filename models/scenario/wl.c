@@ -105,7 +105,7 @@ static int reject_other_kinds_keys(struct jread *r, const json_t *v, const struc
 		const char *key = known[i];
 		if (json_object_get(v, key) != NULL && owned(key) && !listed(rd->keys, key)) {
 			char msg[128];
-			snprintf(msg, sizeof msg, "not used by a %s workload", rd->name);
+			snprintf(msg, sizeof msg, "not used by %s workloads", rd->name);
 			return reader_fail_at(r, key, msg);
 		}
 	}

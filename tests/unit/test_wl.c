@@ -34,12 +34,8 @@ static void test_key_of_another_kind(void **state)
 		"{\"workload\": {\"kind\": \"inference\", \"model\": \"llama3-8b\", \"parallelism\": \"auto\","
 		" \"serving\": {\"arrival\": {\"rate_per_s\": 1}, \"prompt_tokens\": 100, \"output_tokens\": 10}},"
 		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
-	json_error_t jerr;
-	json_t *root = json_loads(text, 0, &jerr);
-	assert_non_null(root);
-	assert_int_equal(scenario_from_json(root, "t.json", cat, &s, &err), -1);
-	json_decref(root);
-	assert_string_equal(err.msg, "scenario 't.json': workload.parallelism: not used by a inference workload");
+	assert_int_equal(scenario_of_text(text, &s, &err), -1);
+	assert_string_equal(err.msg, "scenario 'test.json': workload.parallelism: not used by inference workloads");
 }
 
 /* `tokens` is refused by the kinds that do not train, with its own message. */
@@ -51,12 +47,8 @@ static void test_tokens_outside_training(void **state)
 	const char *text =
 		"{\"workload\": {\"kind\": \"collective\", \"tokens\": 5, \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1024}},"
 		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
-	json_error_t jerr;
-	json_t *root = json_loads(text, 0, &jerr);
-	assert_non_null(root);
-	assert_int_equal(scenario_from_json(root, "t.json", cat, &s, &err), -1);
-	json_decref(root);
-	assert_string_equal(err.msg, "scenario 't.json': workload.tokens: not used by this workload kind");
+	assert_int_equal(scenario_of_text(text, &s, &err), -1);
+	assert_string_equal(err.msg, "scenario 'test.json': workload.tokens: not used by this workload kind");
 }
 
 /* A finetune given examples x epochs runs examples x epochs x seq_len tokens. */
