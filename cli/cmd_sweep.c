@@ -41,7 +41,8 @@ static const char usage_text[] =
 	"  --jobs N       compute with N worker processes (the output does not depend on N)\n"
 	"  --shard I/N    run only the points k with k mod N = I (default: from\n"
 	"                 SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when both are set)\n"
-	"  --resume       keep the complete rows of this shard already in -o FILE, compute the\n"
+	"  --resume       keep the points of this shard that -o FILE holds complete (FILE must\n"
+	"                 be this sweep's CSV: its header and sweep_fingerprint), compute the\n"
 	"                 rest, and rewrite FILE with exactly what a fresh run writes (CSV only)\n"
 	"  --set PATH=VALUE  override a field of the base scenario before the axes apply\n"
 	"  --seed N       replace every point's seed\n"
@@ -50,8 +51,10 @@ static const char usage_text[] =
 	"  --format F     table (on a terminal), csv (otherwise, and for -o FILE) or json\n"
 	"  -o, --output FILE  write results to FILE (atomically; CSV unless --format says otherwise)\n"
 	"  -h, --help     print this help\n"
+	"The last column, sweep_fingerprint, says what the rows were computed from.\n"
 	"Interrupted (SIGINT, SIGTERM) with -o FILE and CSV output, it writes the points finished\n"
-	"so far to FILE and exits 1; --resume then finishes the shard.\n";
+	"so far to FILE and exits 1; --resume then finishes the shard. A FILE that existed before\n"
+	"a run without --resume is left as it was: the points finished go to FILE.partial.\n";
 
 #define JOBS_MAX 1024
 #define SHARDS_MAX 1000000
@@ -211,6 +214,47 @@ static void status_row(const struct sweep_run *run, rowset *chunk, const struct 
 	put_tail(run, chunk, rowset_nrows(chunk) - 1, k);
 }
 
+/*
+ * Load point k into *s (with *fresh, its own catalog or NULL, for the caller
+ * to free) and return true. A point that cannot run instead gets its one row
+ * in chunk, status invalid (bad input) or error with the reason, and false:
+ * one that does not load, or whose result columns are not the sweep's.
+ */
+static bool point_ready(const struct sweep_run *run, uint64_t k, rowset *chunk, struct scenario *s,
+			catalog **fresh)
+{
+	struct runner_options ro = { .dry_run = run->dry_run, .row_id = (int64_t)k };
+	struct cs_error err;
+	json_t *doc;
+	rowset *cols;
+	bool same;
+
+	error_clear(&err);
+	if (point_load(run, k, s, fresh, &doc, &err) < 0) {
+		struct scenario head;
+		fallback_head(run, doc, &head);
+		status_row(run, chunk, &head, k, err.kind == ERROR_RUNTIME ? "error" : "invalid", err.msg);
+		json_decref(doc);
+		catalog_free(*fresh);
+		*fresh = NULL;
+		return false;
+	}
+	cols = runner_columns(s, &ro);
+	same = same_columns(cols, run->cols, run->nresult);
+	rowset_free(cols);
+	if (!same) {
+		char reason[256];
+		snprintf(reason, sizeof reason,
+			 "its result columns differ from those of point %" PRIu64 " (workload.kind \"%s\"): a sweep cannot mix workload kinds",
+			 run->cols_point, workload_kind_names[s->workload.kind]);
+		status_row(run, chunk, s, k, "invalid", reason);
+		scenario_release(s);
+		catalog_free(*fresh);
+		*fresh = NULL;
+	}
+	return same;
+}
+
 /* Point k's rows, in the sweep's columns. Never fails: a point that cannot
  * run is a row with status invalid (bad input) or error. Caller frees. */
 static rowset *run_point(const struct sweep_run *run, uint64_t k)
@@ -220,26 +264,13 @@ static rowset *run_point(const struct sweep_run *run, uint64_t k)
 	struct cs_error err;
 	struct scenario s;
 	catalog *fresh;
-	json_t *doc;
 	rowset *rs;
 
-	error_clear(&err);
-	if (point_load(run, k, &s, &fresh, &doc, &err) < 0) {
-		struct scenario head;
-		fallback_head(run, doc, &head);
-		status_row(run, chunk, &head, k, err.kind == ERROR_RUNTIME ? "error" : "invalid", err.msg);
-		json_decref(doc);
-		catalog_free(fresh);
+	if (!point_ready(run, k, chunk, &s, &fresh))
 		return chunk;
-	}
+	error_clear(&err);
 	rs = runner_columns(&s, &ro);
-	if (!same_columns(rs, run->cols, run->nresult)) {
-		char reason[256];
-		snprintf(reason, sizeof reason,
-			 "its result columns differ from those of point %" PRIu64 " (workload.kind \"%s\"): a sweep cannot mix workload kinds",
-			 run->cols_point, workload_kind_names[s.workload.kind]);
-		status_row(run, chunk, &s, k, "invalid", reason);
-	} else if (runner_run(&s, &ro, rs, &err) < 0) {
+	if (runner_run(&s, &ro, rs, &err) < 0) {
 		status_row(run, chunk, &s, k, err.kind == ERROR_INPUT ? "invalid" : "error", err.msg);
 	} else {
 		for (size_t r = 0; r < rowset_nrows(rs); r++) {
@@ -412,38 +443,24 @@ struct point_check {
 	bool broken;
 };
 
-/* The rows point k yields, with the cells a resumed row must repeat. */
+/* The rows point k yields, without the figures: the cells a resumed row
+ * must repeat. Caller frees. */
 static rowset *expected_rows(const struct sweep_run *run, uint64_t k)
 {
 	rowset *ex = rowset_new_n((const char *const *)run->cols, run->ncols);
-	struct runner_options ro = { .dry_run = run->dry_run, .row_id = (int64_t)k };
-	struct cs_error err;
 	struct scenario s;
 	catalog *fresh;
-	json_t *doc;
+	struct job *jobs;
+	size_t n;
 
-	error_clear(&err);
-	if (point_load(run, k, &s, &fresh, &doc, &err) < 0) {
-		struct scenario head;
-		fallback_head(run, doc, &head);
-		status_row(run, ex, &head, k, "", "");
-		json_decref(doc);
-		catalog_free(fresh);
+	if (!point_ready(run, k, ex, &s, &fresh))
 		return ex;
+	jobs = jobs_from_scenario(&s, run->dry_run, (int64_t)k, &n);
+	for (size_t j = 0; j < n; j++) {
+		results_head_row(ex, jobs[j].scenario, jobs[j].cluster->name, k, jobs[j].seed, "", "");
+		put_tail(run, ex, rowset_nrows(ex) - 1, k);
 	}
-	rowset *cols = runner_columns(&s, &ro);
-	if (!same_columns(cols, run->cols, run->nresult)) {
-		status_row(run, ex, &s, k, "", "");
-	} else {
-		size_t n;
-		struct job *jobs = jobs_from_scenario(&s, run->dry_run, (int64_t)k, &n);
-		for (size_t j = 0; j < n; j++) {
-			results_head_row(ex, jobs[j].scenario, jobs[j].cluster->name, k, jobs[j].seed, "", "");
-			put_tail(run, ex, rowset_nrows(ex) - 1, k);
-		}
-		free(jobs);
-	}
-	rowset_free(cols);
+	free(jobs);
 	scenario_release(&s);
 	catalog_free(fresh);
 	return ex;
@@ -758,19 +775,14 @@ static int check_header(const struct sweep_run *run, FILE *f, const char *file, 
 static FILE *resume_open(const char *file, bool *absent, struct cs_error *err)
 {
 	struct stat st;
+	bool found = stat(file, &st) == 0;
 	FILE *f;
 
-	*absent = false;
-	if (stat(file, &st) != 0 && errno == ENOENT) {
-		*absent = true;
+	*absent = found ? !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) : errno == ENOENT;
+	if (*absent)
 		return NULL;
-	}
-	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (found && S_ISDIR(st.st_mode)) {
 		error_runtime(err, "cannot write '%s': is a directory", file);
-		return NULL;
-	}
-	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
-		*absent = true;
 		return NULL;
 	}
 	f = fopen(file, "r");
