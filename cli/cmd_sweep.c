@@ -466,9 +466,11 @@ static rowset *expected_rows(const struct sweep_run *run, uint64_t k)
 	return ex;
 }
 
+/* Is cell (row, col) written as text? Formatted as writer_csv() formats it,
+ * cut to its 1,023 bytes a cell. */
 static bool cell_is(const rowset *rs, size_t row, size_t col, const char *text)
 {
-	char buf[512];
+	char buf[1024];
 	rowset_format(rs, row, col, buf, sizeof buf);
 	return strcmp(buf, text) == 0;
 }
