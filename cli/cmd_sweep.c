@@ -5,7 +5,10 @@
  * The points of shard I/N are those with k mod N == I. With --jobs J the
  * points left to compute are jobs of a pool of J forked workers (workers.h),
  * taken back in point order, so the output bytes do not depend on J. CSV is
- * written as the points arrive; tables and JSON at the end.
+ * written as the points arrive; tables and JSON at the end. Every row ends
+ * with the sweep's fingerprint (what it was computed from); --resume streams
+ * FILE twice, one row at a time, and keeps only the points it holds complete
+ * for this very sweep.
  */
 #include <errno.h>
 #include <inttypes.h>
