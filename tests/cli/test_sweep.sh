@@ -18,7 +18,7 @@ expect_status 0 "$C" --help && grep -q "^  sweep " "$TMP/out" && grep -q "^  mer
 expect_status 0 "$C" sweep "$ex/sweep-nccl.json" -o "$TMP/nccl.csv" || fail "sweep-nccl"
 [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ] && ok || fail "sweep -o wrote to stdout or printed progress off a terminal"
 [ "$(wc -l <"$TMP/nccl.csv")" -eq 85 ] && ok || fail "sweep-nccl: $(wc -l <"$TMP/nccl.csv") lines, wanted 1 + 12 x 7"
-head -1 "$TMP/nccl.csv" | grep -q ',nodes,set:candidates\[0\]\.preset,set:candidates\[0\]\.nodes$' && ok || fail "set: columns"
+head -1 "$TMP/nccl.csv" | grep -q ',nodes,set:candidates\[0\]\.preset,set:candidates\[0\]\.nodes,sweep_fingerprint$' && ok || fail "set: columns"
 [ "$(cut -d, -f3 "$TMP/nccl.csv" | sed 1d | uniq -c | awk '$1 == 7' | wc -l)" -eq 12 ] && ok || fail "7 rows for each of 12 row_ids"
 [ "$(cut -d, -f3 "$TMP/nccl.csv" | sed 1d | uniq | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 10 11 " ] && ok || fail "row_ids not 0..11 in order"
 awk -F, '$3 == 5' "$TMP/nccl.csv" | cut -d, -f9,16,17,18,19 | sort -u >"$TMP/p5"
@@ -61,8 +61,8 @@ EOF
 expect_status 0 "$C" sweep "$TMP/inv.json" --format csv || fail "sweep with invalid points"
 [ "$(sed 1d "$TMP/out" | wc -l)" -eq 6 ] && ok || fail "invalid sweep: $(sed 1d "$TMP/out" | wc -l) rows, wanted 2 + 1 + 2 + 1"
 [ "$(grep -c ',invalid,' "$TMP/out")" -eq 2 ] && [ "$(grep -c ',ok,' "$TMP/out")" -eq 4 ] && ok || fail "invalid sweep: statuses"
-grep -q "^inv,,1,5,invalid,\"scenario '.*inv.json': candidates\[0\]\.nodes: expected an integer from 1 to 1000000, got 0\",,,,,,,,,,,,0$" "$TMP/out" && ok || fail "invalid row 1: $(sed -n 4p "$TMP/out")"
-grep -q '^inv,,3,5,invalid,".*candidates\[0\]\.nodes: expected an integer from 1 to 1000000, got ""x""",,,,,,,,,,,,x$' "$TMP/out" && ok || fail "invalid row 3"
+grep -q "^inv,,1,5,invalid,\"scenario '.*inv.json': candidates\[0\]\.nodes: expected an integer from 1 to 1000000, got 0\",,,,,,,,,,,,0,[0-9a-f]\{16\}$" "$TMP/out" && ok || fail "invalid row 1: $(sed -n 4p "$TMP/out")"
+grep -q '^inv,,3,5,invalid,".*candidates\[0\]\.nodes: expected an integer from 1 to 1000000, got ""x""",,,,,,,,,,,,x,[0-9a-f]\{16\}$' "$TMP/out" && ok || fail "invalid row 3"
 [ "$(awk -F, '$3 == 2' "$TMP/out" | cut -d, -f5,9,17 | sort -u)" = "ok,16,2" ] && ok || fail "point after an invalid one"
 
 # No point valid: the six leading columns and the set: ones; a value that
@@ -70,9 +70,10 @@ grep -q '^inv,,3,5,invalid,".*candidates\[0\]\.nodes: expected an integer from 1
 printf '{ "base": { "name": "inl", "seed": 9, "workload": { "kind": "collective", "collective": { "op": "all_reduce", "bytes": [8] } },
   "candidates": [ { "name": "a", "preset": "dgx-h100", "nodes": 1 } ] }, "axes": { "candidates[3].nodes": [1, 2] } }\n' >"$TMP/none.json"
 expect_status 0 "$C" sweep "$TMP/none.json" --format csv || fail "sweep without a valid point"
-[ "$(cat "$TMP/out")" = "scenario,candidate,row_id,seed,status,reason,set:candidates[3].nodes
-inl,,0,9,invalid,sweep '$TMP/none.json': --set candidates[3].nodes: index 3 is past the end (the array has 1),1
-inl,,1,9,invalid,sweep '$TMP/none.json': --set candidates[3].nodes: index 3 is past the end (the array has 1),2" ] &&
+nfp=$(sed -n 2p "$TMP/out" | awk -F, '{ print $NF }')
+[ "$(cat "$TMP/out")" = "scenario,candidate,row_id,seed,status,reason,set:candidates[3].nodes,sweep_fingerprint
+inl,,0,9,invalid,sweep '$TMP/none.json': --set candidates[3].nodes: index 3 is past the end (the array has 1),1,$nfp
+inl,,1,9,invalid,sweep '$TMP/none.json': --set candidates[3].nodes: index 3 is past the end (the array has 1),2,$nfp" ] &&
 	ok || fail "sweep without a valid point: $(cat "$TMP/out")"
 
 # ---- bad sweep files and options: exit 2, one line naming file and path --
@@ -146,7 +147,7 @@ printf 'row_id,reason\n0," edge"\n1,"a, ""b"""\n2,\ttab\n' >"$TMP/q-sorted.csv"
 # merge errors: exit 2, naming the file.
 printf 'scenario,row_id,y\n' >"$TMP/other.csv"
 expect_status 2 "$C" merge "$TMP/part0.csv" "$TMP/other.csv" &&
-	grep -q "merge: '$TMP/other.csv': the header has 3 columns, that of '$TMP/part0.csv' has 19" "$TMP/err" && ok || fail "merge of mismatched headers"
+	grep -q "merge: '$TMP/other.csv': the header has 3 columns, that of '$TMP/part0.csv' has 20" "$TMP/err" && ok || fail "merge of mismatched headers"
 printf 'scenario,row_id,z\n' >"$TMP/other2.csv"
 expect_status 2 "$C" merge "$TMP/other.csv" "$TMP/other2.csv" &&
 	grep -q "merge: '$TMP/other2.csv': the header differs from that of '$TMP/other.csv': column 3 is \"z\", not \"y\"" "$TMP/err" && ok || fail "merge of renamed column"
@@ -180,8 +181,8 @@ done
 head -n "$((1 + 7 * 5))" "$TMP/nccl.csv" >"$TMP/resume.csv"
 "$C" sweep "$s" --resume --jobs 2 -o "$TMP/resume.csv" 2>"$TMP/err"
 cmp -s "$TMP/resume.csv" "$TMP/nccl.csv" && ok || fail "resume --jobs 2 differs"
-# Points 0-4 are whole; the last one in the file is computed again.
-grep -q "kept 4 of 12 points, computing 8" "$TMP/err" && ok || fail "resume note: $(cat "$TMP/err")"
+# Points 0-4 are whole (each has its 7 rows, whole): they are kept.
+grep -q "kept 5 of 12 points, computing 7" "$TMP/err" && ok || fail "resume note: $(cat "$TMP/err")"
 rm -f "$TMP/resume.csv"
 "$C" sweep "$s" --resume -o "$TMP/resume.csv" 2>"$TMP/err" && cmp -s "$TMP/resume.csv" "$TMP/nccl.csv" && ok || fail "resume without a file"
 [ ! -s "$TMP/err" ] && ok || fail "resume without a file printed: $(cat "$TMP/err")"
