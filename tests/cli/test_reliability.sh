@@ -38,6 +38,27 @@ else
 fi
 wait $pid 2>/dev/null
 [ -z "$(pgrep -P $pid 2>/dev/null)" ] && ok || fail "workers left behind"
+# Two sweeps given the same -o: the second is refused while the first runs,
+# and the first's results are whole.
+"$CLUSTERSIM" sweep "$TMP/slow.json" --jobs 1 -o "$TMP/same.csv" 2>"$TMP/err1" &
+pid=$!
+i=0
+while [ -z "$(ls "$TMP"/same.csv.tmp.* 2>/dev/null)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+expect_status 1 "$CLUSTERSIM" sweep "$TMP/slow.json" --jobs 1 -o "$TMP/same.csv" &&
+	grep -q "another clustersim is writing it" "$TMP/err" && ok || fail "second writer: $(cat "$TMP/err")"
+wait $pid && [ "$(wc -l <"$TMP/same.csv")" -eq 161 ] && ok || fail "the first sweep's results: $(cat "$TMP/err1")"
+
+# kill -9 leaves a temporary behind; the next run writing that file removes it.
+"$CLUSTERSIM" sweep "$TMP/slow.json" --jobs 1 -o "$TMP/killed.csv" 2>/dev/null &
+pid=$!
+i=0
+while [ -z "$(ls "$TMP"/killed.csv.tmp.* 2>/dev/null)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+kill -KILL $pid
+wait $pid 2>/dev/null
+[ -n "$(ls "$TMP"/killed.csv.tmp.* 2>/dev/null)" ] && ok || fail "no temporary left by kill -9 (test setup)"
+expect_status 0 "$CLUSTERSIM" run "$ex" -o "$TMP/killed.csv" &&
+	[ -z "$(ls "$TMP"/killed.csv.tmp.* 2>/dev/null)" ] && ok || fail "stale temporary not removed: $(ls "$TMP")"
+
 # A name with an escape sequence and a bell reaches a table escaped, never
 # raw; CSV keeps the bytes (quoted where needed): it is data, not a terminal.
 printf '{"name":"esc","workload":{"kind":"collective","collective":{"op":"all_reduce","bytes":8}},"candidates":[{"name":"a\\u001b[31mred\\u0007","preset":"dgx-h100"}]}' >"$TMP/esc.json"
