@@ -11,6 +11,9 @@
 const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", NULL };
 const char *const outcome_names[] = { "ok", "oom", "invalid", "unsupported", "error", NULL };
 
+/* Just under 2^63 ns, where the engine's clock saturates. */
+static const double STEP_CLOCK_LIMIT_S = 9e9;
+
 static inline unsigned kind_bit(enum workload_kind k)
 {
 	return 1u << k;
@@ -146,6 +149,13 @@ static void evaluate_training(const struct job *j, struct result *out)
 		return;
 	}
 	run_training(&w->run, &w->train, j->cluster, r, &out->run);
+	if (r->step_time_s >= STEP_CLOCK_LIMIT_S) {
+		/* the engine's clock saturates at 2^63 ns: a longer step is not measured */
+		out->outcome = OUTCOME_ERROR;
+		snprintf(out->reason, sizeof out->reason, "one step takes more than %.3g s (%.0f years), "
+			 "beyond the simulated clock's range", STEP_CLOCK_LIMIT_S, STEP_CLOCK_LIMIT_S / 3.15576e7);
+		return;
+	}
 	if (!train_figures_finite(out)) {
 		out->outcome = OUTCOME_ERROR;
 		snprintf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
