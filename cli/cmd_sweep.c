@@ -29,7 +29,6 @@
 #include "output/csvreader.h"
 #include "output/outfile.h"
 #include "output/results.h"
-#include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -470,10 +469,10 @@ static rowset *expected_rows(const struct sweep_run *run, uint64_t k)
 }
 
 /* Is cell (row, col) written as text? Formatted as writer_csv() formats it,
- * cut to its 1,023 bytes a cell. */
+ * cut to WRITER_CELL_MAX - 1 bytes. */
 static bool cell_is(const rowset *rs, size_t row, size_t col, const char *text)
 {
-	char buf[1024];
+	char buf[WRITER_CELL_MAX];
 	rowset_format(rs, row, col, buf, sizeof buf);
 	return strcmp(buf, text) == 0;
 }
@@ -1278,27 +1277,21 @@ static int check_base(const struct sweep_run *run, struct cs_error *err)
  * -o against the inputs, then the fingerprint, the catalog and the columns. */
 static int load_sweep(struct sweep_run *run, const char *sweep_file, sweep **sw, struct cs_error *err)
 {
-	json_t *root = jread_load("sweep", sweep_file, err);
-	int rc = -1;
-
-	if (root == NULL)
-		return -1;
-	*sw = sweep_from_json(root, sweep_file, err);
+	*sw = sweep_load(sweep_file, err);
 	run->sw = *sw;
-	for (size_t i = 0; *sw != NULL && i < run->o->n_sets; i++)
+	if (*sw == NULL)
+		return -1;
+	for (size_t i = 0; i < run->o->n_sets; i++)
 		if (sweep_set_base(*sw, run->o->sets[i].path, run->o->sets[i].value, err) < 0)
-			goto out;
-	if (*sw == NULL || check_inputs(run, sweep_file, err) < 0)
-		goto out;
-	sweep_fingerprint(run, root);
+			return -1;
+	if (check_inputs(run, sweep_file, err) < 0)
+		return -1;
+	sweep_fingerprint(run, sweep_document(*sw));
 	run->cat = cli_catalog(run->o, err);
 	if (run->cat == NULL)
-		goto out;
+		return -1;
 	choose_columns(run);
-	rc = check_base(run, err);
-out:
-	json_decref(root);
-	return rc;
+	return check_base(run, err);
 }
 
 /* The shard's points, those FILE holds with --resume, and those to compute. */
