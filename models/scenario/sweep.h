@@ -58,9 +58,8 @@ const char *sweep_base_file(const sweep *sw);
 /* The base scenario document, before any point's values; borrowed. */
 const json_t *sweep_base(const sweep *sw);
 
-/* The sweep document as read (its axes and zip as written, whose order
- * numbers the points), before --set; borrowed. What sweep_fingerprint
- * hashes the axes from. */
+/* The sweep file's document as read, before --set: its axes and zip as
+ * written, whose order numbers the points. Borrowed. */
 const json_t *sweep_document(const sweep *sw);
 
 /* Apply a --set PATH=VALUE to the base before any point (sweep --set). */
