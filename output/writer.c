@@ -9,8 +9,6 @@
 
 const char *const output_format_names[] = { "table", "csv", "json", NULL };
 
-#define CELL_MAX 1024
-
 int writer_write(FILE *f, const rowset *rs, enum output_format format, int width)
 {
 	switch (format) {
@@ -40,7 +38,7 @@ int writer_csv_cells(FILE *f, char *const *cells, size_t n)
 
 int writer_csv(FILE *f, const rowset *rs)
 {
-	char buf[CELL_MAX];
+	char buf[WRITER_CELL_MAX];
 	size_t nc = rowset_ncols(rs);
 
 	for (size_t c = 0; c < nc; c++) {
@@ -63,7 +61,7 @@ int writer_csv(FILE *f, const rowset *rs)
 int writer_json(FILE *f, const rowset *rs)
 {
 	json_t *arr = json_array();
-	char buf[CELL_MAX];
+	char buf[WRITER_CELL_MAX];
 	int rc;
 
 	for (size_t r = 0; r < rowset_nrows(rs); r++) {
@@ -126,7 +124,7 @@ static void escape_controls(const char *in, char *out, size_t size)
 /* Cell (r, c) formatted for the table. */
 static void table_cell(const rowset *rs, size_t r, size_t c, char *out, size_t size)
 {
-	char raw[CELL_MAX];
+	char raw[WRITER_CELL_MAX];
 	rowset_format(rs, r, c, raw, sizeof raw);
 	escape_controls(raw, out, size);
 }
@@ -141,7 +139,7 @@ int writer_table(FILE *f, const rowset *rs, int width)
 {
 	size_t nc = rowset_ncols(rs), nr = rowset_nrows(rs);
 	size_t *w = xcalloc(nc ? nc : 1, sizeof *w);
-	char buf[4 * CELL_MAX], name[4 * CELL_MAX];
+	char buf[4 * WRITER_CELL_MAX], name[4 * WRITER_CELL_MAX];
 	size_t total = 0;
 
 	for (size_t c = 0; c < nc; c++) {

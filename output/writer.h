@@ -16,6 +16,11 @@
 #include "output/rowset.h"
 
 enum output_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+
+/* The buffer the writers format one cell into, NUL included: a cell is
+ * written cut to WRITER_CELL_MAX - 1 bytes (writer_csv_cells() writes whole
+ * cells). */
+enum { WRITER_CELL_MAX = 1024 };
 extern const char *const output_format_names[];
 
 int writer_write(FILE *f, const rowset *rs, enum output_format format, int width);

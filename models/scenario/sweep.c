@@ -28,6 +28,7 @@ struct sweep {
 	char *file;       /* the sweep file as given */
 	char *base_file;  /* what scenario messages name */
 	json_t *base;     /* owned */
+	json_t *doc;      /* owned: the sweep document as read (axes and zip as written) */
 	struct sweep_param *params;
 	size_t nparams;
 	struct sweep_axis *axes;
@@ -187,6 +188,7 @@ void sweep_free(sweep *sw)
 	free(sw->params);
 	free(sw->axes);
 	json_decref(sw->base);
+	json_decref(sw->doc);
 	free(sw->file);
 	free(sw->base_file);
 	free(sw);
@@ -272,6 +274,11 @@ sweep *sweep_from_json(const json_t *root, const char *file, struct cs_error *er
 	}
 	if (count_points(&r, root, sw) < 0)
 		goto fail;
+	sw->doc = json_deep_copy(root);
+	if (sw->doc == NULL) {
+		error_runtime(err, "out of memory copying the sweep file '%s'", file);
+		goto fail;
+	}
 	return sw;
 fail:
 	sweep_free(sw);
@@ -329,6 +336,11 @@ const json_t *sweep_value(const sweep *sw, uint64_t k, size_t i)
 const json_t *sweep_base(const sweep *sw)
 {
 	return sw->base;
+}
+
+const json_t *sweep_document(const sweep *sw)
+{
+	return sw->doc;
 }
 
 int sweep_set_base(sweep *sw, const char *path, const char *value, struct cs_error *err)

@@ -58,6 +58,10 @@ const char *sweep_base_file(const sweep *sw);
 /* The base scenario document, before any point's values; borrowed. */
 const json_t *sweep_base(const sweep *sw);
 
+/* The sweep file's document as read, before --set: its axes and zip as
+ * written, whose order numbers the points. Borrowed. */
+const json_t *sweep_document(const sweep *sw);
+
 /* Apply a --set PATH=VALUE to the base before any point (sweep --set). */
 int sweep_set_base(sweep *sw, const char *path, const char *value, struct cs_error *err);
 

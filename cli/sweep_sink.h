@@ -1,0 +1,69 @@
+/*
+ * sweep_sink: where a sweep's rows go, point by point: -o FILE (written to a
+ * temporary file and committed atomically) or standard output. CSV is written
+ * as the points arrive, one header for the whole sweep; tables and JSON are
+ * kept and written at the end. After an interrupt the points written so far
+ * can go to FILE.partial instead.
+ *
+ * It writes bytes exactly as writer_csv() would for the whole sweep; it never
+ * computes a point, never chooses what is kept, and never prints anything but
+ * the results.
+ */
+#ifndef CLUSTERSIM_CLI_SWEEP_SINK_H
+#define CLUSTERSIM_CLI_SWEEP_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/sweep_run.h"
+#include "output/outfile.h"
+#include "output/rowset.h"
+#include "output/writer.h"
+#include "util/error.h"
+
+struct sweep_sink {
+	struct outfile out;
+	const char *path;        /* -o as given, NULL for standard output */
+	enum output_format format;
+	int width;
+	rowset *all;             /* table and JSON: everything, written at the end */
+	size_t header_len;       /* CSV: bytes of the header line writer_csv() writes */
+	bool existed;            /* -o named a regular file before the sweep began */
+};
+
+/* The header line writer_csv() writes for the sweep's columns, into a new
+ * buffer *buf of *len bytes. 0, or -1 (errno set). */
+int sweep_sink_header(const struct sweep_run *run, char **buf, size_t *len);
+
+/* Open the output (path NULL or "-": standard output) and, for CSV, write
+ * its header. 0, or -1 with err set (nothing left open). */
+int sweep_sink_open(struct sweep_sink *k, const struct sweep_run *run, const char *path,
+		    enum output_format format, struct cs_error *err);
+
+/* Does the sink write to a file (-o FILE other than "-")? */
+bool sweep_sink_to_file(const struct sweep_sink *k);
+
+/* One point's rows: CSV written at once as writer_csv() writes them (without
+ * the header), else kept for the end. 0, or -1 (errno set) on a write error. */
+int sweep_sink_put(struct sweep_sink *k, const rowset *chunk);
+
+/* The failure (errno e) to write the output, as a runtime error; returns
+ * EXIT_RUNTIME. */
+int sweep_sink_write_error(const struct sweep_sink *k, int e, struct cs_error *err);
+
+/* Write what was kept for the end (tables, JSON) and commit the output.
+ * 0, or -1 with err set and the output given up. */
+int sweep_sink_finish(struct sweep_sink *k, struct cs_error *err);
+
+/* Give the output up: an existing FILE is left as it was. */
+void sweep_sink_abort(struct sweep_sink *k);
+
+/* Copy what the output holds so far to PATH.partial (its name into *partial,
+ * which the caller frees), atomically; the output itself is given up. 0, or
+ * -1 with err set. */
+int sweep_sink_commit_partial(struct sweep_sink *k, char **partial, struct cs_error *err);
+
+/* Free what the sink keeps after it was committed or given up. */
+void sweep_sink_release(struct sweep_sink *k);
+
+#endif
