@@ -37,7 +37,8 @@ static const char usage_text[] =
 	"invalid becomes a row with status invalid and the reason; the sweep goes on.\n"
 	"  --jobs N       compute with N worker processes (the output does not depend on N)\n"
 	"  --shard I/N    run only the points k with k mod N = I (default: from\n"
-	"                 SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when both are set)\n"
+	"                 SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when both are set, said on\n"
+	"                 standard error); --shard none runs every point even inside an array\n"
 	"  --resume       keep the points of this shard that -o FILE holds complete (FILE must\n"
 	"                 be this sweep's CSV: its header and sweep_fingerprint), compute the\n"
 	"                 rest, and rewrite FILE with exactly what a fresh run writes (CSV only)\n"
@@ -297,7 +298,8 @@ static int parse_shard(const char *arg, uint64_t *i, uint64_t *n)
 	return 0;
 }
 
-/* --shard's default from a Slurm array task; 0 when not in one. */
+/* --shard's default from a Slurm array task: 1 when set from one, 0 when
+ * not in one, -1 with err set when its variables make no shard. */
 static int shard_from_slurm(uint64_t *i, uint64_t *n, struct cs_error *err)
 {
 	const char *id = getenv("SLURM_ARRAY_TASK_ID");
@@ -314,7 +316,7 @@ static int shard_from_slurm(uint64_t *i, uint64_t *n, struct cs_error *err)
 				" (submit the array as --array=0-%" PRIu64 ", or give --shard)", id, *n - 1, *n - 1);
 		return -1;
 	}
-	return 0;
+	return 1;
 }
 
 /* --jobs N into *jobs, or a usage error. */
@@ -325,11 +327,17 @@ static int read_jobs(const char *cmd, const char *arg, uint64_t *jobs, struct cs
 	return 0;
 }
 
-/* --shard I/N into *i and *n, or a usage error. */
+/* --shard I/N (or "none": the whole sweep, whatever Slurm says) into *i
+ * and *n, or a usage error. */
 static int read_shard(const char *cmd, const char *arg, uint64_t *i, uint64_t *n, struct cs_error *err)
 {
+	if (strcmp(arg, "none") == 0) {
+		*i = 0;
+		*n = 1;
+		return 0;
+	}
 	if (parse_shard(arg, i, n) < 0)
-		return cli_usage_error(err, cmd, "--shard expects I/N with 0 <= I < N <= %d, got '%.40s'",
+		return cli_usage_error(err, cmd, "--shard expects I/N with 0 <= I < N <= %d, or none, got '%.40s'",
 				       SHARDS_MAX, arg);
 	return 0;
 }
@@ -359,8 +367,16 @@ static int read_options(const struct cli_call *call, struct shard_plan *sp, uint
 		return status;
 	if (shard_arg != NULL && (status = read_shard("sweep", shard_arg, &sp->shard, &sp->nshards, err)) != 0)
 		return status;
-	if (shard_arg == NULL && shard_from_slurm(&sp->shard, &sp->nshards, err) < 0)
-		return EXIT_USAGE;
+	if (shard_arg == NULL) {
+		int from_slurm = shard_from_slurm(&sp->shard, &sp->nshards, err);
+		if (from_slurm < 0)
+			return EXIT_USAGE;
+		/* said aloud: several sweeps run as one array's tasks would each
+		 * silently get a slice otherwise */
+		if (from_slurm > 0)
+			fprintf(stderr, "sweep: shard %" PRIu64 "/%" PRIu64 " from SLURM_ARRAY_TASK_ID "
+				"(--shard none runs every point)\n", sp->shard, sp->nshards);
+	}
 	*format = o->format_given ? o->format : o->output != NULL ? FORMAT_CSV : cli_format(o);
 	if (resume && (o->output == NULL || strcmp(o->output, "-") == 0))
 		return cli_usage_error(err, "sweep", "--resume needs -o FILE (the results to continue)");

@@ -103,7 +103,7 @@ bad zip-empty "zip[0]: expected a non-empty object of PATH: [values], got an obj
 ten='[0,1,2,3,4,5,6,7,8,9]'
 bad too-many "axes: more than 10000000 points, the most a sweep may have: split it" "{ $nb, \"axes\": { \"a\": $ten, \"b\": $ten, \"c\": $ten, \"d\": $ten, \"e\": $ten, \"f\": $ten, \"g\": $ten, \"h\": [1, 2] } }"
 bad syntax "sweep '$TMP/syntax.json': line " '{ "base": '
-bad shard-range "--shard expects I/N with 0 <= I < N <= 1000000, got '3/3'" "{ $nb }" --shard 3/3
+bad shard-range "--shard expects I/N with 0 <= I < N <= 1000000, or none, got '3/3'" "{ $nb }" --shard 3/3
 bad shard-text "--shard expects I/N" "{ $nb }" --shard 1
 bad jobs-zero "--jobs expects a number from 1 to 1024, got '0'" "{ $nb }" --jobs 0
 bad resume-json "--resume works on CSV results, not --format json" "{ $nb }" --resume --format json
@@ -123,8 +123,13 @@ expect_status 0 "$C" sweep - --format csv --seed 77 --set 'name="piped"' <"$TMP/
 s="$ex/sweep-nccl.json"
 for i in 0 1 2; do "$C" sweep "$s" --shard "$i/3" -o "$TMP/part$i.csv" || fail "shard $i/3"; done
 [ "$(sed 1d "$TMP/part1.csv" | cut -d, -f3 | uniq | tr '\n' ' ')" = "1 4 7 10 " ] && ok || fail "shard 1/3 holds points 1 4 7 10"
-SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" -o "$TMP/slurm1.csv" &&
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" -o "$TMP/slurm1.csv" 2>"$TMP/err" &&
 	cmp -s "$TMP/slurm1.csv" "$TMP/part1.csv" && ok || fail "SLURM_ARRAY_TASK_ID/COUNT as --shard"
+grep -qx 'sweep: shard 1/3 from SLURM_ARRAY_TASK_ID (--shard none runs every point)' "$TMP/err" && ok ||
+	fail "the shard taken from Slurm is not said: $(cat "$TMP/err")"
+# --shard none: every point, even inside an array task, and nothing said.
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" --shard none -o "$TMP/slurm-none.csv" 2>"$TMP/err" &&
+	cmp -s "$TMP/slurm-none.csv" "$TMP/nccl.csv" && [ ! -s "$TMP/err" ] && ok || fail "--shard none: $(cat "$TMP/err")"
 SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" --shard 1/3 -o "$TMP/slurm2.csv" &&
 	cmp -s "$TMP/slurm2.csv" "$TMP/part1.csv" && ok || fail "--shard wins over SLURM variables"
 expect_status 0 "$C" merge "$TMP/part2.csv" "$TMP/part0.csv" "$TMP/part1.csv" -o "$TMP/merged.csv" || fail "merge"
