@@ -171,41 +171,57 @@ static int open_part(const struct merge *m, size_t i, struct csvreader *rd, stru
 	return 0;
 }
 
-/* The header of part i, checked against part 0's (which it becomes for
- * i = 0), with the same messages as ever. */
-static int check_header(struct merge *m, size_t i, const struct csvreader *rd, struct cs_error *err)
+int csvmerge_same_header(char *const *header, size_t ncols, const char *name, char *const *first,
+			 size_t first_ncols, const char *first_name, struct cs_error *err)
 {
-	if (i == 0) {
-		m->ncols = rd->ncols;
-		m->header = xcalloc(rd->ncols + 1, sizeof *m->header);
-		for (size_t c = 0; c < rd->ncols; c++)
-			m->header[c] = xstrdup(rd->header[c]);
-		return 0;
-	}
-	if (rd->ncols != m->ncols)
+	if (ncols != first_ncols)
 		return error_set(err, "merge: '%s': the header has %zu columns, that of '%s' has %zu",
-				 m->names[i], rd->ncols, m->names[0], m->ncols);
-	for (size_t c = 0; c < m->ncols; c++) {
-		if (strcmp(rd->header[c], m->header[c]) != 0) {
+				 name, ncols, first_name, first_ncols);
+	for (size_t c = 0; c < first_ncols; c++) {
+		if (strcmp(header[c], first[c]) != 0) {
 			char qa[96], qb[96];
-			text_quote(rd->header[c], qa, sizeof qa);
-			text_quote(m->header[c], qb, sizeof qb);
+			text_quote(header[c], qa, sizeof qa);
+			text_quote(first[c], qb, sizeof qb);
 			return error_set(err, "merge: '%s': the header differs from that of '%s': column %zu is %s, not %s",
-					 m->names[i], m->names[0], c + 1, qa, qb);
+					 name, first_name, c + 1, qa, qb);
 		}
 	}
 	return 0;
 }
 
-static int row_id_of(const struct merge *m, size_t i, const struct csvtable_row *row, uint64_t *id,
-		     struct cs_error *err)
+int csvmerge_id_column(char *const *header, size_t ncols, const char *name, size_t *col,
+		       struct cs_error *err)
 {
-	if (csvtable_row_id(row->cells[m->id_col], id))
+	for (size_t c = 0; c < ncols; c++)
+		if (strcmp(header[c], "row_id") == 0) {
+			*col = c;
+			return 0;
+		}
+	return error_set(err, "merge: '%s': no row_id column in the header", name);
+}
+
+int csvmerge_row_id(const struct csvtable_row *row, size_t col, const char *name, uint64_t *id,
+		    struct cs_error *err)
+{
+	if (row->ncells > col && csvtable_row_id(row->cells[col], id))
 		return 0;
 	char q[96];
-	text_quote(row->cells[m->id_col], q, sizeof q);
-	return error_set(err, "merge: '%s': line %zu: row_id %s is not a non-negative integer", m->names[i],
+	text_quote(row->ncells > col ? row->cells[col] : "", q, sizeof q);
+	return error_set(err, "merge: '%s': line %zu: row_id %s is not a non-negative integer", name,
 			 row->line, q);
+}
+
+/* The header of part i, checked against part 0's (which it becomes for
+ * i = 0). */
+static int check_header(struct merge *m, size_t i, const struct csvreader *rd, struct cs_error *err)
+{
+	if (i > 0)
+		return csvmerge_same_header(rd->header, rd->ncols, m->names[i], m->header, m->ncols, m->names[0], err);
+	m->ncols = rd->ncols;
+	m->header = xcalloc(rd->ncols + 1, sizeof *m->header);
+	for (size_t c = 0; c < rd->ncols; c++)
+		m->header[c] = xstrdup(rd->header[c]);
+	return 0;
 }
 
 /* First pass over every part: each is CSV, the headers agree, every
@@ -222,14 +238,8 @@ static int scan_parts(struct merge *m, struct cs_error *err)
 		}
 		csvreader_close(&rd);
 	}
-	bool found = false;
-	for (size_t c = 0; c < m->ncols && !found; c++)
-		if (strcmp(m->header[c], "row_id") == 0) {
-			m->id_col = c;
-			found = true;
-		}
-	if (!found)
-		return error_set(err, "merge: '%s': no row_id column in the header", m->names[0]);
+	if (csvmerge_id_column(m->header, m->ncols, m->names[0], &m->id_col, err) < 0)
+		return -1;
 	for (size_t i = 0; i < m->n; i++) {
 		struct csvreader rd;
 		struct csvtable_row row;
@@ -239,7 +249,7 @@ static int scan_parts(struct merge *m, struct cs_error *err)
 			return -1;
 		m->parts[i].sorted = true;
 		while ((rc = csvreader_next(&rd, &row, err)) > 0) {
-			rc = row_id_of(m, i, &row, &id, err);
+			rc = csvmerge_row_id(&row, m->id_col, m->names[i], &id, err);
 			csvtable_row_release(&row);
 			if (rc < 0)
 				break;

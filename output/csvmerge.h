@@ -38,6 +38,19 @@ struct csvmerge_ref {
  */
 void csvmerge_dedupe(struct csvmerge_ref *g, size_t n);
 
+/* Part `name`'s header against the first part's: the same columns in the
+ * same order, else an input error naming both. */
+int csvmerge_same_header(char *const *header, size_t ncols, const char *name, char *const *first,
+			 size_t first_ncols, const char *first_name, struct cs_error *err);
+
+/* The row_id column of a header into *col, else an input error. */
+int csvmerge_id_column(char *const *header, size_t ncols, const char *name, size_t *col,
+		       struct cs_error *err);
+
+/* The row's row_id into *id, else an input error naming the part and line. */
+int csvmerge_row_id(const struct csvtable_row *row, size_t col, const char *name, uint64_t *id,
+		    struct cs_error *err);
+
 /*
  * Merge the parts named in names[0..n) ("-" = standard input, at most once)
  * into `output` (NULL or "-" = standard output; else written atomically).

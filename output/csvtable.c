@@ -97,64 +97,44 @@ static int cmp_order(const void *a, const void *b)
 	return 0;
 }
 
-rowset *csvtable_merge(const struct csvtable *parts, const char *const names[], size_t n,
+/* Every part has a header, the same as part 0's, with a row_id column. */
+static int check_parts(const struct csvtable *parts, const char *const names[], size_t n, size_t *id_col,
 		       struct cs_error *err)
 {
-	struct csvmerge_ref *refs;
-	size_t total = 0, k = 0, id_col = 0;
-	bool found = false;
-	rowset *rs;
-
-	if (n == 0) {
-		error_set(err, "merge: no parts to merge");
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (parts[i].header == NULL) {
-			error_set(err, "merge: '%s': no header line", names[i]);
-			return NULL;
-		}
-	}
-	for (size_t i = 1; i < n; i++) {
-		if (parts[i].ncols != parts[0].ncols) {
-			error_set(err, "merge: '%s': the header has %zu columns, that of '%s' has %zu",
-				  names[i], parts[i].ncols, names[0], parts[0].ncols);
-			return NULL;
-		}
-		for (size_t c = 0; c < parts[0].ncols; c++) {
-			if (strcmp(parts[i].header[c], parts[0].header[c]) != 0) {
-				char qa[96], qb[96];
-				text_quote(parts[i].header[c], qa, sizeof qa);
-				text_quote(parts[0].header[c], qb, sizeof qb);
-				error_set(err, "merge: '%s': the header differs from that of '%s': column %zu is %s, not %s",
-					  names[i], names[0], c + 1, qa, qb);
-				return NULL;
-			}
-		}
-	}
-	for (size_t c = 0; c < parts[0].ncols && !found; c++) {
-		if (strcmp(parts[0].header[c], "row_id") == 0) {
-			id_col = c;
-			found = true;
-		}
-	}
-	if (!found) {
-		error_set(err, "merge: '%s': no row_id column in the header", names[0]);
-		return NULL;
-	}
-
+	if (n == 0)
+		return error_set(err, "merge: no parts to merge");
 	for (size_t i = 0; i < n; i++)
-		total += parts[i].nrows;
-	refs = xcalloc(total ? total : 1, sizeof *refs);
+		if (parts[i].header == NULL)
+			return error_set(err, "merge: '%s': no header line", names[i]);
+	for (size_t i = 1; i < n; i++)
+		if (csvmerge_same_header(parts[i].header, parts[i].ncols, names[i], parts[0].header, parts[0].ncols,
+					 names[0], err) < 0)
+			return -1;
+	return csvmerge_id_column(parts[0].header, parts[0].ncols, names[0], id_col, err);
+}
+
+/* One reference per row of every part, with its row_id; NULL on a bad row. */
+static struct csvmerge_ref *collect_rows(const struct csvtable *parts, const char *const names[], size_t n,
+					 size_t id_col, size_t *total, struct cs_error *err)
+{
+	struct csvmerge_ref *refs;
+	size_t k = 0;
+
+	*total = 0;
+	for (size_t i = 0; i < n; i++)
+		*total += parts[i].nrows;
+	refs = xcalloc(*total ? *total : 1, sizeof *refs);
 	for (size_t i = 0; i < n; i++) {
 		for (size_t r = 0; r < parts[i].nrows; r++) {
 			const struct csvtable_row *row = &parts[i].rows[r];
 			struct csvmerge_ref *m = &refs[k++];
-			if (row->ncells != parts[i].ncols || !csvtable_row_id(row->cells[id_col], &m->id)) {
-				char q[96];
-				text_quote(row->ncells > id_col ? row->cells[id_col] : "", q, sizeof q);
-				error_set(err, "merge: '%s': line %zu: row_id %s is not a non-negative integer",
-					  names[i], row->line, q);
+			if (row->ncells != parts[i].ncols) {
+				error_set(err, "merge: '%s': line %zu: %zu fields, but the header has %zu", names[i],
+					  row->line, row->ncells, parts[i].ncols);
+				free(refs);
+				return NULL;
+			}
+			if (csvmerge_row_id(row, id_col, names[i], &m->id, err) < 0) {
 				free(refs);
 				return NULL;
 			}
@@ -163,6 +143,19 @@ rowset *csvtable_merge(const struct csvtable *parts, const char *const names[], 
 			m->r = row;
 		}
 	}
+	return refs;
+}
+
+rowset *csvtable_merge(const struct csvtable *parts, const char *const names[], size_t n,
+		       struct cs_error *err)
+{
+	struct csvmerge_ref *refs;
+	size_t total, id_col;
+	rowset *rs;
+
+	if (check_parts(parts, names, n, &id_col, err) < 0 ||
+	    (refs = collect_rows(parts, names, n, id_col, &total, err)) == NULL)
+		return NULL;
 	qsort(refs, total, sizeof *refs, cmp_order);
 	for (size_t g = 0; g < total;) {
 		size_t e = g + 1;
@@ -171,13 +164,11 @@ rowset *csvtable_merge(const struct csvtable *parts, const char *const names[], 
 		csvmerge_dedupe(refs + g, e - g);
 		g = e;
 	}
-
 	rs = rowset_new_n((const char *const *)parts[0].header, parts[0].ncols);
 	for (size_t i = 0; i < total; i++) {
-		size_t row;
 		if (!refs[i].keep)
 			continue;
-		row = rowset_add_row(rs);
+		size_t row = rowset_add_row(rs);
 		for (size_t c = 0; c < parts[0].ncols; c++)
 			rowset_set_text(rs, row, c, refs[i].r->cells[c]);
 	}
