@@ -8,6 +8,7 @@
 #include "models/hw/placement.h"
 #include "models/eval/evaluate.h"
 #include "models/scenario/jobs.h"
+#include "models/train/pipeline.h"
 #include "output/outfile.h"
 #include "output/trace.h"
 #include "util/xalloc.h"
@@ -16,8 +17,11 @@ static const char usage_text[] =
 	"usage: clustersim trace SCENARIO.json [--candidate NAME] [--set PATH=VALUE]... [--seed N]\n"
 	"                        [--catalog FILE]... [-o FILE.json]\n\n"
 	"Simulates one training step of the candidate (the first by default) with its plan\n"
-	"(searched when \"auto\") and writes it in Chrome's trace event format: one track per\n"
-	"GPU stream. Open it in chrome://tracing or https://ui.perfetto.dev. A candidate whose\n"
+	"(searched when \"auto\") and writes it in Chrome's trace event format: one process per\n"
+	"node, one thread per GPU stream (each pipeline stage's first GPU: compute with the\n"
+	"collectives on its critical path nested in each operation, data-parallel comm,\n"
+	"point-to-point transfers), flow arrows from each transfer to the operation it\n"
+	"feeds. Open it in chrome://tracing or https://ui.perfetto.dev. A candidate whose\n"
 	"plan cannot run (oom, invalid) is bad input: exit 2, nothing written.\n"
 	"  --candidate NAME   trace the candidate of that name\n"
 	"  --set PATH=VALUE   override a field of the scenario\n"
@@ -32,7 +36,10 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 	const char *want = cli_value(call, 'C'), *file = call->operands[0];
 	int status = EXIT_OK;
 	struct timeline log = { 0 };
-	long *stage_gpu = NULL;
+	struct trace_track *tracks = NULL;
+	static const char *const stream_names[] = {
+		[PIPE_STREAM_COMPUTE] = "compute", [PIPE_STREAM_COMM] = "comm", [PIPE_STREAM_P2P] = "p2p",
+	};
 
 	if (s->workload.kind != WORKLOAD_TRAINING && s->workload.kind != WORKLOAD_FINETUNE) {
 		status = cli_usage_error(err, "trace", "'%s' is a %s workload; trace shows training and fine-tuning steps",
@@ -69,10 +76,11 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 			goto out;
 		}
 		placement_init(&pl, r->plan.tp, r->plan.cp, r->plan.pp, r->plan.dp, r->plan.order, err);
-		stage_gpu = xcalloc((size_t)r->plan.pp, sizeof *stage_gpu);
+		tracks = xcalloc((size_t)r->plan.pp, sizeof *tracks);
 		for (int i = 0; i < r->plan.pp; i++) {
 			int c[DIM_COUNT] = { 0, 0, i, 0 };
-			stage_gpu[i] = placement_gpu(&pl, c);
+			tracks[i].gpu = placement_gpu(&pl, c);
+			tracks[i].node = tracks[i].gpu / job.cluster->gpus_per_node;
 		}
 		snprintf(title, sizeof title, "%.100s / %.100s: tp %d pp %d vpp %d dp %d, %s, step %.3f s",
 			 s->name, s->candidates[ci].name, r->plan.tp, r->plan.pp, r->plan.vpp, r->plan.dp,
@@ -81,7 +89,8 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 			status = cli_status(err);
 			goto out;
 		}
-		if (trace_write(out.f, title, &log, r->plan.pp, stage_gpu) < 0) {
+		if (trace_write(out.f, title, &log, tracks, r->plan.pp, stream_names,
+				(int)(sizeof stream_names / sizeof stream_names[0])) < 0) {
 			int e = errno;
 			outfile_abort(&out);
 			error_runtime(err, "cannot write %s: %s", call->o.output ? call->o.output : "standard output", strerror(e ? e : EIO));
@@ -92,7 +101,7 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 			status = cli_status(err);
 	}
 out:
-	free(stage_gpu);
+	free(tracks);
 	timeline_release(&log);
 	return status;
 }

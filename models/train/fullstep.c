@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +15,10 @@
 #include "util/xalloc.h"
 
 struct full_xfer {
-	int pipe, to, mb;
+	int pipe, from, to, mb;
 	bool forward;
 	int pending;
+	double start_s;
 };
 
 struct full_queue {
@@ -27,7 +29,8 @@ struct full_queue {
 	int head;                     /* next bucket to run: an index into the stage's list */
 	bool busy;
 	struct collective_run run;
-	double end_s;
+	double start_s, end_s;
+	int running;                  /* the bucket's key while busy */
 };
 
 struct full_sim {
@@ -51,7 +54,31 @@ struct full_sim {
 	int *stage_nbuckets;
 	struct full_queue *queues;    /* [pp][tp cp] */
 	int groups;                   /* tp x cp */
+	struct timeline *trace;       /* may be NULL: logs replica 0, rank (tp 0, cp 0) */
 };
+
+/* Log replica 0's transfer xf, which has just arrived. */
+static void log_xfer(const struct full_sim *fs, const struct full_xfer *xf)
+{
+	const struct train_plan *p = fs->p;
+	double now = sim_time_to_s(engine_now(fs->e));
+	char name[48];
+	if (fs->trace == NULL || xf->pipe != 0 || now <= xf->start_s)
+		return;
+	snprintf(name, sizeof name, "send %s mb%d vs%d>%d", xf->forward ? "act" : "grad", xf->mb, xf->from, xf->to);
+	struct timeline_span *sp = timeline_add(fs->trace, xf->from % p->pp, PIPE_STREAM_P2P, "pp_send", name, xf->start_s, now);
+	sp->flow_out = pipeline_flow_id(fs->P, p->microbatches, xf->to, xf->mb, xf->forward);
+	timeline_span_arg(sp, "micro_batch", xf->mb);
+	timeline_span_arg(sp, "virtual_stage", xf->from);
+	timeline_span_arg(sp, "to_virtual_stage", xf->to);
+	timeline_span_arg(sp, "bytes", fs->act_bytes);
+	snprintf(name, sizeof name, "recv %s mb%d vs%d>%d", xf->forward ? "act" : "grad", xf->mb, xf->from, xf->to);
+	sp = timeline_add(fs->trace, xf->to % p->pp, PIPE_STREAM_P2P, "pp_recv", name, xf->start_s, now);
+	timeline_span_arg(sp, "micro_batch", xf->mb);
+	timeline_span_arg(sp, "virtual_stage", xf->to);
+	timeline_span_arg(sp, "from_virtual_stage", xf->from);
+	timeline_span_arg(sp, "bytes", fs->act_bytes);
+}
 
 /* GPU of the rank at (tp t, cp c, stage i, replica d). */
 static long rank_gpu(const struct layer_ctx *x, int t, int c, int i, int d)
@@ -76,6 +103,8 @@ static void full_send(void *ctx, int pipe, int from, int to, int mb, bool forwar
 	size_t id = fs->nx++;
 	struct full_xfer *xf = &fs->xfers[id];
 	xf->pipe = pipe;
+	xf->from = from;
+	xf->start_s = sim_time_to_s(engine_now(fs->e));
 	xf->to = to;
 	xf->mb = mb;
 	xf->forward = forward;
@@ -113,8 +142,10 @@ static void full_xfer_done(engine *e, struct engine_handler *h, uint64_t arg)
 	struct full_sim *fs = (struct full_sim *)h;
 	struct full_xfer *xf = &fs->xfers[arg];
 	(void)e;
-	if (--xf->pending == 0)
+	if (--xf->pending == 0) {
+		log_xfer(fs, xf);
 		pipeline_sim_delivered(fs->ps, xf->pipe, xf->to, xf->mb, xf->forward);
+	}
 }
 
 static void queue_next(struct full_queue *q);
@@ -126,6 +157,16 @@ static void queue_done(engine *e, struct engine_handler *h, uint64_t arg)
 	collective_run_release(&q->run);
 	q->busy = false;
 	q->end_s = sim_time_to_s(engine_now(e));
+	if (q->fs->trace != NULL && q == &q->fs->queues[q->stage * q->fs->groups] && q->end_s > q->start_s) {
+		const struct bucket_chunk *b = &q->fs->chunks[q->running / q->fs->maxL];
+		struct timeline_span *sp = timeline_add(q->fs->trace, q->stage, PIPE_STREAM_COMM, "dp_bucket",
+							b->op == COLL_ALL_REDUCE ? "DP all-reduce" : "DP reduce-scatter",
+							q->start_s, q->end_s);
+		timeline_span_arg(sp, "virtual_stage", q->running / q->fs->maxL);
+		timeline_span_arg(sp, "bucket", q->running % q->fs->maxL);
+		timeline_span_arg(sp, "bytes", b->bytes);
+		timeline_span_arg(sp, "group_ranks", q->fs->p->dp);
+	}
 	queue_next(q);
 }
 
@@ -137,6 +178,8 @@ static void queue_next(struct full_queue *q)
 	int key = fs->stage_buckets[q->stage][q->head++];
 	const struct bucket_chunk *b = &fs->chunks[key / fs->maxL];
 	q->busy = true;
+	q->running = key;
+	q->start_s = sim_time_to_s(engine_now(fs->e));
 	if (collective_run_start(&q->run, &fs->tn, fs->e, fs->fn, q->gpus, fs->p->dp, b->op, &b->cost, b->bytes,
 			   &q->done, 0) < 0) {
 		q->busy = false;  /* no flow form: nothing to wait for */
@@ -259,6 +302,7 @@ void fullstep_run(const struct layer_ctx *x, const struct pipeline_config *pc, c
 	const struct train_plan *p = x->p;
 
 	full_sim_init(&fs, x, chunks);
+	fs.trace = trace;
 	struct pipeline_hooks hooks = { .ctx = &fs, .send = full_send, .last_grads = full_last_grads };
 	fs.ps = pipeline_sim_new(fs.e, pc, p->dp, &hooks, trace);
 	pipeline_sim_start(fs.ps);

@@ -210,12 +210,47 @@ void pipeline_sim_delivered(pipeline_sim *s, int pipe, int to, int mb, bool forw
 	deliver(s, pipe, forward ? PIPE_F : PIPE_B, mb, to, 0);
 }
 
+long pipeline_flow_id(int P, int m, int to, int mb, bool forward)
+{
+	return 1 + ((long)(forward ? 0 : 1) * P + to) * m + mb;
+}
+
+/* Log a transfer of `delay` from virtual stage `from` to `to` starting now:
+ * a send on the sender's P2P stream (the flow's start), a receive on the
+ * receiver's. */
+static void log_send(pipeline_sim *s, int from, int to, int mb, bool forward, double delay)
+{
+	const struct pipeline_config *c = s->c;
+	double now = now_s(s);
+	char name[48];
+	int link = forward ? from : to;   /* transfers are indexed by the lower virtual stage */
+	if (s->trace == NULL || delay <= 0)
+		return;
+	snprintf(name, sizeof name, "send %s mb%d vs%d>%d", forward ? "act" : "grad", mb, from, to);
+	struct timeline_span *sp = timeline_add(s->trace, from % c->p, PIPE_STREAM_P2P, "pp_send", name, now, now + delay);
+	sp->flow_out = pipeline_flow_id(s->P, c->m, to, mb, forward);
+	timeline_span_arg(sp, "micro_batch", mb);
+	timeline_span_arg(sp, "virtual_stage", from);
+	timeline_span_arg(sp, "to_virtual_stage", to);
+	if (c->send_bytes != NULL)
+		timeline_span_arg(sp, "bytes", c->send_bytes[link]);
+	snprintf(name, sizeof name, "recv %s mb%d vs%d>%d", forward ? "act" : "grad", mb, from, to);
+	sp = timeline_add(s->trace, to % c->p, PIPE_STREAM_P2P, "pp_recv", name, now, now + delay);
+	timeline_span_arg(sp, "micro_batch", mb);
+	timeline_span_arg(sp, "virtual_stage", to);
+	timeline_span_arg(sp, "from_virtual_stage", from);
+	if (c->send_bytes != NULL)
+		timeline_span_arg(sp, "bytes", c->send_bytes[link]);
+}
+
 static void send(pipeline_sim *s, int pipe, int from, int to, int mb, bool forward)
 {
-	if (s->fixed_sends)
-		deliver(s, pipe, forward ? PIPE_F : PIPE_B, mb, to,
-			forward ? s->c->send_f_s[from] : s->c->send_b_s[to]);
-	else
+	if (s->fixed_sends) {
+		double delay = forward ? s->c->send_f_s[from] : s->c->send_b_s[to];
+		if (pipe == 0)
+			log_send(s, from, to, mb, forward, delay);
+		deliver(s, pipe, forward ? PIPE_F : PIPE_B, mb, to, delay);
+	} else
 		s->hooks.send(s->hooks.ctx, pipe, from, to, mb, forward);
 }
 
@@ -234,13 +269,23 @@ static void op_done(engine *e, struct engine_handler *h, uint64_t arg)
 	st->busy = false;
 	pp->r.stage_end_s[st->index] = now;
 	if (s->trace != NULL && st->pipe == 0) {
-		char name[40];
+		char name[48];
 		char k = o.kind == PIPE_F ? 'F' : o.kind == PIPE_B ? 'B' : 'W';
 		if (c->v > 1)
 			snprintf(name, sizeof name, "%c mb%d chunk%d", k, o.mb, o.chunk);
 		else
 			snprintf(name, sizeof name, "%c mb%d", k, o.mb);
-		timeline_add(s->trace, st->index, 0, name, st->run_start, now);
+		struct timeline_span *sp = timeline_add(s->trace, st->index, PIPE_STREAM_COMPUTE, "compute", name,
+							st->run_start, now);
+		sp->tag = PIPE_TAG_BASE + (int)o.kind;
+		timeline_span_arg(sp, "micro_batch", o.mb);
+		timeline_span_arg(sp, "virtual_stage", vs);
+		timeline_span_arg(sp, "chunk", o.chunk);
+		/* its input came from a neighbour */
+		if (o.kind == PIPE_F && vs > 0)
+			sp->flow_in = pipeline_flow_id(s->P, c->m, vs, o.mb, true);
+		else if (o.kind == PIPE_B && vs + 1 < s->P)
+			sp->flow_in = pipeline_flow_id(s->P, c->m, vs, o.mb, false);
 	}
 	switch (o.kind) {
 	case PIPE_F:

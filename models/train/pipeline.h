@@ -14,7 +14,8 @@
  * with F = B = W this gives the third of 1F1B's bubble of Qi et al.).
  * A stage decides what to run only after every completion and arrival of
  * that instant, so simultaneous events do not look like waits. Transfers do not occupy the compute
- * stream. Durations are given per virtual stage; the result gives per
+ * stream. A trace gets every operation, and the transfers when the
+ * pipeline times them itself (no send hook), linked by flow ids. Durations are given per virtual stage; the result gives per
  * stage busy time, when each chunk's gradients became final, and the span.
  */
 #ifndef CLUSTERSIM_MODELS_PIPELINE_H
@@ -35,7 +36,22 @@ struct pipeline_config {
 	const double *w_s;        /* [p v] weight gradient (ZB-H1 only; else NULL) */
 	const double *send_f_s;   /* [p v] transfer vs -> vs+1 (last entry unused) */
 	const double *send_b_s;   /* [p v] transfer vs+1 -> vs */
+	const double *send_bytes; /* [p v] bytes per GPU of each transfer vs -> vs+1, for traces (may be NULL) */
 };
+
+/* The streams of a stage in a trace: operations (with what runs on their
+ * critical path nested inside), data-parallel collectives, point-to-point
+ * transfers between stages. */
+enum pipeline_stream { PIPE_STREAM_COMPUTE, PIPE_STREAM_COMM, PIPE_STREAM_P2P };
+
+/* A traced operation's span has tag pipeline_op + 1 and its micro-batch and
+ * virtual stage as args "micro_batch" and "virtual_stage". */
+enum { PIPE_TAG_BASE = 1 };
+
+/* The flow id (> 0) that links the transfer of micro-batch mb into virtual
+ * stage `to` (forward: activations, else gradients) to the operation that
+ * consumes it, in a pipeline of P virtual stages and m micro-batches. */
+long pipeline_flow_id(int P, int m, int to, int mb, bool forward);
 
 struct pipeline_result {
 	double span_s;             /* last compute op end over all stages */

@@ -27,6 +27,7 @@ struct stage_inputs {
 	int P;                 /* virtual stages */
 	double *f_s, *b_s, *w_s;           /* [P] forward, backward (input grads for ZB-H1), weight grads */
 	double *send_f_s, *send_b_s;       /* [P] transfers to and from the next virtual stage */
+	double *send_bytes;                /* [P] bytes per GPU of each transfer */
 	double *params;                    /* [P] parameters on one GPU */
 	int *layers;                       /* [P] */
 	double *tp_s, *ep_s, *cp_s;        /* [pp] */
@@ -109,13 +110,14 @@ static void stage_inputs_init(struct stage_inputs *in, const struct train_plan *
 {
 	int P = p->pp * p->vpp;
 	in->P = P;
-	in->block = xcalloc((size_t)(6 * P + 3 * p->pp), sizeof *in->block);
+	in->block = xcalloc((size_t)(7 * P + 3 * p->pp), sizeof *in->block);
 	in->f_s = in->block;
 	in->b_s = in->f_s + P;
 	in->w_s = in->b_s + P;
 	in->send_f_s = in->w_s + P;
 	in->send_b_s = in->send_f_s + P;
-	in->params = in->send_b_s + P;
+	in->send_bytes = in->send_b_s + P;
+	in->params = in->send_bytes + P;
 	in->tp_s = in->params + P;
 	in->ep_s = in->tp_s + p->pp;
 	in->cp_s = in->ep_s + p->pp;
@@ -172,6 +174,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 	if (vs + 1 < P) {
 		double bytes = TRAIN_ACT_BYTES * x->tokens * m->hidden / p->tp;
 		long a = stage_gpu(x, stage), b = stage_gpu(x, (vs + 1) % p->pp);
+		in->send_bytes[vs] = bytes;
 		in->send_f_s[vs] = p2p_s(x, a, b, bytes);
 		in->send_b_s[vs] = p2p_s(x, b, a, bytes);
 	}
@@ -250,9 +253,15 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 			end += bucket_slowdown_s(b, pr->last_grad_op_s[vs]);
 			if (t_end > dp_end)
 				dp_end = t_end;
-			if (trace != NULL && b->cost.time_s > 0)
-				timeline_add(trace, i, 1, p->zero == 0 ? "DP all-reduce" : "DP reduce-scatter",
-					     t_end - b->buckets * b->cost.time_s, t_end);
+			if (trace != NULL && b->cost.time_s > 0) {
+				struct timeline_span *sp = timeline_add(trace, i, PIPE_STREAM_COMM, "dp_bucket",
+									p->zero == 0 ? "DP all-reduce" : "DP reduce-scatter",
+									t_end - b->buckets * b->cost.time_s, t_end);
+				timeline_span_arg(sp, "virtual_stage", vs);
+				timeline_span_arg(sp, "buckets", b->buckets);
+				timeline_span_arg(sp, "bytes", b->buckets * b->bytes);
+				timeline_span_arg(sp, "group_ranks", p->dp);
+			}
 		}
 	}
 	if (end > dp_end)
@@ -268,9 +277,20 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	out->dp_s = dp_end - pr->stage_end_s[i] + ag_exposed;
 	out->opt_s = opt;
 	if (trace != NULL) {
-		timeline_add(trace, i, 0, "optimizer", dp_end, dp_end + opt);
-		if (ag_exposed > 0)
-			timeline_add(trace, i, 1, "DP all-gather (exposed)", dp_end + opt, dp_end + opt + ag_exposed);
+		/* what the compute stream waits for after its last operation */
+		if (dp_end > pr->stage_end_s[i])
+			timeline_add(trace, i, PIPE_STREAM_COMPUTE, "comm_dp", "wait: DP gradients", pr->stage_end_s[i], dp_end);
+		struct timeline_span *sp = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "optimizer", "optimizer", dp_end, dp_end + opt);
+		timeline_span_arg(sp, "params", local);
+		timeline_span_arg(sp, "bytes", ADAM_TRAFFIC_BYTES * local);
+		if (ag_exposed > 0) {
+			timeline_add(trace, i, PIPE_STREAM_COMPUTE, "comm_dp", "wait: DP all-gather (exposed)",
+				     dp_end + opt, dp_end + opt + ag_exposed);
+			sp = timeline_add(trace, i, PIPE_STREAM_COMM, "dp_all_gather", "DP all-gather (exposed)",
+					  dp_end + opt, dp_end + opt + ag_exposed);
+			timeline_span_arg(sp, "bytes", TRAIN_WEIGHT_BYTES * params);
+			timeline_span_arg(sp, "group_ranks", p->dp);
+		}
 	}
 }
 
@@ -337,17 +357,165 @@ static void fill_rates(struct train_result *r, const struct layer_ctx *x, double
 	}
 }
 
+/* The per-layer costs a trace's operations are detailed with. */
+struct trace_costs {
+	const struct layer_time *dense, *moe;
+	double z3_f, z3_b;
+};
+
+/* Model FLOPs of one layer's forward on one GPU for a micro-batch: twice
+ * the active weights per token plus attention over the whole s x s
+ * product (the MFU convention). */
+static double layer_fwd_flops(const struct layer_ctx *x, bool moe)
+{
+	const struct model_spec *m = &x->w->model;
+	double per_token = 2 * transformer_layer_params(m, moe, false) +
+			   4.0 * x->w->seq_len * m->heads * transformer_head_dim(m);
+	return per_token * x->tokens / x->p->tp;
+}
+
+/* A child of the operation span being detailed, [*t, *t + dur_s) clamped to
+ * end_s; advances *t. Nothing when dur_s is not positive. */
+static struct timeline_span *trace_child(struct timeline *trace, int stage, const char *cat, const char *name,
+					 double *t, double dur_s, double end_s, int layer)
+{
+	if (!(dur_s > 0))
+		return NULL;
+	double a = *t < end_s ? *t : end_s, b = *t + dur_s < end_s ? *t + dur_s : end_s;
+	*t += dur_s;
+	if (!(b > a))
+		return NULL;
+	struct timeline_span *sp = timeline_add(trace, stage, PIPE_STREAM_COMPUTE, cat, name, a, b);
+	timeline_span_arg(sp, "layer", layer);
+	return sp;
+}
+
+/* Layer l's collectives on the critical path of a pass (forward when fwd),
+ * nested in its operation from *t on. */
+static void trace_layer_comm(const struct layer_ctx *x, const struct layer_time *lt, bool fwd, int stage, int l,
+			     double *t, double end_s, struct timeline *trace)
+{
+	const struct train_plan *p = x->p;
+	const struct model_spec *m = &x->w->model;
+	struct timeline_span *sp;
+	double tp = fwd ? lt->tp_fwd : lt->tp_bwd, ep = fwd ? lt->ep_fwd : lt->ep_bwd, cp = fwd ? lt->cp_fwd : lt->cp_bwd;
+	int tp_colls = (p->sp ? 4 : 2) * (!fwd && p->recompute == RECOMPUTE_FULL ? 2 : 1);
+
+	sp = trace_child(trace, stage, "comm_tp", p->sp ? (p->tp_overlap ? "TP all-gather/reduce-scatter (exposed)"
+								      : "TP all-gather/reduce-scatter")
+						: (p->tp_overlap ? "TP all-reduce (exposed)" : "TP all-reduce"),
+			 t, tp, end_s, l);
+	if (sp != NULL) {
+		timeline_span_arg(sp, "bytes", TRAIN_ACT_BYTES * x->tokens * m->hidden);
+		timeline_span_arg(sp, "collectives", tp_colls);
+		timeline_span_arg(sp, "group_ranks", p->tp);
+	}
+	sp = trace_child(trace, stage, "comm_ep", "EP all-to-all", t, ep, end_s, l);
+	if (sp != NULL) {
+		timeline_span_arg(sp, "bytes", TRAIN_ACT_BYTES * x->tokens * m->experts_active * m->hidden);
+		timeline_span_arg(sp, "collectives", 2);
+		timeline_span_arg(sp, "group_ranks", p->ep);
+	}
+	sp = trace_child(trace, stage, "comm_cp", "CP ring (exposed)", t, cp, end_s, l);
+	if (sp != NULL) {
+		timeline_span_arg(sp, "steps", (p->cp - 1) * (fwd ? 1 : 2));
+		timeline_span_arg(sp, "group_ranks", p->cp);
+	}
+}
+
+/*
+ * Detail operation span k (logged by the pipeline): its layer range and
+ * FLOPs as args, and nested inside it, layer by layer, what its time holds
+ * besides kernels: the ZeRO-3 weight gathers, recompute, and the tensor,
+ * expert and context parallel collectives on the critical path. Layers run
+ * in order forward and in reverse backward; the embedding comes first and
+ * the output layer and loss last forward (first backward).
+ */
+static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs *in, const struct trace_costs *tc,
+			    struct timeline *trace, size_t k)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
+	struct timeline_span op = trace->spans[k];
+	enum pipeline_op kind = (enum pipeline_op)(op.tag - PIPE_TAG_BASE);
+	int vs = -1, first, count;
+	bool zb = p->schedule == SCHED_ZB_H1;
+
+	for (int a = 0; a < op.nargs; a++)
+		if (strcmp(op.args[a].key, "virtual_stage") == 0)
+			vs = (int)op.args[a].value;
+	assert(vs >= 0 && vs < in->P);
+	parallel_stage_layers(m->layers, in->P, vs, &first, &count);
+	double head_flops = 2.0 * m->hidden * m->vocab * x->tokens / p->tp;
+	double flops = 0;
+	for (int l = first; l < first + count; l++) {
+		int d, e;
+		parallel_layer_mix(m, l, 1, &d, &e);
+		flops += layer_fwd_flops(x, e > 0);
+	}
+	if (vs == in->P - 1)
+		flops += head_flops;
+	/* backward is twice the forward, split evenly between B and W under ZB-H1 */
+	if (kind != PIPE_F)
+		flops *= zb ? 1 : 2;
+	struct timeline_span *sp = &trace->spans[k];
+	timeline_span_arg(sp, "layer_first", first);
+	timeline_span_arg(sp, "layer_last", first + count - 1);
+	timeline_span_arg(sp, "flops", flops);
+	if (kind == PIPE_W)
+		return;
+
+	double t = op.start_s, end = op.end_s;
+	if (kind == PIPE_F) {
+		if (vs == 0)
+			t += roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * m->hidden * 2, 1);
+		for (int l = first; l < first + count; l++) {
+			int d, e;
+			parallel_layer_mix(m, l, 1, &d, &e);
+			const struct layer_time *lt = e > 0 ? tc->moe : tc->dense;
+			trace_child(trace, op.track, "zero3", "ZeRO-3 weight gather (exposed)", &t, tc->z3_f, end, l);
+			t += lt->fwd;
+			trace_layer_comm(x, lt, true, op.track, l, &t, end, trace);
+		}
+		return;
+	}
+	if (vs == in->P - 1)
+		/* the loss and the output layer's gradients (its weight gradient is W's under ZB-H1) */
+		t += roofline_gemm_s(&x->k, x->tokens, (double)m->vocab / p->tp, m->hidden) * (zb ? 1 : 2) +
+		     roofline_memory_s(&x->k, 4.0 * 3 * x->tokens * m->vocab / p->tp, 3);
+	for (int l = first + count - 1; l >= first; l--) {
+		int d, e;
+		parallel_layer_mix(m, l, 1, &d, &e);
+		const struct layer_time *lt = e > 0 ? tc->moe : tc->dense;
+		trace_child(trace, op.track, "zero3", "ZeRO-3 gather + reduce-scatter (exposed)", &t, tc->z3_b, end, l);
+		trace_child(trace, op.track, "compute", "recompute", &t, lt->recompute, end, l);
+		t += lt->bwd_input + (zb ? 0 : lt->bwd_weight);
+		trace_layer_comm(x, lt, false, op.track, l, &t, end, trace);
+	}
+}
+
+/* Detail every operation span logged from index `from` on. */
+static void trace_detail(const struct layer_ctx *x, const struct stage_inputs *in, const struct trace_costs *tc,
+			 struct timeline *trace, size_t from)
+{
+	size_t n = trace->n;
+	for (size_t k = from; k < n; k++)
+		if (trace->spans[k].tag >= PIPE_TAG_BASE && trace->spans[k].stream == PIPE_STREAM_COMPUTE)
+			trace_detail_op(x, in, tc, trace, k);
+}
+
 /* Run the schedule of in, representative or full, then every stage's tail;
  * fills r's step time, breakdown and rates. */
 static void run_step(const struct layer_ctx *x, const struct collective_group *dpg, const struct stage_inputs *in,
-		     struct train_result *r, struct timeline *trace)
+		     const struct trace_costs *tc, struct train_result *r, struct timeline *trace)
 {
 	const struct train_plan *p = x->p;
 	struct pipeline_config pc = {
 		.p = p->pp, .v = p->vpp, .m = p->microbatches, .schedule = p->schedule,
 		.f_s = in->f_s, .b_s = in->b_s, .w_s = p->schedule == SCHED_ZB_H1 ? in->w_s : NULL,
-		.send_f_s = in->send_f_s, .send_b_s = in->send_b_s,
+		.send_f_s = in->send_f_s, .send_b_s = in->send_b_s, .send_bytes = in->send_bytes,
 	};
+	size_t logged_from = trace != NULL ? trace->n : 0;
 	struct pipeline_result pr;
 	struct bucket_chunk *chunks = dp_buckets(x, dpg, in);
 	double *full_dp_end = xcalloc((size_t)p->pp, sizeof *full_dp_end);
@@ -357,6 +525,8 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 		fullstep_run(x, &pc, chunks, &pr, full_dp_end, trace);
 	else
 		pipeline_run(&pc, &pr, trace);
+	if (trace != NULL)
+		trace_detail(x, in, tc, trace, logged_from);
 	double step = 0;
 	for (int i = 0; i < p->pp; i++) {
 		stage_tail(x, dpg, in, chunks, &pr, full_dp_end, i, trace, &tails[i]);
@@ -408,7 +578,8 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 		stage_inputs_release(&in);
 		return false;
 	}
-	run_step(&x, &dpg, &in, r, trace);
+	struct trace_costs tc = { .dense = &dense_lt, .moe = &moe_lt, .z3_f = z3_f, .z3_b = z3_b };
+	run_step(&x, &dpg, &in, &tc, r, trace);
 	stage_inputs_release(&in);
 	return true;
 }

@@ -6,8 +6,10 @@
  * every replica as flows in the full mode, fullstep.h), then each stage's
  * tail: the data-parallel gradient buckets overlapped with the last
  * backward (bucket.h), the optimizer and the ZeRO-1/2 weight all-gather.
- * It fills the result: step time, breakdown, memory verdict and rates. It
- * never chooses a plan (search.h does).
+ * It fills the result: step time, breakdown, memory verdict and rates.
+ * With a trace it details each operation the pipeline logged (its layers and
+ * FLOPs, and nested inside it each layer's collectives on the critical
+ * path) and logs each stage's tail. It never chooses a plan (search.h does).
  */
 #ifndef CLUSTERSIM_MODELS_TRAIN_STEP_H
 #define CLUSTERSIM_MODELS_TRAIN_STEP_H
