@@ -4,7 +4,7 @@
 # Set CLUSTERSIM_EXTRA_PACKAGES to add packages (CI adds clang for fuzzing).
 set -eu
 
-packages="build-essential pkg-config libgsl-dev libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox parallel ${CLUSTERSIM_EXTRA_PACKAGES:-}"
+packages="build-essential pkg-config libgsl-dev libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox parallel python3 ${CLUSTERSIM_EXTRA_PACKAGES:-}"
 
 missing=""
 for p in $packages; do
