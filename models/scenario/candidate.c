@@ -222,6 +222,10 @@ static int price_from_catalog(struct jread *r, const catalog *cat, const struct 
 	}
 	const struct price_spec *p = catalog_price_find(cat, a->provider, q->type, a->offering,
 							gpu_name, a->term);
+	/* An instance type is not priced by another one with the same GPU (p5e is
+	 * not p5en); a provider-wide per-GPU price (no offering) still applies. */
+	if (p != NULL && a->offering[0] && p->offering[0] && !text_equal_nocase(p->offering, a->offering))
+		p = NULL;
 	if (p == NULL) {
 		if (implicit != NULL) {
 			price_missing(a, implicit, q);
