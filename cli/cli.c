@@ -393,6 +393,17 @@ static int check_output_before_load(const struct cli_call *call, struct cs_error
 	return 0;
 }
 
+/* A catalog price observed over a year before the catalog's as_of date is
+ * used, but said on standard error (never in the rows, which stay the same
+ * whatever the day). */
+static void warn_stale_prices(const struct scenario *s)
+{
+	for (size_t i = 0; i < s->n_candidates; i++)
+		if (s->candidates[i].price.stale[0])
+			fprintf(stderr, "clustersim: warning: candidate '%.80s': %s\n",
+				s->candidates[i].name, s->candidates[i].price.stale);
+}
+
 /* The same for the files the loaded scenario itself names. */
 static int check_output_after_load(const struct cli_call *call, struct cs_error *err)
 {
@@ -434,6 +445,7 @@ int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_e
 			goto out;
 		}
 		loaded = true;
+		warn_stale_prices(&call.scenario);
 		if ((status = check_output_after_load(&call, err)) != 0)
 			goto out;
 	}

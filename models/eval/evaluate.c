@@ -108,7 +108,9 @@ static void cluster_figures(const struct job *j, struct cluster_figures *f)
 static void note_no_price(const struct job *j, struct result *out)
 {
 	if (!j->cluster->price.known)
-		reason_add(out->reason, sizeof out->reason, "%s", "no price: give candidates[].price");
+		reason_add(out->reason, sizeof out->reason, "%s",
+			   j->cluster->price.missing[0] ? j->cluster->price.missing
+							: "no price: give candidates[].price");
 }
 
 static void evaluate_shape(const struct job *j, struct result *out)

@@ -52,7 +52,31 @@ struct section {
 
 struct catalog {
 	struct section gpus, fabrics, storage, presets, prices, models, sources;
+	char as_of[16];  /* the catalog's reference date (YYYY-MM-DD) for price ages */
 };
+
+bool catalog_iso_date(const char *s, bool day_required)
+{
+	size_t n = strlen(s);
+	if (n != 7 && n != 10)
+		return false;
+	if (day_required && n != 10)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		bool dash = i == 4 || i == 7;
+		if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
+			return false;
+	}
+	int month = (s[5] - '0') * 10 + (s[6] - '0');
+	if (month < 1 || month > 12)
+		return false;
+	if (n == 10) {
+		int day = (s[8] - '0') * 10 + (s[9] - '0');
+		if (day < 1 || day > 31)
+			return false;
+	}
+	return true;
+}
 
 static void *section_at(const struct section *s, size_t i)
 {
@@ -277,7 +301,7 @@ static int read_preset(struct jread *r, const json_t *obj, void *entry, bool is_
 {
 	static const char *const keys[] = {
 		ID_KEYS, "gpu", "gpus_per_node", "scale_up", "nic", "nics_per_node", "topology",
-		"storage", "provider", "offering", "node_power_kw", NULL
+		"storage", "provider", "offering", "node_power_kw", "price_checked", NULL
 	};
 	struct preset_spec *p = entry;
 	bool req = is_new;
@@ -297,6 +321,7 @@ static int read_preset(struct jread *r, const json_t *obj, void *entry, bool is_
 	    jread_int32(r, obj, "nics_per_node", false, 0, 1024, &p->nics_per_node) < 0 ||
 	    jread_string(r, obj, "provider", false, p->provider, sizeof p->provider) < 0 ||
 	    jread_string(r, obj, "offering", false, p->offering, sizeof p->offering) < 0 ||
+	    jread_string(r, obj, "price_checked", false, p->price_checked, sizeof p->price_checked) < 0 ||
 	    read_scaled(r, obj, "node_power_kw", false, 0, 1e4, 1e3, &p->node_power_w) < 0)
 		return -1;
 	if ((v = json_object_get(obj, "topology")) != NULL) {
@@ -329,7 +354,7 @@ static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_n
 	static const char *const keys[] = {
 		"provider", "offering", "gpu", "gpus_per_instance", "type", "term", "region",
 		"usd_per_gpu_hour", "usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "billing_s",
-		"observed", "source", "confidence", "note", NULL
+		"observed", "observed_note", "source", "confidence", "note", NULL
 	};
 	struct price_spec *p = entry;
 	int type = 0;
@@ -350,11 +375,19 @@ static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_n
 	    jread_real(r, obj, "usd_per_gpu_hour_high", false, 0.0001, 1e4, &p->usd_per_gpu_hour_high) < 0 ||
 	    jread_real(r, obj, "billing_s", false, 1, 31622400, &p->billing_s) < 0 ||
 	    jread_string(r, obj, "observed", false, p->observed, sizeof p->observed) < 0 ||
+	    jread_string(r, obj, "observed_note", false, p->observed_note, sizeof p->observed_note) < 0 ||
 	    jread_string(r, obj, "source", false, p->source, sizeof p->source) < 0 ||
 	    jread_string(r, obj, "confidence", false, p->confidence, sizeof p->confidence) < 0 ||
 	    jread_string(r, obj, "note", false, p->note, sizeof p->note) < 0)
 		return -1;
 	p->type = (enum price_type)type;
+	if (p->observed[0] != '\0' && !catalog_iso_date(p->observed, false)) {
+		size_t m = jread_enter_key(r, "observed");
+		int rc = jread_fail(r, "expected an ISO date YYYY-MM-DD or YYYY-MM, got \"%.40s\" "
+				    "(put words in observed_note)", p->observed);
+		jread_leave(r, m);
+		return rc;
+	}
 	if (p->usd_per_gpu_hour_low == 0.0)
 		p->usd_per_gpu_hour_low = p->usd_per_gpu_hour;
 	if (p->usd_per_gpu_hour_high == 0.0)
@@ -540,16 +573,27 @@ int catalog_merge_json(catalog *c, const json_t *root, const char *what, const c
 		       const char *path_prefix, struct cs_error *err)
 {
 	struct jread r;
-	const char *allowed[N_SECTIONS + 1];
+	const char *allowed[N_SECTIONS + 2];
 
 	jread_init(&r, what, file, err);
 	if (path_prefix != NULL)
 		jread_enter_key(&r, path_prefix);
 	for (size_t i = 0; i < N_SECTIONS; i++)
 		allowed[i] = section_defs[i].key;
-	allowed[N_SECTIONS] = NULL;
+	allowed[N_SECTIONS] = "as_of";
+	allowed[N_SECTIONS + 1] = NULL;
 	if (jread_object(&r, root, allowed) < 0)
 		return -1;
+	if (json_object_get(root, "as_of") != NULL) {
+		char as_of[sizeof c->as_of];
+		if (jread_string(&r, root, "as_of", false, as_of, sizeof as_of) < 0)
+			return -1;
+		if (!catalog_iso_date(as_of, true)) {
+			jread_enter_key(&r, "as_of");
+			return jread_fail(&r, "expected an ISO date YYYY-MM-DD, got \"%.20s\"", as_of);
+		}
+		memcpy(c->as_of, as_of, sizeof c->as_of);
+	}
 	for (size_t k = 0; k < N_SECTIONS; k++) {
 		const struct section_def *d = &section_defs[k];
 		struct section *s = catalog_section(c, d);
@@ -663,6 +707,7 @@ catalog *catalog_copy(const catalog *c)
 		if (from->n > 0)
 			memcpy(to->items, from->items, from->n * from->size);
 	}
+	memcpy(d->as_of, c->as_of, sizeof d->as_of);
 	return d;
 }
 
@@ -834,4 +879,24 @@ int catalog_check(const catalog *c, struct cs_error *err)
 		}
 	}
 	return 0;
+}
+
+const char *catalog_as_of(const catalog *c)
+{
+	return c->as_of;
+}
+
+bool catalog_price_stale(const catalog *c, const struct price_spec *p)
+{
+	if (c->as_of[0] == '\0' || p->observed[0] == '\0')
+		return false;
+	/* The cutoff is as_of one year earlier; a month-only date is compared by
+	 * month, so it is stale only when its whole month lies before the cutoff's. */
+	char cutoff[sizeof c->as_of];
+	int year = atoi(c->as_of);
+	snprintf(cutoff, sizeof cutoff, "%04d%s", year - 1, c->as_of + 4);
+	size_t n = strlen(p->observed);
+	if (n == 7)
+		return strncmp(p->observed, cutoff, 7) < 0;
+	return strcmp(p->observed, cutoff) < 0;
 }

@@ -82,6 +82,18 @@ const struct price_spec *catalog_price_find(const catalog *c, const char *provid
 					    enum price_type type, const char *offering,
 					    const char *gpu, const char *term);
 
+/* The catalog's reference date (`as_of`, YYYY-MM-DD; "" when no file gave
+ * one). Price ages are measured against it, never against the clock, so that
+ * outputs do not depend on the day a program runs. */
+const char *catalog_as_of(const catalog *c);
+
+/* True when the price's `observed` date is more than a year before as_of
+ * (a YYYY-MM date counts by whole months). False without either date. */
+bool catalog_price_stale(const catalog *c, const struct price_spec *p);
+
+/* True for YYYY-MM-DD, or YYYY-MM unless day_required. */
+bool catalog_iso_date(const char *s, bool day_required);
+
 /* True when any price has this provider. */
 bool catalog_provider_known(const catalog *c, const char *provider);
 

@@ -119,6 +119,7 @@ struct preset_spec {
 	char provider[CAT_NAME_MAX];
 	char offering[CAT_NAME_MAX];
 	double node_power_w;
+	char price_checked[CAT_TEXT_MAX]; /* where a price was looked for, when the catalog has none */
 };
 
 enum price_type { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED };
@@ -136,7 +137,8 @@ struct price_spec {
 	double usd_per_gpu_hour_low;
 	double usd_per_gpu_hour_high;
 	double billing_s;
-	char observed[CAT_TEXT_MAX];
+	char observed[CAT_TEXT_MAX];       /* ISO date: YYYY-MM-DD or YYYY-MM */
+	char observed_note[CAT_TEXT_MAX];  /* how the date was read (window, inferred, ...) */
 	char source[CAT_TEXT_MAX];
 	char confidence[CAT_NAME_MAX];
 	char note[CAT_NOTE_MAX];
@@ -187,6 +189,8 @@ struct price_quote {
 	char term[CAT_NAME_MAX];
 	char observed[CAT_TEXT_MAX];
 	char basis[CAT_TEXT_MAX];  /* where the price came from, in words */
+	char missing[CAT_NOTE_MAX]; /* why there is no price (a preset the catalog cannot price) */
+	char stale[CAT_NOTE_MAX];   /* a warning when the catalog price is over a year older than its as_of */
 };
 
 /* One candidate cluster, resolved against the catalog. */

@@ -187,18 +187,50 @@ static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 	return 0;
 }
 
-/* Fill *q from the catalog's price for the ask; fails naming what is missing. */
+/* No price for a preset's own offering: not an error (the row says so). */
+static void price_missing(const struct price_ask *a, const struct preset_spec *preset,
+			  struct price_quote *q)
+{
+	if (preset->price_checked[0])
+		snprintf(q->missing, sizeof q->missing,
+			 "no price in the catalog for %.60s (%.30s %.60s %s; source checked: %.100s); "
+			 "give candidates[].price", preset->id.name, a->provider,
+			 a->offering[0] ? a->offering : preset->gpu, price_type_names[q->type],
+			 preset->price_checked);
+	else
+		snprintf(q->missing, sizeof q->missing,
+			 "no price in the catalog for %.60s (%.30s %.60s %s); give candidates[].price",
+			 preset->id.name, a->provider, a->offering[0] ? a->offering : preset->gpu,
+			 price_type_names[q->type]);
+}
+
+/* Fill *q from the catalog's price for the ask; fails naming what is missing,
+ * except for the implicit ask of a preset (`implicit`, else NULL), which
+ * leaves the price unknown with the reason in q->missing. */
 static int price_from_catalog(struct jread *r, const catalog *cat, const struct price_ask *a,
-			      const char *gpu_name, struct price_quote *q)
+			      const char *gpu_name, const struct preset_spec *implicit,
+			      struct price_quote *q)
 {
 	if (!catalog_provider_known(cat, a->provider)) {
+		if (implicit != NULL) {
+			price_missing(a, implicit, q);
+			return 0;
+		}
 		char qn[96];
 		text_quote(a->provider, qn, sizeof qn);
 		return jread_fail(r, "unknown provider %s (see clustersim catalog prices)", qn);
 	}
 	const struct price_spec *p = catalog_price_find(cat, a->provider, q->type, a->offering,
 							gpu_name, a->term);
+	/* An instance type is not priced by another one with the same GPU (p5e is
+	 * not p5en); a provider-wide per-GPU price (no offering) still applies. */
+	if (p != NULL && a->offering[0] && p->offering[0] && !text_equal_nocase(p->offering, a->offering))
+		p = NULL;
 	if (p == NULL) {
+		if (implicit != NULL) {
+			price_missing(a, implicit, q);
+			return 0;
+		}
 		char msg[256];
 		snprintf(msg, sizeof msg, "the catalog has no %s%s%s price for %s from %s; give usd_per_gpu_hour",
 			 a->term[0] ? a->term : "", a->term[0] ? " " : "", price_type_names[q->type],
@@ -215,6 +247,16 @@ static int price_from_catalog(struct jread *r, const catalog *cat, const struct 
 	snprintf(q->basis, sizeof q->basis, "%.40s %.60s %s%s%.20s (%.100s)", p->provider,
 		 p->offering[0] ? p->offering : p->gpu, price_type_names[p->type],
 		 p->term[0] ? " " : "", p->term, p->source);
+	if (catalog_price_stale(cat, p))
+		snprintf(q->stale, sizeof q->stale,
+			 "the %.40s %.60s %s price (%.100s) was observed %.12s, over a year before "
+			 "the catalog's as_of %.12s", p->provider, p->offering[0] ? p->offering : p->gpu,
+			 price_type_names[p->type], p->source, p->observed, catalog_as_of(cat));
+	else if (p->observed[0] == '\0' && catalog_as_of(cat)[0] != '\0')
+		snprintf(q->stale, sizeof q->stale,
+			 "the %.40s %.60s %s price (%.100s) has no observation date, so its age is unknown",
+			 p->provider, p->offering[0] ? p->offering : p->gpu, price_type_names[p->type],
+			 p->source);
 	return 0;
 }
 
@@ -235,7 +277,8 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 		q->known = true;
 		q->usd_per_gpu_hour = q->usd_per_gpu_hour_low = q->usd_per_gpu_hour_high = a.usd_per_gpu_hour;
 		snprintf(q->basis, sizeof q->basis, "scenario");
-	} else if (a.provider[0] && price_from_catalog(r, cat, &a, gpu_name, q) < 0) {
+	} else if (a.provider[0] &&
+		   price_from_catalog(r, cat, &a, gpu_name, v == NULL ? preset : NULL, q) < 0) {
 		return -1;
 	}
 	if (a.billing_s > 0)

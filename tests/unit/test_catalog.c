@@ -2,11 +2,13 @@
 #include "testutil.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "models/hw/catalog.h"
+#include "models/kernel/transformer.h"
 
 static catalog *builtin(void)
 {
@@ -247,6 +249,109 @@ static void test_copy_is_independent(void **state)
 	catalog_free(d);
 	catalog_free(c);
 }
+/* Each newer model's shape-derived parameter count is within 3% of the
+ * published figure (total, and active for MoE). The published figures are
+ * the model cards' / announcements' (sources X22..X31), written here
+ * independently of params_b so that a wrong shape cannot pass by editing
+ * one number. */
+static void test_new_models_published_counts(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	static const struct { const char *name; double total_b, active_b; } want[] = {
+		{ "llama4-scout", 109, 17 },       /* 109B / 17B incl. the vision encoder */
+		{ "llama4-maverick", 400, 17 },
+		{ "qwen2.5-7b", 7.61, 7.61 },
+		{ "qwen2.5-72b", 72.7, 72.7 },
+		{ "qwen3-8b", 8.2, 8.2 },
+		{ "qwen3-32b", 32.8, 32.8 },
+		{ "qwen3-30b-a3b", 30.5, 3.3 },
+		{ "qwen3-235b-a22b", 235, 22 },
+		{ "mistral-7b", 7.3, 7.3 },
+		{ "mistral-large-2", 123, 123 },
+		{ "mixtral-8x22b", 141, 39 },
+		{ "gemma2-9b", 9.24, 9.24 },
+		{ "gemma2-27b", 27.2, 27.2 },
+		{ "gemma3-12b", 12, 12 },          /* 12B incl. the ~0.4B vision encoder */
+		{ "gemma3-27b", 27, 27 },
+	};
+	double worst = 0;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct model_spec *m = catalog_model(c, want[i].name);
+		if (m == NULL)
+			print_error("missing model %s\n", want[i].name);
+		assert_non_null(m);
+		double t = transformer_params_total(m) / 1e9, a = transformer_params_active(m) / 1e9;
+		double et = fabs(t / want[i].total_b - 1), ea = fabs(a / want[i].active_b - 1);
+		if (et > 0.03 || ea > 0.03)
+			print_error("%s: %.2fB total (published %.2fB), %.2fB active (published %.2fB)\n",
+				    want[i].name, t, want[i].total_b, a, want[i].active_b);
+		assert_true(et <= 0.03);
+		assert_true(ea <= 0.03);
+		worst = fmax(worst, fmax(et, ea));
+	}
+	assert_true(worst <= 0.03);
+	/* DeepSeek-R1 is the same shape as V3: an alias, not an entry */
+	assert_ptr_equal(catalog_model(c, "deepseek-r1"), catalog_model(c, "deepseek-v3"));
+	catalog_free(c);
+}
+
+/* Every price has an ISO observation date (YYYY-MM-DD or YYYY-MM) or none
+ * (undated snapshots, which say so in observed_note); the catalog has an
+ * as_of date; ages are measured against it. */
+static void test_price_dates(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	assert_true(catalog_iso_date(catalog_as_of(c), true));
+	for (size_t i = 0; i < catalog_price_count(c); i++) {
+		const struct price_spec *p = catalog_price_at(c, i);
+		if (p->observed[0] == '\0') {
+			assert_true(p->observed_note[0] != '\0');
+			continue;
+		}
+		if (!catalog_iso_date(p->observed, false))
+			print_error("%s %s: observed \"%s\"\n", p->provider, p->offering, p->observed);
+		assert_true(catalog_iso_date(p->observed, false));
+		assert_true(strcmp(p->observed, catalog_as_of(c)) <= 0 ||
+			    strncmp(p->observed, catalog_as_of(c), 7) == 0);
+	}
+	assert_true(catalog_iso_date("2026-02", false));
+	assert_false(catalog_iso_date("2026-02", true));
+	assert_false(catalog_iso_date("2026-13-01", false));
+	assert_false(catalog_iso_date("late 2024", false));
+	assert_false(catalog_iso_date("2026-1-01", false));
+
+	/* The stale rule against as_of 2026-12-01: older than 2025-12-01 */
+	struct price_spec p;
+	memset(&p, 0, sizeof p);
+	const char *stale[] = { "2025-11-30", "2025-11", "2024-12" };
+	const char *fresh[] = { "2025-12-01", "2025-12", "2026-07-30", "" };
+	struct cs_error err;
+	error_clear(&err);
+	json_t *doc = json_loads("{\"as_of\": \"2026-12-01\"}", 0, NULL);
+	assert_int_equal(catalog_merge_json(c, doc, "test", "t.json", NULL, &err), 0);
+	json_decref(doc);
+	for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+		snprintf(p.observed, sizeof p.observed, "%s", stale[i]);
+		assert_true(catalog_price_stale(c, &p));
+	}
+	for (size_t i = 0; i < sizeof fresh / sizeof fresh[0]; i++) {
+		snprintf(p.observed, sizeof p.observed, "%s", fresh[i]);
+		assert_false(catalog_price_stale(c, &p));
+	}
+	/* a user file's words in observed are refused, with the way out named */
+	doc = json_loads("{\"prices\": [{\"provider\": \"x\", \"gpu\": \"H100-SXM\", \"type\": "
+			 "\"on-demand\", \"usd_per_gpu_hour\": 2, \"observed\": \"May 2025\"}]}", 0, NULL);
+	assert_int_equal(catalog_merge_json(c, doc, "test", "t.json", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "observed_note"));
+	json_decref(doc);
+	doc = json_loads("{\"as_of\": \"2026-12\"}", 0, NULL);
+	assert_int_equal(catalog_merge_json(c, doc, "test", "t.json", NULL, &err), -1);
+	json_decref(doc);
+	catalog_free(c);
+}
+
 
 int main(void)
 {
@@ -257,6 +362,8 @@ int main(void)
 		cmocka_unit_test(test_lookup_aliases_and_case),
 		cmocka_unit_test(test_presets_and_prices),
 		cmocka_unit_test(test_models_parameter_counts),
+		cmocka_unit_test(test_new_models_published_counts),
+		cmocka_unit_test(test_price_dates),
 		cmocka_unit_test(test_override_merges_fields),
 		cmocka_unit_test(test_override_errors),
 		cmocka_unit_test(test_copy_is_independent),

@@ -1,0 +1,62 @@
+#!/bin/sh
+# The catalog's prices as a run sees them: every preset is priced or its
+# dry-run row says there is no price and where one was looked for; a price
+# older than a year before the catalog's as_of (or undated) is used but said
+# on standard error only, so the rows do not depend on it.
+. "$TOP/tests/cli/lib.sh"
+
+# One candidate per preset in the built-in catalog.
+"$CLUSTERSIM" catalog presets --format csv | sed 1d | cut -d, -f1 >"$TMP/presets"
+[ -s "$TMP/presets" ] && ok || fail "catalog presets lists nothing"
+{
+	printf '{"name": "all", "seed": 1, "workload": {"kind": "training", "model": "llama3-8b", '
+	printf '"precision": "bf16", "seq_len": 4096, "global_batch_tokens": 4194304, "tokens": 1e11, '
+	printf '"parallelism": {"tp": 1, "pp": 1, "dp": "auto"}}, "candidates": ['
+	sep=""
+	while read -r p; do
+		printf '%s{"name": "%s", "preset": "%s", "nodes": 1}' "$sep" "$p" "$p"
+		sep=", "
+	done <"$TMP/presets"
+	printf ']}\n'
+} >"$TMP/all.json"
+expect_status 0 "$CLUSTERSIM" run "$TMP/all.json" --dry-run --format csv --columns candidate,usd_per_gpu_hour,reason ||
+	fail "dry run of every preset"
+cp "$TMP/out" "$TMP/rows.csv"
+cp "$TMP/err" "$TMP/warnings"
+n_presets=$(wc -l <"$TMP/presets")
+[ "$(sed 1d "$TMP/rows.csv" | wc -l)" -eq "$n_presets" ] && ok || fail "one row per preset"
+# A row without a price says so in plain words.
+sed 1d "$TMP/rows.csv" | while IFS=, read -r name price reason; do
+	if [ -z "$price" ]; then
+		case "$reason" in
+		*"no price in the catalog for $name"*"source checked:"*) ;;
+		*"no price: give candidates[].price"*) ;;
+		*) echo "FAIL: $name has no price and no plain reason: $reason" ;;
+		esac
+	fi
+done >"$TMP/bad"
+[ ! -s "$TMP/bad" ] && ok || { cat "$TMP/bad"; fail "unpriced presets without a plain reason"; }
+grep -q '^aws-p6-b200.48xlarge,,.*no price in the catalog for aws-p6-b200.48xlarge (aws p6-b200.48xlarge on-demand; source checked: S30' "$TMP/rows.csv" &&
+	ok || fail "p6-b200's reason"
+# p5e has only a capacity-block price: it is not priced with p5en's on-demand price.
+grep -q '^aws-p5e.48xlarge,,.*no price in the catalog for aws-p5e.48xlarge' "$TMP/rows.csv" && ok || fail "p5e took another type's price"
+grep -q '^aws-p5en.48xlarge,7.912,' "$TMP/rows.csv" && ok || fail "p5en's price"
+
+# Old and undated prices: warned on standard error, the rows unchanged.
+grep -q "^clustersim: warning: candidate 'coreweave-8x-h100': the coreweave HGX H100 8-GPU node on-demand price (S36) was observed 2025-05-29, over a year before the catalog's as_of 2026-12-01$" "$TMP/warnings" &&
+	ok || fail "old price warning"
+grep -q "candidate 'lambda-8x-h100': .*has no observation date" "$TMP/warnings" && ok || fail "undated price warning"
+! grep -q "candidate 'aws-p5en.48xlarge'" "$TMP/warnings" && ok || fail "a 2026 price was warned about"
+! grep -qi "warning" "$TMP/rows.csv" && ok || fail "warnings in the rows"
+# The reference date is the catalog's, not the clock's: a catalog file moves it.
+printf '{"as_of": "2026-03-01"}\n' >"$TMP/asof.json"
+expect_status 0 "$CLUSTERSIM" run "$TMP/all.json" --dry-run --format csv --catalog "$TMP/asof.json" || fail "as_of override"
+! grep -q "candidate 'coreweave-8x-h100'" "$TMP/err" && ok || fail "as_of 2026-03-01 still warns about 2025-05-29"
+# A price given in the scenario is never warned about.
+printf '{"name": "s", "workload": {"kind": "training", "model": "llama3-8b", "precision": "bf16", "seq_len": 4096, "global_batch_tokens": 4194304, "tokens": 1e11, "parallelism": {"tp": 1, "pp": 1, "dp": "auto"}}, "candidates": [{"name": "c", "preset": "coreweave-8x-h100", "nodes": 1, "price": {"usd_per_gpu_hour": 2}}]}\n' >"$TMP/own.json"
+expect_status 0 "$CLUSTERSIM" run "$TMP/own.json" --dry-run --format csv && [ ! -s "$TMP/err" ] && ok || fail "scenario price warned about"
+# Every catalog price date is ISO (YYYY-MM-DD, YYYY-MM) or empty, so a script can filter.
+"$CLUSTERSIM" catalog prices --format json >"$TMP/prices.json" || fail "catalog prices"
+"$CLUSTERSIM" catalog prices --format csv | sed 1d | awk -F, '{print $(NF-2)}' | grep -vE '^([0-9]{4}-[0-9]{2}(-[0-9]{2})?)?$' >"$TMP/baddates"
+[ ! -s "$TMP/baddates" ] && ok || { head -3 "$TMP/baddates"; fail "non-ISO observed dates"; }
+finish
