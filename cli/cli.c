@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "output/outfile.h"
+#include "output/results.h"
 #include "util/xalloc.h"
 
 int cli_status(const struct cs_error *err)
@@ -86,7 +87,7 @@ static int common_option(struct cli_options *o, const char *cmd, int ch,
 				return 1;
 			}
 		}
-		cli_usage_error(err, cmd, "--format must be table, csv or json, not '%s'", arg);
+		cli_usage_error(err, cmd, "--format must be table, csv, json or jsonl, not '%s'", arg);
 		return -1;
 	}
 	if (ch == 'o') {  /* --output */
@@ -175,14 +176,43 @@ catalog *cli_catalog(const struct cli_options *o, struct cs_error *err)
 	return c;
 }
 
-/* The rowset narrowed to --columns (a new one), or NULL with err set. */
-static rowset *select_columns(const struct cli_options *o, const rowset *rs, struct cs_error *err)
+bool cli_columns_help(const struct cli_options *o)
 {
-	char *copy = xstrdup(o->columns);
+	return o->columns != NULL && strcmp(o->columns, "help") == 0;
+}
+
+int cli_print_columns(FILE *f, const rowset *rs)
+{
+	size_t wn = strlen("column"), wu = strlen("unit");
+	for (size_t c = 0; c < rowset_ncols(rs); c++) {
+		const struct results_column *info = results_column_info(rowset_column(rs, c));
+		if (strlen(rowset_column(rs, c)) > wn)
+			wn = strlen(rowset_column(rs, c));
+		if (info != NULL && strlen(info->unit_text) > wu)
+			wu = strlen(info->unit_text);
+	}
+	fprintf(f, "%-*s  %-*s  %s\n", (int)wn, "column", (int)wu, "unit", "meaning");
+	for (size_t c = 0; c < rowset_ncols(rs); c++) {
+		const struct results_column *info = results_column_info(rowset_column(rs, c));
+		fprintf(f, "%-*s  %-*s  %s\n", (int)wn, rowset_column(rs, c), (int)wu,
+			info != NULL ? info->unit_text : "-", info != NULL ? info->meaning : "(see docs/catalog.md)");
+	}
+	fputs("\nfraction: 0 to 1 in CSV and JSON, a percent in a table; USD: $ and thousands separators in a\n"
+	      "table; h: hours in CSV and JSON, minutes, hours or days in a table. --columns all: every column.\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+int cli_select_columns(const char *list, const rowset *rs, rowset **out, struct cs_error *err)
+{
+	char *copy;
 	const char **names = NULL;
 	size_t n = 0;
 	const char *bad = NULL;
-	rowset *out;
+
+	*out = NULL;
+	if (list == NULL || strcmp(list, "all") == 0)
+		return 0;
+	copy = xstrdup(list);
 	for (char *tok = copy, *next; tok != NULL; tok = next) {
 		next = strchr(tok, ',');
 		if (next != NULL)
@@ -190,13 +220,23 @@ static rowset *select_columns(const struct cli_options *o, const rowset *rs, str
 		names = xreallocarray(names, n + 1, sizeof *names);
 		names[n++] = tok;
 	}
-	out = rowset_select(rs, names, n, &bad);
-	if (out == NULL)
-		error_set(err, "--columns: no column named '%.60s' (the output has %zu columns, e.g. '%s')",
+	*out = rowset_select(rs, names, n, &bad);
+	if (*out == NULL)
+		error_set(err, "--columns: no column named '%.60s' (the output has %zu columns, e.g. '%s'; "
+			  "--columns help lists them)",
 			  bad, rowset_ncols(rs), rowset_ncols(rs) > 0 ? rowset_column(rs, 0) : "");
 	free(names);
 	free(copy);
-	return out;
+	return *out == NULL ? -1 : 0;
+}
+
+const char *cli_columns_for(const struct cli_options *o, const rowset *rs, enum output_format fmt)
+{
+	bool to_stdout = o->output == NULL || strcmp(o->output, "-") == 0;
+	if (o->columns != NULL)
+		return o->columns;
+	/* a person at a table: the few columns that answer; scripts get all */
+	return fmt == FORMAT_TABLE && to_stdout ? results_brief(rs) : NULL;
 }
 
 int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *err)
@@ -206,12 +246,13 @@ int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *er
 	int width = o->output == NULL ? cli_table_width() : 0;
 	rowset *narrow = NULL;
 
-	if (o->columns != NULL) {
-		narrow = select_columns(o, rs, err);
-		if (narrow == NULL)
-			return -1;
+	if (cli_columns_help(o))
+		return cli_print_columns(stdout, rs) < 0 ?
+			error_runtime(err, "cannot write standard output: %s", strerror(errno ? errno : EIO)) : 0;
+	if (cli_select_columns(cli_columns_for(o, rs, fmt), rs, &narrow, err) < 0)
+		return -1;
+	if (narrow != NULL)
 		rs = narrow;
-	}
 	if (outfile_open(&out, o->output, err) < 0) {
 		rowset_free(narrow);
 		return -1;

@@ -49,13 +49,13 @@ struct cli_options {
 	int64_t seed;                        /* -1 = the scenario's */
 	const char **catalogs;               /* owned array, borrowed strings */
 	size_t n_catalogs;
-	const char *columns;                 /* --columns a,b,c or NULL: all */
+	const char *columns;                 /* --columns a,b,c, "all", "help", or NULL: the default */
 };
 
 /* The common options a command may accept, as bits of cli_command.common
  * (--help is accepted by every command). */
 enum cli_common {
-	CLI_FORMAT = 1 << 0,   /* --format table|csv|json */
+	CLI_FORMAT = 1 << 0,   /* --format table|csv|json|jsonl */
 	CLI_OUTPUT = 1 << 1,   /* -o, --output FILE */
 	CLI_SET = 1 << 2,      /* --set PATH=VALUE, repeated */
 	CLI_SEED = 1 << 3,     /* --seed N */
@@ -135,7 +135,27 @@ int cli_table_width(void);
 /* The built-in catalog plus the --catalog files. Caller frees. */
 catalog *cli_catalog(const struct cli_options *o, struct cs_error *err);
 
-/* Write rows to -o (atomically) or standard output. */
+/* --columns help: list the columns (with cli_print_columns) instead of rows. */
+bool cli_columns_help(const struct cli_options *o);
+
+/* Every column of rs with its unit and meaning (output/results.h's table of
+ * columns), one a line, then what the units look like in a table. -1 on a
+ * write error. */
+int cli_print_columns(FILE *f, const rowset *rs);
+
+/* The columns to write ("a,b,c"), or NULL for all: --columns as given
+ * ("all" is all), else for a table on standard output the result kind's
+ * short default set (results_brief()), else all (CSV, JSON and -o FILE keep
+ * every column: the scripts' contract). */
+const char *cli_columns_for(const struct cli_options *o, const rowset *rs, enum output_format fmt);
+
+/* rs narrowed to list ("a,b,c") into *out, a new rowset; *out NULL when list
+ * is NULL or "all" (every column: use rs). 0, or -1 with err set when a
+ * name is not a column. */
+int cli_select_columns(const char *list, const rowset *rs, rowset **out, struct cs_error *err);
+
+/* Write rows to -o (atomically) or standard output, in the columns
+ * cli_columns_for() says; with --columns help, the columns' list instead. */
 int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *err);
 
 /* Print a usage error "CMD: message" into err; returns EXIT_USAGE. */

@@ -6,15 +6,17 @@
 #include "cli/runner.h"
 
 static const char usage_text[] =
-	"usage: clustersim run SCENARIO.json [--format table|csv|json] [--set PATH=VALUE]...\n"
+	"usage: clustersim run SCENARIO.json [--format table|csv|json|jsonl] [--set PATH=VALUE]...\n"
 	"                      [--seed N] [--catalog FILE]... [--dry-run] [--columns LIST] [-o FILE]\n\n"
 	"Reads the scenario (- for standard input) and prints one result row per candidate.\n"
-	"  --format F        table (on a terminal), csv (otherwise) or json\n"
+	"  --format F        table (on a terminal), csv (otherwise), json or jsonl (an object a line)\n"
 	"  --set PATH=VALUE  override a field, e.g. --set candidates[0].nodes=4\n"
 	"  --seed N          replace the scenario's seed\n"
 	"  --catalog FILE    merge a user's catalog file before reading the scenario\n"
 	"  --dry-run         print each candidate's shape, peak FLOP/s, memory and price only\n"
-	"  --columns a,b,c   print only these result columns, in this order\n"
+	"  --columns a,b,c   print only these result columns, in this order; all: every column;\n"
+	"                    help: list the columns with their units. A table on a terminal shows\n"
+	"                    a short set by default; CSV, JSON and -o FILE have every column\n"
 	"  -o, --output FILE write results to FILE (atomically) instead of standard output\n"
 	"  -h, --help        print this help\n\n"
 	"Each row's status is ok, oom, invalid, unsupported (asked for but not modelled yet: the\n"
@@ -33,6 +35,11 @@ static int run_exec(struct cli_call *call, struct cs_error *err)
 	{
 		struct runner_options ro = { .dry_run = dry_run, .row_id = -1, .ok_rows = &ok_rows };
 		rs = runner_columns(s, &ro);
+		if (cli_columns_help(&call->o)) {  /* the columns, without computing rows */
+			if (cli_write(&call->o, rs, err) < 0)
+				status = cli_status(err);
+			goto out;
+		}
 		if (runner_run(s, &ro, rs, err) < 0) {
 			status = cli_status(err);
 			goto out;

@@ -29,8 +29,8 @@
 
 static const char usage_text[] =
 	"usage: clustersim sweep SWEEP.json [--jobs N] [--shard I/N] [--resume] [-o FILE]\n"
-	"                        [--format table|csv|json] [--set PATH=VALUE]... [--seed N]\n"
-	"                        [--catalog FILE]... [--dry-run]\n\n"
+	"                        [--format table|csv|json|jsonl] [--set PATH=VALUE]... [--seed N]\n"
+	"                        [--catalog FILE]... [--dry-run] [--columns LIST]\n\n"
 	"Runs every point of a sweep file (a base scenario and the values of --set paths to\n"
 	"combine) and prints their result rows; every row of point k has row_id k, and one\n"
 	"column per varied path (set:PATH) holds the point's value. A point whose scenario is\n"
@@ -46,7 +46,10 @@ static const char usage_text[] =
 	"  --seed N       replace every point's seed\n"
 	"  --catalog FILE merge a user's catalog file first\n"
 	"  --dry-run      each candidate's shape and price only, as run --dry-run\n"
-	"  --format F     table (on a terminal), csv (otherwise, and for -o FILE) or json\n"
+	"  --format F     table (on a terminal), csv (otherwise, and for -o FILE), json, or\n"
+	"                 jsonl (one object a line, written as the points finish, like csv)\n"
+	"  --columns a,b,c  write only these columns (set:PATH and sweep_fingerprint too), in\n"
+	"                 this order; all: every column; help: list them with their units\n"
 	"  -o, --output FILE  write results to FILE (atomically; CSV unless --format says otherwise)\n"
 	"  -h, --help     print this help\n"
 	"The last column, sweep_fingerprint, says what the rows were computed from.\n"
@@ -380,6 +383,8 @@ static int read_options(const struct cli_call *call, struct shard_plan *sp, uint
 	*format = o->format_given ? o->format : o->output != NULL ? FORMAT_CSV : cli_format(o);
 	if (resume && (o->output == NULL || strcmp(o->output, "-") == 0))
 		return cli_usage_error(err, "sweep", "--resume needs -o FILE (the results to continue)");
+	if (resume && o->columns != NULL && !cli_columns_help(o))
+		return cli_usage_error(err, "sweep", "--resume keeps whole rows: it does not take --columns");
 	if (resume && *format != FORMAT_CSV)
 		return cli_usage_error(err, "sweep", "--resume works on CSV results, not --format %s",
 				       output_format_names[*format]);
@@ -421,12 +426,23 @@ static int sweep_exec(struct cli_call *call, struct cs_error *err)
 	enum output_format format = FORMAT_CSV;
 	int status = read_options(call, &sp, &jobs, &format, err);
 
-	if (status == EXIT_OK &&
-	    (sweep_run_load(&run, call->operands[0], err) < 0 || plan_shard(&run, &sp, resume, err) < 0))
+	if (status == EXIT_OK && sweep_run_load(&run, call->operands[0], err) < 0)
+		status = cli_status(err);
+	if (status == EXIT_OK && cli_columns_help(&o)) {  /* the columns, no point computed */
+		rowset *empty = sweep_run_rowset(&run);
+		if (cli_print_columns(stdout, empty) < 0) {
+			error_runtime(err, "cannot write standard output: %s", strerror(errno ? errno : EIO));
+			status = EXIT_RUNTIME;
+		}
+		rowset_free(empty);
+		sweep_run_release(&run);
+		return status;
+	}
+	if (status == EXIT_OK && plan_shard(&run, &sp, resume, err) < 0)
 		status = cli_status(err);
 	if (status == EXIT_OK) {
 		catch_signals(&saved);
-		if (sweep_sink_open(&sink, &run, o.output, format, err) < 0)
+		if (sweep_sink_open(&sink, &run, o.output, format, o.columns, err) < 0)
 			status = cli_status(err);
 		else  /* run_shard() commits or aborts the output */
 			status = run_shard(&run, &sp, &sink, jobs, resume, err);
@@ -450,7 +466,7 @@ const struct cli_command cli_cmd_sweep = {
 	.name = "sweep",
 	.summary = "run every point of a sweep file, sharded and in parallel",
 	.usage = usage_text,
-	.common = CLI_FORMAT | CLI_OUTPUT | CLI_SET | CLI_SEED | CLI_CATALOG,
+	.common = CLI_FORMAT | CLI_OUTPUT | CLI_SET | CLI_SEED | CLI_CATALOG | CLI_COLUMNS,
 	.options = sweep_options,
 	.operands = { .min = 1, .max = 1, .name = "SWEEP.json" },
 	.load = CLI_LOAD_NOTHING,

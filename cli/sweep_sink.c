@@ -6,24 +6,56 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "output/results.h"
 #include "util/xalloc.h"
 
-int sweep_sink_header(const struct sweep_run *run, char **buf, size_t *len)
+/* The header line writer_csv() writes for rs, into a new buffer. */
+static int header_of(const rowset *rs, char **buf, size_t *len)
 {
-	rowset *empty = sweep_run_rowset(run);
 	FILE *mem = open_memstream(buf, len);
 	int rc = 0;
 
-	if (mem == NULL || writer_csv(mem, empty) < 0)
+	if (mem == NULL || writer_csv(mem, rs) < 0)
 		rc = -1;
 	if (mem != NULL && fclose(mem) != 0)
 		rc = -1;
-	rowset_free(empty);
 	if (rc < 0) {
 		free(*buf);
 		*buf = NULL;
 	}
 	return rc;
+}
+
+int sweep_sink_header(const struct sweep_run *run, char **buf, size_t *len)
+{
+	rowset *empty = sweep_run_rowset(run);
+	int rc = header_of(empty, buf, len);
+	rowset_free(empty);
+	return rc;
+}
+
+/* chunk in the sink's columns, with their units (the JSON types, the
+ * table's formats): a new rowset. The columns were checked at open. */
+static rowset *narrowed(const struct sweep_sink *k, const rowset *chunk)
+{
+	const char *list = k->columns != NULL && strcmp(k->columns, "all") != 0 ? k->columns : NULL;
+	rowset *out = NULL;
+	size_t n = rowset_ncols(chunk);
+	const char **all = xcalloc(n ? n : 1, sizeof *all);
+	const char *bad = NULL;
+	struct cs_error err;
+
+	if (list != NULL) {
+		cli_select_columns(list, chunk, &out, &err);
+	} else {
+		for (size_t c = 0; c < n; c++)
+			all[c] = rowset_column(chunk, c);
+		out = rowset_select(chunk, all, n, &bad);
+	}
+	free(all);
+	if (out != NULL)
+		results_set_units(out);
+	return out;
 }
 
 bool sweep_sink_to_file(const struct sweep_sink *k)
@@ -46,16 +78,34 @@ int sweep_sink_put(struct sweep_sink *k, const rowset *chunk)
 	char *buf = NULL;
 	size_t size = 0;
 	FILE *mem;
+	rowset *sel = NULL;
 	int rc;
 
+	if (k->format != FORMAT_CSV || k->columns != NULL) {
+		sel = narrowed(k, chunk);
+		if (sel == NULL) {  /* a chunk of other columns: a bug upstream */
+			errno = EINVAL;
+			return -1;
+		}
+		chunk = sel;
+	}
+	if (k->format == FORMAT_JSONL) {  /* streamed, like CSV */
+		rc = writer_jsonl(k->out.f, chunk);
+		rowset_free(sel);
+		return rc;
+	}
 	if (k->format != FORMAT_CSV) {
 		keep_rows(k, chunk);
+		rowset_free(sel);
 		return 0;
 	}
 	mem = open_memstream(&buf, &size);
-	if (mem == NULL)
+	if (mem == NULL) {
+		rowset_free(sel);
 		return -1;
+	}
 	rc = writer_csv(mem, chunk);
+	rowset_free(sel);
 	if (fclose(mem) != 0)
 		rc = -1;
 	if (rc == 0 && size >= k->header_len &&
@@ -75,39 +125,58 @@ int sweep_sink_write_error(const struct sweep_sink *k, int e, struct cs_error *e
 }
 
 int sweep_sink_open(struct sweep_sink *k, const struct sweep_run *run, const char *path,
-		    enum output_format format, struct cs_error *err)
+		    enum output_format format, const char *columns, struct cs_error *err)
 {
 	struct stat st;
 	char *header = NULL;
 	size_t size = 0;
+	rowset *empty = sweep_run_rowset(run), *sel = NULL;
 
+	/* the columns first: a misspelt one is bad input, before any output */
+	if (cli_select_columns(columns, empty, &sel, err) < 0) {
+		rowset_free(empty);
+		return -1;
+	}
+	if (sel != NULL) {
+		rowset_free(empty);
+		empty = sel;
+	}
+	results_set_units(empty);
+	k->columns = columns;
 	k->path = path;
 	k->format = format;
 	k->width = path == NULL || strcmp(path, "-") == 0 ? cli_table_width() : 0;
 	k->existed = sweep_sink_to_file(k) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	if (outfile_open(&k->out, path, err) < 0)
+	if (outfile_open(&k->out, path, err) < 0) {
+		rowset_free(empty);
 		return -1;
+	}
 	if (format != FORMAT_CSV) {
-		k->all = sweep_run_rowset(run);
+		if (format == FORMAT_JSONL)
+			rowset_free(empty);
+		else
+			k->all = empty;
 		return 0;
 	}
 	/* The header as writer_csv() writes it, measured so that
 	 * sweep_sink_put() can skip it in each chunk's output. */
-	if (sweep_sink_header(run, &header, &size) < 0 || fwrite(header, 1, size, k->out.f) != size) {
+	if (header_of(empty, &header, &size) < 0 || fwrite(header, 1, size, k->out.f) != size) {
 		int e = errno;
+		rowset_free(empty);
 		free(header);
 		outfile_abort(&k->out);
 		sweep_sink_write_error(k, e, err);
 		return -1;
 	}
 	k->header_len = size;
+	rowset_free(empty);
 	free(header);
 	return 0;
 }
 
 int sweep_sink_finish(struct sweep_sink *k, struct cs_error *err)
 {
-	if (k->format != FORMAT_CSV && writer_write(k->out.f, k->all, k->format, k->width) < 0) {
+	if ((k->format == FORMAT_TABLE || k->format == FORMAT_JSON) && writer_write(k->out.f, k->all, k->format, k->width) < 0) {
 		int e = errno;
 		outfile_abort(&k->out);
 		sweep_sink_write_error(k, e, err);

@@ -1,13 +1,14 @@
 /*
  * sweep_sink: where a sweep's rows go, point by point: -o FILE (written to a
- * temporary file and committed atomically) or standard output. CSV is written
- * as the points arrive, one header for the whole sweep; tables and JSON are
- * kept and written at the end. After an interrupt the points written so far
- * can go to FILE.partial instead.
+ * temporary file and committed atomically) or standard output, in the
+ * columns --columns names (all by default). CSV and JSONL are written as the
+ * points arrive (CSV with one header for the whole sweep), so memory does not
+ * grow with the sweep; tables and JSON are kept and written at the end. After
+ * an interrupt the points written so far can go to FILE.partial instead.
  *
- * It writes bytes exactly as writer_csv() would for the whole sweep; it never
- * computes a point, never chooses what is kept, and never prints anything but
- * the results.
+ * It writes bytes exactly as writer_csv() (writer_jsonl()) would for the
+ * whole sweep; it never computes a point, never chooses which points are
+ * kept, and never prints anything but the results.
  */
 #ifndef CLUSTERSIM_CLI_SWEEP_SINK_H
 #define CLUSTERSIM_CLI_SWEEP_SINK_H
@@ -25,6 +26,7 @@ struct sweep_sink {
 	struct outfile out;
 	const char *path;        /* -o as given, NULL for standard output */
 	enum output_format format;
+	const char *columns;     /* --columns as given, or NULL: every column */
 	int width;
 	rowset *all;             /* table and JSON: everything, written at the end */
 	size_t header_len;       /* CSV: bytes of the header line writer_csv() writes */
@@ -35,16 +37,18 @@ struct sweep_sink {
  * buffer *buf of *len bytes. 0, or -1 (errno set). */
 int sweep_sink_header(const struct sweep_run *run, char **buf, size_t *len);
 
-/* Open the output (path NULL or "-": standard output) and, for CSV, write
- * its header. 0, or -1 with err set (nothing left open). */
+/* Open the output (path NULL or "-": standard output) in the columns
+ * `columns` ("a,b,c", "all" or NULL: every column) and, for CSV, write its
+ * header. 0, or -1 with err set (a column that is not the sweep's is bad
+ * input; nothing left open). */
 int sweep_sink_open(struct sweep_sink *k, const struct sweep_run *run, const char *path,
-		    enum output_format format, struct cs_error *err);
+		    enum output_format format, const char *columns, struct cs_error *err);
 
 /* Does the sink write to a file (-o FILE other than "-")? */
 bool sweep_sink_to_file(const struct sweep_sink *k);
 
 /* One point's rows: CSV written at once as writer_csv() writes them (without
- * the header), else kept for the end. 0, or -1 (errno set) on a write error. */
+ * the header), JSONL at once, else kept for the end. 0, or -1 (errno set) on a write error. */
 int sweep_sink_put(struct sweep_sink *k, const rowset *chunk);
 
 /* The failure (errno e) to write the output, as a runtime error; returns

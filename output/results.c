@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static void id_cells(rowset *rs, const struct catalog_id *id)
 {
 	char aliases[CAT_ALIASES_MAX * (CAT_NAME_MAX + 1)] = "";
@@ -294,8 +293,12 @@ static const char *const training_columns[] = {
 	/* additions: the step's breakdown in seconds, and the plan search */
 	"t_compute_s", "t_optimizer_s", "t_comm_tp_s", "t_comm_ep_s", "t_comm_cp_s", "t_comm_dp_s",
 	"t_bubble_s", "t_wait_s", "micro_batches", "sequence_parallel", "plans_tried", "precision",
-	"usd_per_hour", NULL
+	"usd_per_hour",
+	/* additions: memory in GiB, the unit of the catalog's memory_gib */
+	"mem_per_gpu_gib", "gpu_memory_gib", NULL
 };
+
+enum { GIB = 1073741824 };
 
 static void plan_cells(rowset *rs, const struct train_result *t)
 {
@@ -313,8 +316,10 @@ static void plan_cells(rowset *rs, const struct train_result *t)
 	rowset_int(rs, "micro_batches", p->microbatches);
 	rowset_text(rs, "sequence_parallel", p->sp ? "true" : "false");
 	rowset_int(rs, "plans_tried", t->plans_tried);
-	if (isfinite(t->mem.total))
+	if (isfinite(t->mem.total)) {
 		rowset_real(rs, "mem_per_gpu_gb", t->mem.total / 1e9);
+		rowset_real(rs, "mem_per_gpu_gib", t->mem.total / GIB);
+	}
 }
 
 static void step_cells(rowset *rs, const struct train_result *t)
@@ -338,7 +343,10 @@ static void step_cells(rowset *rs, const struct train_result *t)
 /* The whole run's columns, shared by every kind that has a run. */
 static void run_cells(rowset *rs, const struct run_result *u)
 {
-	rowset_real(rs, "steps", u->steps);
+	if (u->steps >= 0 && u->steps < 9.2e18)  /* a count: an integer in JSON */
+		rowset_int(rs, "steps", (int64_t)u->steps);
+	else
+		rowset_real(rs, "steps", u->steps);
 	rowset_real(rs, "wall_time_p50_h", u->wall_time_p50_s / 3600);
 	rowset_real(rs, "wall_time_p90_h", u->wall_time_p90_s / 3600);
 	rowset_real(rs, "ettr", u->ettr);
@@ -367,6 +375,7 @@ static void training_row(rowset *rs, const struct job *j, const struct result *r
 	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
 	rowset_int(rs, "gpus", r->cluster.gpus);
 	rowset_text(rs, "precision", precision_names[j->workload->train.precision]);
+	rowset_real(rs, "gpu_memory_gib", c->gpu.memory_gib);
 	if (r->cluster.priced)
 		rowset_real(rs, "usd_per_hour", r->cluster.usd_per_hour);
 	if (r->train.plan.tp == 0)
@@ -398,20 +407,183 @@ static void inference_row(rowset *rs, const struct job *j, const struct result *
 }
 
 /* One entry per result kind: its columns (the contract with users'
- * scripts: add at the end, never rename or reorder) and its row. */
+ * scripts: add at the end, never rename or reorder), its row, and the few
+ * columns a table shows a person by default (status and reason always, so
+ * that a row that is not ok says so). */
 static const struct result_format {
 	const char *const *columns;
 	void (*row)(rowset *rs, const struct job *j, const struct result *r);
+	const char *brief;
 } formats[RESULT_KIND_COUNT] = {
-	[RESULT_SHAPE] = { .columns = shape_columns, .row = shape_row },
-	[RESULT_TRAINING] = { .columns = training_columns, .row = training_row },
-	[RESULT_INFERENCE] = { .columns = inference_columns, .row = inference_row },
-	[RESULT_COLLECTIVE] = { .columns = collective_columns, .row = collective_row },
+	[RESULT_SHAPE] = { .columns = shape_columns, .row = shape_row,
+			   .brief = "candidate,gpu,gpus,peak_pflops,hbm_total_gb,scale_up_GBps_per_gpu,"
+				    "scale_out_GBps_per_gpu,usd_per_hour,price_basis" },
+	[RESULT_TRAINING] = { .columns = training_columns, .row = training_row,
+			      .brief = "candidate,status,gpus,tp,pp,dp,step_time_s,tokens_per_s,mfu,"
+				       "wall_time_p50_h,cost_usd_p50,reason" },
+	[RESULT_INFERENCE] = { .columns = inference_columns, .row = inference_row,
+			       .brief = "candidate,status,gpus,replicas,throughput_tok_s,ttft_p50_ms,"
+					"tpot_p50_ms,slo_attainment,usd_per_mtok,reason" },
+	[RESULT_COLLECTIVE] = { .columns = collective_columns, .row = collective_row,
+				.brief = "candidate,status,op,algorithm,gpus,bytes,time_us,busbw_GBps,reason" },
 };
+
+/*
+ * Every column a result row, a sweep or validate can have: its kind (how a
+ * table shows it, which JSON type it is), its unit as --columns help says
+ * it, and what it means. One entry per column name; a name means the same
+ * in every kind that has it.
+ */
+static const struct results_column columns[] = {
+	/* the six leading columns */
+	{ "scenario", UNIT_TEXT, "text", "the scenario's name (its file name without .json)" },
+	{ "candidate", UNIT_TEXT, "text", "the candidate cluster's name" },
+	{ "row_id", UNIT_ID, "id", "the row's number (in a sweep: the point's)" },
+	{ "seed", UNIT_ID, "id", "the random seed the row was computed with" },
+	{ "status", UNIT_TEXT, "text", "ok, oom, invalid, unsupported or error (docs/results.md)" },
+	{ "reason", UNIT_TEXT, "text", "why the status, or what is worth knowing about an ok row" },
+	/* the cluster */
+	{ "gpu", UNIT_TEXT, "text", "the GPU's catalog name" },
+	{ "nodes", UNIT_COUNT, "count", "nodes in the candidate" },
+	{ "gpus_per_node", UNIT_COUNT, "count", "GPUs in each node" },
+	{ "gpus", UNIT_COUNT, "count", "GPUs in all" },
+	{ "scale_up", UNIT_TEXT, "text", "the fabric inside a node (NVLink, NVSwitch, PCIe)" },
+	{ "nic", UNIT_TEXT, "text", "the network card between nodes" },
+	{ "nics_per_node", UNIT_COUNT, "count", "network cards in each node" },
+	{ "precision", UNIT_TEXT, "text", "the workload's number format (bf16, fp8...)" },
+	{ "peak_pflops", UNIT_NUMBER, "PFLOP/s", "dense peak of all GPUs in the workload's precision" },
+	{ "hbm_total_gb", UNIT_NUMBER, "GB (1e9 bytes)", "GPU memory of all GPUs" },
+	{ "scale_up_GBps_per_gpu", UNIT_NUMBER, "GB/s", "scale-up bandwidth of one GPU" },
+	{ "scale_out_GBps_per_gpu", UNIT_NUMBER, "GB/s", "scale-out (between nodes) bandwidth of one GPU" },
+	{ "usd_per_gpu_hour", UNIT_USD, "USD", "price of one GPU for an hour" },
+	{ "usd_per_hour", UNIT_USD, "USD", "price of the whole candidate for an hour" },
+	{ "price_basis", UNIT_TEXT, "text", "where the price comes from (catalog entry and source, or the scenario)" },
+	/* a collective */
+	{ "op", UNIT_TEXT, "text", "the collective (all_reduce, all_gather...)" },
+	{ "algorithm", UNIT_TEXT, "text", "ring, tree, hierarchical or nvls (auto: the fastest)" },
+	{ "bytes", UNIT_COUNT, "bytes", "the message size" },
+	{ "time_us", UNIT_NUMBER, "us", "time of one collective" },
+	{ "algbw_GBps", UNIT_NUMBER, "GB/s", "algorithm bandwidth: size / time (nccl-tests)" },
+	{ "busbw_GBps", UNIT_NUMBER, "GB/s", "bus bandwidth: algbw x the op's factor (nccl-tests)" },
+	{ "fidelity", UNIT_TEXT, "text", "analytic (alpha-beta) or flows (through the simulated fabric)" },
+	{ "protocol", UNIT_TEXT, "text", "NCCL's protocol (LL, LL128, Simple)" },
+	/* training: the plan */
+	{ "tp", UNIT_COUNT, "count", "tensor-parallel degree" },
+	{ "pp", UNIT_COUNT, "count", "pipeline-parallel stages" },
+	{ "vpp", UNIT_COUNT, "count", "virtual pipeline stages per GPU (interleaved schedule)" },
+	{ "dp", UNIT_COUNT, "count", "data-parallel replicas" },
+	{ "cp", UNIT_COUNT, "count", "context-parallel degree" },
+	{ "ep", UNIT_COUNT, "count", "expert-parallel degree" },
+	{ "zero", UNIT_COUNT, "stage", "ZeRO stage (0: none, 1: optimizer sharded, 3: everything)" },
+	{ "schedule", UNIT_TEXT, "text", "pipeline schedule (gpipe, 1f1b, interleaved, zb-h1)" },
+	{ "recompute", UNIT_TEXT, "text", "activation recomputation (none, selective, full)" },
+	{ "micro_batch", UNIT_COUNT, "sequences", "sequences per micro-batch" },
+	{ "mem_per_gpu_gb", UNIT_NUMBER, "GB (1e9 bytes)", "memory one GPU needs (the same as mem_per_gpu_gib, in 1e9 bytes)" },
+	/* training: the step */
+	{ "step_time_s", UNIT_NUMBER, "s", "time of one training step" },
+	{ "tokens_per_s", UNIT_NUMBER, "tokens/s", "training throughput of the whole cluster" },
+	{ "tflops_per_gpu", UNIT_NUMBER, "TFLOP/s", "model FLOP/s per GPU" },
+	{ "mfu", UNIT_FRACTION, "fraction", "model FLOPs utilization: model FLOP/s / dense peak" },
+	{ "hfu", UNIT_FRACTION, "fraction", "hardware FLOPs utilization (with recompute) / dense peak" },
+	/* training: the whole run */
+	{ "steps", UNIT_COUNT, "count", "steps of the whole run (tokens / global batch, rounded up)" },
+	{ "wall_time_p50_h", UNIT_HOURS, "h", "wall-clock time of the whole run, median" },
+	{ "wall_time_p90_h", UNIT_HOURS, "h", "wall-clock time of the whole run, 90th percentile" },
+	{ "ettr", UNIT_FRACTION, "fraction", "effective training time ratio: productive time / wall time" },
+	{ "gpu_hours", UNIT_COUNT, "GPU-hours", "GPUs x wall time" },
+	{ "cost_usd_p50", UNIT_USD, "USD", "rental cost of the whole run, median (billing periods rounded up)" },
+	{ "cost_usd_p90", UNIT_USD, "USD", "rental cost of the whole run, 90th percentile" },
+	{ "usd_per_mtok", UNIT_USD, "USD", "cost per million tokens" },
+	{ "frac_compute", UNIT_FRACTION, "fraction", "share of the GPUs' wall time spent computing" },
+	{ "frac_comm_exposed", UNIT_FRACTION, "fraction", "share spent in communication not hidden behind compute" },
+	{ "frac_bubble", UNIT_FRACTION, "fraction", "share spent idle in the pipeline's bubble" },
+	{ "frac_checkpoint", UNIT_FRACTION, "fraction", "share spent writing checkpoints" },
+	{ "frac_lost_to_failures", UNIT_FRACTION, "fraction", "share lost to failures and restarts" },
+	{ "frac_idle", UNIT_FRACTION, "fraction", "share spent otherwise idle (the frac_ columns add up to 1)" },
+	{ "t_compute_s", UNIT_NUMBER, "s", "the step's kernels, recompute included" },
+	{ "t_optimizer_s", UNIT_NUMBER, "s", "the step's optimizer update" },
+	{ "t_comm_tp_s", UNIT_NUMBER, "s", "the step's tensor-parallel collectives on the critical path" },
+	{ "t_comm_ep_s", UNIT_NUMBER, "s", "the step's expert-parallel all-to-alls on the critical path" },
+	{ "t_comm_cp_s", UNIT_NUMBER, "s", "the step's context-parallel transfers on the critical path" },
+	{ "t_comm_dp_s", UNIT_NUMBER, "s", "the step's data-parallel reductions not hidden by the backward pass" },
+	{ "t_bubble_s", UNIT_NUMBER, "s", "the step's pipeline bubble" },
+	{ "t_wait_s", UNIT_NUMBER, "s", "the rest of the step (waits)" },
+	{ "micro_batches", UNIT_COUNT, "count", "micro-batches per step on each pipeline" },
+	{ "sequence_parallel", UNIT_BOOL, "boolean", "sequence parallelism with tensor parallelism" },
+	{ "plans_tried", UNIT_COUNT, "count", "plans that divide the cluster, searched when a plan field is auto" },
+	{ "mem_per_gpu_gib", UNIT_NUMBER, "GiB (2^30 bytes)", "memory one GPU needs, in the unit of gpu_memory_gib" },
+	{ "gpu_memory_gib", UNIT_NUMBER, "GiB (2^30 bytes)", "memory of one GPU (the catalog's memory_gib)" },
+	/* inference */
+	{ "replicas", UNIT_COUNT, "count", "model replicas serving requests" },
+	{ "rate_per_s", UNIT_NUMBER, "requests/s", "request arrival rate" },
+	{ "throughput_tok_s", UNIT_NUMBER, "tokens/s", "tokens processed per second, input and output" },
+	{ "output_tok_s", UNIT_NUMBER, "tokens/s", "tokens generated per second" },
+	{ "ttft_p50_ms", UNIT_NUMBER, "ms", "time to first token, median" },
+	{ "ttft_p99_ms", UNIT_NUMBER, "ms", "time to first token, 99th percentile" },
+	{ "tpot_p50_ms", UNIT_NUMBER, "ms", "time per output token, median" },
+	{ "tpot_p99_ms", UNIT_NUMBER, "ms", "time per output token, 99th percentile" },
+	{ "e2e_p50_s", UNIT_NUMBER, "s", "request latency end to end, median" },
+	{ "e2e_p99_s", UNIT_NUMBER, "s", "request latency end to end, 99th percentile" },
+	{ "slo_attainment", UNIT_FRACTION, "fraction", "share of requests that meet the latency objectives" },
+	{ "kv_util", UNIT_FRACTION, "fraction", "share of the KV cache in use, on average" },
+	/* validate */
+	{ "id", UNIT_TEXT, "text", "the published figure's id" },
+	{ "metric", UNIT_TEXT, "text", "what the figure measures (its unit is in the name)" },
+	{ "published", UNIT_NUMBER, "the metric's", "the published value" },
+	{ "predicted", UNIT_NUMBER, "the metric's", "clustersim's value for it" },
+	{ "error_pct", UNIT_NUMBER, "%", "(predicted - published) / published x 100" },
+	{ "source", UNIT_TEXT, "text", "where the figure was published" },
+	/* a sweep */
+	{ "sweep_fingerprint", UNIT_TEXT, "hex", "what the sweep's rows were computed from (16 hex digits, FNV-1a 64)" },
+};
+
+/* set:PATH, one per varied path of a sweep, has its own entry. */
+static const struct results_column set_column = {
+	"set:PATH", UNIT_TEXT, "as given", "the sweep point's value of PATH (JSON, or a plain string)"
+};
+
+const struct results_column *results_column_info(const char *name)
+{
+	for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
+		if (strcmp(columns[i].name, name) == 0)
+			return &columns[i];
+	if (strncmp(name, "set:", 4) == 0)
+		return &set_column;
+	return NULL;
+}
+
+void results_set_units(rowset *rs)
+{
+	for (size_t c = 0; c < rowset_ncols(rs); c++) {
+		const struct results_column *info = results_column_info(rowset_column(rs, c));
+		rowset_set_unit(rs, c, info != NULL ? info->unit : UNIT_NONE);
+	}
+}
+
+/* Does rs have exactly these columns first, in order (a sweep adds its own after)? */
+static bool starts_with_columns(const rowset *rs, const char *const *cols)
+{
+	size_t n = 0;
+	for (; cols[n] != NULL; n++)
+		if (n >= rowset_ncols(rs) || strcmp(rowset_column(rs, n), cols[n]) != 0)
+			return false;
+	return n == rowset_ncols(rs) || strncmp(rowset_column(rs, n), "set:", 4) == 0 ||
+	       strcmp(rowset_column(rs, n), "sweep_fingerprint") == 0;
+}
+
+const char *results_brief(const rowset *rs)
+{
+	for (size_t k = 0; k < RESULT_KIND_COUNT; k++)
+		if (formats[k].columns != NULL && starts_with_columns(rs, formats[k].columns))
+			return formats[k].brief;
+	return NULL;
+}
 
 rowset *results_new(enum result_kind kind)
 {
-	return rowset_new(formats[kind].columns);
+	rowset *rs = rowset_new(formats[kind].columns);
+	results_set_units(rs);
+	return rs;
 }
 
 void results_row(rowset *rs, const struct job *j, const struct result *r)

@@ -4,7 +4,9 @@
  *
  * Every row starts with scenario,candidate,row_id,seed,status,reason. The
  * column lists here are the contract with users' scripts: add columns at the
- * end, never rename or reorder.
+ * end, never rename or reorder. Every column has one entry in a table of
+ * columns: its unit and meaning (--columns help) and its kind (how a table
+ * shows it). It never writes output and never computes a figure.
  */
 #ifndef CLUSTERSIM_OUTPUT_RESULTS_H
 #define CLUSTERSIM_OUTPUT_RESULTS_H
@@ -16,7 +18,27 @@
 #include "models/hw/catalog.h"
 #include "output/rowset.h"
 
-/* An empty rowset with the columns of a result kind. */
+/* A column's entry: how the writers treat it, its unit, what it means. */
+struct results_column {
+	const char *name;
+	enum cell_unit unit;
+	const char *unit_text;   /* "s", "USD", "fraction", "GiB (2^30 bytes)"... */
+	const char *meaning;
+};
+
+/* The entry of a result, sweep (set:PATH, sweep_fingerprint) or validate
+ * column, or NULL (a catalog listing's columns have none). */
+const struct results_column *results_column_info(const char *name);
+
+/* Set every column's unit from its entry (UNIT_NONE when it has none). */
+void results_set_units(rowset *rs);
+
+/* The columns a table shows by default ("a,b,c", a string literal) when rs
+ * has a result kind's columns (a sweep's set:PATH and fingerprint after
+ * them allowed); NULL otherwise (all columns). */
+const char *results_brief(const rowset *rs);
+
+/* An empty rowset with the columns of a result kind, their units set. */
 rowset *results_new(enum result_kind kind);
 
 /* Append the row of one evaluated job (r->kind says which columns). Formats

@@ -21,6 +21,7 @@ struct cell {
 
 struct rowset {
 	char **cols;
+	enum cell_unit *units;  /* one per column */
 	size_t ncols;
 	struct cell *cells; /* nrows x ncols */
 	size_t nrows, cap_rows;
@@ -30,7 +31,8 @@ rowset *rowset_new_n(const char *const columns[], size_t ncols)
 {
 	rowset *rs = xcalloc(1, sizeof *rs);
 	rs->ncols = ncols;
-	rs->cols = xcalloc(ncols, sizeof *rs->cols);
+	rs->cols = xcalloc(ncols ? ncols : 1, sizeof *rs->cols);
+	rs->units = xcalloc(ncols ? ncols : 1, sizeof *rs->units);
 	for (size_t i = 0; i < ncols; i++)
 		rs->cols[i] = xstrdup(columns[i]);
 	return rs;
@@ -66,6 +68,7 @@ void rowset_free(rowset *rs)
 	for (size_t i = 0; i < rs->ncols; i++)
 		free(rs->cols[i]);
 	free(rs->cols);
+	free(rs->units);
 	free(rs->cells);
 	free(rs);
 }
@@ -77,6 +80,18 @@ const char *rowset_column(const rowset *rs, size_t col)
 {
 	assert(col < rs->ncols);
 	return rs->cols[col];
+}
+
+void rowset_set_unit(rowset *rs, size_t col, enum cell_unit unit)
+{
+	assert(col < rs->ncols && unit < UNIT_COUNT_OF);
+	rs->units[col] = unit;
+}
+
+enum cell_unit rowset_unit(const rowset *rs, size_t col)
+{
+	assert(col < rs->ncols);
+	return rs->units[col];
 }
 
 long rowset_find(const rowset *rs, const char *name)
@@ -218,6 +233,8 @@ rowset *rowset_select(const rowset *rs, const char *const names[], size_t n, con
 		}
 	}
 	out = rowset_new_n(names, n);
+	for (size_t k = 0; k < n; k++)
+		out->units[k] = rs->units[idx[k]];
 	for (size_t r = 0; r < rs->nrows; r++) {
 		size_t row = rowset_add_row(out);
 		for (size_t k = 0; k < n; k++) {

@@ -17,6 +17,23 @@
 
 enum cell_type { CELL_EMPTY, CELL_TEXT, CELL_INT, CELL_REAL };
 
+/* What a column's values are, for the writers: how a table shows them (a
+ * person reads it) and which JSON type a text cell is. CSV and JSON numbers
+ * never depend on it. A new rowset's columns are all UNIT_NONE (shown as
+ * rowset_format() prints them); output/results.h says which column is what. */
+enum cell_unit {
+	UNIT_NONE,      /* as rowset_format() prints it */
+	UNIT_TEXT,      /* words */
+	UNIT_ID,        /* an identifier that is a number (row_id, seed): digits only */
+	UNIT_BOOL,      /* "true" or "false": a JSON boolean */
+	UNIT_COUNT,     /* a count: thousands separators in a table */
+	UNIT_NUMBER,    /* a measure in the unit its name says: 4 significant digits */
+	UNIT_USD,       /* dollars: $ and thousands separators */
+	UNIT_HOURS,     /* hours: minutes, hours or days in a table */
+	UNIT_FRACTION,  /* a fraction of 1: percent in a table */
+	UNIT_COUNT_OF   /* not a unit: how many there are */
+};
+
 typedef struct rowset rowset;
 
 /* New rowset with copies of the NULL-terminated column names. Caller frees. */
@@ -46,6 +63,10 @@ void rowset_set_text(rowset *rs, size_t row, size_t col, const char *text);
 void rowset_set_int(rowset *rs, size_t row, size_t col, int64_t v);
 void rowset_set_real(rowset *rs, size_t row, size_t col, double v);
 
+/* A column's unit (UNIT_NONE until set). */
+void rowset_set_unit(rowset *rs, size_t col, enum cell_unit unit);
+enum cell_unit rowset_unit(const rowset *rs, size_t col);
+
 enum cell_type rowset_type(const rowset *rs, size_t row, size_t col);
 
 /* The cell as output text ("" when empty). */
@@ -55,7 +76,7 @@ void rowset_format(const rowset *rs, size_t row, size_t col, char *buf, size_t s
 double rowset_number(const rowset *rs, size_t row, size_t col);
 
 /* A new rowset with only the named columns, in that order (copies of the
- * cells). Returns NULL when a name is not a column, with *bad set to it. */
+ * cells and of the columns' units). Returns NULL when a name is not a column, with *bad set to it. */
 rowset *rowset_select(const rowset *rs, const char *const names[], size_t n, const char **bad);
 
 /* Text of a text cell, or NULL. */

@@ -139,6 +139,24 @@ static bool train_figures_finite(const struct result *out)
 	return true;
 }
 
+/* The reason of a plan that does not fit, in GiB (the unit of the catalog's
+ * memory_gib), with the capacity, and in GB (mem_per_gpu_gb's unit). */
+static void oom_reason(const struct job *j, const struct train_result *r, struct result *out)
+{
+	const double gib = 1073741824.0;
+	const struct train_memory *m = &r->mem;
+	const struct gpu_spec *g = &j->cluster->gpu;
+	snprintf(out->reason, sizeof out->reason,
+		 "needs %.1f GiB per GPU (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f, "
+		 "workspace %.1f) but one %s has %.1f GiB (%.1f GB of %.1f GB)",
+		 m->total / gib, m->weights / gib, m->grads / gib, m->optimizer / gib, m->activations / gib,
+		 m->workspace / gib, g->id.name, g->memory_bytes / gib, m->total / 1e9, g->memory_bytes / 1e9);
+	if (r->searched)
+		reason_add(out->reason, sizeof out->reason,
+			   "none of the %d plans searched (%s) fits: this one needs the least", r->plans_tried,
+			   r->searched_fields);
+}
+
 static void evaluate_training(const struct job *j, struct result *out)
 {
 	const struct workload_spec *w = j->workload;
@@ -146,6 +164,10 @@ static void evaluate_training(const struct job *j, struct result *out)
 
 	train_evaluate(&w->train, j->cluster, j->trace, r);
 	out->outcome = outcome_of_train(r->status);
+	if (out->outcome == OUTCOME_OOM && isfinite(r->mem.total)) {
+		oom_reason(j, r, out);
+		return;
+	}
 	if (out->outcome != OUTCOME_OK) {
 		snprintf(out->reason, sizeof out->reason, "%s", r->reason);
 		return;
@@ -164,9 +186,16 @@ static void evaluate_training(const struct job *j, struct result *out)
 		return;
 	}
 	out->has_run = !check_unmodelled(j, out);
-	if (r->searched)
-		reason_add(out->reason, sizeof out->reason, "plan chosen among %d that fit or ran out of memory",
-			   r->plans_tried);
+	if (r->searched) {
+		if (r->plans_oom > 0)
+			reason_add(out->reason, sizeof out->reason,
+				   "fastest of %d plans searched (%s); %d of them did not fit in memory",
+				   r->plans_tried, r->searched_fields, r->plans_oom);
+		else
+			reason_add(out->reason, sizeof out->reason,
+				   "fastest of %d plans searched (%s); all fit in memory", r->plans_tried,
+				   r->searched_fields);
+	}
 	note_no_price(j, out);
 }
 

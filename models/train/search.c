@@ -34,6 +34,7 @@ struct search_pass1 {
 	struct candidate_plan *cands;
 	size_t ncands, cap;
 	int tried;                   /* plans that divide the cluster */
+	int oom;                     /* of those, plans that do not fit in memory */
 	char last_reason[256];       /* why the last plan that did not divide failed */
 	struct train_result best_oom;/* the smallest plan that does not fit */
 	bool have_oom;
@@ -114,6 +115,7 @@ static void consider(struct search_pass1 *s1, const struct train_spec *w, const 
 	memory_per_gpu(w, p, &mem);
 	s1->tried++;
 	if (mem.total > c->gpu.memory_bytes) {
+		s1->oom++;
 		if (!s1->have_oom || mem.total < s1->best_oom.mem.total) {
 			step_simulate(w, c, p, &s1->best_oom, NULL);
 			s1->have_oom = true;
@@ -199,6 +201,22 @@ static bool pass2(struct candidate_plan *cands, size_t ncands, const struct trai
 	return found;
 }
 
+/* The fields the search varied (more than one value), for the reason. */
+static void searched_fields(const struct search_space *sp, char *out, size_t size)
+{
+	static const char *const names[F_COUNT] = {
+		[F_TP] = "tp", [F_PP] = "pp", [F_VPP] = "vpp", [F_CP] = "cp", [F_EP] = "ep",
+		[F_ZERO] = "zero", [F_MB] = "micro-batch", [F_RECOMPUTE] = "recompute",
+	};
+	size_t used = 0;
+	out[0] = '\0';
+	for (int f = 0; f < F_COUNT; f++)
+		if (sp->n[f] > 1 && used < size)
+			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", names[f]);
+	if (out[0] == '\0')
+		snprintf(out, size, "%s", "dp only");
+}
+
 void search_plans(const struct train_spec *w, const struct cluster_spec *c, struct train_result *r)
 {
 	struct search_space sp;
@@ -223,4 +241,6 @@ void search_plans(const struct train_spec *w, const struct cluster_spec *c, stru
 	}
 	r->searched = true;
 	r->plans_tried = s1.tried;
+	r->plans_oom = s1.oom;
+	searched_fields(&sp, r->searched_fields, sizeof r->searched_fields);
 }

@@ -134,6 +134,8 @@ struct train_result {
 	double hfu;                   /* hardware FLOP/s (with recompute) / dense peak */
 	struct train_breakdown br;
 	int plans_tried;
+	int plans_oom;                /* of plans_tried, those that did not fit in memory */
+	char searched_fields[80];     /* the fields the search varied: "tp, pp, zero, micro-batch" */
 	bool searched;
 };
 

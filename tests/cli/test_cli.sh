@@ -12,7 +12,7 @@ expect_status 2 "$CLUSTERSIM" || fail "no command"
 expect_status 2 "$CLUSTERSIM" frobnicate && grep -q "unknown command 'frobnicate'" "$TMP/err" && ok || fail "unknown command"
 expect_status 2 "$CLUSTERSIM" run "$ex" --bogus && grep -q "unknown option '--bogus'" "$TMP/err" && ok || fail "unknown option"
 expect_status 2 "$CLUSTERSIM" run || fail "run without a scenario"
-expect_status 2 "$CLUSTERSIM" run "$ex" --format xml && grep -q "format must be table, csv or json" "$TMP/err" && ok || fail "bad --format"
+expect_status 2 "$CLUSTERSIM" run "$ex" --format xml && grep -q "format must be table, csv, json or jsonl" "$TMP/err" && ok || fail "bad --format"
 expect_status 2 "$CLUSTERSIM" run "$ex" --set nodes || fail "--set without ="
 expect_status 2 "$CLUSTERSIM" run "$ex" --seed -3 || fail "negative --seed"
 expect_status 2 "$CLUSTERSIM" run "$TMP/nope.json" && grep -q "cannot open: No such file" "$TMP/err" && ok || fail "missing file"
@@ -66,7 +66,7 @@ for cmd in run sweep trace validate catalog merge; do
 done
 for cmd in run sweep validate catalog; do
 	expect_status 2 "$CLUSTERSIM" $cmd --format && grep -q "option '--format' needs a value" "$TMP/err" && ok || fail "$cmd --format"
-	expect_status 2 "$CLUSTERSIM" $cmd --format xml && grep -q "format must be table, csv or json, not 'xml'" "$TMP/err" && ok || fail "$cmd --format xml"
+	expect_status 2 "$CLUSTERSIM" $cmd --format xml && grep -q "format must be table, csv, json or jsonl, not 'xml'" "$TMP/err" && ok || fail "$cmd --format xml"
 done
 # help: `help CMD` prints what `CMD --help` does, `help` the general help, an
 # unknown name is one line naming it (with the closest command, if any).
