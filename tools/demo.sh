@@ -14,11 +14,13 @@ echo "== the candidates: shape, peak FLOP/s, memory, price"
 echo
 echo "== one training step simulated on each (plan tp/pp/vpp/dp), and the whole run"
 "$bin" run "$ex" --format table \
-	--columns candidate,status,gpus,tp,pp,vpp,dp,mem_per_gpu_gb,step_time_s,tflops_per_gpu,mfu,frac_bubble,frac_comm_exposed,wall_time_p50_h,cost_usd_p50,usd_per_mtok
-# the rows that ask for what is not simulated yet, and why
-"$bin" run "$ex" --format csv --columns candidate,status,reason 2>/dev/null | awk -F, '
-	$2 == "unsupported" { if (!n++) print "unsupported rows (no wall time or cost given):"
-			      print "  " $1 ": " substr($0, length($1) + length($2) + 3) }'
+	--columns candidate,status,gpus,tp,pp,vpp,dp,mem_per_gpu_gib,step_time_s,tflops_per_gpu,mfu,frac_bubble,frac_comm_exposed,wall_time_p50_h,cost_usd_p50,usd_per_mtok
+# the rows that ask for what is not simulated yet, and why (a table: no CSV
+# parsing of reasons that may hold commas)
+"$bin" run "$ex" --format table --columns candidate,status,reason 2>/dev/null | awk '
+	NR == 1 { header = $0 }
+	/ unsupported / { if (!n++) { print "unsupported rows (no wall time or cost given):"; print "  " header }
+			  print "  " $0 }'
 echo
 echo "== how close the model comes to published runs (clustersim validate)"
 "$bin" validate --format csv >/dev/null
