@@ -29,6 +29,19 @@ expect_status() {
 	return 0
 }
 
+# write_slow_sweep FILE: a sweep slow enough to interrupt: 60 points of an
+# all-to-all simulated as flows over an oversubscribed fat tree (about a
+# second in all).
+write_slow_sweep() {
+	{
+		printf '{ "base": { "name": "slow", "workload": { "kind": "collective", "collective": { "op": "all_to_all",\n'
+		printf '  "bytes": [67108864], "fidelity": "flows" } }, "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 16,\n'
+		printf '  "topology": { "kind": "fat-tree", "oversubscription": 2, "nodes_per_leaf": 4 } } ] },\n  "axes": { "seed": ['
+		seq -s, 0 59 | tr -d '\n'
+		printf '] } }\n'
+	} >"$1"
+}
+
 finish() {
 	if [ "$fails" -gt 0 ]; then
 		echo "$fails of $checks checks failed"

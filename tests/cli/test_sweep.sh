@@ -205,14 +205,7 @@ expect_status 2 "$C" sweep "$s" --resume -o "$TMP/resume.csv" && grep -q "holds 
 	cmp -s "$TMP/resume.csv" "$TMP/dup.csv" && ok || fail "resume onto other results"
 
 # ---- interrupted: the points finished are kept, --resume finishes ---------
-# 60 points of an all-to-all simulated as flows: about a second in all.
-{
-	printf '{ "base": { "name": "slow", "workload": { "kind": "collective", "collective": { "op": "all_to_all",\n'
-	printf '  "bytes": [67108864], "fidelity": "flows" } }, "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 16,\n'
-	printf '  "topology": { "kind": "fat-tree", "oversubscription": 2, "nodes_per_leaf": 4 } } ] },\n  "axes": { "seed": ['
-	seq -s, 0 59 | tr -d '\n'
-	printf '] } }\n'
-} >"$TMP/big.json"
+write_slow_sweep "$TMP/big.json"
 "$C" sweep "$TMP/big.json" -o "$TMP/full-big.csv" || fail "big sweep"
 for jobs in 1 2; do
 	rm -f "$TMP/int.csv"

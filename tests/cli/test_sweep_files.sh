@@ -50,14 +50,7 @@ expect_status 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/cat.json" --catalog "$T
 	cmp -s "$TMP/in/cat.json" "$TMP/cat.keep" && ok || fail "-o a --catalog file"
 
 # ---- 2. interrupted over an existing file: FILE stays, FILE.partial --------
-# 60 points of an all-to-all simulated as flows: about a second in all.
-{
-	printf '{ "base": { "name": "slow", "workload": { "kind": "collective", "collective": { "op": "all_to_all",\n'
-	printf '  "bytes": [67108864], "fidelity": "flows" } }, "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 16,\n'
-	printf '  "topology": { "kind": "fat-tree", "oversubscription": 2, "nodes_per_leaf": 4 } } ] },\n  "axes": { "seed": ['
-	seq -s, 0 59 | tr -d '\n'
-	printf '] } }\n'
-} >"$TMP/slow.json"
+write_slow_sweep "$TMP/slow.json"
 "$C" sweep "$TMP/slow.json" -o "$TMP/full.csv" --jobs 2 || fail "slow sweep"
 # interrupt NAME ARGS...: run the slow sweep with -o $TMP/NAME and stop it
 # with SIGTERM once its first rows reach the temporary file; status in $st.
