@@ -138,11 +138,15 @@ rowset *results_catalog_prices(const catalog *c)
 	static const char *const cols[] = {
 		"provider", "offering", "gpu", "gpus_per_instance", "type", "term", "region",
 		"usd_per_gpu_hour", "usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "billing_s",
-		"observed", "confidence", "source", NULL
+		"observed", "confidence", "source", "minimum_s", "billing_confidence",
+		"billing_source", NULL
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_price_count(c); i++) {
 		const struct price_spec *p = catalog_price_at(c, i);
+		const struct billing_spec *b;
+		double granularity_s, minimum_s;
+		catalog_price_billing(c, p, &granularity_s, &minimum_s, &b);
 		rowset_add_row(rs);
 		rowset_text(rs, "provider", p->provider);
 		rowset_text(rs, "offering", p->offering);
@@ -154,10 +158,13 @@ rowset *results_catalog_prices(const catalog *c)
 		rowset_real(rs, "usd_per_gpu_hour", p->usd_per_gpu_hour);
 		rowset_real(rs, "usd_per_gpu_hour_low", p->usd_per_gpu_hour_low);
 		rowset_real(rs, "usd_per_gpu_hour_high", p->usd_per_gpu_hour_high);
-		rowset_real(rs, "billing_s", p->billing_s);
+		rowset_real(rs, "billing_s", granularity_s);
 		rowset_text(rs, "observed", p->observed);
 		rowset_text(rs, "confidence", p->confidence);
 		rowset_text(rs, "source", p->source);
+		rowset_real(rs, "minimum_s", minimum_s);
+		rowset_text(rs, "billing_confidence", b != NULL ? b->confidence : p->confidence);
+		rowset_text(rs, "billing_source", b != NULL ? b->source : p->source);
 	}
 	return rs;
 }
@@ -295,7 +302,9 @@ static const char *const training_columns[] = {
 	"t_bubble_s", "t_wait_s", "micro_batches", "sequence_parallel", "plans_tried", "precision",
 	"usd_per_hour",
 	/* additions: memory in GiB, the unit of the catalog's memory_gib */
-	"mem_per_gpu_gib", "gpu_memory_gib", NULL
+	"mem_per_gpu_gib", "gpu_memory_gib",
+	/* additions: what each instance is billed for */
+	"billed_h", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -355,6 +364,7 @@ static void run_cells(rowset *rs, const struct run_result *u)
 		rowset_real(rs, "cost_usd_p50", u->cost_usd_p50);
 		rowset_real(rs, "cost_usd_p90", u->cost_usd_p90);
 		rowset_real(rs, "usd_per_mtok", u->usd_per_mtok);
+		rowset_real(rs, "billed_h", u->billed_s / 3600);
 	}
 	if (u->has_split) {
 		rowset_real(rs, "frac_compute", u->frac_compute);
@@ -491,7 +501,7 @@ static const struct results_column columns[] = {
 	{ "wall_time_p90_h", UNIT_HOURS, "h", "wall-clock time of the whole run, 90th percentile" },
 	{ "ettr", UNIT_FRACTION, "fraction", "effective training time ratio: productive time / wall time" },
 	{ "gpu_hours", UNIT_COUNT, "GPU-hours", "GPUs x wall time" },
-	{ "cost_usd_p50", UNIT_USD, "USD", "rental cost of the whole run, median (billing periods rounded up)" },
+	{ "cost_usd_p50", UNIT_USD, "USD", "rental cost of the whole run, median: usd_per_hour x billed_h" },
 	{ "cost_usd_p90", UNIT_USD, "USD", "rental cost of the whole run, 90th percentile" },
 	{ "usd_per_mtok", UNIT_USD, "USD", "cost per million tokens" },
 	{ "frac_compute", UNIT_FRACTION, "fraction", "share of the GPUs' wall time spent computing" },
@@ -513,6 +523,7 @@ static const struct results_column columns[] = {
 	{ "plans_tried", UNIT_COUNT, "count", "plans that divide the cluster, searched when a plan field is auto" },
 	{ "mem_per_gpu_gib", UNIT_NUMBER, "GiB (2^30 bytes)", "memory one GPU needs, in the unit of gpu_memory_gib" },
 	{ "gpu_memory_gib", UNIT_NUMBER, "GiB (2^30 bytes)", "memory of one GPU (the catalog's memory_gib)" },
+	{ "billed_h", UNIT_HOURS, "h", "time each instance is billed for: wall time, median, rounded up to the provider's billing granularity, at least its minimum" },
 	/* inference */
 	{ "replicas", UNIT_COUNT, "count", "model replicas serving requests" },
 	{ "rate_per_s", UNIT_NUMBER, "requests/s", "request arrival rate" },

@@ -9,12 +9,20 @@ double billing_usd_per_hour(const struct cluster_spec *c)
 	return c->price.usd_per_gpu_hour * (double)cluster_gpus(c);
 }
 
-double billing_cost_usd(const struct cluster_spec *c, double held_s)
+double billing_billed_s(const struct price_quote *q, double held_s)
 {
-	double period_s = c->price.billing_s > 0 ? c->price.billing_s : 1.0;
+	if (!(held_s > 0))
+		return 0.0;
+	double period_s = q->billing_s > 0 ? q->billing_s : 1.0;
 	/* the 1e-9 keeps an exact multiple from rounding up to one more period */
 	double periods = ceil(held_s / period_s - 1e-9);
-	if (periods < 1 && held_s > 0)
+	if (periods < 1)
 		periods = 1;
-	return billing_usd_per_hour(c) * periods * period_s / 3600.0;
+	double billed_s = periods * period_s;
+	return billed_s < q->minimum_s ? q->minimum_s : billed_s;
+}
+
+double billing_cost_usd(const struct cluster_spec *c, double held_s)
+{
+	return billing_usd_per_hour(c) * billing_billed_s(&c->price, held_s) / 3600.0;
 }

@@ -51,7 +51,7 @@ struct section {
 };
 
 struct catalog {
-	struct section gpus, fabrics, storage, presets, prices, models, sources;
+	struct section gpus, fabrics, storage, presets, prices, billing, models, sources;
 	char as_of[16];  /* the catalog's reference date (YYYY-MM-DD) for price ages */
 };
 
@@ -354,13 +354,12 @@ static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_n
 	static const char *const keys[] = {
 		"provider", "offering", "gpu", "gpus_per_instance", "type", "term", "region",
 		"usd_per_gpu_hour", "usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "billing_s",
-		"observed", "observed_note", "source", "confidence", "note", NULL
+		"minimum_s", "observed", "observed_note", "source", "confidence", "note", NULL
 	};
 	struct price_spec *p = entry;
 	int type = 0;
 
 	(void)is_new;
-	p->billing_s = 3600;
 	p->gpus_per_instance = 1;
 	if (jread_object(r, obj, keys) < 0 ||
 	    jread_string(r, obj, "provider", true, p->provider, sizeof p->provider) < 0 ||
@@ -374,6 +373,7 @@ static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_n
 	    jread_real(r, obj, "usd_per_gpu_hour_low", false, 0.0001, 1e4, &p->usd_per_gpu_hour_low) < 0 ||
 	    jread_real(r, obj, "usd_per_gpu_hour_high", false, 0.0001, 1e4, &p->usd_per_gpu_hour_high) < 0 ||
 	    jread_real(r, obj, "billing_s", false, 1, 31622400, &p->billing_s) < 0 ||
+	    jread_real(r, obj, "minimum_s", false, 0, 31622400, &p->minimum_s) < 0 ||
 	    jread_string(r, obj, "observed", false, p->observed, sizeof p->observed) < 0 ||
 	    jread_string(r, obj, "observed_note", false, p->observed_note, sizeof p->observed_note) < 0 ||
 	    jread_string(r, obj, "source", false, p->source, sizeof p->source) < 0 ||
@@ -395,6 +395,31 @@ static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_n
 	if (p->usd_per_gpu_hour_low > p->usd_per_gpu_hour || p->usd_per_gpu_hour_high < p->usd_per_gpu_hour)
 		return jread_fail(r, "usd_per_gpu_hour %g is outside its low-high range %g-%g",
 				  p->usd_per_gpu_hour, p->usd_per_gpu_hour_low, p->usd_per_gpu_hour_high);
+	return 0;
+}
+
+static int read_billing(struct jread *r, const json_t *obj, void *entry, bool is_new)
+{
+	static const char *const keys[] = {
+		"provider", "type", "term", "granularity_s", "minimum_s", "source", "confidence",
+		"note", NULL
+	};
+	struct billing_spec *b = entry;
+	int type = -1;
+
+	(void)is_new;
+	if (jread_object(r, obj, keys) < 0 ||
+	    jread_string(r, obj, "provider", true, b->provider, sizeof b->provider) < 0 ||
+	    jread_enum(r, obj, "type", false, price_type_names, &type) < 0 ||
+	    jread_string(r, obj, "term", false, b->term, sizeof b->term) < 0 ||
+	    jread_real(r, obj, "granularity_s", true, 1, 31622400, &b->granularity_s) < 0 ||
+	    jread_real(r, obj, "minimum_s", false, 0, 31622400, &b->minimum_s) < 0 ||
+	    jread_string(r, obj, "source", true, b->source, sizeof b->source) < 0 ||
+	    jread_string(r, obj, "confidence", true, b->confidence, sizeof b->confidence) < 0 ||
+	    jread_string(r, obj, "note", false, b->note, sizeof b->note) < 0)
+		return -1;
+	if (type >= 0)
+		snprintf(b->type, sizeof b->type, "%s", price_type_names[type]);
 	return 0;
 }
 
@@ -498,6 +523,7 @@ static const struct section_def section_defs[] = {
 	{ "storage", offsetof(struct catalog, storage), sizeof(struct storage_spec), MERGE_BY_NAME, read_storage },
 	{ "presets", offsetof(struct catalog, presets), sizeof(struct preset_spec), MERGE_BY_NAME, read_preset },
 	{ "prices", offsetof(struct catalog, prices), sizeof(struct price_spec), MERGE_PREPEND, read_price },
+	{ "billing", offsetof(struct catalog, billing), sizeof(struct billing_spec), MERGE_PREPEND, read_billing },
 	{ "models", offsetof(struct catalog, models), sizeof(struct model_spec), MERGE_BY_NAME, read_model_entry },
 	{ "sources", offsetof(struct catalog, sources), sizeof(struct catalog_source), MERGE_BY_ID, read_source },
 };
@@ -756,6 +782,7 @@ CATALOG_ITER(fabric, fabrics, struct fabric_spec)
 CATALOG_ITER(storage, storage, struct storage_spec)
 CATALOG_ITER(preset, presets, struct preset_spec)
 CATALOG_ITER(price, prices, struct price_spec)
+CATALOG_ITER(billing, billing, struct billing_spec)
 CATALOG_ITER(model, models, struct model_spec)
 CATALOG_ITER(source, sources, struct catalog_source)
 
@@ -810,6 +837,49 @@ const struct price_spec *catalog_price_find(const catalog *c, const char *provid
 		}
 	}
 	return NULL;
+}
+
+/* The billing that applies when neither the price nor a record says. */
+static const struct billing_spec billing_default = {
+	.granularity_s = 3600,
+	.minimum_s = 0,
+	.source = "",
+	.confidence = "assumption",
+	.note = "no billing record for this provider: the billing granularity was not found, "
+		"hourly assumed",
+};
+
+const struct billing_spec *catalog_billing_find(const catalog *c, const char *provider,
+						enum price_type type, const char *term)
+{
+	for (size_t i = 0; i < c->billing.n; i++) {
+		const struct billing_spec *b = section_at(&c->billing, i);
+		if (!text_equal_nocase(b->provider, provider))
+			continue;
+		if (b->type[0] && strcmp(b->type, price_type_names[type]) != 0)
+			continue;
+		if (b->term[0] && !text_equal_nocase(b->term, term))
+			continue;
+		return b;
+	}
+	return &billing_default;
+}
+
+void catalog_price_billing(const catalog *c, const struct price_spec *p, double *granularity_s,
+			   double *minimum_s, const struct billing_spec **record)
+{
+	const struct billing_spec *b = catalog_billing_find(c, p->provider, p->type, p->term);
+	*record = b;
+	*granularity_s = b->granularity_s;
+	*minimum_s = b->minimum_s;
+	if (p->billing_s > 0) {
+		/* the entry's own billing replaces the provider's */
+		*record = NULL;
+		*granularity_s = p->billing_s;
+		*minimum_s = p->minimum_s;
+	} else if (p->minimum_s > 0) {
+		*minimum_s = p->minimum_s;
+	}
 }
 
 bool catalog_provider_known(const catalog *c, const char *provider)

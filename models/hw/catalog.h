@@ -62,6 +62,8 @@ size_t catalog_preset_count(const catalog *c);
 const struct preset_spec *catalog_preset_at(const catalog *c, size_t i);
 size_t catalog_price_count(const catalog *c);
 const struct price_spec *catalog_price_at(const catalog *c, size_t i);
+size_t catalog_billing_count(const catalog *c);
+const struct billing_spec *catalog_billing_at(const catalog *c, size_t i);
 size_t catalog_model_count(const catalog *c);
 const struct model_spec *catalog_model_at(const catalog *c, size_t i);
 size_t catalog_source_count(const catalog *c);
@@ -81,6 +83,18 @@ void catalog_suggest(const catalog *c, enum catalog_section section, const char 
 const struct price_spec *catalog_price_find(const catalog *c, const char *provider,
 					    enum price_type type, const char *offering,
 					    const char *gpu, const char *term);
+
+/* The first billing record of the provider whose type and term (when the
+ * record gives them) match; a built-in hourly default (granularity 3600 s,
+ * no minimum, confidence "assumption") when there is none. Never NULL. */
+const struct billing_spec *catalog_billing_find(const catalog *c, const char *provider,
+						enum price_type type, const char *term);
+
+/* A catalog price's billing: its own billing_s (and minimum_s) when it gives
+ * one (*record NULL), else its provider's record (a minimum_s of its own
+ * still replaces the record's minimum). */
+void catalog_price_billing(const catalog *c, const struct price_spec *p, double *granularity_s,
+			   double *minimum_s, const struct billing_spec **record);
 
 /* The catalog's reference date (`as_of`, YYYY-MM-DD; "" when no file gave
  * one). Price ages are measured against it, never against the clock, so that

@@ -136,7 +136,8 @@ struct price_spec {
 	double usd_per_gpu_hour;
 	double usd_per_gpu_hour_low;
 	double usd_per_gpu_hour_high;
-	double billing_s;
+	double billing_s;                  /* 0: the provider's billing record's granularity */
+	double minimum_s;                  /* 0 with billing_s 0: the record's minimum */
 	char observed[CAT_TEXT_MAX];       /* ISO date: YYYY-MM-DD or YYYY-MM */
 	char observed_note[CAT_TEXT_MAX];  /* how the date was read (window, inferred, ...) */
 	char source[CAT_TEXT_MAX];
@@ -169,6 +170,20 @@ struct model_spec {
 	int max_seq_len;
 };
 
+/* How a provider meters held time: every instance is billed for
+ * max(minimum_s, held time rounded up to granularity_s). A record applies to
+ * the prices of its provider of its type and term ("" = any). */
+struct billing_spec {
+	char provider[CAT_NAME_MAX];
+	char type[CAT_NAME_MAX];      /* a price_type_names entry, or "" */
+	char term[CAT_NAME_MAX];      /* "" = any term */
+	double granularity_s;
+	double minimum_s;
+	char source[CAT_TEXT_MAX];
+	char confidence[CAT_NAME_MAX];
+	char note[CAT_NOTE_MAX];
+};
+
 struct catalog_source {
 	char id[CAT_NAME_MAX];
 	char text[CAT_NOTE_MAX];
@@ -183,7 +198,8 @@ struct price_quote {
 	bool known;
 	double usd_per_gpu_hour;
 	double usd_per_gpu_hour_low, usd_per_gpu_hour_high;
-	double billing_s;
+	double billing_s;           /* granularity: a started period is paid whole */
+	double minimum_s;           /* the least time an instance is billed for */
 	char provider[CAT_NAME_MAX];
 	enum price_type type;
 	char term[CAT_NAME_MAX];

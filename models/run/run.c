@@ -38,6 +38,7 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 	out->gpu_hours = wall_s / 3600 * (double)cluster_gpus(c);
 	if (c->price.known) {
 		out->priced = true;
+		out->billed_s = billing_billed_s(&c->price, wall_s);
 		out->cost_usd_p50 = out->cost_usd_p90 = billing_cost_usd(c, wall_s);
 		out->usd_per_mtok = out->cost_usd_p50 / (out->tokens / 1e6);
 	}

@@ -73,6 +73,9 @@ struct run_result {
 	bool has_split;             /* the frac_ fields are known */
 	double frac_compute, frac_comm_exposed, frac_bubble, frac_checkpoint,
 	       frac_lost_to_failures, frac_idle;
+	double billed_s;            /* what each instance is billed for (P50 wall time
+				     * under the provider's granularity and minimum);
+				     * known when priced */
 };
 
 /*

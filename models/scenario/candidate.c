@@ -22,6 +22,7 @@ struct price_ask {
 	int type;               /* enum price_type */
 	double usd_per_gpu_hour; /* 0: from the catalog */
 	double billing_s;        /* 0: the default */
+	double minimum_s;        /* -1: the default */
 };
 
 /* ---- storage tiers ------------------------------------------------------ */
@@ -161,10 +162,12 @@ static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 			  const struct preset_spec *preset, const char *gpu_name, struct price_ask *a)
 {
 	static const char *const keys[] = {
-		"provider", "type", "term", "offering", "usd_per_gpu_hour", "billing_s", NULL
+		"provider", "type", "term", "offering", "usd_per_gpu_hour", "billing_s", "minimum_s",
+		NULL
 	};
 	memset(a, 0, sizeof *a);
 	a->type = PRICE_ON_DEMAND;
+	a->minimum_s = -1;
 	if (preset != NULL) {
 		text_copy(a->provider, sizeof a->provider, preset->provider);
 		if (catalog_gpu(cat, preset->gpu) == catalog_gpu(cat, gpu_name))
@@ -178,7 +181,8 @@ static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 	    jread_string(r, v, "term", false, a->term, sizeof a->term) < 0 ||
 	    jread_string(r, v, "offering", false, a->offering, sizeof a->offering) < 0 ||
 	    jread_real(r, v, "usd_per_gpu_hour", false, 0.0001, 1e4, &a->usd_per_gpu_hour) < 0 ||
-	    jread_real(r, v, "billing_s", false, 1, 31622400, &a->billing_s) < 0)
+	    jread_real(r, v, "billing_s", false, 1, 31622400, &a->billing_s) < 0 ||
+	    jread_real(r, v, "minimum_s", false, 0, 31622400, &a->minimum_s) < 0)
 		return -1;
 	/* Another provider than the preset's does not sell the preset's offering. */
 	if (json_object_get(v, "provider") != NULL && json_object_get(v, "offering") == NULL &&
@@ -241,7 +245,8 @@ static int price_from_catalog(struct jread *r, const catalog *cat, const struct 
 	q->usd_per_gpu_hour = p->usd_per_gpu_hour;
 	q->usd_per_gpu_hour_low = p->usd_per_gpu_hour_low;
 	q->usd_per_gpu_hour_high = p->usd_per_gpu_hour_high;
-	q->billing_s = p->billing_s;
+	const struct billing_spec *rec;
+	catalog_price_billing(cat, p, &q->billing_s, &q->minimum_s, &rec);
 	text_copy(q->term, sizeof q->term, p->term);
 	text_copy(q->observed, sizeof q->observed, p->observed);
 	snprintf(q->basis, sizeof q->basis, "%.40s %.60s %s%s%.20s (%.100s)", p->provider,
@@ -272,8 +277,12 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 	q->type = (enum price_type)a.type;
 	text_copy(q->provider, sizeof q->provider, a.provider);
 	text_copy(q->term, sizeof q->term, a.term);
-	q->billing_s = 3600;
 	if (a.usd_per_gpu_hour > 0) {
+		/* a price of the scenario's own is metered as its provider meters
+		 * (hourly when it names none) */
+		const struct billing_spec *b = catalog_billing_find(cat, a.provider, q->type, a.term);
+		q->billing_s = b->granularity_s;
+		q->minimum_s = b->minimum_s;
 		q->known = true;
 		q->usd_per_gpu_hour = q->usd_per_gpu_hour_low = q->usd_per_gpu_hour_high = a.usd_per_gpu_hour;
 		snprintf(q->basis, sizeof q->basis, "scenario");
@@ -281,8 +290,14 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 		   price_from_catalog(r, cat, &a, gpu_name, v == NULL ? preset : NULL, q) < 0) {
 		return -1;
 	}
+	if (!q->known) {
+		q->billing_s = 3600;
+		q->minimum_s = 0;
+	}
 	if (a.billing_s > 0)
 		q->billing_s = a.billing_s;
+	if (a.minimum_s >= 0)
+		q->minimum_s = a.minimum_s;
 	return 0;
 }
 

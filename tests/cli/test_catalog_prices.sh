@@ -57,6 +57,12 @@ printf '{"name": "s", "workload": {"kind": "training", "model": "llama3-8b", "pr
 expect_status 0 "$CLUSTERSIM" run "$TMP/own.json" --dry-run --format csv && [ ! -s "$TMP/err" ] && ok || fail "scenario price warned about"
 # Every catalog price date is ISO (YYYY-MM-DD, YYYY-MM) or empty, so a script can filter.
 "$CLUSTERSIM" catalog prices --format json >"$TMP/prices.json" || fail "catalog prices"
-"$CLUSTERSIM" catalog prices --format csv | sed 1d | awk -F, '{print $(NF-2)}' | grep -vE '^([0-9]{4}-[0-9]{2}(-[0-9]{2})?)?$' >"$TMP/baddates"
+"$CLUSTERSIM" catalog prices --format csv --columns observed | sed 1d | grep -vE '^([0-9]{4}-[0-9]{2}(-[0-9]{2})?)?$' >"$TMP/baddates"
 [ ! -s "$TMP/baddates" ] && ok || { head -3 "$TMP/baddates"; fail "non-ISO observed dates"; }
+# Billing: granularity and minimum per price, from the provider's record.
+"$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,term,billing_s,minimum_s,billing_source >"$TMP/billing.csv" || fail "catalog prices billing"
+grep -q '^aws,p5.48xlarge,on-demand,,1,60,X37$' "$TMP/billing.csv" && ok || fail "aws p5 on-demand: per second, 60 s minimum"
+grep -q '^aws,p5.48xlarge,reserved,capacity-block,3600,0,S41$' "$TMP/billing.csv" && ok || fail "aws capacity block: hourly kept"
+grep -q '^gcp,a3-highgpu-8g,on-demand,,1,60,X38$' "$TMP/billing.csv" && ok || fail "gcp on-demand: per second, 60 s minimum"
+grep -q '^lambda,.*,3600,0,$' "$TMP/billing.csv" && ok || fail "lambda: no record, hourly assumed"
 finish

@@ -172,6 +172,77 @@ static void test_billing_rounds_up(void **state)
 	scenario_release(&s);
 }
 
+/* The billing rule on its own: max(minimum, held time rounded up to the
+ * granularity), per instance. */
+static void test_billed_time_facts(void **state)
+{
+	(void)state;
+	struct price_quote per_second = { .known = true, .billing_s = 1, .minimum_s = 60 };
+	struct price_quote hourly = { .known = true, .billing_s = 3600, .minimum_s = 0 };
+	assert_close(billing_billed_s(&per_second, 61), 61, 0);     /* 61 s bills 61 s */
+	assert_close(billing_billed_s(&per_second, 30), 60, 0);     /* 30 s bills the minimum */
+	assert_close(billing_billed_s(&per_second, 100.5), 101, 0); /* a started second */
+	assert_close(billing_billed_s(&per_second, 0), 0, 0);       /* nothing held, nothing billed */
+	assert_close(billing_billed_s(&hourly, 61 * 60), 7200, 0);  /* 61 min bills 2 h */
+	assert_close(billing_billed_s(&hourly, 3600), 3600, 0);     /* an exact hour stays one */
+}
+
+/* The catalog's AWS on-demand, spot and (non capacity-block) prices are
+ * billed per second with a 60 s minimum; a hand-worked cost: 16 p5
+ * instances (128 GPUs) held 100.5 s at $6.88 per GPU-hour are billed 101 s
+ * each: 16 x 8 x 6.88 x 101 / 3600. */
+static void test_aws_bills_per_second(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(load_text(base_text, NULL, 0, &s, &err), 0);
+	struct cluster_spec *p5 = &s.candidates[0];
+	assert_close(p5->price.billing_s, 1, 0);
+	assert_close(p5->price.minimum_s, 60, 0);
+	p5->nodes = 16;
+	assert_close(billing_cost_usd(p5, 100.5), 16 * 8 * 6.88 * 101 / 3600, 1e-12);
+	assert_close(billing_cost_usd(p5, 30), 16 * 8 * 6.88 * 60 / 3600, 1e-12);
+	scenario_release(&s);
+
+	size_t aws = 0;
+	for (size_t i = 0; i < catalog_price_count(cat); i++) {
+		const struct price_spec *p = catalog_price_at(cat, i);
+		const struct billing_spec *b;
+		double g, m;
+		if (strcmp(p->provider, "aws") != 0)
+			continue;
+		catalog_price_billing(cat, p, &g, &m, &b);
+		assert_non_null(b);
+		if (strcmp(p->term, "capacity-block") == 0) {
+			assert_close(g, 3600, 0);  /* not found: hourly kept */
+			continue;
+		}
+		assert_close(g, 1, 0);
+		assert_close(m, 60, 0);
+		assert_string_equal(b->source, "X37");
+		aws++;
+	}
+	assert_true(aws >= 10);
+}
+
+/* A scenario's billing_s and minimum_s replace the provider's. */
+static void test_scenario_billing_overrides(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct scenario_override ov[2];
+	assert_true(override_parse("candidates[0].price.billing_s=3600", &ov[0]));
+	assert_true(override_parse("candidates[0].price.minimum_s=7200", &ov[1]));
+	assert_int_equal(load_text(base_text, ov, 2, &s, &err), 0);
+	const struct cluster_spec *p5 = &s.candidates[0];
+	assert_close(p5->price.billing_s, 3600, 0);
+	assert_close(p5->price.minimum_s, 7200, 0);
+	assert_close(billing_cost_usd(p5, 61 * 60), 16 * 6.88 * 2, 1e-9);
+	scenario_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +253,9 @@ int main(void)
 		cmocka_unit_test(test_model_object_with_preset),
 		cmocka_unit_test(test_collective_sizes),
 		cmocka_unit_test(test_billing_rounds_up),
+		cmocka_unit_test(test_billed_time_facts),
+		cmocka_unit_test(test_aws_bills_per_second),
+		cmocka_unit_test(test_scenario_billing_overrides),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
