@@ -156,20 +156,36 @@ static int read_failures(struct jread *r, const json_t *v, struct failure_spec *
 	return 0;
 }
 
-/* The `finetune` object: method, LoRA rank and targets. */
+/* The `finetune` object: method, LoRA rank and targets, the frozen base's
+ * storage (LoRA and QLoRA only; QLoRA's is 4-bit) and the mean tokens of an
+ * example. */
 static int read_finetune(struct jread *r, const json_t *v, struct finetune_spec *ft)
 {
-	static const char *const keys[] = { "method", "rank", "targets", NULL };
+	static const char *const keys[] = { "method", "rank", "targets", "base_precision", "mean_example_tokens", NULL };
 	static const char *const targets[] = { "attn", "mlp", "attn+mlp", NULL };
-	int method = FINETUNE_LORA, t = 2;
+	int method = FINETUNE_LORA, t = 2, base = FT_BASE_RUN;
 	ft->rank = 16;
 	if (jread_object(r, v, keys) < 0 ||
 	    jread_enum(r, v, "method", false, finetune_method_names, &method) < 0 ||
 	    jread_int32(r, v, "rank", false, 1, 65536, &ft->rank) < 0 ||
-	    jread_enum(r, v, "targets", false, targets, &t) < 0)
+	    jread_enum(r, v, "targets", false, targets, &t) < 0 ||
+	    jread_enum(r, v, "base_precision", false, finetune_base_names, &base) < 0 ||
+	    jread_real(r, v, "mean_example_tokens", false, 1, 1e9, &ft->mean_example_tokens) < 0)
 		return -1;
 	ft->method = (enum finetune_method)method;
+	ft->base = (enum finetune_base)base;
 	text_copy(ft->targets, sizeof ft->targets, targets[t]);
+	char msg[200];
+	if (ft->base != FT_BASE_RUN && ft->method == FINETUNE_FULL) {
+		snprintf(msg, sizeof msg, "\"%s\": a full finetune trains every weight, so there is no frozen base"
+			 " to store (method \"lora\" or \"qlora\")", finetune_base_names[ft->base]);
+		return reader_fail_at(r, "base_precision", msg);
+	}
+	if (ft->method == FINETUNE_QLORA && ft->base != FT_BASE_RUN && ft->base != FT_BASE_NF4 && ft->base != FT_BASE_FP4) {
+		snprintf(msg, sizeof msg, "\"%s\" is not 4-bit: qlora stores the base in \"nf4\" or \"fp4\""
+			 " (method \"lora\" keeps a base in any format)", finetune_base_names[ft->base]);
+		return reader_fail_at(r, "base_precision", msg);
+	}
 	return 0;
 }
 
@@ -254,7 +270,7 @@ static int read_plan_mode_checkpoint(struct jread *r, const json_t *v, struct wo
 }
 
 /* A finetune's method (full by default) and its length: tokens, or
- * examples x epochs x seq_len tokens. */
+ * examples x epochs x (finetune.mean_example_tokens, else seq_len) tokens. */
 static int read_finetune_run(struct jread *r, const json_t *v, struct workload_spec *w)
 {
 	const json_t *x;
@@ -262,6 +278,8 @@ static int read_finetune_run(struct jread *r, const json_t *v, struct workload_s
 
 	ft->method = FINETUNE_FULL;
 	ft->rank = 16;
+	ft->base = FT_BASE_RUN;
+	ft->mean_example_tokens = 0;
 	text_copy(ft->targets, sizeof ft->targets, "attn+mlp");
 	if ((x = json_object_get(v, "finetune")) != NULL) {
 		size_t mark = jread_enter_key(r, "finetune");
@@ -274,10 +292,27 @@ static int read_finetune_run(struct jread *r, const json_t *v, struct workload_s
 		return -1;
 	if (w->run.examples > 0 && w->run.tokens > 0)
 		return reader_fail_at(r, "examples", "give tokens or examples x epochs, not both");
+	if (ft->mean_example_tokens > 0) {
+		size_t mark = jread_enter_key(r, "finetune");
+		if (ft->mean_example_tokens > w->train.seq_len) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "%g tokens per example exceed seq_len %d (an example longer than a"
+				 " sequence is cut)", ft->mean_example_tokens, w->train.seq_len);
+			return reader_fail_at(r, "mean_example_tokens", msg);
+		}
+		if (!(w->run.examples > 0)) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "%g tokens per example, but no workload.examples to count them over",
+				 ft->mean_example_tokens);
+			return reader_fail_at(r, "mean_example_tokens", msg);
+		}
+		jread_leave(r, mark);
+	}
 	if (w->run.examples > 0) {
+		double per_example = ft->mean_example_tokens > 0 ? ft->mean_example_tokens : w->train.seq_len;
 		if (w->run.epochs == 0)
 			w->run.epochs = 1;
-		w->run.tokens = w->run.examples * w->run.epochs * w->train.seq_len;
+		w->run.tokens = w->run.examples * w->run.epochs * per_example;
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "models/kernel/transformer.h"
+#include "models/train/memory.h"
 #include "util/xalloc.h"
 
 int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct cluster_spec *c,
@@ -179,6 +180,31 @@ static void cp_comm(const struct layer_ctx *x, double attn_fwd_s, double attn_bw
 	lt->cp_bwd = roofline_overlap_s(2 * comm, attn_bwd_s);
 }
 
+/* A frozen base stored in another format than the GEMMs read (QLoRA's NF4,
+ * or a stated base_precision): before each pass, one memory-bound kernel per
+ * weight GEMM reads the layer's stored weights on this GPU and writes them
+ * in the operand format (bitsandbytes dequantizes each 4-bit Linear before
+ * its forward and its backward matmul; Dettmers et al. 2023, section 3). */
+static double dequant_s(const struct layer_ctx *x, bool moe)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
+	double per_param = memory_base_cast_bytes_per_param(x->w);
+	if (!(per_param > 0))
+		return 0;
+	double params = transformer_attention_params(m) / p->tp;
+	int kernels = 2;  /* QKV, output */
+	if (moe) {
+		double local = (double)m->experts / p->ep;
+		params += transformer_mlp_params(m, true, true) / (p->tp * p->ep);
+		kernels += 1 + 2 * (int)local + (m->shared_experts > 0 ? 2 : 0);
+	} else {
+		params += transformer_mlp_params(m, false, false) / p->tp;
+		kernels += 2;  /* gate and up (fused), down */
+	}
+	return roofline_memory_s(&x->k, per_param * params, kernels);
+}
+
 void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 {
 	const struct model_spec *m = &x->w->model;
@@ -202,10 +228,11 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	double elem = roofline_memory_s(k, elem_bytes, 8);
 
 	lt->attn_fwd = attn;
-	lt->fwd = gemms + attn + elem;
+	lt->dequant = x->lora ? dequant_s(x, moe) : 0;
+	lt->fwd = gemms + attn + elem + lt->dequant;
 	/* backward: input and weight gradients each as much GEMM work as the
 	 * forward; elementwise twice */
-	lt->bwd_input = gemms + attn_bwd + 2 * elem;
+	lt->bwd_input = gemms + attn_bwd + 2 * elem + lt->dequant;
 	lt->bwd_weight = gemms;
 	if (x->lora) {
 		/* frozen base: no weight gradients beyond the small adapters */

@@ -43,6 +43,9 @@ struct layer_time {
 	double ep_fwd, ep_bwd;/* expert all-to-alls */
 	double cp_fwd, cp_bwd;/* exposed context-parallel exchange */
 	double attn_fwd;      /* attention core, forward */
+	double dequant;       /* dequantizing (or casting) the frozen base before
+			       * one pass: in fwd, in bwd_input and in a full
+			       * recompute (0 when the GEMMs read it as stored) */
 };
 
 /* Set x up for plan p of w on c; returns 0, or -1 with err set when the

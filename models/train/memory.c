@@ -1,5 +1,6 @@
 #include "memory.h"
 
+#include <assert.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -8,9 +9,68 @@
 
 const double memory_workspace_bytes = 5.0 * 1073741824.0;
 
-/* QLoRA's frozen base per parameter: 4-bit weights (0.5 bytes) and their
- * quantization constants (0.0625). */
-#define QLORA_BASE_BYTES (0.5 + 0.0625)
+/* Storage of a frozen base per parameter: the values and their
+ * quantization constants.
+ * - fp8: Transformer Engine keeps one fp32 scale per tensor (negligible);
+ *   MLPerf's Llama 2 70B LoRA submissions hold the frozen base in FP8.
+ * - fp4 (NVFP4): E2M1 values and one E4M3 scale per 16 (NVIDIA, "Introducing
+ *   NVFP4", 2025); the per-tensor fp32 scale is negligible.
+ * - nf4: 4-bit NormalFloat with one absmax constant per 64 weights, the
+ *   constants double-quantized to 8-bit floats in blocks of 256 with one fp32
+ *   constant each: 8/64 + 32/(64 x 256) = 0.127 bits per parameter instead of
+ *   32/64 (Dettmers et al. 2023, QLoRA, section 3, "Double Quantization"). */
+static const struct {
+	double value_bytes, const_bytes;
+} base_formats[FT_BASE_COUNT] = {
+	[FT_BASE_RUN] = { 0, 0 },  /* resolved by memory_base_format first */
+	[FT_BASE_FP32] = { 4.0, 0 },
+	[FT_BASE_BF16] = { 2.0, 0 },
+	[FT_BASE_FP16] = { 2.0, 0 },
+	[FT_BASE_FP8] = { 1.0, 0 },
+	[FT_BASE_FP4] = { 0.5, 1.0 / 16 },
+	[FT_BASE_NF4] = { 0.5, 1.0 / 64 + 4.0 / (64.0 * 256.0) },
+};
+
+/* The format of the run's GEMM operands (as models/kernel/roofline.c reads
+ * them: fp8 and fp4 in their own format, every other precision 16-bit). */
+static enum finetune_base run_format(enum precision pr)
+{
+	switch (pr) {
+	case PREC_FP8:
+		return FT_BASE_FP8;
+	case PREC_FP4:
+		return FT_BASE_FP4;
+	case PREC_FP16:
+		return FT_BASE_FP16;
+	default:
+		return FT_BASE_BF16;
+	}
+}
+
+enum finetune_base memory_base_format(const struct train_spec *w)
+{
+	if (w->finetune.base != FT_BASE_RUN)
+		return w->finetune.base;
+	if (w->finetune.method == FINETUNE_QLORA)
+		return FT_BASE_NF4;
+	return run_format(w->precision);
+}
+
+double memory_base_bytes_per_param(enum finetune_base f)
+{
+	assert(f > FT_BASE_RUN && f < FT_BASE_COUNT);
+	return base_formats[f].value_bytes + base_formats[f].const_bytes;
+}
+
+double memory_base_cast_bytes_per_param(const struct train_spec *w)
+{
+	if (!w->is_finetune || w->finetune.method == FINETUNE_FULL)
+		return 0;
+	enum finetune_base f = memory_base_format(w), run = run_format(w->precision);
+	if (f == run)
+		return 0;
+	return memory_base_bytes_per_param(f) + base_formats[run].value_bytes;
+}
 
 double memory_lora_params_per_layer(const struct train_spec *w, const struct train_plan *p)
 {
@@ -30,17 +90,23 @@ double memory_lora_params_per_layer(const struct train_spec *w, const struct tra
 }
 
 /* Weights, gradients and optimizer states of a stage holding `params`
- * parameters in `layers` layers: the adapters' only under LoRA, else
- * sharded by ZeRO (ZeRO-3 keeps two gathered layers, for the prefetch). */
-static void model_states(const struct train_spec *w, const struct train_plan *p, double params, double layers,
-			 struct train_memory *s)
+ * parameters (`embedding` of them the input embedding's and output
+ * projection's) in `layers` layers: the adapters' only under LoRA, over a
+ * frozen base whose layers are in its own format and whose embeddings stay
+ * 16-bit (QLoRA and Transformer Engine's FP8 quantize the layers' linear
+ * weights only), else sharded by ZeRO (ZeRO-3 keeps two gathered layers, for
+ * the prefetch). The layers' norms (2h of ~12h^2 parameters) are counted in
+ * the base format. */
+static void model_states(const struct train_spec *w, const struct train_plan *p, double params, double embedding,
+			 double layers, struct train_memory *s)
 {
 	const struct model_spec *m = &w->model;
 	bool lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
 	if (lora) {
-		double base_bytes = w->finetune.method == FINETUNE_QLORA ? QLORA_BASE_BYTES : TRAIN_WEIGHT_BYTES;
+		double base_bytes = memory_base_bytes_per_param(memory_base_format(w));
 		double adapters = memory_lora_params_per_layer(w, p) * layers;
-		s->weights = params * base_bytes + adapters * TRAIN_WEIGHT_BYTES;
+		s->weights = (params - embedding) * base_bytes + embedding * TRAIN_WEIGHT_BYTES +
+			     adapters * TRAIN_WEIGHT_BYTES;
 		s->grads = adapters * TRAIN_GRAD_BYTES;
 		s->optimizer = adapters * TRAIN_OPTIMIZER_BYTES;
 		return;
@@ -127,18 +193,19 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 	memset(mem, 0, sizeof *mem);
 	/* the heaviest stage: its chunks' parameters and activations */
 	for (int i = 0; i < p->pp; i++) {
-		double params = 0, layers = 0;
+		double params = 0, embedding = 0, layers = 0;
 		bool has_last = false;
 		for (int ch = 0; ch < p->vpp; ch++) {
 			int vs = ch * p->pp + i, first, count;
 			parallel_stage_layers(m->layers, P, vs, &first, &count);
 			params += parallel_vstage_params(m, p, vs, P);
+			embedding += parallel_vstage_embedding_params(m, p, vs, P);
 			layers += count;
 			has_last |= vs == P - 1;
 		}
 		struct train_memory s;
 		memset(&s, 0, sizeof s);
-		model_states(w, p, params, layers, &s);
+		model_states(w, p, params, embedding, layers, &s);
 		s.activations = activations(w, p, i, layers, has_last);
 		s.workspace = memory_workspace_bytes;
 		s.total = s.weights + s.grads + s.optimizer + s.activations + s.workspace;

@@ -22,4 +22,21 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
  * (tensor sharded). Meaningful only for a LoRA finetune. */
 double memory_lora_params_per_layer(const struct train_spec *w, const struct train_plan *p);
 
+/* LoRA / QLoRA: the frozen base's storage format, resolved (never
+ * FT_BASE_RUN): the stated one, else nf4 under QLoRA, else the format of the
+ * run's GEMM operands (fp8 or fp4 runs keep their base in it, others bf16,
+ * fp16 runs fp16). */
+enum finetune_base memory_base_format(const struct train_spec *w);
+
+/* Bytes per frozen layer parameter of format f: values plus quantization
+ * constants (nf4: 0.5 + 1/64 + 4/(64 x 256), QLoRA's double quantization;
+ * fp4: 0.5 + 1/16). */
+double memory_base_bytes_per_param(enum finetune_base f);
+
+/* Bytes per frozen layer parameter a dequantization (or cast) kernel moves
+ * before each use of the weights in a forward or backward pass: it reads the
+ * stored base and writes the GEMM's operands. 0 when the GEMMs read the base
+ * as stored (it is in the run's operand format) or for a full finetune. */
+double memory_base_cast_bytes_per_param(const struct train_spec *w);
+
 #endif

@@ -221,7 +221,12 @@ double parallel_vstage_params(const struct model_spec *m, const struct train_pla
 	double attn = transformer_attention_params(m), dmlp = transformer_mlp_params(m, false, false);
 	double emlp = transformer_mlp_params(m, true, true);
 	double params = count * attn / p->tp + dense * dmlp / p->tp + moe * emlp / (p->tp * p->ep);
-	double vh = (double)m->vocab * m->hidden;
+	return params + parallel_vstage_embedding_params(m, p, vs, P);
+}
+
+double parallel_vstage_embedding_params(const struct model_spec *m, const struct train_plan *p, int vs, int P)
+{
+	double vh = (double)m->vocab * m->hidden, params = 0;
 	if (vs == 0)
 		params += vh / p->tp;                       /* input embedding */
 	if (vs == P - 1 && (!m->tied_embeddings || P > 1))

@@ -47,4 +47,7 @@ void parallel_layer_mix(const struct model_spec *m, int first, int count, int *d
  * sharded, embeddings on the first and the output projection on the last). */
 double parallel_vstage_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
 
+/* Of those, the input embedding's and output projection's (tensor sharded). */
+double parallel_vstage_embedding_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
+
 #endif

@@ -9,6 +9,11 @@
 
 const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
 const char *const finetune_method_names[] = { "full", "lora", "qlora", NULL };
+const char *const finetune_base_names[FT_BASE_COUNT + 1] = {
+	[FT_BASE_RUN] = "auto", [FT_BASE_FP32] = "fp32", [FT_BASE_BF16] = "bf16", [FT_BASE_FP16] = "fp16",
+	[FT_BASE_FP8] = "fp8",   [FT_BASE_FP4] = "fp4",   [FT_BASE_NF4] = "nf4",
+	[FT_BASE_COUNT] = NULL,
+};
 const char *const training_mode_names[] = { "representative", "full", NULL };
 const char *const train_status_names[] = { "ok", "oom", "invalid", "error", NULL };
 

@@ -67,10 +67,29 @@ extern const char *const training_mode_names[];
 enum finetune_method { FINETUNE_FULL, FINETUNE_LORA, FINETUNE_QLORA };
 extern const char *const finetune_method_names[];
 
+/* How a LoRA/QLoRA finetune stores its frozen base weights (the
+ * transformer layers' matrices; embeddings, output layer stay 16-bit).
+ * FT_BASE_RUN ("auto"): the format of the run's GEMM operands (fp8 for an
+ * fp8 run, bf16 for a bf16 one), or nf4 under QLoRA. Bytes per parameter:
+ * memory_base_bytes_per_param (memory.h). */
+enum finetune_base {
+	FT_BASE_RUN,   /* "auto", the default (0, so a zeroed spec has it) */
+	FT_BASE_FP32,
+	FT_BASE_BF16,
+	FT_BASE_FP16,
+	FT_BASE_FP8,
+	FT_BASE_FP4,   /* NVFP4: E2M1 values, one E4M3 scale per 16 */
+	FT_BASE_NF4,   /* QLoRA's NormalFloat4 with double quantization */
+	FT_BASE_COUNT
+};
+extern const char *const finetune_base_names[FT_BASE_COUNT + 1];
+
 struct finetune_spec {
 	enum finetune_method method;
 	int rank;
 	char targets[CAT_NAME_MAX];  /* "attn", "mlp", "attn+mlp" */
+	enum finetune_base base;     /* frozen base's storage; FT_BASE_RUN: the default */
+	double mean_example_tokens;  /* tokens per example for examples x epochs; 0: seq_len */
 };
 
 /* What one training step needs to know: the model, the batch, the plan and

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "models/scenario/scenario.h"
+#include "models/train/layer.h"
+#include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/step.h"
 #include "models/train/train.h"
@@ -249,6 +251,52 @@ static void test_full_mode_agrees(void **state)
 		}
 }
 
+/* QLoRA's step is LoRA's plus the dequantization: before each forward and
+ * each backward of every layer and micro-batch, one memory-bound kernel per
+ * weight GEMM (QKV, output, gate+up, down) reads the layer's NF4 weights
+ * with their constants and writes bf16 ones: (0.5159 + 2) bytes x the
+ * layer's parameters / tp at HBM bandwidth x efficiency, plus a kernel cost
+ * each. llama3-8b, tp 8 on one DGX H100 (pp 1, dp 1: nothing else moves). */
+static void test_qlora_slower_by_dequantization(void **state)
+{
+	(void)state;
+	struct scenario lora, qlora;
+	struct train_result rl, rq;
+	const char *wl = "{\"kind\": \"finetune\", \"model\": \"llama3-8b\", \"seq_len\": 4096, \"global_batch_tokens\": 65536,"
+			 " \"finetune\": {\"method\": \"%s\", \"rank\": 16, \"targets\": \"attn\"},"
+			 " \"parallelism\": {\"tp\": 8, \"pp\": 1, \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
+			 " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": true}}";
+	char text[1024];
+	snprintf(text, sizeof text, wl, "lora");
+	load(text, "{\"preset\": \"dgx-h100\"}", &lora);
+	snprintf(text, sizeof text, wl, "qlora");
+	load(text, "{\"preset\": \"dgx-h100\"}", &qlora);
+	train_evaluate(&lora.workload.train, &lora.candidates[0], NULL, &rl);
+	train_evaluate(&qlora.workload.train, &qlora.candidates[0], NULL, &rq);
+	assert_int_equal(rl.status, TRAIN_OK);
+	assert_int_equal(rq.status, TRAIN_OK);
+
+	const struct model_spec *m = &qlora.workload.train.model;
+	const struct gpu_spec *g = &qlora.candidates[0].gpu;
+	double nf4 = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
+	double params = transformer_layer_params(m, false, false) / 8;
+	double per_use = (nf4 + 2) * params / (g->mem_bw_bytes_per_s * roofline_default_hbm_efficiency) +
+			 4 * roofline_default_launch_s;
+	struct layer_ctx x;
+	struct layer_time lt;
+	struct cs_error err;
+	assert_int_equal(layer_ctx_init(&x, &qlora.workload.train, &qlora.candidates[0], &rq.plan, &err), 0);
+	layer_cost(&x, false, &lt);
+	assert_close(lt.dequant, per_use, 1e-12);
+	/* 16 micro-batches x 32 layers x (forward + backward) */
+	double m_b = 65536.0 / 4096;
+	assert_close(rq.step_time_s - rl.step_time_s, m_b * m->layers * 2 * per_use, 1e-6);
+	assert_true(rq.step_time_s > rl.step_time_s);
+	assert_true(rq.mem.weights < rl.mem.weights);
+	scenario_release(&lora);
+	scenario_release(&qlora);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_auto_search),
 		cmocka_unit_test(test_auto_search_matches_exhaustive),
 		cmocka_unit_test(test_full_mode_agrees),
+		cmocka_unit_test(test_qlora_slower_by_dequantization),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

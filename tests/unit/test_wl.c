@@ -69,6 +69,51 @@ static void test_finetune_examples(void **state)
 	scenario_release(&s);
 }
 
+/* finetune.mean_example_tokens counts examples x epochs x that many tokens;
+ * it may not exceed seq_len and needs examples. base_precision is read, and
+ * refused with the path and the value where it means nothing. */
+static void test_finetune_mean_example_tokens_and_base(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *ok =
+		"{\"workload\": {\"kind\": \"finetune\", \"model\": \"llama3-8b\", \"seq_len\": 2048,"
+		" \"global_batch_tokens\": 65536, \"examples\": 1000, \"epochs\": 2,"
+		" \"finetune\": {\"method\": \"lora\", \"mean_example_tokens\": 700, \"base_precision\": \"fp8\"}},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(scenario_of_text(ok, &s, &err), 0);
+	assert_close(s.workload.run.tokens, 1000.0 * 2 * 700, 0);
+	assert_int_equal(s.workload.train.finetune.base, FT_BASE_FP8);
+	scenario_release(&s);
+
+	const char *too_long =
+		"{\"workload\": {\"kind\": \"finetune\", \"model\": \"llama3-8b\", \"seq_len\": 2048,"
+		" \"global_batch_tokens\": 65536, \"examples\": 1000, \"finetune\": {\"mean_example_tokens\": 4000}},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(scenario_of_text(too_long, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "'test.json': workload.finetune.mean_example_tokens: 4000 tokens per example"
+					" exceed seq_len 2048"));
+	const char *no_examples =
+		"{\"workload\": {\"kind\": \"finetune\", \"model\": \"llama3-8b\", \"seq_len\": 2048,"
+		" \"global_batch_tokens\": 65536, \"tokens\": 1e9, \"finetune\": {\"mean_example_tokens\": 400}},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(scenario_of_text(no_examples, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "workload.finetune.mean_example_tokens: 400 tokens per example"));
+	const char *qlora_bf16 =
+		"{\"workload\": {\"kind\": \"finetune\", \"model\": \"llama3-8b\", \"seq_len\": 2048,"
+		" \"global_batch_tokens\": 65536, \"tokens\": 1e9, \"finetune\": {\"method\": \"qlora\", \"base_precision\": \"bf16\"}},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(scenario_of_text(qlora_bf16, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "workload.finetune.base_precision: \"bf16\" is not 4-bit"));
+	const char *full_fp8 =
+		"{\"workload\": {\"kind\": \"finetune\", \"model\": \"llama3-8b\", \"seq_len\": 2048,"
+		" \"global_batch_tokens\": 65536, \"tokens\": 1e9, \"finetune\": {\"method\": \"full\", \"base_precision\": \"fp8\"}},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(scenario_of_text(full_fp8, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "workload.finetune.base_precision: \"fp8\": a full finetune"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -76,6 +121,7 @@ int main(void)
 		cmocka_unit_test(test_key_of_another_kind),
 		cmocka_unit_test(test_tokens_outside_training),
 		cmocka_unit_test(test_finetune_examples),
+		cmocka_unit_test(test_finetune_mean_example_tokens_and_base),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
