@@ -40,10 +40,12 @@ static void reason_add(char *reason, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool asks_failures(const struct job *j) { return j->workload->run.failures.enabled; }
-static bool asks_checkpoints(const struct job *j) { return j->workload->run.checkpoint.enabled; }
+static bool asks_weibull(const struct job *j)
+{
+	const struct failure_spec *f = &j->workload->run.failures;
+	return f->enabled && f->distribution == FAIL_WEIBULL && f->shape != 1.0;
+}
 static bool asks_spot(const struct job *j) { return j->cluster->price.known && j->cluster->price.type == PRICE_SPOT; }
-static bool asks_trials(const struct job *j) { return j->monte_carlo != NULL && j->monte_carlo->given; }
 static bool asks_objective(const struct job *j)
 {
 	return j->objective != NULL && (j->objective->deadline_h > 0 || j->objective->budget_usd > 0);
@@ -61,14 +63,11 @@ static const struct unmodelled {
 	bool voids_run;
 	const char *reason;
 } unmodelled[] = {
-	{ .kinds = TRAINING_KINDS, .asks = asks_failures, .voids_run = true,
-	  .reason = "failures and restarts (workload.failures) are not simulated yet: no wall time or cost" },
-	{ .kinds = TRAINING_KINDS, .asks = asks_checkpoints, .voids_run = true,
-	  .reason = "checkpoints (workload.checkpoint) are not simulated yet: no wall time or cost" },
+	{ .kinds = TRAINING_KINDS, .asks = asks_weibull, .voids_run = true,
+	  .reason = "Weibull failure times (workload.failures.distribution weibull, shape other than 1) are not "
+		    "simulated yet, only exponential ones: no wall time or cost" },
 	{ .kinds = TRAINING_KINDS, .asks = asks_spot, .voids_run = true,
 	  .reason = "spot preemptions (price type spot) are not simulated yet: no wall time or cost" },
-	{ .kinds = TRAINING_KINDS, .asks = asks_trials, .voids_run = false,
-	  .reason = "monte_carlo trials are not run yet (nothing random is simulated, so P90 = P50)" },
 	{ .kinds = TRAINING_KINDS, .asks = asks_objective, .voids_run = false,
 	  .reason = "objective (deadline_h, budget_usd) is not checked yet" },
 };
@@ -172,7 +171,14 @@ static void evaluate_training(const struct job *j, struct result *out)
 		snprintf(out->reason, sizeof out->reason, "%s", r->reason);
 		return;
 	}
-	run_training(&w->run, &w->train, j->cluster, r, &out->run);
+	struct run_trials trials = { .seed = j->seed, .row_id = j->row_id,
+				     .trials = j->monte_carlo != NULL ? j->monte_carlo->trials : 1 };
+	run_training(&w->run, &w->train, j->cluster, r, &trials, &out->run);
+	if (out->run.failed) {
+		out->outcome = OUTCOME_INVALID;
+		snprintf(out->reason, sizeof out->reason, "%s", out->run.note);
+		return;
+	}
 	if (r->step_time_s >= STEP_CLOCK_LIMIT_S) {
 		/* the engine's clock saturates at 2^63 ns: a longer step is not measured */
 		out->outcome = OUTCOME_ERROR;
@@ -186,6 +192,8 @@ static void evaluate_training(const struct job *j, struct result *out)
 		return;
 	}
 	out->has_run = !check_unmodelled(j, out);
+	if (out->has_run && out->run.note[0] != '\0')
+		reason_add(out->reason, sizeof out->reason, "%s", out->run.note);
 	if (r->searched) {
 		if (r->plans_oom > 0)
 			reason_add(out->reason, sizeof out->reason,

@@ -1,46 +1,375 @@
 #include "run.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/cost/billing.h"
+#include "models/run/ckpt.h"
+#include "models/run/failure.h"
+#include "sim/engine.h"
+#include "sim/rng.h"
 
 const char *const failure_dist_names[] = { "exponential", "weibull", NULL };
 
-/* The step's GPU time split, as fractions that add up to 1 (no checkpoint
- * or failure time in a run that has neither). */
-static void split_step(const struct train_breakdown *b, struct run_result *out)
+/* A trial that runs past this many times its failure-free length never finishes. */
+static const double NEVER_FINISHES = 1000;
+
+enum phase { PH_COMPUTE, PH_STALL, PH_RECOVER };
+
+/* One trial: the clock is kept in double seconds beside the engine's
+ * nanoseconds so that a run without failures adds up exactly. */
+struct trial {
+	struct engine_handler on_phase, on_fail, on_write;
+	engine *e;
+	const struct run_model *m;
+	gsl_rng *rng;
+	double now, limit_s;
+	double work, durable, since_ckpt, snapshot, seg;
+	bool has_ckpt;
+	enum phase phase;
+	double phase_start, phase_end_at, fail_at, write_at;
+	queue_id phase_ev, fail_ev, write_ev;
+	bool write_pending;
+	double *repairs;             /* FIFO of repair completion times */
+	size_t rep_head, rep_len, rep_cap;
+	/* where the time went */
+	double t_compute, t_ckpt, t_recover, lost_work;
+	long failures;
+	bool finished, overran;
+};
+
+static int64_t to_ns(double s)
 {
-	double comm_s = b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp;
-	double total_s = b->compute + b->optimizer + comm_s + b->bubble + b->other;
-	if (!(total_s > 0))
+	return (int64_t)llround(s * 1e9);
+}
+
+static queue_id at(struct trial *t, double when, struct engine_handler *h)
+{
+	return engine_at(t->e, to_ns(when), ENGINE_CLASS_WORK, h, 0);
+}
+
+/* Close the phase that is running: its elapsed time into its bucket. */
+static void close_phase(struct trial *t)
+{
+	double dt = t->now - t->phase_start;
+	if (t->phase == PH_COMPUTE) {
+		t->t_compute += dt;
+		t->work += dt;
+		t->since_ckpt += dt;
+	} else if (t->phase == PH_STALL) {
+		t->t_ckpt += dt;
+	} else {
+		t->t_recover += dt;
+	}
+}
+
+static void begin(struct trial *t, enum phase p, double len)
+{
+	t->phase = p;
+	t->phase_start = t->now;
+	t->phase_end_at = t->now + len;
+	t->seg = len;
+	t->phase_ev = at(t, t->phase_end_at, &t->on_phase);
+}
+
+static void compute(struct trial *t)
+{
+	double total = t->m->steps * t->m->step_s;
+	double len = total - t->work;
+	if (t->m->interval_s > 0 && t->m->interval_s - t->since_ckpt < len)
+		len = t->m->interval_s - t->since_ckpt;
+	begin(t, PH_COMPUTE, len > 0 ? len : 0);
+}
+
+static void phase_end(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	(void)e;
+	(void)arg;
+	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_phase));
+	t->now = t->phase_end_at;
+	enum phase p = t->phase;
+	if (p == PH_COMPUTE) {
+		/* exactly the planned segment, so that the sums are exact */
+		t->t_compute += t->seg;
+		t->work += t->seg;
+		t->since_ckpt += t->seg;
+		t->phase_start = t->now;
+		if (t->work >= t->m->steps * t->m->step_s) {
+			t->finished = true;
+			engine_stop(t->e);
+			return;
+		}
+		t->snapshot = t->work;
+		t->since_ckpt = 0;
+		begin(t, PH_STALL, t->m->stall_s);
 		return;
-	out->has_split = true;
-	out->frac_compute = (b->compute + b->optimizer) / total_s;
-	out->frac_comm_exposed = comm_s / total_s;
-	out->frac_bubble = b->bubble / total_s;
-	out->frac_checkpoint = 0;
-	out->frac_lost_to_failures = 0;
-	out->frac_idle = b->other / total_s;
+	}
+	t->phase_start = t->now;
+	if (p == PH_STALL) {
+		t->t_ckpt += t->seg;
+		if (t->m->write_s > 0) {
+			t->write_pending = true;
+			t->write_at = t->now + t->m->write_s;
+			t->write_ev = at(t, t->write_at, &t->on_write);
+		} else {
+			t->durable = t->snapshot;
+			t->has_ckpt = true;
+		}
+	} else {
+		t->t_recover += t->seg;
+	}
+	compute(t);
+}
+
+static void write_end(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	(void)e;
+	(void)arg;
+	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_write));
+	t->write_pending = false;
+	t->durable = t->snapshot;
+	t->has_ckpt = true;
+}
+
+static void schedule_failure(struct trial *t)
+{
+	t->fail_at = t->now + gsl_ran_exponential(t->rng, t->m->job_mtbf_s);
+	t->fail_ev = at(t, t->fail_at, &t->on_fail);
+}
+
+/* Seconds until a healthy node is there for the one that failed now. */
+static double repair_wait(struct trial *t)
+{
+	const struct run_model *m = t->m;
+	if (m->spare_nodes < 0)
+		return 0;
+	while (t->rep_len > 0 && t->repairs[t->rep_head % t->rep_cap] <= t->now) {
+		t->rep_head++;
+		t->rep_len--;
+	}
+	if (t->rep_len == t->rep_cap) {
+		size_t cap = t->rep_cap ? 2 * t->rep_cap : 64;
+		double *r = malloc(cap * sizeof *r);
+		for (size_t i = 0; i < t->rep_len; i++)
+			r[i] = t->repairs[(t->rep_head + i) % t->rep_cap];
+		free(t->repairs);
+		t->repairs = r;
+		t->rep_cap = cap;
+		t->rep_head = 0;
+	}
+	t->repairs[(t->rep_head + t->rep_len) % t->rep_cap] = t->now + m->repair_s;
+	t->rep_len++;
+	/* rep_len nodes are out; spare_nodes cover that many */
+	if ((long)t->rep_len <= m->spare_nodes)
+		return 0;
+	size_t k = t->rep_len - (size_t)m->spare_nodes - 1;
+	return t->repairs[(t->rep_head + k) % t->rep_cap] - t->now;
+}
+
+static void failure(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	(void)e;
+	(void)arg;
+	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_fail));
+	t->now = t->fail_at;
+	close_phase(t);
+	engine_cancel(t->e, t->phase_ev);
+	if (t->write_pending) {
+		engine_cancel(t->e, t->write_ev);
+		t->write_pending = false;
+	}
+	t->failures++;
+	t->lost_work += t->work - t->durable;
+	t->work = t->durable;
+	t->since_ckpt = 0;
+	double len = repair_wait(t) + t->m->restart_s + (t->has_ckpt ? t->m->read_s : 0);
+	begin(t, PH_RECOVER, len);
+	if (t->now > t->limit_s) {
+		t->overran = true;
+		engine_stop(t->e);
+		return;
+	}
+	schedule_failure(t);
+}
+
+struct trial_out {
+	double wall, productive, frac_ckpt, frac_lost, failures;
+	bool overran;
+};
+
+static void run_trial(const struct run_model *m, gsl_rng *rng, struct trial_out *o)
+{
+	struct trial t;
+	memset(&t, 0, sizeof t);
+	t.on_phase.fn = phase_end;
+	t.on_fail.fn = failure;
+	t.on_write.fn = write_end;
+	t.m = m;
+	t.rng = rng;
+	t.e = engine_new();
+	double total = m->steps * m->step_s;
+	t.limit_s = NEVER_FINISHES * (total + 1);
+	compute(&t);
+	if (m->job_mtbf_s > 0)
+		schedule_failure(&t);
+	engine_run(t.e, INT64_MAX);
+	engine_free(t.e);
+	free(t.repairs);
+	o->overran = !t.finished;
+	o->wall = t.t_compute + t.t_ckpt + t.t_recover;
+	o->productive = total;
+	o->failures = (double)t.failures;
+	o->frac_ckpt = o->wall > 0 ? t.t_ckpt / o->wall : 0;
+	o->frac_lost = o->wall > 0 ? (t.lost_work + t.t_recover) / o->wall : 0;
+}
+
+void run_simulate(const struct run_model *m, const struct run_trials *tr, long gpus, struct run_result *out)
+{
+	int n = tr->trials > 0 ? tr->trials : 1;
+	if (!(m->job_mtbf_s > 0))
+		n = 1;  /* nothing random happens: every trial is the same */
+	double *wall = malloc((size_t)n * sizeof *wall);
+	double ettr = 0, fck = 0, flost = 0, fails = 0;
+	const struct train_breakdown *b = &m->br;
+	double comm = b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp;
+	double step_sum = b->compute + b->optimizer + comm + b->bubble + b->other;
+	out->failed = false;
+	for (int i = 0; i < n; i++) {
+		gsl_rng *rng = rng_stream_new(tr->seed, tr->row_id, (unsigned)RNG_FAILURES + 256u * (unsigned)i);
+		struct trial_out o;
+		run_trial(m, rng, &o);
+		gsl_rng_free(rng);
+		if (o.overran) {
+			out->failed = true;
+			snprintf(out->note, sizeof out->note,
+				 "the run never finishes: a trial ran past %.0f times its failure-free length "
+				 "(failures come faster than checkpoints keep the work)", NEVER_FINISHES);
+			free(wall);
+			return;
+		}
+		wall[i] = o.wall;
+		ettr += o.productive / o.wall;
+		fck += o.frac_ckpt;
+		flost += o.frac_lost;
+		fails += o.failures;
+	}
+	gsl_sort(wall, 1, (size_t)n);
+	out->wall_time_p50_s = gsl_stats_quantile_from_sorted_data(wall, 1, (size_t)n, 0.5);
+	out->wall_time_p90_s = gsl_stats_quantile_from_sorted_data(wall, 1, (size_t)n, 0.9);
+	free(wall);
+	out->ettr = ettr / n;
+	out->failures_mean = fails / n;
+	out->gpu_hours = out->wall_time_p50_s / 3600 * (double)gpus;
+	double fprod = 1 - fck / n - flost / n;
+	if (step_sum > 0) {
+		out->has_split = true;
+		out->frac_compute = fprod * (b->compute + b->optimizer) / step_sum;
+		out->frac_comm_exposed = fprod * comm / step_sum;
+		out->frac_bubble = fprod * b->bubble / step_sum;
+		out->frac_idle = fprod * b->other / step_sum;
+		out->frac_checkpoint = fck / n;
+		out->frac_lost_to_failures = flost / n;
+	}
+}
+
+/* Round an interval up to whole steps (a checkpoint is taken between steps). */
+static double whole_steps(double s, double step_s)
+{
+	return step_s > 0 ? ceil(s / step_s - 1e-9) * step_s : s;
+}
+
+static bool fail_note(struct run_result *out, const char *msg)
+{
+	out->failed = true;
+	snprintf(out->note, sizeof out->note, "%s", msg);
+	return false;
+}
+
+/* The checkpoint part of m from the run spec and the candidate. */
+static bool plan_checkpoints(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
+			     const struct train_result *r, struct run_model *m, struct run_result *out)
+{
+	const struct checkpoint_spec *cs = &run->checkpoint;
+	if (!cs->enabled)
+		return true;
+	int tier = ckpt_tier_index(c, cs->tier);
+	if (tier < 0) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "checkpoint tier \"%s\" is not a storage tier of this candidate", cs->tier);
+		return fail_note(out, msg);
+	}
+	double bytes = ckpt_bytes(w, &r->plan);
+	double write_s = ckpt_transfer_s(c, tier, c->nodes, bytes, true);
+	out->ckpt_bytes = bytes;
+	out->ckpt_write_s = write_s;
+	out->ckpt_read_s = m->read_s = ckpt_transfer_s(c, tier, c->nodes, bytes, false);
+	if (cs->async) {
+		double d2h = ckpt_d2h_s(c, bytes);
+		if (d2h < 0)
+			return fail_note(out, "an asynchronous checkpoint needs the GPU's host link (PCIe) rate");
+		m->stall_s = d2h;
+		m->write_s = write_s;
+	} else {
+		m->stall_s = write_s;
+		m->write_s = 0;
+	}
+	out->ckpt_stall_s = m->stall_s;
+	double interval = cs->interval_s;
+	if (interval < 0)  /* "auto": Daly, or the whole run when nothing fails */
+		interval = m->job_mtbf_s > 0 ? ckpt_daly_s(m->stall_s, m->job_mtbf_s) : m->steps * m->step_s;
+	/* a background write must end before the next checkpoint starts */
+	if (cs->async && interval < write_s)
+		interval = write_s;
+	m->interval_s = whole_steps(interval, m->step_s);
+	out->ckpt_interval_s = m->interval_s;
+	return true;
 }
 
 void run_training(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
-		  const struct train_result *r, struct run_result *out)
+		  const struct train_result *r, const struct run_trials *t, struct run_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->steps = run->tokens > 0 ? ceil(run->tokens / w->global_batch_tokens) : 1;
 	out->tokens = out->steps * w->global_batch_tokens;
-	double wall_s = out->steps * r->step_time_s;
-	/* nothing random happens in this run: every trial is the same */
-	out->wall_time_p50_s = out->wall_time_p90_s = wall_s;
-	out->ettr = 1.0;
-	out->gpu_hours = wall_s / 3600 * (double)cluster_gpus(c);
+	struct run_model m;
+	memset(&m, 0, sizeof m);
+	m.step_s = r->step_time_s;
+	m.steps = out->steps;
+	m.br = r->br;
+	struct failure_rates fr;
+	if (failure_resolve(&run->failures, c, &fr)) {
+		m.job_mtbf_s = fr.job_mtbf_s;
+		m.restart_s = fr.restart_s;
+		m.repair_s = fr.repair_s;
+		m.spare_nodes = fr.spare_nodes;
+		out->job_mtbf_s = fr.job_mtbf_s;
+	}
+	if (!plan_checkpoints(run, w, c, r, &m, out))
+		return;
+	run_simulate(&m, t, cluster_gpus(c), out);
+	if (out->failed)
+		return;
 	if (c->price.known) {
 		out->priced = true;
-		out->billed_s = billing_billed_s(&c->price, wall_s);
-		out->cost_usd_p50 = out->cost_usd_p90 = billing_cost_usd(c, wall_s);
+		out->billed_s = billing_billed_s(&c->price, out->wall_time_p50_s);
+		out->cost_usd_p50 = billing_cost_usd(c, out->wall_time_p50_s);
+		out->cost_usd_p90 = billing_cost_usd(c, out->wall_time_p90_s);
 		out->usd_per_mtok = out->cost_usd_p50 / (out->tokens / 1e6);
 	}
-	split_step(&r->br, out);
+	char buf[sizeof out->note] = "";
+	int len = 0;
+	if (run->checkpoint.enabled)
+		len = snprintf(buf, sizeof buf, "checkpoint %.3g GB every %.0f s: write %.1f s, stall %.2f s, read %.1f s",
+			       out->ckpt_bytes / 1e9, out->ckpt_interval_s, out->ckpt_write_s, out->ckpt_stall_s,
+			       out->ckpt_read_s);
+	if (m.job_mtbf_s > 0 && len >= 0 && (size_t)len < sizeof buf)
+		snprintf(buf + len, sizeof buf - (size_t)len, "%sjob MTBF %.2f h, %.1f failures per run (mean)",
+			 len > 0 ? "; " : "", m.job_mtbf_s / 3600, out->failures_mean);
+	memcpy(out->note, buf, sizeof buf);
 }

@@ -3,15 +3,22 @@
  * train on, checkpoints, failures and restarts, and the trials that give
  * P50/P90.
  *
- * Today the run is steps x step time on a cluster that never fails; the
- * checkpoint, failure and Monte Carlo records are read and checked, and a
- * job that gives them is reported as `unsupported` (eval/evaluate.c) until
- * they are simulated.
+ * The run is simulated as events on the engine (sim/engine.h): training
+ * accrues productive time at one step per step time (the step model's,
+ * computed once), checkpoints stall it (the whole write when synchronous,
+ * the device-to-host copy when asynchronous, the write then going on in
+ * the background), failures throw away the work since the last durable
+ * checkpoint and cost a restart, a read of that checkpoint and, when no
+ * spare node is free, a repair wait. Seeded trials give P50/P90.
+ * docs/whole-run.md has every formula and constant with its source.
+ * Spot preemptions and Weibull failure times are not simulated (the caller
+ * reports them unsupported).
  */
 #ifndef CLUSTERSIM_MODELS_RUN_RUN_H
 #define CLUSTERSIM_MODELS_RUN_RUN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "models/hw/hw.h"
 #include "models/train/train.h"
@@ -76,16 +83,50 @@ struct run_result {
 	double billed_s;            /* what each instance is billed for (P50 wall time
 				     * under the provider's granularity and minimum);
 				     * known when priced */
+	double failures_mean;       /* failures per trial, mean */
+	double ckpt_bytes, ckpt_write_s, ckpt_stall_s, ckpt_read_s, ckpt_interval_s;
+	double job_mtbf_s;          /* 0 = no failures */
+	bool failed;                /* the run could not be simulated: note says why */
+	char note[240];             /* what the run assumed, in words */
 };
+
+/* The random draws of a job: its seed, its row and how many trials. */
+struct run_trials {
+	uint64_t seed, row_id;
+	int trials;
+};
+
+/*
+ * The whole run reduced to what the event simulation needs (all seconds).
+ * interval_s is productive time between checkpoints (0 = none); stall_s is
+ * how long a checkpoint stops training; write_s how long after the stall
+ * an asynchronous one becomes durable (0 for a synchronous one, durable at
+ * the stall's end); read_s the reload after a restart.
+ */
+struct run_model {
+	double step_s, steps;
+	struct train_breakdown br;   /* the step's split */
+	double interval_s, stall_s, write_s, read_s;
+	double job_mtbf_s;           /* exponential failures; 0 = none */
+	double restart_s;
+	double repair_s;
+	int spare_nodes;             /* < 0: a node is always there */
+};
+
+/* Run m for t->trials seeded trials into out's wall time, ETTR, GPU-hours
+ * (on gpus), the split and failures_mean; out->failed when a trial runs
+ * past 1000 times its failure-free length (it never finishes). */
+void run_simulate(const struct run_model *m, const struct run_trials *t, long gpus, struct run_result *out);
 
 /*
  * The whole run of a training or fine-tuning job whose step (r, status
  * TRAIN_OK) is known: ceil(tokens / global batch) steps (one when no tokens
- * are given), back to back on a cluster that never fails, held and billed
- * for that long (cost/billing.h). Checkpoints and failures are not
- * simulated: the caller reports a job that asks for them as unsupported.
+ * are given) with its checkpoints and failures, over t's trials, held and
+ * billed for the P50 and P90 wall time (cost/billing.h). out->failed (and
+ * out->note) when the run cannot be simulated (a checkpoint tier the
+ * candidate lacks, a run that never finishes).
  */
 void run_training(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
-		  const struct train_result *r, struct run_result *out);
+		  const struct train_result *r, const struct run_trials *t, struct run_result *out);
 
 #endif

@@ -7,24 +7,28 @@ ex="$TOP/scenarios/examples/llama3-70b-pretrain.json"
 whole="$TOP/scenarios/examples/llama3-70b-whole-run.json"
 cols=candidate,status,reason,step_time_s,mfu,wall_time_p50_h,cost_usd_p50,ettr,frac_compute
 
-# The whole-run example asks for checkpoints, failures, trials and an
-# objective: every row is unsupported, names each, keeps the step's figures
-# and leaves out the run's.
-expect_status 1 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" || fail "whole run exit status"
-[ "$(tail -n +2 "$TMP/out" | grep -c ',unsupported,')" -eq 5 ] && ok || fail "5 unsupported rows: $(cat "$TMP/out")"
-for what in 'workload.failures' 'workload.checkpoint' 'monte_carlo' 'objective'; do
-	[ "$(grep -c "$what" "$TMP/out")" -eq 5 ] && ok || fail "reason does not name $what: $(head -2 "$TMP/out")"
-done
-grep -q 'price type spot' "$TMP/out" && ok || fail "spot candidate not named"
-tail -n +2 "$TMP/out" | awk -F'"' '{ print $3 }' | awk -F, '$2 == "" || $3 == "" || $4 != "" || $5 != "" || $6 != "" || $7 != "" { bad = 1 } END { exit bad }' &&
-	ok || fail "step figures kept, run figures left out: $(cat "$TMP/out")"
+# The whole-run example asks for checkpoints, failures and trials, which are
+# simulated: its on-demand rows are ok with run figures; the spot row is
+# unsupported, names spot, keeps the step's figures and leaves out the run's.
+expect_status 0 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" || fail "whole run exit status"
+[ "$(tail -n +2 "$TMP/out" | grep -c ',ok,')" -eq 4 ] && ok || fail "4 ok rows: $(cat "$TMP/out")"
+grep '^16 x p5en spot,unsupported,' "$TMP/out" | grep -q 'price type spot' && ok || fail "spot candidate not named"
+grep '^16 x p5en spot,' "$TMP/out" | awk -F'"' '{ print $1 $3 }' | awk -F, '$4 == "" || $5 == "" || $6 != "" || $7 != "" || $8 != "" || $9 != "" { bad = 1 } END { exit bad }' &&
+	ok || fail "spot: step figures kept, run figures left out: $(cat "$TMP/out")"
+grep ',ok,' "$TMP/out" | grep -q 'job MTBF' && ok || fail "ok rows say the checkpoint and MTBF: $(cat "$TMP/out")"
 
-# Each key alone makes every row unsupported (so run exits 1); without it
-# the on-demand rows are ok.
-for set in 'workload.failures="llama3"' 'workload.checkpoint={"interval_s":3600,"tier":"pfs"}' \
-	   'monte_carlo={"trials":10}' 'objective={"deadline_h":100}'; do
+# What stays unmodelled makes every row unsupported (so run exits 1): an
+# objective, Weibull failure times.
+for set in 'objective={"deadline_h":100}' \
+	   'workload.failures={"gpu_mtbf_h":50000,"distribution":"weibull","shape":0.7}'; do
 	expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status --set "$set" || continue
 	[ "$(grep -c ',unsupported$' "$TMP/out")" -eq 5 ] && ok || fail "--set $set: $(cat "$TMP/out")"
+done
+# Failures, checkpoints and trials alone leave the on-demand rows ok.
+for set in 'workload.failures="llama3"' 'workload.checkpoint={"interval_s":3600,"tier":"pfs"}' \
+	   'monte_carlo={"trials":10}'; do
+	expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status --set "$set" || continue
+	[ "$(grep -c ',ok$' "$TMP/out")" -eq 4 ] && ok || fail "--set $set: $(cat "$TMP/out")"
 done
 expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status || fail "example"
 [ "$(grep -c ',ok$' "$TMP/out")" -eq 4 ] && grep -q '^16 x p5en spot,unsupported$' "$TMP/out" && ok ||

@@ -1,0 +1,118 @@
+#include "ckpt.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "models/hw/topology.h"
+#include "models/kernel/transformer.h"
+#include "models/train/memory.h"
+#include "sim/engine.h"
+#include "sim/flow.h"
+
+/* Adam's state per trained parameter: the fp32 master copy and two fp32 moments. */
+static const double OPTIMIZER_BYTES_PER_PARAM = 12;
+
+double ckpt_bytes(const struct train_spec *w, const struct train_plan *p)
+{
+	double weight_bytes = fmax(2.0, precision_bytes(w->precision));
+	double params;
+	if (w->is_finetune && w->finetune.method != FINETUNE_FULL)
+		params = memory_lora_params_per_layer(w, p) * p->tp * w->model.layers;
+	else
+		params = transformer_params_total(&w->model);
+	return params * (weight_bytes + OPTIMIZER_BYTES_PER_PARAM);
+}
+
+int ckpt_tier_index(const struct cluster_spec *c, const char *name)
+{
+	for (int i = 0; i < c->n_storage; i++)
+		if (strcmp(c->storage[i].tier, name) == 0)
+			return i;
+	return -1;
+}
+
+struct transfer {
+	struct engine_handler done;
+	int left;
+	int64_t last_ns;
+};
+
+static void transfer_done(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	(void)arg;
+	struct transfer *t = (struct transfer *)h;
+	t->left--;
+	t->last_ns = engine_now(e);
+}
+
+/* A read: the same two links per node as topology_net_build gives a write,
+ * at the tier's read rates. */
+static double read_s(const struct cluster_spec *c, int tier, int readers, double bytes)
+{
+	const struct storage_spec *s = &c->storage[tier].spec;
+	double node_bps = s->read_bytes_per_s_per_node;
+	double tier_bps = s->aggregate_bytes_per_s;
+	if (node_bps <= 0)
+		node_bps = tier_bps / c->nodes;
+	if (tier_bps <= 0)
+		tier_bps = node_bps * c->nodes;
+	engine *e = engine_new();
+	flow_net *fn = flow_new(e);
+	struct transfer t = { .done = { transfer_done }, .left = readers };
+	flow_link agg = flow_add_link(fn, tier_bps);
+	flow_batch_begin(fn);
+	for (int n = 0; n < readers; n++) {
+		flow_link path[2] = { flow_add_link(fn, node_bps), agg };
+		flow_start(fn, path, 2, bytes / readers, 1, 0, &t.done, (uint64_t)n);
+	}
+	flow_batch_end(fn);
+	engine_run(e, INT64_MAX);
+	flow_free(fn);
+	engine_free(e);
+	return t.last_ns * 1e-9 + s->latency_s;
+}
+
+double ckpt_transfer_s(const struct cluster_spec *c, int tier, int writers, double bytes, bool write)
+{
+	if (!write)
+		return read_s(c, tier, writers, bytes);
+	struct topology topo;
+	struct topology_net tn;
+	topology_init(&topo, c);
+	engine *e = engine_new();
+	flow_net *fn = flow_new(e);
+	topology_net_build(&tn, &topo, fn);
+	struct transfer t = { .done = { transfer_done }, .left = writers };
+	flow_batch_begin(fn);
+	for (int n = 0; n < writers; n++) {
+		flow_link path[FLOW_PATH_MAX];
+		int len = topology_net_storage_path(&tn, n, tier, path);
+		flow_start(fn, path, len, bytes / writers, 1, 0, &t.done, (uint64_t)n);
+	}
+	flow_batch_end(fn);
+	engine_run(e, INT64_MAX);
+	topology_net_release(&tn);
+	flow_free(fn);
+	engine_free(e);
+	return t.last_ns * 1e-9 + c->storage[tier].spec.latency_s;
+}
+
+double ckpt_d2h_s(const struct cluster_spec *c, double bytes)
+{
+	if (!c->has_host || !(c->host.bw_bytes_per_s > 0))
+		return -1;
+	return bytes / (double)cluster_gpus(c) / c->host.bw_bytes_per_s;
+}
+
+double ckpt_young_s(double delta_s, double mtbf_s)
+{
+	return sqrt(2 * delta_s * mtbf_s);
+}
+
+double ckpt_daly_s(double delta_s, double mtbf_s)
+{
+	if (!(delta_s < 2 * mtbf_s))
+		return mtbf_s;
+	double x = delta_s / (2 * mtbf_s);
+	return sqrt(2 * delta_s * mtbf_s) * (1 + sqrt(x) / 3 + x / 9) - delta_s;
+}

@@ -1,0 +1,259 @@
+/* The whole run: checkpoint cost on the fabric, Young/Daly, failures,
+ * lost work, ETTR and the Monte Carlo trials. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "models/run/ckpt.h"
+#include "models/run/failure.h"
+#include "models/run/run.h"
+
+#include "catalog_fixture.h"
+
+static void cluster_of(const char *candidate_json, struct cluster_spec *out)
+{
+	char text[2048];
+	struct scenario s;
+	struct cs_error err;
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
+		 " \"candidates\": [%s]}", candidate_json);
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	*out = s.candidates[0];
+	scenario_release(&s);
+}
+
+/* A run of `steps` steps of step_s, all compute. */
+static struct run_model model(double step_s, double steps)
+{
+	struct run_model m;
+	memset(&m, 0, sizeof m);
+	m.step_s = step_s;
+	m.steps = steps;
+	m.br.compute = step_s;
+	m.spare_nodes = -1;
+	return m;
+}
+
+/* Young's and Daly's intervals are the formulas. */
+static void test_young_daly(void **state)
+{
+	(void)state;
+	double d = 60, M = 3 * 3600.0;
+	assert_close(ckpt_young_s(d, M), sqrt(2 * d * M), 1e-12);
+	double x = d / (2 * M);
+	assert_close(ckpt_daly_s(d, M), sqrt(2 * d * M) * (1 + sqrt(x) / 3 + x / 9) - d, 1e-12);
+	assert_close(ckpt_daly_s(3 * M, M), M, 1e-12);  /* delta >= 2M: M */
+}
+
+/* Checkpoint time = size / min(sum of client limits, tier aggregate) for a
+ * symmetric write; doubling the writers on a saturated tier doubles it. */
+static void test_ckpt_write_time(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	cluster_of("{\"name\": \"x\", \"gpu\": \"H100-SXM\", \"nodes\": 32, \"gpus_per_node\": 8, \"scale_up\": \"nvlink4\","
+		   " \"nic\": \"ib-ndr\", \"nics_per_node\": 8,"
+		   " \"storage\": [ { \"tier\": \"pfs\", \"kind\": \"parallel-fs\", \"aggregate_GBps\": 20,"
+		   " \"read_GBps_per_node\": 4, \"write_GBps_per_node\": 2 } ] }", &c);
+	int tier = ckpt_tier_index(&c, "pfs");
+	assert_int_equal(tier, 0);
+	double lat = c.storage[0].spec.latency_s;
+	double bytes = 1e12;
+	/* one node: its client limit */
+	assert_close(ckpt_transfer_s(&c, tier, 1, bytes, true) - lat, bytes / 2e9, 1e-6);
+	/* 4 nodes: 4 x 2 = 8 GB/s < 20 */
+	assert_close(ckpt_transfer_s(&c, tier, 4, bytes, true) - lat, bytes / 8e9, 1e-6);
+	/* 16 and 32 nodes: the tier's 20 GB/s; twice the writers of the same
+	 * bytes each take twice as long */
+	double t16 = ckpt_transfer_s(&c, tier, 16, bytes, true) - lat;
+	assert_close(t16, bytes / 20e9, 1e-6);
+	double t32 = ckpt_transfer_s(&c, tier, 32, 2 * bytes, true) - lat;
+	assert_close(t32, 2 * t16, 1e-6);
+	/* 16 nodes writing a node's share each take 16x one node at its limit x 2/20 */
+	double one = ckpt_transfer_s(&c, tier, 1, bytes / 16, true) - lat;
+	double all = ckpt_transfer_s(&c, tier, 16, bytes, true) - lat;
+	assert_close(all / one, 16 * 2.0 / 20, 1e-6);
+	/* a read at the read rates */
+	assert_close(ckpt_transfer_s(&c, tier, 2, bytes, false) - lat, bytes / 8e9, 1e-6);
+	assert_int_equal(ckpt_tier_index(&c, "s3"), -1);
+}
+
+/* Without failures, one trial: wall time = steps x step time + stalls exactly. */
+static void test_no_failures_exact(void **state)
+{
+	(void)state;
+	struct run_model m = model(7.3, 1000);
+	m.interval_s = 73 * 10;   /* 10 intervals: 9 checkpoints, none after the last step */
+	m.stall_s = 41.5;
+	struct run_trials t = { 1, 2, 1 };
+	struct run_result r;
+	memset(&r, 0, sizeof r);
+	run_simulate(&m, &t, 8, &r);
+	assert_false(r.failed);
+	assert_close(r.wall_time_p50_s, 1000 * 7.3 + 9 * 41.5, 1e-12);
+	assert_close(r.wall_time_p90_s, r.wall_time_p50_s, 0);
+	assert_close(r.frac_compute + r.frac_checkpoint + r.frac_lost_to_failures, 1, 1e-12);
+	assert_close(r.ettr, 7300 / r.wall_time_p50_s, 1e-12);
+}
+
+/* The lost-work fraction against the first-order model delta/tau +
+ * (tau/2 + R)/M (synchronous checkpoints). */
+static void test_lost_fraction_first_order(void **state)
+{
+	(void)state;
+	double M = 4 * 3600.0, tau = 600, delta = 30, R = 300;
+	struct run_model m = model(1, 2e6);
+	m.interval_s = tau;
+	m.stall_s = delta;
+	m.job_mtbf_s = M;
+	m.restart_s = R;
+	struct run_trials t = { 7, 0, 50 };
+	struct run_result r;
+	run_simulate(&m, &t, 8, &r);
+	double waste = 1 - r.ettr;
+	double model1 = delta / tau + (tau / 2 + R) / M;
+	/* first order in 1/M; per trial ~ 150 failures: MC error about 0.3% of waste */
+	print_message("lost fraction %.4f, first-order model %.4f\n", waste, model1);
+	assert_close(waste, model1, 0.08);
+}
+
+/* The Monte Carlo optimum interval lies within 5% of Daly's. */
+static void test_daly_optimum(void **state)
+{
+	(void)state;
+	double M = 2 * 3600.0, delta = 60, R = 120;
+	double daly = ckpt_daly_s(delta, M);
+	double best = 0, best_ettr = 0;
+	for (double f = 0.70; f <= 1.301; f += 0.02) {
+		struct run_model m = model(0.01, 5e8);
+		m.interval_s = f * daly;
+		m.stall_s = delta;
+		m.job_mtbf_s = M;
+		m.restart_s = R;
+		struct run_trials t = { 11, 3, 4 };   /* the same failures for every interval */
+		struct run_result r;
+		run_simulate(&m, &t, 8, &r);
+		if (r.ettr > best_ettr) {
+			best_ettr = r.ettr;
+			best = m.interval_s;
+		}
+	}
+	print_message("Daly %.1f s, best simulated %.1f s (ETTR %.4f)\n", daly, best, best_ettr);
+	assert_close(best, daly, 0.05);
+}
+
+/* llama3: a 54-day run on 16,384 GPUs sees about 419 failures. */
+static void test_llama3_count(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	cluster_of("{\"preset\": \"aws-p5.48xlarge\", \"nodes\": 2048}", &c);
+	struct failure_spec f;
+	memset(&f, 0, sizeof f);
+	f.enabled = true;
+	strcpy(f.preset, "llama3");
+	f.restart_s = 0;
+	struct failure_rates fr;
+	assert_true(failure_resolve(&f, &c, &fr));
+	assert_close(fr.gpu_mtbf_h, 16384.0 * 54 * 24 / 419, 1e-12);
+	/* 54 days of training with free restarts and no checkpoints lost: count */
+	struct run_model m = model(1, 54 * 86400.0);
+	m.interval_s = 1;  /* a checkpoint every step, at no cost: nothing lost */
+	m.job_mtbf_s = fr.job_mtbf_s;
+	struct run_trials t = { 42, 0, 20 };
+	struct run_result r;
+	run_simulate(&m, &t, 16384, &r);
+	double sd = sqrt(419.0 / 20);  /* of a mean of 20 Poisson counts */
+	print_message("failures per 54-day run %.1f (419 +- %.1f)\n", r.failures_mean, sd);
+	assert_true(fabs(r.failures_mean - 419) < 3 * sd);
+}
+
+/* 405B on 16,384 H100, llama3 failures. */
+static double ettr_405b(double stall_s, double write_s, double interval_s, double restart_s, double read_s)
+{
+	struct run_model m = model(10, 54 * 86400.0 / 10);
+	m.job_mtbf_s = 3600 * 16384.0 * 54 * 24 / 419 / 16384;
+	double delta = stall_s;
+	m.interval_s = interval_s > 0 ? interval_s : fmax(ckpt_daly_s(delta, m.job_mtbf_s), write_s);
+	m.stall_s = stall_s;
+	m.write_s = write_s;
+	m.restart_s = restart_s;
+	m.read_s = read_s;
+	struct run_trials t = { 1, 1, 20 };
+	struct run_result r;
+	run_simulate(&m, &t, 16384, &r);
+	return r.ettr;
+}
+
+static void test_405b_ettr(void **state)
+{
+	(void)state;
+	/* a 10 s asynchronous checkpoint (D2H stall 10 s, written in 60 s
+	 * behind), 3 min restart, 60 s reload */
+	double fast = ettr_405b(10, 60, 0, 180, 60);
+	/* a 60 s synchronous checkpoint, 10 min restart, 60 s reload */
+	double slow = ettr_405b(60, 0, 0, 600, 60);
+	double M = 3600 * 54 * 24 / 419.0, tau = ckpt_daly_s(60, M);
+	double first = 1 - (60 / tau + (tau / 2 + 600 + 60) / M);
+	print_message("ETTR async 10 s: %.4f; sync 60 s + 10 min restart: %.4f (first order %.4f)\n", fast, slow, first);
+	assert_true(fast > 0.90);
+	assert_close(slow, first, 0.02);
+	assert_true(slow > 0.80 && slow < 0.88);
+}
+
+/* Same seed, same numbers; another seed, another P90. */
+static void test_seeds(void **state)
+{
+	(void)state;
+	struct run_model m = model(10, 1e5);
+	m.interval_s = 600;
+	m.stall_s = 20;
+	m.job_mtbf_s = 3 * 3600.0;
+	m.restart_s = 300;
+	struct run_trials a = { 5, 1, 30 }, b = { 6, 1, 30 };
+	struct run_result r1, r2, r3;
+	memset(&r1, 0, sizeof r1);
+	memset(&r2, 0, sizeof r2);
+	memset(&r3, 0, sizeof r3);
+	run_simulate(&m, &a, 8, &r1);
+	run_simulate(&m, &a, 8, &r2);
+	run_simulate(&m, &b, 8, &r3);
+	assert_memory_equal(&r1, &r2, sizeof r1);
+	assert_true(r1.wall_time_p90_s != r3.wall_time_p90_s);
+	assert_true(r1.wall_time_p90_s >= r1.wall_time_p50_s);
+	assert_close(r1.frac_compute + r1.frac_checkpoint + r1.frac_lost_to_failures, 1, 1e-9);
+}
+
+/* Without spare nodes a failure waits for the repair. */
+static void test_repair_wait(void **state)
+{
+	(void)state;
+	struct run_model m = model(1, 1e6);
+	m.interval_s = 1;
+	m.job_mtbf_s = 1e5;
+	m.repair_s = 3600;
+	struct run_trials t = { 9, 0, 10 };
+	struct run_result spare, none;
+	run_simulate(&m, &t, 8, &spare);
+	m.spare_nodes = 0;
+	run_simulate(&m, &t, 8, &none);
+	/* each failure adds about the repair time (a failure during a wait adds less) */
+	assert_true(none.wall_time_p50_s > spare.wall_time_p50_s + 0.8 * 3600 * spare.failures_mean);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_young_daly),
+		cmocka_unit_test(test_ckpt_write_time),
+		cmocka_unit_test(test_no_failures_exact),
+		cmocka_unit_test(test_lost_fraction_first_order),
+		cmocka_unit_test(test_daly_optimum),
+		cmocka_unit_test(test_llama3_count),
+		cmocka_unit_test(test_405b_ettr),
+		cmocka_unit_test(test_seeds),
+		cmocka_unit_test(test_repair_wait),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
