@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/cost/billing.h"
+#include "models/eval/objective.h"
 #include "models/hw/cluster.h"
 
 const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", NULL };
@@ -44,10 +45,6 @@ static bool asks_failures(const struct job *j) { return j->workload->run.failure
 static bool asks_checkpoints(const struct job *j) { return j->workload->run.checkpoint.enabled; }
 static bool asks_spot(const struct job *j) { return j->cluster->price.known && j->cluster->price.type == PRICE_SPOT; }
 static bool asks_trials(const struct job *j) { return j->monte_carlo != NULL && j->monte_carlo->given; }
-static bool asks_objective(const struct job *j)
-{
-	return j->objective != NULL && (j->objective->deadline_h > 0 || j->objective->budget_usd > 0);
-}
 
 /*
  * What a scenario can say that is read and checked but not modelled yet.
@@ -69,8 +66,6 @@ static const struct unmodelled {
 	  .reason = "spot preemptions (price type spot) are not simulated yet: no wall time or cost" },
 	{ .kinds = TRAINING_KINDS, .asks = asks_trials, .voids_run = false,
 	  .reason = "monte_carlo trials are not run yet (nothing random is simulated, so P90 = P50)" },
-	{ .kinds = TRAINING_KINDS, .asks = asks_objective, .voids_run = false,
-	  .reason = "objective (deadline_h, budget_usd) is not checked yet" },
 };
 
 /* Mark the result unsupported for each unmodelled thing the job asks for;
@@ -186,6 +181,8 @@ static void evaluate_training(const struct job *j, struct result *out)
 		return;
 	}
 	out->has_run = !check_unmodelled(j, out);
+	if (out->has_run)
+		objective_check(j->objective, &out->run, &out->objective);
 	if (r->searched) {
 		if (r->plans_oom > 0)
 			reason_add(out->reason, sizeof out->reason,
