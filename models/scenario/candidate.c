@@ -33,6 +33,7 @@ static const char *default_tier_label(enum storage_kind k)
 	case STORAGE_LOCAL_NVME: return "local";
 	case STORAGE_PARALLEL_FS: return "pfs";
 	case STORAGE_OBJECT: return "object";
+	case STORAGE_MANAGED_LUSTRE: return "pfs";
 	}
 	return "storage";
 }
@@ -72,13 +73,41 @@ static int read_storage_rates(struct jread *r, const json_t *v, bool custom, str
 	return 0;
 }
 
+/* A managed-lustre tier's `capacity_tib`: at least the preset's minimum; the
+ * aggregate rate is capacity x the tier's MB/s per TiB. Other kinds take none. */
+static int read_capacity(struct jread *r, const json_t *v, struct storage_tier *t)
+{
+	const json_t *x = json_object_get(v, "capacity_tib");
+	struct storage_spec *s = &t->spec;
+	if (s->kind != STORAGE_MANAGED_LUSTRE) {
+		if (x == NULL)
+			return 0;
+		size_t mark = jread_enter_key(r, "capacity_tib");
+		(void)mark;
+		return jread_fail(r, "only a managed-lustre tier is sized by capacity_tib (this one is %s)",
+				  storage_kind_names[s->kind]);
+	}
+	if (s->bytes_per_s_per_tib == 0)
+		return jread_fail(r, "kind managed-lustre needs a managed-lustre preset (its MB/s per TiB)");
+	if (jread_real(r, v, "capacity_tib", true, 0.001, 1e7, &s->capacity_tib) < 0)
+		return -1;
+	if (s->capacity_tib < s->min_capacity_tib) {
+		size_t mark = jread_enter_key(r, "capacity_tib");
+		(void)mark;
+		return jread_fail(r, "%g TiB is below the minimum capacity of %s, %g TiB", s->capacity_tib,
+				  s->id.name, s->min_capacity_tib);
+	}
+	s->aggregate_bytes_per_s = s->capacity_tib * s->bytes_per_s_per_tib;
+	return 0;
+}
+
 /* One storage tier: a catalog name, or an object with an optional preset. */
 static int read_storage_tier(struct jread *r, const json_t *v, const catalog *cat,
 			     struct storage_tier *t)
 {
 	static const char *const keys[] = {
 		"tier", "preset", "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
-		"latency_ms", NULL
+		"latency_ms", "capacity_tib", NULL
 	};
 	char preset[CAT_NAME_MAX] = "";
 
@@ -107,7 +136,7 @@ static int read_storage_tier(struct jread *r, const json_t *v, const catalog *ca
 	if (jread_enum(r, v, "kind", custom, storage_kind_names, &kind) < 0)
 		return -1;
 	t->spec.kind = (enum storage_kind)kind;
-	if (read_storage_rates(r, v, custom, t) < 0)
+	if (read_capacity(r, v, t) < 0 || read_storage_rates(r, v, custom, t) < 0)
 		return -1;
 	text_copy(t->tier, sizeof t->tier, default_tier_label(t->spec.kind));
 	return jread_string(r, v, "tier", false, t->tier, sizeof t->tier);

@@ -74,12 +74,55 @@ static void test_checks_name_the_path(void **state)
 	assert_non_null(strstr(err.msg, "cluster.storage[0]: unknown storage \"pfs-nope\""));
 }
 
+/* A managed-lustre tier sized by capacity: 100 TiB of FSx PERSISTENT_2 at
+ * 1000 MB/s per TiB is 100,000 MB/s = 100 GB/s aggregate. */
+static void test_managed_lustre_sized(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct cs_error err;
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"tier\": \"pfs\", \"kind\": \"managed-lustre\","
+				   " \"preset\": \"fsx-lustre-persistent2-1000\", \"capacity_tib\": 100}]}", &c, &err), 0);
+	assert_int_equal(c.n_storage, 1);
+	assert_string_equal(c.storage[0].tier, "pfs");
+	assert_close(c.storage[0].spec.aggregate_bytes_per_s, 100e9, 1e-12);
+	assert_close(c.storage[0].spec.capacity_tib, 100, 1e-12);
+	/* 40 TiB of Azure AMLFS Durable Premium 500: 20 GB/s */
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"amlfs-durable-premium-500\","
+				   " \"capacity_tib\": 40}]}", &c, &err), 0);
+	assert_close(c.storage[0].spec.aggregate_bytes_per_s, 20e9, 1e-12);
+}
+
+/* Below the provider's minimum capacity, or without one, is an error with the path and value. */
+static void test_managed_lustre_errors(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct cs_error err;
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"gcp-managed-lustre-1000\","
+				   " \"capacity_tib\": 8}]}", &c, &err), -1);
+	assert_string_equal(err.msg, "scenario 'c.json': cluster.storage[0].capacity_tib: 8 TiB is below the minimum "
+			    "capacity of gcp-managed-lustre-1000, 8.78906 TiB");
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"amlfs-durable-premium-40\","
+				   " \"capacity_tib\": 16}]}", &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.storage[0].capacity_tib: 16 TiB is below the minimum capacity of "
+				       "amlfs-durable-premium-40, 48 TiB"));
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"fsx-lustre-persistent2-125\"}]}",
+				   &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.storage[0].capacity_tib: missing required key"));
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"weka\", \"capacity_tib\": 10}]}",
+				   &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.storage[0].capacity_tib: only a managed-lustre tier is sized by capacity_tib"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preset_then_fields),
 		cmocka_unit_test(test_price_from_scenario),
 		cmocka_unit_test(test_checks_name_the_path),
+		cmocka_unit_test(test_managed_lustre_sized),
+		cmocka_unit_test(test_managed_lustre_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
