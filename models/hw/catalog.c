@@ -16,7 +16,7 @@ const char *const fabric_kind_names[] = { "scale-up", "host", "scale-out", NULL 
 const char *const fabric_topology_names[] = { "switch", "mesh", "bridge", "host", "none", NULL };
 const char *const storage_kind_names[] = { "local-nvme", "parallel-fs", "object-store", "managed-lustre", NULL };
 const char *const topology_kind_names[] = { "rail", "fat-tree", NULL };
-const char *const price_type_names[] = { "on-demand", "spot", "reserved", NULL };
+const char *const price_type_names[] = { "on-demand", "spot", "reserved", "owned", NULL };
 const char *const mlp_kind_names[] = { "gelu", "swiglu", NULL };
 
 double precision_bytes(enum precision p)
@@ -385,6 +385,12 @@ static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_n
 	    jread_string(r, obj, "note", false, p->note, sizeof p->note) < 0)
 		return -1;
 	p->type = (enum price_type)type;
+	if (p->type == PRICE_OWNED) {
+		size_t m = jread_enter_key(r, "type");
+		int rc = jread_fail(r, "\"owned\" is a scenario's price basis (candidates[].price), not a catalog price");
+		jread_leave(r, m);
+		return rc;
+	}
 	if (p->observed[0] != '\0' && !catalog_iso_date(p->observed, false)) {
 		size_t m = jread_enter_key(r, "observed");
 		int rc = jread_fail(r, "expected an ISO date YYYY-MM-DD or YYYY-MM, got \"%.40s\" "
@@ -422,6 +428,12 @@ static int read_billing(struct jread *r, const json_t *obj, void *entry, bool is
 	    jread_string(r, obj, "confidence", true, b->confidence, sizeof b->confidence) < 0 ||
 	    jread_string(r, obj, "note", false, b->note, sizeof b->note) < 0)
 		return -1;
+	if (type == PRICE_OWNED) {
+		size_t m = jread_enter_key(r, "type");
+		int rc = jread_fail(r, "\"owned\" hardware is not billed by a provider");
+		jread_leave(r, m);
+		return rc;
+	}
 	if (type >= 0)
 		snprintf(b->type, sizeof b->type, "%s", price_type_names[type]);
 	return 0;

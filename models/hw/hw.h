@@ -126,7 +126,7 @@ struct preset_spec {
 	char price_checked[CAT_TEXT_MAX]; /* where a price was looked for, when the catalog has none */
 };
 
-enum price_type { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED };
+enum price_type { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED, PRICE_OWNED };  /* owned: a scenario's basis only */
 extern const char *const price_type_names[];
 
 struct price_spec {
