@@ -83,8 +83,7 @@ static int read_capacity(struct jread *r, const json_t *v, struct storage_tier *
 	if (s->kind != STORAGE_MANAGED_LUSTRE) {
 		if (x == NULL)
 			return 0;
-		size_t mark = jread_enter_key(r, "capacity_tib");
-		(void)mark;
+		(void)jread_enter_key(r, "capacity_tib");  /* the error names the key */
 		return jread_fail(r, "only a managed-lustre tier is sized by capacity_tib (this one is %s)",
 				  storage_kind_names[s->kind]);
 	}
@@ -93,8 +92,7 @@ static int read_capacity(struct jread *r, const json_t *v, struct storage_tier *
 	if (jread_real(r, v, "capacity_tib", true, 0.001, 1e7, &s->capacity_tib) < 0)
 		return -1;
 	if (s->capacity_tib < s->min_capacity_tib) {
-		size_t mark = jread_enter_key(r, "capacity_tib");
-		(void)mark;
+		(void)jread_enter_key(r, "capacity_tib");  /* the error names the key */
 		return jread_fail(r, "%g TiB is below the minimum capacity of %s, %g TiB", s->capacity_tib,
 				  s->id.name, s->min_capacity_tib);
 	}
@@ -347,8 +345,7 @@ static int read_owned_price(struct jread *r, const json_t *v, struct cluster_spe
 	struct price_quote *q = &c->price;
 	for (int i = 0; other[i] != NULL; i++) {
 		if (json_object_get(v, other[i]) != NULL) {
-			size_t mark = jread_enter_key(r, other[i]);
-			(void)mark;
+			(void)jread_enter_key(r, other[i]);  /* the error names the key */
 			return jread_fail(r, "not used by an owned price (it is priced from pue, usd_per_kwh, "
 					  "purchase_usd and life_years)");
 		}
