@@ -304,7 +304,9 @@ static const char *const training_columns[] = {
 	/* additions: memory in GiB, the unit of the catalog's memory_gib */
 	"mem_per_gpu_gib", "gpu_memory_gib",
 	/* additions: what each instance is billed for */
-	"billed_h", NULL
+	"billed_h",
+	/* additions: the objective's verdicts */
+	"meets_deadline_p50", "meets_deadline_p90", "meets_budget_p50", "meets_budget_p90", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -376,6 +378,19 @@ static void run_cells(rowset *rs, const struct run_result *u)
 	}
 }
 
+/* The objective's verdicts: empty for a bound it does not give or cannot check. */
+static void objective_cells(rowset *rs, const struct objective_verdict *v)
+{
+	if (v->deadline_checked) {
+		rowset_text(rs, "meets_deadline_p50", v->meets_deadline_p50 ? "true" : "false");
+		rowset_text(rs, "meets_deadline_p90", v->meets_deadline_p90 ? "true" : "false");
+	}
+	if (v->budget_checked) {
+		rowset_text(rs, "meets_budget_p50", v->meets_budget_p50 ? "true" : "false");
+		rowset_text(rs, "meets_budget_p90", v->meets_budget_p90 ? "true" : "false");
+	}
+}
+
 static void training_row(rowset *rs, const struct job *j, const struct result *r)
 {
 	const struct cluster_spec *c = j->cluster;
@@ -395,8 +410,10 @@ static void training_row(rowset *rs, const struct job *j, const struct result *r
 	if (r->outcome != OUTCOME_OK && r->outcome != OUTCOME_UNSUPPORTED)
 		return;
 	step_cells(rs, &r->train);
-	if (r->has_run)
+	if (r->has_run) {
 		run_cells(rs, &r->run);
+		objective_cells(rs, &r->objective);
+	}
 }
 
 static const char *const inference_columns[] = {
@@ -524,6 +541,10 @@ static const struct results_column columns[] = {
 	{ "mem_per_gpu_gib", UNIT_NUMBER, "GiB (2^30 bytes)", "memory one GPU needs, in the unit of gpu_memory_gib" },
 	{ "gpu_memory_gib", UNIT_NUMBER, "GiB (2^30 bytes)", "memory of one GPU (the catalog's memory_gib)" },
 	{ "billed_h", UNIT_HOURS, "h", "time each instance is billed for: wall time, median, rounded up to the provider's billing granularity, at least its minimum" },
+	{ "meets_deadline_p50", UNIT_BOOL, "boolean", "the median wall time is at most objective.deadline_h (empty without a deadline or a wall time)" },
+	{ "meets_deadline_p90", UNIT_BOOL, "boolean", "the 90th-percentile wall time is at most objective.deadline_h (empty without a deadline or a wall time)" },
+	{ "meets_budget_p50", UNIT_BOOL, "boolean", "the median cost is at most objective.budget_usd (empty without a budget or a price)" },
+	{ "meets_budget_p90", UNIT_BOOL, "boolean", "the 90th-percentile cost is at most objective.budget_usd (empty without a budget or a price)" },
 	/* inference */
 	{ "replicas", UNIT_COUNT, "count", "model replicas serving requests" },
 	{ "rate_per_s", UNIT_NUMBER, "requests/s", "request arrival rate" },

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/cost/billing.h"
+#include "models/eval/objective.h"
 #include "models/hw/cluster.h"
 
 const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", NULL };
@@ -46,10 +47,6 @@ static bool asks_weibull(const struct job *j)
 	return f->enabled && f->distribution == FAIL_WEIBULL && f->shape != 1.0;
 }
 static bool asks_spot(const struct job *j) { return j->cluster->price.known && j->cluster->price.type == PRICE_SPOT; }
-static bool asks_objective(const struct job *j)
-{
-	return j->objective != NULL && (j->objective->deadline_h > 0 || j->objective->budget_usd > 0);
-}
 
 /*
  * What a scenario can say that is read and checked but not modelled yet.
@@ -68,8 +65,6 @@ static const struct unmodelled {
 		    "simulated yet, only exponential ones: no wall time or cost" },
 	{ .kinds = TRAINING_KINDS, .asks = asks_spot, .voids_run = true,
 	  .reason = "spot preemptions (price type spot) are not simulated yet: no wall time or cost" },
-	{ .kinds = TRAINING_KINDS, .asks = asks_objective, .voids_run = false,
-	  .reason = "objective (deadline_h, budget_usd) is not checked yet" },
 };
 
 /* Mark the result unsupported for each unmodelled thing the job asks for;
@@ -194,6 +189,8 @@ static void evaluate_training(const struct job *j, struct result *out)
 	out->has_run = !check_unmodelled(j, out);
 	if (out->has_run && out->run.note[0] != '\0')
 		reason_add(out->reason, sizeof out->reason, "%s", out->run.note);
+	if (out->has_run)
+		objective_check(j->objective, &out->run, &out->objective);
 	if (r->searched) {
 		if (r->plans_oom > 0)
 			reason_add(out->reason, sizeof out->reason,

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "models/comm/nccl_tests.h"
+#include "models/eval/objective.h"
 #include "models/run/run.h"
 #include "models/train/train.h"
 
@@ -43,6 +44,7 @@ struct result {
 	struct cluster_figures cluster;
 	bool has_run;                      /* run holds the whole run's figures */
 	struct run_result run;
+	struct objective_verdict objective; /* set only with has_run */
 	/* the kind's detail */
 	struct train_result train;         /* RESULT_TRAINING */
 	struct nccl_point collective;      /* RESULT_COLLECTIVE */

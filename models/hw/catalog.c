@@ -14,9 +14,9 @@ const char *const precision_names[PREC_COUNT + 1] = {
 };
 const char *const fabric_kind_names[] = { "scale-up", "host", "scale-out", NULL };
 const char *const fabric_topology_names[] = { "switch", "mesh", "bridge", "host", "none", NULL };
-const char *const storage_kind_names[] = { "local-nvme", "parallel-fs", "object-store", NULL };
+const char *const storage_kind_names[] = { "local-nvme", "parallel-fs", "object-store", "managed-lustre", NULL };
 const char *const topology_kind_names[] = { "rail", "fat-tree", NULL };
-const char *const price_type_names[] = { "on-demand", "spot", "reserved", NULL };
+const char *const price_type_names[] = { "on-demand", "spot", "reserved", "owned", NULL };
 const char *const mlp_kind_names[] = { "gelu", "swiglu", NULL };
 
 double precision_bytes(enum precision p)
@@ -266,7 +266,7 @@ static int read_storage(struct jread *r, const json_t *obj, void *entry, bool is
 {
 	static const char *const keys[] = {
 		ID_KEYS, "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
-		"latency_ms", NULL
+		"latency_ms", "MBps_per_tib", "min_capacity_tib", NULL
 	};
 	struct storage_spec *s = entry;
 	bool req = is_new;
@@ -278,9 +278,13 @@ static int read_storage(struct jread *r, const json_t *obj, void *entry, bool is
 	    read_scaled(r, obj, "read_GBps_per_node", req, 0.0001, 1e6, 1e9, &s->read_bytes_per_s_per_node) < 0 ||
 	    read_scaled(r, obj, "write_GBps_per_node", req, 0.0001, 1e6, 1e9, &s->write_bytes_per_s_per_node) < 0 ||
 	    read_scaled(r, obj, "aggregate_GBps", false, 0, 1e9, 1e9, &s->aggregate_bytes_per_s) < 0 ||
-	    read_scaled(r, obj, "latency_ms", false, 0, 1e6, 1e-3, &s->latency_s) < 0)
+	    read_scaled(r, obj, "latency_ms", false, 0, 1e6, 1e-3, &s->latency_s) < 0 ||
+	    read_scaled(r, obj, "MBps_per_tib", false, 0.001, 1e6, 1e6, &s->bytes_per_s_per_tib) < 0 ||
+	    read_scaled(r, obj, "min_capacity_tib", false, 0, 1e6, 1, &s->min_capacity_tib) < 0)
 		return -1;
 	s->kind = (enum storage_kind)kind;
+	if (s->kind == STORAGE_MANAGED_LUSTRE && s->bytes_per_s_per_tib == 0)
+		return jread_fail(r, "a managed-lustre tier needs MBps_per_tib");
 	return 0;
 }
 
@@ -381,6 +385,12 @@ static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_n
 	    jread_string(r, obj, "note", false, p->note, sizeof p->note) < 0)
 		return -1;
 	p->type = (enum price_type)type;
+	if (p->type == PRICE_OWNED) {
+		size_t m = jread_enter_key(r, "type");
+		int rc = jread_fail(r, "\"owned\" is a scenario's price basis (candidates[].price), not a catalog price");
+		jread_leave(r, m);
+		return rc;
+	}
 	if (p->observed[0] != '\0' && !catalog_iso_date(p->observed, false)) {
 		size_t m = jread_enter_key(r, "observed");
 		int rc = jread_fail(r, "expected an ISO date YYYY-MM-DD or YYYY-MM, got \"%.40s\" "
@@ -418,6 +428,12 @@ static int read_billing(struct jread *r, const json_t *obj, void *entry, bool is
 	    jread_string(r, obj, "confidence", true, b->confidence, sizeof b->confidence) < 0 ||
 	    jread_string(r, obj, "note", false, b->note, sizeof b->note) < 0)
 		return -1;
+	if (type == PRICE_OWNED) {
+		size_t m = jread_enter_key(r, "type");
+		int rc = jread_fail(r, "\"owned\" hardware is not billed by a provider");
+		jread_leave(r, m);
+		return rc;
+	}
 	if (type >= 0)
 		snprintf(b->type, sizeof b->type, "%s", price_type_names[type]);
 	return 0;

@@ -85,7 +85,7 @@ struct fabric_spec {
 	double nvls_algbw_efficiency; /* 0 = no in-switch reduction */
 };
 
-enum storage_kind { STORAGE_LOCAL_NVME, STORAGE_PARALLEL_FS, STORAGE_OBJECT };
+enum storage_kind { STORAGE_LOCAL_NVME, STORAGE_PARALLEL_FS, STORAGE_OBJECT, STORAGE_MANAGED_LUSTRE };
 extern const char *const storage_kind_names[];
 
 struct storage_spec {
@@ -95,6 +95,10 @@ struct storage_spec {
 	double write_bytes_per_s_per_node;
 	double aggregate_bytes_per_s;  /* 0 = scales with nodes */
 	double latency_s;
+	/* managed Lustre, sized by capacity: aggregate = capacity x throughput per TiB */
+	double bytes_per_s_per_tib;    /* the tier's MB/s per TiB, in bytes/s */
+	double min_capacity_tib;       /* the provider's smallest file system; 0 = not known */
+	double capacity_tib;           /* a candidate's tier: its size; 0 in the catalog */
 };
 
 enum topology_kind { TOPO_RAIL, TOPO_FAT_TREE };
@@ -122,7 +126,7 @@ struct preset_spec {
 	char price_checked[CAT_TEXT_MAX]; /* where a price was looked for, when the catalog has none */
 };
 
-enum price_type { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED };
+enum price_type { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED, PRICE_OWNED };  /* owned: a scenario's basis only */
 extern const char *const price_type_names[];
 
 struct price_spec {

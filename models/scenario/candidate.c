@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/cost/owned.h"
 #include "models/scenario/reader.h"
 #include "util/text.h"
 
@@ -33,6 +34,7 @@ static const char *default_tier_label(enum storage_kind k)
 	case STORAGE_LOCAL_NVME: return "local";
 	case STORAGE_PARALLEL_FS: return "pfs";
 	case STORAGE_OBJECT: return "object";
+	case STORAGE_MANAGED_LUSTRE: return "pfs";
 	}
 	return "storage";
 }
@@ -72,13 +74,39 @@ static int read_storage_rates(struct jread *r, const json_t *v, bool custom, str
 	return 0;
 }
 
+/* A managed-lustre tier's `capacity_tib`: at least the preset's minimum; the
+ * aggregate rate is capacity x the tier's MB/s per TiB. Other kinds take none. */
+static int read_capacity(struct jread *r, const json_t *v, struct storage_tier *t)
+{
+	const json_t *x = json_object_get(v, "capacity_tib");
+	struct storage_spec *s = &t->spec;
+	if (s->kind != STORAGE_MANAGED_LUSTRE) {
+		if (x == NULL)
+			return 0;
+		(void)jread_enter_key(r, "capacity_tib");  /* the error names the key */
+		return jread_fail(r, "only a managed-lustre tier is sized by capacity_tib (this one is %s)",
+				  storage_kind_names[s->kind]);
+	}
+	if (s->bytes_per_s_per_tib == 0)
+		return jread_fail(r, "kind managed-lustre needs a managed-lustre preset (its MB/s per TiB)");
+	if (jread_real(r, v, "capacity_tib", true, 0.001, 1e7, &s->capacity_tib) < 0)
+		return -1;
+	if (s->capacity_tib < s->min_capacity_tib) {
+		(void)jread_enter_key(r, "capacity_tib");  /* the error names the key */
+		return jread_fail(r, "%g TiB is below the minimum capacity of %s, %g TiB", s->capacity_tib,
+				  s->id.name, s->min_capacity_tib);
+	}
+	s->aggregate_bytes_per_s = s->capacity_tib * s->bytes_per_s_per_tib;
+	return 0;
+}
+
 /* One storage tier: a catalog name, or an object with an optional preset. */
 static int read_storage_tier(struct jread *r, const json_t *v, const catalog *cat,
 			     struct storage_tier *t)
 {
 	static const char *const keys[] = {
 		"tier", "preset", "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
-		"latency_ms", NULL
+		"latency_ms", "capacity_tib", NULL
 	};
 	char preset[CAT_NAME_MAX] = "";
 
@@ -107,7 +135,7 @@ static int read_storage_tier(struct jread *r, const json_t *v, const catalog *ca
 	if (jread_enum(r, v, "kind", custom, storage_kind_names, &kind) < 0)
 		return -1;
 	t->spec.kind = (enum storage_kind)kind;
-	if (read_storage_rates(r, v, custom, t) < 0)
+	if (read_capacity(r, v, t) < 0 || read_storage_rates(r, v, custom, t) < 0)
 		return -1;
 	text_copy(t->tier, sizeof t->tier, default_tier_label(t->spec.kind));
 	return jread_string(r, v, "tier", false, t->tier, sizeof t->tier);
@@ -163,7 +191,7 @@ static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 {
 	static const char *const keys[] = {
 		"provider", "type", "term", "offering", "usd_per_gpu_hour", "billing_s", "minimum_s",
-		NULL
+		"pue", "usd_per_kwh", "purchase_usd", "life_years", "node_power_kw", NULL
 	};
 	memset(a, 0, sizeof *a);
 	a->type = PRICE_ON_DEMAND;
@@ -275,6 +303,8 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 	if (read_price_ask(r, v, cat, preset, gpu_name, &a) < 0)
 		return -1;
 	q->type = (enum price_type)a.type;
+	if (q->type == PRICE_OWNED)
+		return 0;  /* priced by read_owned_price(), which knows the node */
 	text_copy(q->provider, sizeof q->provider, a.provider);
 	text_copy(q->term, sizeof q->term, a.term);
 	if (a.usd_per_gpu_hour > 0) {
@@ -298,6 +328,49 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 		q->billing_s = a.billing_s;
 	if (a.minimum_s >= 0)
 		q->minimum_s = a.minimum_s;
+	return 0;
+}
+
+/* The `owned` price basis: energy (node power x PUE x electricity price)
+ * plus the purchase amortized over its life, per GPU-hour (cost/owned.h).
+ * The node's power is the preset's node_power_kw unless the price gives
+ * node_power_kw. Owned hardware is not billed by a provider: every second
+ * used counts, with no minimum. `v` is the price object. */
+static int read_owned_price(struct jread *r, const json_t *v, struct cluster_spec *c)
+{
+	static const char *const other[] = { "provider", "term", "offering", "usd_per_gpu_hour", "billing_s",
+					     "minimum_s", NULL };
+	struct owned_terms t = { .node_power_w = c->node_power_w };
+	double kw = 0;
+	struct price_quote *q = &c->price;
+	for (int i = 0; other[i] != NULL; i++) {
+		if (json_object_get(v, other[i]) != NULL) {
+			(void)jread_enter_key(r, other[i]);  /* the error names the key */
+			return jread_fail(r, "not used by an owned price (it is priced from pue, usd_per_kwh, "
+					  "purchase_usd and life_years)");
+		}
+	}
+	if (jread_real(r, v, "pue", true, 1, 5, &t.pue) < 0 ||
+	    jread_real(r, v, "usd_per_kwh", true, 0, 10, &t.usd_per_kwh) < 0 ||
+	    jread_real(r, v, "purchase_usd", true, 0, 1e9, &t.purchase_usd) < 0 ||
+	    jread_real(r, v, "life_years", true, 0.1, 50, &t.life_years) < 0 ||
+	    jread_real(r, v, "node_power_kw", false, 0.01, 10000, &kw) < 0)
+		return -1;
+	if (kw > 0)
+		t.node_power_w = kw * 1000;
+	if (t.node_power_w <= 0)
+		return jread_fail(r, "an owned price needs the node's power: %s has no node_power_kw in the "
+				  "catalog; give price.node_power_kw", c->preset[0] ? c->preset : "a cluster without a preset");
+	q->known = true;
+	q->usd_per_gpu_hour = owned_usd_per_gpu_hour(&t, c->gpus_per_node);
+	q->usd_per_gpu_hour_low = q->usd_per_gpu_hour_high = q->usd_per_gpu_hour;
+	q->billing_s = 1;
+	q->minimum_s = 0;
+	snprintf(q->basis, sizeof q->basis,
+		 "owned: %g kW x PUE %g x $%g/kWh = $%.4g/node-h energy + $%g over %g years = $%.4g/node-h "
+		 "amortized, over %d GPUs", t.node_power_w / 1000, t.pue, t.usd_per_kwh,
+		 owned_energy_usd_per_node_hour(&t), t.purchase_usd, t.life_years,
+		 owned_amortized_usd_per_node_hour(&t), c->gpus_per_node);
 	return 0;
 }
 
@@ -488,7 +561,8 @@ int candidate_read(struct jread *r, const json_t *v, const catalog *cat, struct 
 		return -1;
 	const json_t *price = json_object_get(v, "price");
 	size_t mark = price != NULL ? jread_enter_key(r, "price") : 0;
-	if (read_price(r, price, cat, preset, c->gpu.id.name, &c->price) < 0)
+	if (read_price(r, price, cat, preset, c->gpu.id.name, &c->price) < 0 ||
+	    (c->price.type == PRICE_OWNED && read_owned_price(r, price, c) < 0))
 		return -1;
 	if (price != NULL)
 		jread_leave(r, mark);

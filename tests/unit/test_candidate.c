@@ -74,12 +74,93 @@ static void test_checks_name_the_path(void **state)
 	assert_non_null(strstr(err.msg, "cluster.storage[0]: unknown storage \"pfs-nope\""));
 }
 
+/* A managed-lustre tier sized by capacity: 100 TiB of FSx PERSISTENT_2 at
+ * 1000 MB/s per TiB is 100,000 MB/s = 100 GB/s aggregate. */
+static void test_managed_lustre_sized(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct cs_error err;
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"tier\": \"pfs\", \"kind\": \"managed-lustre\","
+				   " \"preset\": \"fsx-lustre-persistent2-1000\", \"capacity_tib\": 100}]}", &c, &err), 0);
+	assert_int_equal(c.n_storage, 1);
+	assert_string_equal(c.storage[0].tier, "pfs");
+	assert_close(c.storage[0].spec.aggregate_bytes_per_s, 100e9, 1e-12);
+	assert_close(c.storage[0].spec.capacity_tib, 100, 1e-12);
+	/* 40 TiB of Azure AMLFS Durable Premium 500: 20 GB/s */
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"amlfs-durable-premium-500\","
+				   " \"capacity_tib\": 40}]}", &c, &err), 0);
+	assert_close(c.storage[0].spec.aggregate_bytes_per_s, 20e9, 1e-12);
+}
+
+/* Below the provider's minimum capacity, or without one, is an error with the path and value. */
+static void test_managed_lustre_errors(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct cs_error err;
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"gcp-managed-lustre-1000\","
+				   " \"capacity_tib\": 8}]}", &c, &err), -1);
+	assert_string_equal(err.msg, "scenario 'c.json': cluster.storage[0].capacity_tib: 8 TiB is below the minimum "
+			    "capacity of gcp-managed-lustre-1000, 8.78906 TiB");
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"amlfs-durable-premium-40\","
+				   " \"capacity_tib\": 16}]}", &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.storage[0].capacity_tib: 16 TiB is below the minimum capacity of "
+				       "amlfs-durable-premium-40, 48 TiB"));
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"fsx-lustre-persistent2-125\"}]}",
+				   &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.storage[0].capacity_tib: missing required key"));
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"storage\": [{\"preset\": \"weka\", \"capacity_tib\": 10}]}",
+				   &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.storage[0].capacity_tib: only a managed-lustre tier is sized by capacity_tib"));
+}
+
+/* An owned price: the preset's node power (DGX H100, 10.2 kW) x PUE x
+ * $/kWh plus the purchase over its life, per GPU (tests/unit/test_owned.c
+ * works the same case by hand: $1.095126 per GPU-hour); per-second use. */
+static void test_owned_price(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct cs_error err;
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"price\": {\"type\": \"owned\", \"pue\": 1.3,"
+				   " \"usd_per_kwh\": 0.08, \"purchase_usd\": 270000, \"life_years\": 4}}", &c, &err), 0);
+	assert_true(c.price.known);
+	assert_int_equal(c.price.type, PRICE_OWNED);
+	assert_close(c.price.usd_per_gpu_hour, (10.2 * 1.3 * 0.08 + 270000.0 / (4 * 8766.0)) / 8, 1e-12);
+	assert_close(c.price.billing_s, 1, 0);
+	assert_close(c.price.minimum_s, 0, 0);
+	assert_non_null(strstr(c.price.basis, "owned: 10.2 kW x PUE 1.3"));
+	/* node_power_kw in the price wins over the preset's */
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"price\": {\"type\": \"owned\", \"pue\": 1,"
+				   " \"usd_per_kwh\": 0.1, \"purchase_usd\": 0, \"life_years\": 4, \"node_power_kw\": 8}}",
+				   &c, &err), 0);
+	assert_close(c.price.usd_per_gpu_hour, 0.1, 1e-12);
+	/* no node power anywhere, a missing term, a rental field: errors naming the path */
+	assert_int_equal(read_text("{\"gpu\": \"H100-SXM\", \"price\": {\"type\": \"owned\", \"pue\": 1.3,"
+				   " \"usd_per_kwh\": 0.08, \"purchase_usd\": 270000, \"life_years\": 4}}", &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.price: an owned price needs the node's power"));
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"price\": {\"type\": \"owned\", \"pue\": 1.3,"
+				   " \"usd_per_kwh\": 0.08, \"purchase_usd\": 270000}}", &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.price.life_years: missing required key"));
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"price\": {\"type\": \"owned\", \"pue\": 0.5,"
+				   " \"usd_per_kwh\": 0.08, \"purchase_usd\": 270000, \"life_years\": 4}}", &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.price.pue: expected a number from 1 to 5, got 0.5"));
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"price\": {\"type\": \"owned\", \"pue\": 1.3,"
+				   " \"usd_per_kwh\": 0.08, \"purchase_usd\": 270000, \"life_years\": 4, \"usd_per_gpu_hour\": 2}}",
+				   &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster.price.usd_per_gpu_hour: not used by an owned price"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preset_then_fields),
 		cmocka_unit_test(test_price_from_scenario),
 		cmocka_unit_test(test_checks_name_the_path),
+		cmocka_unit_test(test_managed_lustre_sized),
+		cmocka_unit_test(test_managed_lustre_errors),
+		cmocka_unit_test(test_owned_price),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
