@@ -41,11 +41,6 @@ static void reason_add(char *reason, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool asks_weibull(const struct job *j)
-{
-	const struct failure_spec *f = &j->workload->run.failures;
-	return f->enabled && f->distribution == FAIL_WEIBULL && f->shape != 1.0;
-}
 static bool asks_spot(const struct job *j) { return j->cluster->price.known && j->cluster->price.type == PRICE_SPOT; }
 
 /*
@@ -60,9 +55,6 @@ static const struct unmodelled {
 	bool voids_run;
 	const char *reason;
 } unmodelled[] = {
-	{ .kinds = TRAINING_KINDS, .asks = asks_weibull, .voids_run = true,
-	  .reason = "Weibull failure times (workload.failures.distribution weibull, shape other than 1) are not "
-		    "simulated yet, only exponential ones: no wall time or cost" },
 	{ .kinds = TRAINING_KINDS, .asks = asks_spot, .voids_run = true,
 	  .reason = "spot preemptions (price type spot) are not simulated yet: no wall time or cost" },
 };

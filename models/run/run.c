@@ -22,6 +22,12 @@ static const double NEVER_FINISHES = 1000;
 
 enum phase { PH_COMPUTE, PH_STALL, PH_RECOVER };
 
+/* A GPU or node with Weibull failure times: when it next fails, its group. */
+struct unit {
+	double at;
+	int group;
+};
+
 /* One trial: the clock is kept in double seconds beside the engine's
  * nanoseconds so that a run without failures adds up exactly. */
 struct trial {
@@ -38,6 +44,8 @@ struct trial {
 	bool write_pending;
 	double *repairs;             /* FIFO of repair completion times */
 	size_t rep_head, rep_len, rep_cap;
+	struct unit *units;          /* Weibull: a min-heap of each GPU's and node's next failure */
+	size_t n_units;
 	/* where the time went */
 	double t_compute, t_ckpt, t_recover, lost_work;
 	long failures;
@@ -137,10 +145,60 @@ static void write_end(engine *e, struct engine_handler *h, uint64_t arg)
 	t->has_ckpt = true;
 }
 
+static bool weibull(const struct run_model *m)
+{
+	return m->shape > 0 && m->shape != 1.0;
+}
+
+static void heap_down(struct unit *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, s = i;
+		if (l < n && h[l].at < h[s].at)
+			s = l;
+		if (r < n && h[r].at < h[s].at)
+			s = r;
+		if (s == i)
+			return;
+		struct unit tmp = h[i];
+		h[i] = h[s];
+		h[s] = tmp;
+		i = s;
+	}
+}
+
+/* Every GPU and node new at time 0, each with its first failure drawn. */
+static void units_init(struct trial *t)
+{
+	const struct run_model *m = t->m;
+	size_t n = (size_t)(m->units[0] + m->units[1]), k = 0;
+	t->units = malloc(n * sizeof *t->units);
+	for (int g = 0; g < 2; g++)
+		for (long i = 0; i < m->units[g]; i++, k++) {
+			t->units[k].at = gsl_ran_weibull(t->rng, m->scale_s[g], m->shape);
+			t->units[k].group = g;
+		}
+	t->n_units = n;
+	for (size_t i = n / 2; i-- > 0;)
+		heap_down(t->units, n, i);
+}
+
+/* The next failure: the job's Poisson process, or the earliest unit's. */
 static void schedule_failure(struct trial *t)
 {
-	t->fail_at = t->now + gsl_ran_exponential(t->rng, t->m->job_mtbf_s);
+	if (weibull(t->m))
+		t->fail_at = t->units[0].at;
+	else
+		t->fail_at = t->now + gsl_ran_exponential(t->rng, t->m->job_mtbf_s);
 	t->fail_ev = at(t, t->fail_at, &t->on_fail);
+}
+
+/* The unit that failed now is renewed: its next failure a fresh Weibull time on. */
+static void renew_unit(struct trial *t)
+{
+	struct unit *u = &t->units[0];
+	u->at += gsl_ran_weibull(t->rng, t->m->scale_s[u->group], t->m->shape);
+	heap_down(t->units, t->n_units, 0);
 }
 
 /* Seconds until a healthy node is there for the one that failed now. */
@@ -195,6 +253,8 @@ static void failure(engine *e, struct engine_handler *h, uint64_t arg)
 		engine_stop(t->e);
 		return;
 	}
+	if (weibull(t->m))
+		renew_unit(t);
 	schedule_failure(t);
 }
 
@@ -216,11 +276,16 @@ static void run_trial(const struct run_model *m, gsl_rng *rng, struct trial_out 
 	double total = m->steps * m->step_s;
 	t.limit_s = NEVER_FINISHES * (total + 1);
 	compute(&t);
-	if (m->job_mtbf_s > 0)
+	if (weibull(m) && m->units[0] + m->units[1] > 0) {
+		units_init(&t);
 		schedule_failure(&t);
+	} else if (!weibull(m) && m->job_mtbf_s > 0) {
+		schedule_failure(&t);
+	}
 	engine_run(t.e, INT64_MAX);
 	engine_free(t.e);
 	free(t.repairs);
+	free(t.units);
 	o->overran = !t.finished;
 	o->wall = t.t_compute + t.t_ckpt + t.t_recover;
 	o->productive = total;
@@ -348,6 +413,9 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 		m.restart_s = fr.restart_s;
 		m.repair_s = fr.repair_s;
 		m.spare_nodes = fr.spare_nodes;
+		m.shape = fr.shape;
+		memcpy(m.units, fr.units, sizeof m.units);
+		memcpy(m.scale_s, fr.scale_s, sizeof m.scale_s);
 		out->job_mtbf_s = fr.job_mtbf_s;
 	}
 	if (!plan_checkpoints(run, w, c, r, &m, out))

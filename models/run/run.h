@@ -11,8 +11,8 @@
  * checkpoint and cost a restart, a read of that checkpoint and, when no
  * spare node is free, a repair wait. Seeded trials give P50/P90.
  * docs/whole-run.md has every formula and constant with its source.
- * Spot preemptions and Weibull failure times are not simulated (the caller
- * reports them unsupported).
+ * Failure times are exponential (one Poisson process for the job) or
+ * Weibull (a renewal process per GPU and per node).
  */
 #ifndef CLUSTERSIM_MODELS_RUN_RUN_H
 #define CLUSTERSIM_MODELS_RUN_RUN_H
@@ -107,7 +107,14 @@ struct run_model {
 	double step_s, steps;
 	struct train_breakdown br;   /* the step's split */
 	double interval_s, stall_s, write_s, read_s;
-	double job_mtbf_s;           /* exponential failures; 0 = none */
+	double job_mtbf_s;           /* the job's failure MTBF; 0 = none */
+	/* Weibull failure times (shape > 0 and not 1): each of units[g]
+	 * components of group g (GPUs, nodes) fails as its own renewal process
+	 * of Weibull(scale_s[g], shape) times; otherwise one Poisson process of
+	 * mean job_mtbf_s. */
+	double shape;
+	long units[2];
+	double scale_s[2];
 	double restart_s;
 	double repair_s;
 	int spare_nodes;             /* < 0: a node is always there */

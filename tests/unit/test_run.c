@@ -169,6 +169,71 @@ static void test_llama3_count(void **state)
 	assert_true(fabs(r.failures_mean - 419) < 3 * sd);
 }
 
+/* A model of `gpus` GPUs on one node failing with Weibull(shape) times of
+ * per-GPU MTBF mtbf_h, over a long run with free restarts and a free
+ * checkpoint every step (nothing lost): the failures counted. */
+static double weibull_count(double shape, long gpus, double mtbf_h, double run_h, int trials, uint64_t seed)
+{
+	struct cluster_spec c;
+	cluster_of("{\"name\": \"x\", \"gpu\": \"H100-SXM\", \"nodes\": 1, \"gpus_per_node\": 8,"
+		   " \"scale_up\": \"nvlink4\", \"nic\": \"ib-ndr\", \"nics_per_node\": 8}", &c);
+	c.gpus_per_node = (int)gpus;
+	struct failure_spec f;
+	memset(&f, 0, sizeof f);
+	f.enabled = true;
+	f.gpu_mtbf_h = mtbf_h;
+	f.distribution = FAIL_WEIBULL;
+	f.shape = shape;
+	struct failure_rates fr;
+	assert_true(failure_resolve(&f, &c, &fr));
+	struct run_model m = model(60, run_h * 60);
+	m.interval_s = 60;
+	m.job_mtbf_s = fr.job_mtbf_s;
+	m.shape = fr.shape;
+	memcpy(m.units, fr.units, sizeof m.units);
+	memcpy(m.scale_s, fr.scale_s, sizeof m.scale_s);
+	struct run_trials t = { seed, 0, trials };
+	struct run_result r;
+	run_simulate(&m, &t, gpus, &r);
+	assert_false(r.failed);
+	return r.failures_mean;
+}
+
+/* Weibull renewal: over a run much longer than the MTBF the mean count is
+ * T / MTBF per GPU (the renewal theorem) for k = 0.7 and 1.5; the scale
+ * keeps the mean: MTBF / Gamma(1 + 1/k). */
+static void test_weibull_count(void **state)
+{
+	(void)state;
+	const long gpus = 8;
+	const double mtbf_h = 10, run_h = 5000;
+	double expect = gpus * run_h / mtbf_h;   /* 4000 */
+	double ks[] = { 0.7, 1.5 };
+	for (size_t i = 0; i < 2; i++) {
+		double k = ks[i];
+		/* a renewal count's variance ~ T cv^2 / mu: cv^2 = G(1+2/k)/G(1+1/k)^2 - 1 */
+		double g1 = tgamma(1 + 1 / k), cv2 = tgamma(1 + 2 / k) / (g1 * g1) - 1;
+		int trials = 20;
+		double sd = sqrt(expect * cv2 / trials);
+		/* the renewal function's offset (cv^2 - 1) / 2 per GPU, well within */
+		double mean = weibull_count(k, gpus, mtbf_h, run_h, trials, 5);
+		print_message("Weibull k=%.1f: %.1f failures per run (T/MTBF %.0f +- %.1f)\n", k, mean, expect, sd);
+		assert_true(fabs(mean - expect) < 4 * sd + gpus * fabs(cv2 - 1) / 2);
+	}
+	/* k = 1: the same distribution as exponential; means agree within error */
+	double w1 = weibull_count(1.0 + 1e-12, gpus, mtbf_h, run_h, 20, 9);
+	struct run_model m = model(60, run_h * 60);
+	m.interval_s = 60;
+	m.job_mtbf_s = mtbf_h * 3600 / gpus;
+	struct run_trials t = { 9, 0, 20 };
+	struct run_result r;
+	run_simulate(&m, &t, gpus, &r);
+	double sd = sqrt(expect / 20);
+	print_message("k=1: Weibull %.1f, exponential %.1f (+- %.1f each)\n", w1, r.failures_mean, sd);
+	assert_true(fabs(w1 - r.failures_mean) < 4 * sqrt(2.0) * sd);
+	assert_true(fabs(r.failures_mean - expect) < 4 * sd);
+}
+
 /* 405B on 16,384 H100, llama3 failures. */
 static double ettr_405b(double stall_s, double write_s, double interval_s, double restart_s, double read_s)
 {
@@ -254,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_405b_ettr),
 		cmocka_unit_test(test_seeds),
 		cmocka_unit_test(test_repair_wait),
+		cmocka_unit_test(test_weibull_count),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
