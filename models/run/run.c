@@ -386,7 +386,9 @@ static bool plan_checkpoints(const struct run_spec *run, const struct train_spec
 	}
 	out->ckpt_stall_s = m->stall_s;
 	double interval = cs->interval_s;
-	if (interval < 0)  /* "auto": Daly, or the whole run when nothing fails */
+	if (cs->interval_steps > 0)
+		interval = (double)cs->interval_steps * m->step_s;
+	else if (interval < 0)  /* "auto": Daly, or the whole run when nothing fails */
 		interval = m->job_mtbf_s > 0 ? ckpt_daly_s(m->stall_s, m->job_mtbf_s) : m->steps * m->step_s;
 	/* a background write must end before the next checkpoint starts */
 	if (cs->async && interval < write_s)

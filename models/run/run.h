@@ -29,6 +29,7 @@ extern const char *const failure_dist_names[];
 struct checkpoint_spec {
 	bool enabled;
 	double interval_s;      /* < 0: "auto" (Young/Daly) */
+	int64_t interval_steps; /* > 0: the interval is that many steps (interval_s unused) */
 	char tier[CAT_NAME_MAX];
 	bool async;
 };

@@ -234,6 +234,42 @@ static void test_weibull_count(void **state)
 	assert_true(fabs(r.failures_mean - expect) < 4 * sd);
 }
 
+/* checkpoint.interval_steps N gives the same run as interval_s = N x the step time. */
+static void test_interval_steps(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(scenario_of_text(
+		"{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\","
+		" \"seq_len\": 4096, \"global_batch_tokens\": 4194304, \"tokens\": 2e11,"
+		" \"parallelism\": {\"tp\": 1, \"pp\": 1, \"dp\": \"auto\"},"
+		" \"checkpoint\": {\"interval_steps\": 50},"
+		" \"failures\": {\"gpu_mtbf_h\": 200}},"
+		" \"candidates\": [{\"name\": \"a\", \"preset\": \"dgx-h100\", \"nodes\": 2}]}", &s, &err), 0);
+	assert_int_equal(s.workload.run.checkpoint.interval_steps, 50);
+	struct train_result tr;
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
+	assert_int_equal(tr.status, TRAIN_OK);
+	struct run_trials t = { 3, 1, 20 };
+	struct run_result by_steps, by_s;
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &by_steps);
+	struct run_spec run = s.workload.run;
+	run.checkpoint.interval_steps = 0;
+	run.checkpoint.interval_s = 50 * tr.step_time_s;
+	run_training(&run, &s.workload.train, &s.candidates[0], &tr, &t, &by_s);
+	assert_false(by_steps.failed);
+	assert_false(by_s.failed);
+	print_message("interval_steps 50: interval %.3f s, P50 %.4f h; interval_s %.3f: %.3f s, P50 %.4f h\n",
+		      by_steps.ckpt_interval_s, by_steps.wall_time_p50_s / 3600, run.checkpoint.interval_s,
+		      by_s.ckpt_interval_s, by_s.wall_time_p50_s / 3600);
+	assert_close(by_steps.ckpt_interval_s, 50 * tr.step_time_s, 1e-12);
+	assert_close(by_steps.wall_time_p50_s, by_s.wall_time_p50_s, 1e-12);
+	assert_close(by_steps.wall_time_p90_s, by_s.wall_time_p90_s, 1e-12);
+	assert_true(by_steps.failures_mean > 0);
+	scenario_release(&s);
+}
+
 /* 405B on 16,384 H100, llama3 failures. */
 static double ettr_405b(double stall_s, double write_s, double interval_s, double restart_s, double read_s)
 {
@@ -320,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_seeds),
 		cmocka_unit_test(test_repair_wait),
 		cmocka_unit_test(test_weibull_count),
+		cmocka_unit_test(test_interval_steps),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
