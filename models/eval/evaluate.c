@@ -41,7 +41,12 @@ static void reason_add(char *reason, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool asks_spot(const struct job *j) { return j->cluster->price.known && j->cluster->price.type == PRICE_SPOT; }
+/* A spot price without a preemption rate: there is no sourced catalog rate to use. */
+static bool asks_spot(const struct job *j)
+{
+	const struct price_quote *q = &j->cluster->price;
+	return q->type == PRICE_SPOT && q->preemptions_per_instance_h < 0;
+}
 
 /*
  * What a scenario can say that is read and checked but not modelled yet.
@@ -56,7 +61,8 @@ static const struct unmodelled {
 	const char *reason;
 } unmodelled[] = {
 	{ .kinds = TRAINING_KINDS, .asks = asks_spot, .voids_run = true,
-	  .reason = "spot preemptions (price type spot) are not simulated yet: no wall time or cost" },
+	  .reason = "spot preemptions (price type spot) need candidates[].price.preemptions_per_instance_h and "
+		    "capacity_wait_s (no catalog has a sourced preemption rate): no wall time or cost" },
 };
 
 /* Mark the result unsupported for each unmodelled thing the job asks for;

@@ -12,7 +12,9 @@
  * spare node is free, a repair wait. Seeded trials give P50/P90.
  * docs/whole-run.md has every formula and constant with its source.
  * Failure times are exponential (one Poisson process for the job) or
- * Weibull (a renewal process per GPU and per node).
+ * Weibull (a renewal process per GPU and per node). A spot candidate with a
+ * given preemption rate is preempted as a Poisson process per instance
+ * (node), each preemption followed by an unbilled wait for capacity.
  */
 #ifndef CLUSTERSIM_MODELS_RUN_RUN_H
 #define CLUSTERSIM_MODELS_RUN_RUN_H
@@ -85,6 +87,9 @@ struct run_result {
 				     * under the provider's granularity and minimum);
 				     * known when priced */
 	double failures_mean;       /* failures per trial, mean */
+	double preemptions_mean;    /* spot preemptions per trial, mean */
+	double held_p50_s, held_p90_s; /* wall time less the unheld capacity waits, P50/P90 */
+	bool spot;                  /* spot preemptions were simulated */
 	double ckpt_bytes, ckpt_write_s, ckpt_stall_s, ckpt_read_s, ckpt_interval_s;
 	double job_mtbf_s;          /* 0 = no failures */
 	bool failed;                /* the run could not be simulated: note says why */
@@ -119,10 +124,15 @@ struct run_model {
 	double restart_s;
 	double repair_s;
 	int spare_nodes;             /* < 0: a node is always there */
+	/* spot preemptions: one Poisson process for the job (instances x the
+	 * per-instance rate), each followed by capacity_wait_s unheld, unbilled */
+	double preempt_mean_s;       /* 0 = none */
+	double capacity_wait_s;
 };
 
-/* Run m for t->trials seeded trials into out's wall time, ETTR, GPU-hours
- * (on gpus), the split and failures_mean; out->failed when a trial runs
+/* Run m for t->trials seeded trials into out's wall time, held time, ETTR,
+ * GPU-hours (on gpus, for the held time), the split, failures_mean and
+ * preemptions_mean; out->failed when a trial runs
  * past 1000 times its failure-free length (it never finishes). */
 void run_simulate(const struct run_model *m, const struct run_trials *t, long gpus, struct run_result *out);
 

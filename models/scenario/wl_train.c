@@ -125,6 +125,11 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 	return 0;
 }
 
+/* Seconds of detection + relaunch + NCCL init after a failure or a
+ * preemption (docs/whole-run.md: bounded by PyTorch's default
+ * process-group timeout of 10 min). */
+static const double RESTART_S = 600;
+
 /* The `failures` value: "none", "llama3" or an object of rates. */
 static int read_failures(struct jread *r, const json_t *v, struct failure_spec *f)
 {
@@ -135,7 +140,7 @@ static int read_failures(struct jread *r, const json_t *v, struct failure_spec *
 
 	memset(f, 0, sizeof *f);
 	f->shape = 1.0;
-	f->restart_s = 600;
+	f->restart_s = RESTART_S;
 	if (json_is_string(v)) {
 		const char *name = json_string_value(v);
 		if (strcmp(name, "none") == 0) {
@@ -368,8 +373,10 @@ int wl_train_read_failures(struct jread *r, const json_t *v, struct failure_spec
 {
 	const json_t *x = json_object_get(v, "failures");
 	text_copy(f->preset, sizeof f->preset, "none");
-	if (x == NULL)
+	if (x == NULL) {
+		f->restart_s = RESTART_S;  /* a spot preemption's restart, when nothing fails */
 		return 0;
+	}
 	size_t mark = jread_enter_key(r, "failures");
 	if (read_failures(r, x, f) < 0)
 		return -1;

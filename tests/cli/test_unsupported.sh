@@ -16,6 +16,14 @@ grep '^16 x p5en spot,unsupported,' "$TMP/out" | grep -q 'price type spot' && ok
 grep '^16 x p5en spot,' "$TMP/out" | awk -F'"' '{ print $1 $3 }' | awk -F, '$4 == "" || $5 == "" || $6 != "" || $7 != "" || $8 != "" || $9 != "" { bad = 1 } END { exit bad }' &&
 	ok || fail "spot: step figures kept, run figures left out: $(cat "$TMP/out")"
 grep ',ok,' "$TMP/out" | grep -q 'job MTBF' && ok || fail "ok rows say the checkpoint and MTBF: $(cat "$TMP/out")"
+# With a preemption rate and a capacity wait the spot row is simulated: ok, with run figures.
+expect_status 0 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" \
+	--set 'candidates[1].price={"type":"spot","preemptions_per_instance_h":0.01,"capacity_wait_s":1800}' ||
+	fail "spot with a rate: exit status"
+grep '^16 x p5en spot,ok,' "$TMP/out" | grep -q 'preemptions per instance-hour' && ok ||
+	fail "spot with a rate: ok, the preemptions said: $(cat "$TMP/out")"
+grep '^16 x p5en spot,' "$TMP/out" | awk -F'"' '{ print $1 $3 }' | awk -F, '$6 == "" || $7 == "" || $8 == "" { bad = 1 } END { exit bad }' &&
+	ok || fail "spot with a rate: run figures given: $(cat "$TMP/out")"
 
 # Failures (Weibull ones too), checkpoints and trials alone leave the on-demand rows ok.
 for set in 'workload.failures={"gpu_mtbf_h":50000,"distribution":"weibull","shape":0.7}' 'workload.failures="llama3"' 'workload.checkpoint={"interval_s":3600,"tier":"pfs"}' \

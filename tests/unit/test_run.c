@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "models/cost/billing.h"
 #include "models/run/ckpt.h"
 #include "models/run/failure.h"
 #include "models/run/run.h"
@@ -270,6 +271,75 @@ static void test_interval_steps(void **state)
 	scenario_release(&s);
 }
 
+/* Spot preemptions come at the stated rate: 4 instances at 0.5 per
+ * instance-hour over a run of about 2000 h give about 4000 (Poisson). */
+static void test_preemption_rate(void **state)
+{
+	(void)state;
+	struct run_model m = model(60, 2000 * 60);
+	m.interval_s = 60;                  /* a free checkpoint every step */
+	m.preempt_mean_s = 3600 / (4 * 0.5);
+	m.capacity_wait_s = 0;
+	struct run_trials t = { 13, 2, 20 };
+	struct run_result r;
+	run_simulate(&m, &t, 32, &r);
+	assert_false(r.failed);
+	double expect = r.wall_time_p50_s / 3600 * 4 * 0.5;
+	double sd = sqrt(expect / 20);
+	print_message("preemptions per run %.1f (wall x rate %.1f +- %.1f)\n", r.preemptions_mean, expect, sd);
+	assert_true(fabs(r.preemptions_mean - expect) < 4 * sd);
+	assert_close(r.held_p50_s, r.wall_time_p50_s, 1e-12);  /* no capacity wait: all held */
+}
+
+/* A spot row: preemptions cost time; the capacity waits are not billed;
+ * with rate 0 it is the on-demand row at the same price. */
+static void test_spot_rows(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *price = "\"usd_per_gpu_hour\": 2, \"billing_s\": 1, \"minimum_s\": 0";
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\","
+		 " \"seq_len\": 4096, \"global_batch_tokens\": 4194304, \"tokens\": 2e11,"
+		 " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"dp\": \"auto\"},"
+		 " \"checkpoint\": {\"interval_s\": 1800}, \"failures\": {\"gpu_mtbf_h\": 2000}},"
+		 " \"candidates\": ["
+		 "{\"name\": \"spot\", \"preset\": \"dgx-h100\", \"nodes\": 2, \"price\": {\"type\": \"spot\", %s,"
+		 " \"preemptions_per_instance_h\": 0.02, \"capacity_wait_s\": 3600}},"
+		 "{\"name\": \"spot0\", \"preset\": \"dgx-h100\", \"nodes\": 2, \"price\": {\"type\": \"spot\", %s,"
+		 " \"preemptions_per_instance_h\": 0, \"capacity_wait_s\": 3600}},"
+		 "{\"name\": \"od\", \"preset\": \"dgx-h100\", \"nodes\": 2, \"price\": {\"type\": \"on-demand\", %s}}]}",
+		 price, price, price);
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	assert_close(s.candidates[0].price.preemption_notice_s, 120, 1e-12);  /* AWS's 2-minute notice */
+	struct train_result tr;
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
+	assert_int_equal(tr.status, TRAIN_OK);
+	struct run_trials t = { 5, 4, 30 };
+	struct run_result r[3];
+	for (int i = 0; i < 3; i++) {
+		run_training(&s.workload.run, &s.workload.train, &s.candidates[i], &tr, &t, &r[i]);
+		assert_false(r[i].failed);
+	}
+	print_message("spot 0.02/instance-h: P50 %.2f h (held %.2f h, %.2f preemptions), $%.0f; rate 0: %.2f h, $%.0f; "
+		      "on-demand: %.2f h, $%.0f\n", r[0].wall_time_p50_s / 3600, r[0].held_p50_s / 3600,
+		      r[0].preemptions_mean, r[0].cost_usd_p50, r[1].wall_time_p50_s / 3600, r[1].cost_usd_p50,
+		      r[2].wall_time_p50_s / 3600, r[2].cost_usd_p50);
+	assert_true(r[0].preemptions_mean > 1);
+	assert_true(r[0].wall_time_p50_s > r[1].wall_time_p50_s);
+	assert_true(r[0].held_p50_s < r[0].wall_time_p50_s);  /* capacity waits not held */
+	assert_close(r[0].cost_usd_p50, 16 * 2.0 * billing_billed_s(&s.candidates[0].price, r[0].held_p50_s) / 3600, 1e-12);
+	assert_true(r[1].preemptions_mean == 0);
+	assert_close(r[1].wall_time_p50_s, r[2].wall_time_p50_s, 1e-12);
+	assert_close(r[1].wall_time_p90_s, r[2].wall_time_p90_s, 1e-12);
+	assert_close(r[1].cost_usd_p50, r[2].cost_usd_p50, 1e-12);
+	assert_close(r[1].cost_usd_p90, r[2].cost_usd_p90, 1e-12);
+	assert_close(r[1].ettr, r[2].ettr, 1e-12);
+	scenario_release(&s);
+}
+
 /* 405B on 16,384 H100, llama3 failures. */
 static double ettr_405b(double stall_s, double write_s, double interval_s, double restart_s, double read_s)
 {
@@ -357,6 +427,8 @@ int main(void)
 		cmocka_unit_test(test_repair_wait),
 		cmocka_unit_test(test_weibull_count),
 		cmocka_unit_test(test_interval_steps),
+		cmocka_unit_test(test_preemption_rate),
+		cmocka_unit_test(test_spot_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
