@@ -41,12 +41,12 @@ static void reason_add(char *reason, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool asks_weibull(const struct job *j)
+/* A spot price without a preemption rate: there is no sourced catalog rate to use. */
+static bool asks_spot(const struct job *j)
 {
-	const struct failure_spec *f = &j->workload->run.failures;
-	return f->enabled && f->distribution == FAIL_WEIBULL && f->shape != 1.0;
+	const struct price_quote *q = &j->cluster->price;
+	return q->type == PRICE_SPOT && q->preemptions_per_instance_h < 0;
 }
-static bool asks_spot(const struct job *j) { return j->cluster->price.known && j->cluster->price.type == PRICE_SPOT; }
 
 /*
  * What a scenario can say that is read and checked but not modelled yet.
@@ -60,11 +60,9 @@ static const struct unmodelled {
 	bool voids_run;
 	const char *reason;
 } unmodelled[] = {
-	{ .kinds = TRAINING_KINDS, .asks = asks_weibull, .voids_run = true,
-	  .reason = "Weibull failure times (workload.failures.distribution weibull, shape other than 1) are not "
-		    "simulated yet, only exponential ones: no wall time or cost" },
 	{ .kinds = TRAINING_KINDS, .asks = asks_spot, .voids_run = true,
-	  .reason = "spot preemptions (price type spot) are not simulated yet: no wall time or cost" },
+	  .reason = "spot preemptions (price type spot) need candidates[].price.preemptions_per_instance_h and "
+		    "capacity_wait_s (no catalog has a sourced preemption rate): no wall time or cost" },
 };
 
 /* Mark the result unsupported for each unmodelled thing the job asks for;

@@ -211,6 +211,10 @@ struct price_quote {
 	char basis[CAT_TEXT_MAX];  /* where the price came from, in words */
 	char missing[CAT_NOTE_MAX]; /* why there is no price (a preset the catalog cannot price) */
 	char stale[CAT_NOTE_MAX];   /* a warning when the catalog price is over a year older than its as_of */
+	/* a spot price's preemptions, given by the scenario (no catalog has a sourced rate) */
+	double preemptions_per_instance_h;  /* < 0: not given */
+	double preemption_notice_s;         /* read and reported; not used to start a checkpoint */
+	double capacity_wait_s;             /* after a preemption, until capacity is back */
 };
 
 /* One candidate cluster, resolved against the catalog. */

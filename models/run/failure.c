@@ -1,5 +1,6 @@
 #include "failure.h"
 
+#include <gsl/gsl_sf_gamma.h>
 #include <string.h>
 
 /* Hours a failed node takes to come back when no spare takes its place:
@@ -52,5 +53,17 @@ bool failure_resolve(const struct failure_spec *f, const struct cluster_spec *c,
 	if (!(rate_per_h > 0))
 		return false;
 	out->job_mtbf_s = 3600 / rate_per_h;
+	if (f->distribution == FAIL_WEIBULL && f->shape > 0 && f->shape != 1.0) {
+		double g = gsl_sf_gamma(1 + 1 / f->shape);
+		out->shape = f->shape;
+		if (out->gpu_mtbf_h > 0) {
+			out->units[0] = cluster_gpus(c);
+			out->scale_s[0] = out->gpu_mtbf_h * 3600 / g;
+		}
+		if (out->node_mtbf_h > 0) {
+			out->units[1] = c->nodes;
+			out->scale_s[1] = out->node_mtbf_h * 3600 / g;
+		}
+	}
 	return true;
 }

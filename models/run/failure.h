@@ -4,8 +4,10 @@
  * A preset names a published failure rate (the table in failure.c gives
  * each with its source); numbers give a per-GPU and a per-node MTBF. Every
  * GPU and every node fails independently; with exponential times between
- * failures (the only distribution simulated) the job fails as one Poisson
- * process of rate gpus / gpu_mtbf + nodes / node_mtbf.
+ * failures the job fails as one Poisson process of rate gpus / gpu_mtbf +
+ * nodes / node_mtbf. With Weibull times of shape k each GPU and node is its
+ * own renewal process of Weibull times of scale MTBF / Gamma(1 + 1/k) (the
+ * mean stays the MTBF).
  */
 #ifndef CLUSTERSIM_MODELS_RUN_FAILURE_H
 #define CLUSTERSIM_MODELS_RUN_FAILURE_H
@@ -22,6 +24,9 @@ struct failure_rates {
 	double repair_s;                  /* a failed node's return to service */
 	int spare_nodes;                  /* < 0: capacity is always there */
 	double job_mtbf_s;                /* 1 / (gpus / gpu MTBF + nodes / node MTBF) */
+	double shape;                     /* Weibull shape; 0 = exponential */
+	long units[2];                    /* GPUs, nodes that fail (0 where that MTBF is 0) */
+	double scale_s[2];                /* Weibull scale of one GPU, one node: MTBF / Gamma(1 + 1/k) */
 	const char *source;               /* the preset's source, or "given" */
 };
 

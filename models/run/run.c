@@ -22,13 +22,24 @@ static const double NEVER_FINISHES = 1000;
 
 enum phase { PH_COMPUTE, PH_STALL, PH_RECOVER };
 
+/* A GPU or node with Weibull failure times: when it next fails, its group. */
+struct unit {
+	double at;
+	int group;
+};
+
 /* One trial: the clock is kept in double seconds beside the engine's
  * nanoseconds so that a run without failures adds up exactly. */
 struct trial {
-	struct engine_handler on_phase, on_fail, on_write;
+	struct engine_handler on_phase, on_fail, on_write, on_preempt;
 	engine *e;
 	const struct run_model *m;
-	gsl_rng *rng;
+	gsl_rng *rng, *rng_preempt;
+	double preempt_at;
+	queue_id preempt_ev;
+	double wait_start, wait_end;  /* the last capacity wait: no instance held */
+	double t_unheld;
+	long preemptions;
 	double now, limit_s;
 	double work, durable, since_ckpt, snapshot, seg;
 	bool has_ckpt;
@@ -38,6 +49,8 @@ struct trial {
 	bool write_pending;
 	double *repairs;             /* FIFO of repair completion times */
 	size_t rep_head, rep_len, rep_cap;
+	struct unit *units;          /* Weibull: a min-heap of each GPU's and node's next failure */
+	size_t n_units;
 	/* where the time went */
 	double t_compute, t_ckpt, t_recover, lost_work;
 	long failures;
@@ -54,6 +67,14 @@ static queue_id at(struct trial *t, double when, struct engine_handler *h)
 	return engine_at(t->e, to_ns(when), ENGINE_CLASS_WORK, h, 0);
 }
 
+/* The part of a recovery from phase_start to now spent waiting for capacity. */
+static void add_unheld(struct trial *t)
+{
+	double a = fmax(t->phase_start, t->wait_start), b = fmin(t->now, t->wait_end);
+	if (b > a)
+		t->t_unheld += b - a;
+}
+
 /* Close the phase that is running: its elapsed time into its bucket. */
 static void close_phase(struct trial *t)
 {
@@ -66,6 +87,7 @@ static void close_phase(struct trial *t)
 		t->t_ckpt += dt;
 	} else {
 		t->t_recover += dt;
+		add_unheld(t);
 	}
 }
 
@@ -110,6 +132,8 @@ static void phase_end(engine *e, struct engine_handler *h, uint64_t arg)
 		begin(t, PH_STALL, t->m->stall_s);
 		return;
 	}
+	if (p == PH_RECOVER)
+		add_unheld(t);
 	t->phase_start = t->now;
 	if (p == PH_STALL) {
 		t->t_ckpt += t->seg;
@@ -137,10 +161,60 @@ static void write_end(engine *e, struct engine_handler *h, uint64_t arg)
 	t->has_ckpt = true;
 }
 
+static bool weibull(const struct run_model *m)
+{
+	return m->shape > 0 && m->shape != 1.0;
+}
+
+static void heap_down(struct unit *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, s = i;
+		if (l < n && h[l].at < h[s].at)
+			s = l;
+		if (r < n && h[r].at < h[s].at)
+			s = r;
+		if (s == i)
+			return;
+		struct unit tmp = h[i];
+		h[i] = h[s];
+		h[s] = tmp;
+		i = s;
+	}
+}
+
+/* Every GPU and node new at time 0, each with its first failure drawn. */
+static void units_init(struct trial *t)
+{
+	const struct run_model *m = t->m;
+	size_t n = (size_t)(m->units[0] + m->units[1]), k = 0;
+	t->units = malloc(n * sizeof *t->units);
+	for (int g = 0; g < 2; g++)
+		for (long i = 0; i < m->units[g]; i++, k++) {
+			t->units[k].at = gsl_ran_weibull(t->rng, m->scale_s[g], m->shape);
+			t->units[k].group = g;
+		}
+	t->n_units = n;
+	for (size_t i = n / 2; i-- > 0;)
+		heap_down(t->units, n, i);
+}
+
+/* The next failure: the job's Poisson process, or the earliest unit's. */
 static void schedule_failure(struct trial *t)
 {
-	t->fail_at = t->now + gsl_ran_exponential(t->rng, t->m->job_mtbf_s);
+	if (weibull(t->m))
+		t->fail_at = t->units[0].at;
+	else
+		t->fail_at = t->now + gsl_ran_exponential(t->rng, t->m->job_mtbf_s);
 	t->fail_ev = at(t, t->fail_at, &t->on_fail);
+}
+
+/* The unit that failed now is renewed: its next failure a fresh Weibull time on. */
+static void renew_unit(struct trial *t)
+{
+	struct unit *u = &t->units[0];
+	u->at += gsl_ran_weibull(t->rng, t->m->scale_s[u->group], t->m->shape);
+	heap_down(t->units, t->n_units, 0);
 }
 
 /* Seconds until a healthy node is there for the one that failed now. */
@@ -172,59 +246,112 @@ static double repair_wait(struct trial *t)
 	return t->repairs[(t->rep_head + k) % t->rep_cap] - t->now;
 }
 
-static void failure(engine *e, struct engine_handler *h, uint64_t arg)
+/* True while the job waits for capacity after a preemption: it holds no
+ * instance, so nothing it does not hold fails or is preempted. */
+static bool waiting_for_capacity(const struct trial *t)
 {
-	(void)e;
-	(void)arg;
-	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_fail));
-	t->now = t->fail_at;
+	return t->phase == PH_RECOVER && t->now < t->wait_end;
+}
+
+/* A failure or a preemption now: the work since the last durable
+ * checkpoint is lost, a background write cancelled, and recovery of
+ * `wait_s` + restart + reload begins. */
+static void interrupt(struct trial *t, double wait_s)
+{
 	close_phase(t);
 	engine_cancel(t->e, t->phase_ev);
 	if (t->write_pending) {
 		engine_cancel(t->e, t->write_ev);
 		t->write_pending = false;
 	}
-	t->failures++;
 	t->lost_work += t->work - t->durable;
 	t->work = t->durable;
 	t->since_ckpt = 0;
-	double len = repair_wait(t) + t->m->restart_s + (t->has_ckpt ? t->m->read_s : 0);
-	begin(t, PH_RECOVER, len);
+	begin(t, PH_RECOVER, wait_s + t->m->restart_s + (t->has_ckpt ? t->m->read_s : 0));
 	if (t->now > t->limit_s) {
 		t->overran = true;
 		engine_stop(t->e);
-		return;
 	}
+}
+
+static void failure(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	(void)e;
+	(void)arg;
+	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_fail));
+	t->now = t->fail_at;
+	if (!waiting_for_capacity(t)) {
+		t->failures++;
+		interrupt(t, repair_wait(t));
+		if (t->overran)
+			return;
+	}
+	if (weibull(t->m))
+		renew_unit(t);
 	schedule_failure(t);
 }
 
+static void schedule_preemption(struct trial *t)
+{
+	t->preempt_at = t->now + gsl_ran_exponential(t->rng_preempt, t->m->preempt_mean_s);
+	t->preempt_ev = at(t, t->preempt_at, &t->on_preempt);
+}
+
+static void preemption(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	(void)e;
+	(void)arg;
+	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_preempt));
+	t->now = t->preempt_at;
+	if (!waiting_for_capacity(t)) {
+		t->preemptions++;
+		t->wait_start = t->now;
+		t->wait_end = t->now + t->m->capacity_wait_s;
+		interrupt(t, t->m->capacity_wait_s);
+		if (t->overran)
+			return;
+	}
+	schedule_preemption(t);
+}
+
 struct trial_out {
-	double wall, productive, frac_ckpt, frac_lost, failures;
+	double wall, held, productive, frac_ckpt, frac_lost, failures, preemptions;
 	bool overran;
 };
 
-static void run_trial(const struct run_model *m, gsl_rng *rng, struct trial_out *o)
+static void run_trial(const struct run_model *m, gsl_rng *rng, gsl_rng *rng_preempt, struct trial_out *o)
 {
 	struct trial t;
 	memset(&t, 0, sizeof t);
 	t.on_phase.fn = phase_end;
 	t.on_fail.fn = failure;
 	t.on_write.fn = write_end;
+	t.on_preempt.fn = preemption;
 	t.m = m;
 	t.rng = rng;
+	t.rng_preempt = rng_preempt;
 	t.e = engine_new();
 	double total = m->steps * m->step_s;
 	t.limit_s = NEVER_FINISHES * (total + 1);
 	compute(&t);
-	if (m->job_mtbf_s > 0)
+	if (weibull(m) && m->units[0] + m->units[1] > 0) {
+		units_init(&t);
 		schedule_failure(&t);
+	} else if (!weibull(m) && m->job_mtbf_s > 0) {
+		schedule_failure(&t);
+	}
+	if (m->preempt_mean_s > 0)
+		schedule_preemption(&t);
 	engine_run(t.e, INT64_MAX);
 	engine_free(t.e);
 	free(t.repairs);
+	free(t.units);
 	o->overran = !t.finished;
 	o->wall = t.t_compute + t.t_ckpt + t.t_recover;
 	o->productive = total;
 	o->failures = (double)t.failures;
+	o->preemptions = (double)t.preemptions;
+	o->held = o->wall - t.t_unheld;
 	o->frac_ckpt = o->wall > 0 ? t.t_ckpt / o->wall : 0;
 	o->frac_lost = o->wall > 0 ? (t.lost_work + t.t_recover) / o->wall : 0;
 }
@@ -232,28 +359,36 @@ static void run_trial(const struct run_model *m, gsl_rng *rng, struct trial_out 
 void run_simulate(const struct run_model *m, const struct run_trials *tr, long gpus, struct run_result *out)
 {
 	int n = tr->trials > 0 ? tr->trials : 1;
-	if (!(m->job_mtbf_s > 0))
+	if (!(m->job_mtbf_s > 0) && !(m->preempt_mean_s > 0))
 		n = 1;  /* nothing random happens: every trial is the same */
 	double *wall = malloc((size_t)n * sizeof *wall);
-	double ettr = 0, fck = 0, flost = 0, fails = 0;
+	double *held = malloc((size_t)n * sizeof *held);
+	double ettr = 0, fck = 0, flost = 0, fails = 0, preempts = 0;
 	const struct train_breakdown *b = &m->br;
 	double comm = b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp;
 	double step_sum = b->compute + b->optimizer + comm + b->bubble + b->other;
 	out->failed = false;
 	for (int i = 0; i < n; i++) {
 		gsl_rng *rng = rng_stream_new(tr->seed, tr->row_id, (unsigned)RNG_FAILURES + 256u * (unsigned)i);
+		gsl_rng *rng_p = m->preempt_mean_s > 0
+			? rng_stream_new(tr->seed, tr->row_id, (unsigned)RNG_PREEMPTION + 256u * (unsigned)i) : NULL;
 		struct trial_out o;
-		run_trial(m, rng, &o);
+		run_trial(m, rng, rng_p, &o);
 		gsl_rng_free(rng);
+		if (rng_p != NULL)
+			gsl_rng_free(rng_p);
 		if (o.overran) {
 			out->failed = true;
 			snprintf(out->note, sizeof out->note,
 				 "the run never finishes: a trial ran past %.0f times its failure-free length "
 				 "(failures come faster than checkpoints keep the work)", NEVER_FINISHES);
 			free(wall);
+			free(held);
 			return;
 		}
 		wall[i] = o.wall;
+		held[i] = o.held;
+		preempts += o.preemptions;
 		ettr += o.productive / o.wall;
 		fck += o.frac_ckpt;
 		flost += o.frac_lost;
@@ -263,9 +398,14 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 	out->wall_time_p50_s = gsl_stats_quantile_from_sorted_data(wall, 1, (size_t)n, 0.5);
 	out->wall_time_p90_s = gsl_stats_quantile_from_sorted_data(wall, 1, (size_t)n, 0.9);
 	free(wall);
+	gsl_sort(held, 1, (size_t)n);
+	out->held_p50_s = gsl_stats_quantile_from_sorted_data(held, 1, (size_t)n, 0.5);
+	out->held_p90_s = gsl_stats_quantile_from_sorted_data(held, 1, (size_t)n, 0.9);
+	free(held);
 	out->ettr = ettr / n;
 	out->failures_mean = fails / n;
-	out->gpu_hours = out->wall_time_p50_s / 3600 * (double)gpus;
+	out->preemptions_mean = preempts / n;
+	out->gpu_hours = out->held_p50_s / 3600 * (double)gpus;
 	double fprod = 1 - fck / n - flost / n;
 	if (step_sum > 0) {
 		out->has_split = true;
@@ -289,6 +429,15 @@ static bool fail_note(struct run_result *out, const char *msg)
 	out->failed = true;
 	snprintf(out->note, sizeof out->note, "%s", msg);
 	return false;
+}
+
+/* The mean time between interruptions (failures and preemptions); 0 = none. */
+static double interrupt_mtbf_s(const struct run_model *m)
+{
+	double rate = (m->job_mtbf_s > 0 ? 1 / m->job_mtbf_s : 0) + (m->preempt_mean_s > 0 ? 1 / m->preempt_mean_s : 0);
+	if (m->preempt_mean_s > 0 && m->job_mtbf_s > 0)
+		return 1 / rate;
+	return m->preempt_mean_s > 0 ? m->preempt_mean_s : m->job_mtbf_s;
 }
 
 /* The checkpoint part of m from the run spec and the candidate. */
@@ -321,8 +470,10 @@ static bool plan_checkpoints(const struct run_spec *run, const struct train_spec
 	}
 	out->ckpt_stall_s = m->stall_s;
 	double interval = cs->interval_s;
-	if (interval < 0)  /* "auto": Daly, or the whole run when nothing fails */
-		interval = m->job_mtbf_s > 0 ? ckpt_daly_s(m->stall_s, m->job_mtbf_s) : m->steps * m->step_s;
+	if (cs->interval_steps > 0)
+		interval = (double)cs->interval_steps * m->step_s;
+	else if (interval < 0)  /* "auto": Daly, or the whole run when nothing fails */
+		interval = interrupt_mtbf_s(m) > 0 ? ckpt_daly_s(m->stall_s, interrupt_mtbf_s(m)) : m->steps * m->step_s;
 	/* a background write must end before the next checkpoint starts */
 	if (cs->async && interval < write_s)
 		interval = write_s;
@@ -348,7 +499,21 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 		m.restart_s = fr.restart_s;
 		m.repair_s = fr.repair_s;
 		m.spare_nodes = fr.spare_nodes;
+		m.shape = fr.shape;
+		memcpy(m.units, fr.units, sizeof m.units);
+		memcpy(m.scale_s, fr.scale_s, sizeof m.scale_s);
 		out->job_mtbf_s = fr.job_mtbf_s;
+	}
+	const struct price_quote *pq = &c->price;
+	if (pq->type == PRICE_SPOT && pq->preemptions_per_instance_h >= 0) {
+		/* an instance is a node; the job's preemptions are the sum of the
+		 * nodes' Poisson processes */
+		out->spot = true;
+		double per_h = pq->preemptions_per_instance_h * c->nodes;
+		m.preempt_mean_s = per_h > 0 ? 3600 / per_h : 0;
+		m.capacity_wait_s = pq->capacity_wait_s;
+		if (!(m.job_mtbf_s > 0))
+			m.restart_s = run->failures.restart_s;
 	}
 	if (!plan_checkpoints(run, w, c, r, &m, out))
 		return;
@@ -357,9 +522,9 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 		return;
 	if (c->price.known) {
 		out->priced = true;
-		out->billed_s = billing_billed_s(&c->price, out->wall_time_p50_s);
-		out->cost_usd_p50 = billing_cost_usd(c, out->wall_time_p50_s);
-		out->cost_usd_p90 = billing_cost_usd(c, out->wall_time_p90_s);
+		out->billed_s = billing_billed_s(&c->price, out->held_p50_s);
+		out->cost_usd_p50 = billing_cost_usd(c, out->held_p50_s);
+		out->cost_usd_p90 = billing_cost_usd(c, out->held_p90_s);
 		out->usd_per_mtok = out->cost_usd_p50 / (out->tokens / 1e6);
 	}
 	char buf[sizeof out->note] = "";
@@ -371,5 +536,10 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 	if (m.job_mtbf_s > 0 && len >= 0 && (size_t)len < sizeof buf)
 		snprintf(buf + len, sizeof buf - (size_t)len, "%sjob MTBF %.2f h, %.1f failures per run (mean)",
 			 len > 0 ? "; " : "", m.job_mtbf_s / 3600, out->failures_mean);
+	len = (int)strlen(buf);
+	if (out->spot && (size_t)len < sizeof buf)
+		snprintf(buf + len, sizeof buf - (size_t)len, "%sspot: %.2f preemptions per instance-hour, %.1f per run "
+			 "(mean), capacity wait %.0f s (not billed)", len > 0 ? "; " : "",
+			 pq->preemptions_per_instance_h, out->preemptions_mean, pq->capacity_wait_s);
 	memcpy(out->note, buf, sizeof buf);
 }

@@ -11,8 +11,10 @@
  * checkpoint and cost a restart, a read of that checkpoint and, when no
  * spare node is free, a repair wait. Seeded trials give P50/P90.
  * docs/whole-run.md has every formula and constant with its source.
- * Spot preemptions and Weibull failure times are not simulated (the caller
- * reports them unsupported).
+ * Failure times are exponential (one Poisson process for the job) or
+ * Weibull (a renewal process per GPU and per node). A spot candidate with a
+ * given preemption rate is preempted as a Poisson process per instance
+ * (node), each preemption followed by an unbilled wait for capacity.
  */
 #ifndef CLUSTERSIM_MODELS_RUN_RUN_H
 #define CLUSTERSIM_MODELS_RUN_RUN_H
@@ -29,6 +31,7 @@ extern const char *const failure_dist_names[];
 struct checkpoint_spec {
 	bool enabled;
 	double interval_s;      /* < 0: "auto" (Young/Daly) */
+	int64_t interval_steps; /* > 0: the interval is that many steps (interval_s unused) */
 	char tier[CAT_NAME_MAX];
 	bool async;
 };
@@ -84,6 +87,9 @@ struct run_result {
 				     * under the provider's granularity and minimum);
 				     * known when priced */
 	double failures_mean;       /* failures per trial, mean */
+	double preemptions_mean;    /* spot preemptions per trial, mean */
+	double held_p50_s, held_p90_s; /* wall time less the unheld capacity waits, P50/P90 */
+	bool spot;                  /* spot preemptions were simulated */
 	double ckpt_bytes, ckpt_write_s, ckpt_stall_s, ckpt_read_s, ckpt_interval_s;
 	double job_mtbf_s;          /* 0 = no failures */
 	bool failed;                /* the run could not be simulated: note says why */
@@ -107,14 +113,26 @@ struct run_model {
 	double step_s, steps;
 	struct train_breakdown br;   /* the step's split */
 	double interval_s, stall_s, write_s, read_s;
-	double job_mtbf_s;           /* exponential failures; 0 = none */
+	double job_mtbf_s;           /* the job's failure MTBF; 0 = none */
+	/* Weibull failure times (shape > 0 and not 1): each of units[g]
+	 * components of group g (GPUs, nodes) fails as its own renewal process
+	 * of Weibull(scale_s[g], shape) times; otherwise one Poisson process of
+	 * mean job_mtbf_s. */
+	double shape;
+	long units[2];
+	double scale_s[2];
 	double restart_s;
 	double repair_s;
 	int spare_nodes;             /* < 0: a node is always there */
+	/* spot preemptions: one Poisson process for the job (instances x the
+	 * per-instance rate), each followed by capacity_wait_s unheld, unbilled */
+	double preempt_mean_s;       /* 0 = none */
+	double capacity_wait_s;
 };
 
-/* Run m for t->trials seeded trials into out's wall time, ETTR, GPU-hours
- * (on gpus), the split and failures_mean; out->failed when a trial runs
+/* Run m for t->trials seeded trials into out's wall time, held time, ETTR,
+ * GPU-hours (on gpus, for the held time), the split, failures_mean and
+ * preemptions_mean; out->failed when a trial runs
  * past 1000 times its failure-free length (it never finishes). */
 void run_simulate(const struct run_model *m, const struct run_trials *t, long gpus, struct run_result *out);
 

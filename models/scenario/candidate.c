@@ -24,6 +24,9 @@ struct price_ask {
 	double usd_per_gpu_hour; /* 0: from the catalog */
 	double billing_s;        /* 0: the default */
 	double minimum_s;        /* -1: the default */
+	double preemptions_per_instance_h; /* -1: not given */
+	double preemption_notice_s;
+	double capacity_wait_s;            /* -1: not given */
 };
 
 /* ---- storage tiers ------------------------------------------------------ */
@@ -186,16 +189,50 @@ static void take_preset_storage(const catalog *cat, const struct preset_spec *pr
 
 /* The price the cluster asks for: the preset's provider (and offering, when
  * the GPU is the preset's), then the price object's fields. */
+/* AWS gives a Spot Instance a two-minute interruption notice (Amazon EC2
+ * User Guide, "Spot Instance interruption notices"). */
+static const double SPOT_NOTICE_S = 120;
+
+/* A spot price's preemption fields: only with type spot; capacity_wait_s
+ * is required with preemptions_per_instance_h (no sourced default). */
+static int read_preemptions(struct jread *r, const json_t *v, struct price_ask *a)
+{
+	static const char *const keys[] = { "preemptions_per_instance_h", "preemption_notice_s", "capacity_wait_s", NULL };
+	if (jread_real(r, v, "preemptions_per_instance_h", false, 0, 1000, &a->preemptions_per_instance_h) < 0 ||
+	    jread_real(r, v, "preemption_notice_s", false, 0, 86400, &a->preemption_notice_s) < 0 ||
+	    jread_real(r, v, "capacity_wait_s", false, 0, 1e8, &a->capacity_wait_s) < 0)
+		return -1;
+	for (size_t i = 0; keys[i] != NULL; i++) {
+		const json_t *x = json_object_get(v, keys[i]);
+		if (x != NULL && a->type != PRICE_SPOT) {
+			char got[64];
+			jread_describe(x, got, sizeof got);
+			(void)jread_enter_key(r, keys[i]);  /* the error names the key */
+			return jread_fail(r, "%s given for price type %s: only a spot price (type \"spot\") has preemptions",
+					  got, price_type_names[a->type]);
+		}
+	}
+	if (a->preemptions_per_instance_h >= 0 && a->capacity_wait_s < 0)
+		return jread_fail(r, "preemptions_per_instance_h %g given without capacity_wait_s: give the seconds "
+				  "until capacity is back after a preemption (there is no sourced default)",
+				  a->preemptions_per_instance_h);
+	return 0;
+}
+
 static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 			  const struct preset_spec *preset, const char *gpu_name, struct price_ask *a)
 {
 	static const char *const keys[] = {
 		"provider", "type", "term", "offering", "usd_per_gpu_hour", "billing_s", "minimum_s",
-		"pue", "usd_per_kwh", "purchase_usd", "life_years", "node_power_kw", NULL
+		"pue", "usd_per_kwh", "purchase_usd", "life_years", "node_power_kw",
+		"preemptions_per_instance_h", "preemption_notice_s", "capacity_wait_s", NULL
 	};
 	memset(a, 0, sizeof *a);
 	a->type = PRICE_ON_DEMAND;
 	a->minimum_s = -1;
+	a->preemptions_per_instance_h = -1;
+	a->preemption_notice_s = SPOT_NOTICE_S;
+	a->capacity_wait_s = -1;
 	if (preset != NULL) {
 		text_copy(a->provider, sizeof a->provider, preset->provider);
 		if (catalog_gpu(cat, preset->gpu) == catalog_gpu(cat, gpu_name))
@@ -210,7 +247,8 @@ static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 	    jread_string(r, v, "offering", false, a->offering, sizeof a->offering) < 0 ||
 	    jread_real(r, v, "usd_per_gpu_hour", false, 0.0001, 1e4, &a->usd_per_gpu_hour) < 0 ||
 	    jread_real(r, v, "billing_s", false, 1, 31622400, &a->billing_s) < 0 ||
-	    jread_real(r, v, "minimum_s", false, 0, 31622400, &a->minimum_s) < 0)
+	    jread_real(r, v, "minimum_s", false, 0, 31622400, &a->minimum_s) < 0 ||
+	    read_preemptions(r, v, a) < 0)
 		return -1;
 	/* Another provider than the preset's does not sell the preset's offering. */
 	if (json_object_get(v, "provider") != NULL && json_object_get(v, "offering") == NULL &&
@@ -300,9 +338,13 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 {
 	struct price_ask a;
 	memset(q, 0, sizeof *q);
+	q->preemptions_per_instance_h = -1;
 	if (read_price_ask(r, v, cat, preset, gpu_name, &a) < 0)
 		return -1;
 	q->type = (enum price_type)a.type;
+	q->preemptions_per_instance_h = a.preemptions_per_instance_h;
+	q->preemption_notice_s = a.preemption_notice_s;
+	q->capacity_wait_s = a.capacity_wait_s;
 	if (q->type == PRICE_OWNED)
 		return 0;  /* priced by read_owned_price(), which knows the node */
 	text_copy(q->provider, sizeof q->provider, a.provider);

@@ -100,9 +100,10 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 /* The `checkpoint` object, or "none". */
 static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_spec *c)
 {
-	static const char *const keys[] = { "interval_s", "tier", "async", NULL };
+	static const char *const keys[] = { "interval_s", "interval_steps", "tier", "async", NULL };
 	c->enabled = true;
 	c->interval_s = -1;
+	c->interval_steps = 0;
 	c->async = false;
 	text_copy(c->tier, sizeof c->tier, "pfs");
 	if (json_is_string(v) && strcmp(json_string_value(v), "none") == 0) {
@@ -111,11 +112,23 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 	}
 	if (jread_object(r, v, keys) < 0 ||
 	    jread_real_or_auto(r, v, "interval_s", 1, 1e8, -1, &c->interval_s) < 0 ||
+	    jread_int(r, v, "interval_steps", false, 1, 1000000000, &c->interval_steps) < 0 ||
 	    jread_string(r, v, "tier", false, c->tier, sizeof c->tier) < 0 ||
 	    jread_bool(r, v, "async", false, &c->async) < 0)
 		return -1;
+	const json_t *steps = json_object_get(v, "interval_steps");
+	if (steps != NULL && json_object_get(v, "interval_s") != NULL) {
+		(void)jread_enter_key(r, "interval_steps");  /* the error names the key */
+		return jread_fail(r, "%lld given with interval_s as well: give one of interval_s and interval_steps",
+				  (long long)c->interval_steps);
+	}
 	return 0;
 }
+
+/* Seconds of detection + relaunch + NCCL init after a failure or a
+ * preemption (docs/whole-run.md: bounded by PyTorch's default
+ * process-group timeout of 10 min). */
+static const double RESTART_S = 600;
 
 /* The `failures` value: "none", "llama3" or an object of rates. */
 static int read_failures(struct jread *r, const json_t *v, struct failure_spec *f)
@@ -127,7 +140,7 @@ static int read_failures(struct jread *r, const json_t *v, struct failure_spec *
 
 	memset(f, 0, sizeof *f);
 	f->shape = 1.0;
-	f->restart_s = 600;
+	f->restart_s = RESTART_S;
 	if (json_is_string(v)) {
 		const char *name = json_string_value(v);
 		if (strcmp(name, "none") == 0) {
@@ -360,8 +373,10 @@ int wl_train_read_failures(struct jread *r, const json_t *v, struct failure_spec
 {
 	const json_t *x = json_object_get(v, "failures");
 	text_copy(f->preset, sizeof f->preset, "none");
-	if (x == NULL)
+	if (x == NULL) {
+		f->restart_s = RESTART_S;  /* a spot preemption's restart, when nothing fails */
 		return 0;
+	}
 	size_t mark = jread_enter_key(r, "failures");
 	if (read_failures(r, x, f) < 0)
 		return -1;

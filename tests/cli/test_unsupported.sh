@@ -16,15 +16,17 @@ grep '^16 x p5en spot,unsupported,' "$TMP/out" | grep -q 'price type spot' && ok
 grep '^16 x p5en spot,' "$TMP/out" | awk -F'"' '{ print $1 $3 }' | awk -F, '$4 == "" || $5 == "" || $6 != "" || $7 != "" || $8 != "" || $9 != "" { bad = 1 } END { exit bad }' &&
 	ok || fail "spot: step figures kept, run figures left out: $(cat "$TMP/out")"
 grep ',ok,' "$TMP/out" | grep -q 'job MTBF' && ok || fail "ok rows say the checkpoint and MTBF: $(cat "$TMP/out")"
+# With a preemption rate and a capacity wait the spot row is simulated: ok, with run figures.
+expect_status 0 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" \
+	--set 'candidates[1].price={"type":"spot","preemptions_per_instance_h":0.01,"capacity_wait_s":1800}' ||
+	fail "spot with a rate: exit status"
+grep '^16 x p5en spot,ok,' "$TMP/out" | grep -q 'preemptions per instance-hour' && ok ||
+	fail "spot with a rate: ok, the preemptions said: $(cat "$TMP/out")"
+grep '^16 x p5en spot,' "$TMP/out" | awk -F'"' '{ print $1 $3 }' | awk -F, '$6 == "" || $7 == "" || $8 == "" { bad = 1 } END { exit bad }' &&
+	ok || fail "spot with a rate: run figures given: $(cat "$TMP/out")"
 
-# What stays unmodelled makes every row unsupported (so run exits 1):
-# Weibull failure times.
-for set in 'workload.failures={"gpu_mtbf_h":50000,"distribution":"weibull","shape":0.7}'; do
-	expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status --set "$set" || continue
-	[ "$(grep -c ',unsupported$' "$TMP/out")" -eq 5 ] && ok || fail "--set $set: $(cat "$TMP/out")"
-done
-# Failures, checkpoints and trials alone leave the on-demand rows ok.
-for set in 'workload.failures="llama3"' 'workload.checkpoint={"interval_s":3600,"tier":"pfs"}' \
+# Failures (Weibull ones too), checkpoints and trials alone leave the on-demand rows ok.
+for set in 'workload.failures={"gpu_mtbf_h":50000,"distribution":"weibull","shape":0.7}' 'workload.failures="llama3"' 'workload.checkpoint={"interval_s":3600,"tier":"pfs"}' \
 	   'monte_carlo={"trials":10}'; do
 	expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status --set "$set" || continue
 	[ "$(grep -c ',ok$' "$TMP/out")" -eq 4 ] && ok || fail "--set $set: $(cat "$TMP/out")"

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "models/cost/billing.h"
 #include "models/run/ckpt.h"
 #include "models/run/failure.h"
 #include "models/run/run.h"
@@ -169,6 +170,176 @@ static void test_llama3_count(void **state)
 	assert_true(fabs(r.failures_mean - 419) < 3 * sd);
 }
 
+/* A model of `gpus` GPUs on one node failing with Weibull(shape) times of
+ * per-GPU MTBF mtbf_h, over a long run with free restarts and a free
+ * checkpoint every step (nothing lost): the failures counted. */
+static double weibull_count(double shape, long gpus, double mtbf_h, double run_h, int trials, uint64_t seed)
+{
+	struct cluster_spec c;
+	cluster_of("{\"name\": \"x\", \"gpu\": \"H100-SXM\", \"nodes\": 1, \"gpus_per_node\": 8,"
+		   " \"scale_up\": \"nvlink4\", \"nic\": \"ib-ndr\", \"nics_per_node\": 8}", &c);
+	c.gpus_per_node = (int)gpus;
+	struct failure_spec f;
+	memset(&f, 0, sizeof f);
+	f.enabled = true;
+	f.gpu_mtbf_h = mtbf_h;
+	f.distribution = FAIL_WEIBULL;
+	f.shape = shape;
+	struct failure_rates fr;
+	assert_true(failure_resolve(&f, &c, &fr));
+	struct run_model m = model(60, run_h * 60);
+	m.interval_s = 60;
+	m.job_mtbf_s = fr.job_mtbf_s;
+	m.shape = fr.shape;
+	memcpy(m.units, fr.units, sizeof m.units);
+	memcpy(m.scale_s, fr.scale_s, sizeof m.scale_s);
+	struct run_trials t = { seed, 0, trials };
+	struct run_result r;
+	run_simulate(&m, &t, gpus, &r);
+	assert_false(r.failed);
+	return r.failures_mean;
+}
+
+/* Weibull renewal: over a run much longer than the MTBF the mean count is
+ * T / MTBF per GPU (the renewal theorem) for k = 0.7 and 1.5; the scale
+ * keeps the mean: MTBF / Gamma(1 + 1/k). */
+static void test_weibull_count(void **state)
+{
+	(void)state;
+	const long gpus = 8;
+	const double mtbf_h = 10, run_h = 5000;
+	double expect = gpus * run_h / mtbf_h;   /* 4000 */
+	double ks[] = { 0.7, 1.5 };
+	for (size_t i = 0; i < 2; i++) {
+		double k = ks[i];
+		/* a renewal count's variance ~ T cv^2 / mu: cv^2 = G(1+2/k)/G(1+1/k)^2 - 1 */
+		double g1 = tgamma(1 + 1 / k), cv2 = tgamma(1 + 2 / k) / (g1 * g1) - 1;
+		int trials = 20;
+		double sd = sqrt(expect * cv2 / trials);
+		/* the renewal function's offset (cv^2 - 1) / 2 per GPU, well within */
+		double mean = weibull_count(k, gpus, mtbf_h, run_h, trials, 5);
+		print_message("Weibull k=%.1f: %.1f failures per run (T/MTBF %.0f +- %.1f)\n", k, mean, expect, sd);
+		assert_true(fabs(mean - expect) < 4 * sd + gpus * fabs(cv2 - 1) / 2);
+	}
+	/* k = 1: the same distribution as exponential; means agree within error */
+	double w1 = weibull_count(1.0 + 1e-12, gpus, mtbf_h, run_h, 20, 9);
+	struct run_model m = model(60, run_h * 60);
+	m.interval_s = 60;
+	m.job_mtbf_s = mtbf_h * 3600 / gpus;
+	struct run_trials t = { 9, 0, 20 };
+	struct run_result r;
+	run_simulate(&m, &t, gpus, &r);
+	double sd = sqrt(expect / 20);
+	print_message("k=1: Weibull %.1f, exponential %.1f (+- %.1f each)\n", w1, r.failures_mean, sd);
+	assert_true(fabs(w1 - r.failures_mean) < 4 * sqrt(2.0) * sd);
+	assert_true(fabs(r.failures_mean - expect) < 4 * sd);
+}
+
+/* checkpoint.interval_steps N gives the same run as interval_s = N x the step time. */
+static void test_interval_steps(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(scenario_of_text(
+		"{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\","
+		" \"seq_len\": 4096, \"global_batch_tokens\": 4194304, \"tokens\": 2e11,"
+		" \"parallelism\": {\"tp\": 1, \"pp\": 1, \"dp\": \"auto\"},"
+		" \"checkpoint\": {\"interval_steps\": 50},"
+		" \"failures\": {\"gpu_mtbf_h\": 200}},"
+		" \"candidates\": [{\"name\": \"a\", \"preset\": \"dgx-h100\", \"nodes\": 2}]}", &s, &err), 0);
+	assert_int_equal(s.workload.run.checkpoint.interval_steps, 50);
+	struct train_result tr;
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
+	assert_int_equal(tr.status, TRAIN_OK);
+	struct run_trials t = { 3, 1, 20 };
+	struct run_result by_steps, by_s;
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &by_steps);
+	struct run_spec run = s.workload.run;
+	run.checkpoint.interval_steps = 0;
+	run.checkpoint.interval_s = 50 * tr.step_time_s;
+	run_training(&run, &s.workload.train, &s.candidates[0], &tr, &t, &by_s);
+	assert_false(by_steps.failed);
+	assert_false(by_s.failed);
+	print_message("interval_steps 50: interval %.3f s, P50 %.4f h; interval_s %.3f: %.3f s, P50 %.4f h\n",
+		      by_steps.ckpt_interval_s, by_steps.wall_time_p50_s / 3600, run.checkpoint.interval_s,
+		      by_s.ckpt_interval_s, by_s.wall_time_p50_s / 3600);
+	assert_close(by_steps.ckpt_interval_s, 50 * tr.step_time_s, 1e-12);
+	assert_close(by_steps.wall_time_p50_s, by_s.wall_time_p50_s, 1e-12);
+	assert_close(by_steps.wall_time_p90_s, by_s.wall_time_p90_s, 1e-12);
+	assert_true(by_steps.failures_mean > 0);
+	scenario_release(&s);
+}
+
+/* Spot preemptions come at the stated rate: 4 instances at 0.5 per
+ * instance-hour over a run of about 2000 h give about 4000 (Poisson). */
+static void test_preemption_rate(void **state)
+{
+	(void)state;
+	struct run_model m = model(60, 2000 * 60);
+	m.interval_s = 60;                  /* a free checkpoint every step */
+	m.preempt_mean_s = 3600 / (4 * 0.5);
+	m.capacity_wait_s = 0;
+	struct run_trials t = { 13, 2, 20 };
+	struct run_result r;
+	run_simulate(&m, &t, 32, &r);
+	assert_false(r.failed);
+	double expect = r.wall_time_p50_s / 3600 * 4 * 0.5;
+	double sd = sqrt(expect / 20);
+	print_message("preemptions per run %.1f (wall x rate %.1f +- %.1f)\n", r.preemptions_mean, expect, sd);
+	assert_true(fabs(r.preemptions_mean - expect) < 4 * sd);
+	assert_close(r.held_p50_s, r.wall_time_p50_s, 1e-12);  /* no capacity wait: all held */
+}
+
+/* A spot row: preemptions cost time; the capacity waits are not billed;
+ * with rate 0 it is the on-demand row at the same price. */
+static void test_spot_rows(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *price = "\"usd_per_gpu_hour\": 2, \"billing_s\": 1, \"minimum_s\": 0";
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\","
+		 " \"seq_len\": 4096, \"global_batch_tokens\": 4194304, \"tokens\": 2e11,"
+		 " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"dp\": \"auto\"},"
+		 " \"checkpoint\": {\"interval_s\": 1800}, \"failures\": {\"gpu_mtbf_h\": 2000}},"
+		 " \"candidates\": ["
+		 "{\"name\": \"spot\", \"preset\": \"dgx-h100\", \"nodes\": 2, \"price\": {\"type\": \"spot\", %s,"
+		 " \"preemptions_per_instance_h\": 0.02, \"capacity_wait_s\": 3600}},"
+		 "{\"name\": \"spot0\", \"preset\": \"dgx-h100\", \"nodes\": 2, \"price\": {\"type\": \"spot\", %s,"
+		 " \"preemptions_per_instance_h\": 0, \"capacity_wait_s\": 3600}},"
+		 "{\"name\": \"od\", \"preset\": \"dgx-h100\", \"nodes\": 2, \"price\": {\"type\": \"on-demand\", %s}}]}",
+		 price, price, price);
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	assert_close(s.candidates[0].price.preemption_notice_s, 120, 1e-12);  /* AWS's 2-minute notice */
+	struct train_result tr;
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
+	assert_int_equal(tr.status, TRAIN_OK);
+	struct run_trials t = { 5, 4, 30 };
+	struct run_result r[3];
+	for (int i = 0; i < 3; i++) {
+		run_training(&s.workload.run, &s.workload.train, &s.candidates[i], &tr, &t, &r[i]);
+		assert_false(r[i].failed);
+	}
+	print_message("spot 0.02/instance-h: P50 %.2f h (held %.2f h, %.2f preemptions), $%.0f; rate 0: %.2f h, $%.0f; "
+		      "on-demand: %.2f h, $%.0f\n", r[0].wall_time_p50_s / 3600, r[0].held_p50_s / 3600,
+		      r[0].preemptions_mean, r[0].cost_usd_p50, r[1].wall_time_p50_s / 3600, r[1].cost_usd_p50,
+		      r[2].wall_time_p50_s / 3600, r[2].cost_usd_p50);
+	assert_true(r[0].preemptions_mean > 1);
+	assert_true(r[0].wall_time_p50_s > r[1].wall_time_p50_s);
+	assert_true(r[0].held_p50_s < r[0].wall_time_p50_s);  /* capacity waits not held */
+	assert_close(r[0].cost_usd_p50, 16 * 2.0 * billing_billed_s(&s.candidates[0].price, r[0].held_p50_s) / 3600, 1e-12);
+	assert_true(r[1].preemptions_mean == 0);
+	assert_close(r[1].wall_time_p50_s, r[2].wall_time_p50_s, 1e-12);
+	assert_close(r[1].wall_time_p90_s, r[2].wall_time_p90_s, 1e-12);
+	assert_close(r[1].cost_usd_p50, r[2].cost_usd_p50, 1e-12);
+	assert_close(r[1].cost_usd_p90, r[2].cost_usd_p90, 1e-12);
+	assert_close(r[1].ettr, r[2].ettr, 1e-12);
+	scenario_release(&s);
+}
+
 /* 405B on 16,384 H100, llama3 failures. */
 static double ettr_405b(double stall_s, double write_s, double interval_s, double restart_s, double read_s)
 {
@@ -254,6 +425,10 @@ int main(void)
 		cmocka_unit_test(test_405b_ettr),
 		cmocka_unit_test(test_seeds),
 		cmocka_unit_test(test_repair_wait),
+		cmocka_unit_test(test_weibull_count),
+		cmocka_unit_test(test_interval_steps),
+		cmocka_unit_test(test_preemption_rate),
+		cmocka_unit_test(test_spot_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
