@@ -15,6 +15,17 @@ static struct link_class class_of(const struct fabric_spec *f, double bw)
 	return k;
 }
 
+void topology_storage_rates(const struct storage_spec *s, int nodes, bool write, double *node_bytes_per_s,
+			    double *tier_bytes_per_s)
+{
+	*node_bytes_per_s = write ? s->write_bytes_per_s_per_node : s->read_bytes_per_s_per_node;
+	*tier_bytes_per_s = s->aggregate_bytes_per_s;
+	if (*node_bytes_per_s <= 0)
+		*node_bytes_per_s = *tier_bytes_per_s / nodes;
+	if (*tier_bytes_per_s <= 0)
+		*tier_bytes_per_s = *node_bytes_per_s * nodes;
+}
+
 void topology_init(struct topology *t, const struct cluster_spec *c)
 {
 	const struct fabric_spec *su = &c->scale_up;
@@ -169,13 +180,8 @@ static void build_storage(struct topology_net *tn)
 	tn->store_node = xcalloc((size_t)t->nodes * (size_t)t->n_storage, sizeof *tn->store_node);
 	tn->store_tier = xcalloc((size_t)t->n_storage, sizeof *tn->store_tier);
 	for (int k = 0; k < t->n_storage; k++) {
-		const struct storage_spec *s = &t->storage[k].spec;
-		double node_bytes_per_s = s->write_bytes_per_s_per_node;
-		double tier_bytes_per_s = s->aggregate_bytes_per_s;
-		if (node_bytes_per_s <= 0)
-			node_bytes_per_s = tier_bytes_per_s / t->nodes;
-		if (tier_bytes_per_s <= 0)
-			tier_bytes_per_s = node_bytes_per_s * t->nodes;
+		double node_bytes_per_s, tier_bytes_per_s;
+		topology_storage_rates(&t->storage[k].spec, t->nodes, true, &node_bytes_per_s, &tier_bytes_per_s);
 		tn->store_tier[k] = flow_add_link(tn->fn, tier_bytes_per_s);
 		for (int n = 0; n < t->nodes; n++)
 			tn->store_node[(size_t)n * t->n_storage + k] = flow_add_link(tn->fn, node_bytes_per_s);

@@ -55,6 +55,11 @@ struct topology {
 	struct storage_tier storage[CAT_STORAGE_MAX];
 };
 
+/* A storage tier's client rate per node and aggregate rate for writes (or
+ * reads), the one that is not given (0) following from the other. */
+void topology_storage_rates(const struct storage_spec *s, int nodes, bool write, double *node_bytes_per_s,
+			    double *tier_bytes_per_s);
+
 void topology_init(struct topology *t, const struct cluster_spec *c);
 
 static inline int topology_node(const struct topology *t, long gpu)

@@ -49,13 +49,8 @@ static void transfer_done(engine *e, struct engine_handler *h, uint64_t arg)
  * at the tier's read rates. */
 static double read_s(const struct cluster_spec *c, int tier, int readers, double bytes)
 {
-	const struct storage_spec *s = &c->storage[tier].spec;
-	double node_bps = s->read_bytes_per_s_per_node;
-	double tier_bps = s->aggregate_bytes_per_s;
-	if (node_bps <= 0)
-		node_bps = tier_bps / c->nodes;
-	if (tier_bps <= 0)
-		tier_bps = node_bps * c->nodes;
+	double node_bps, tier_bps;
+	topology_storage_rates(&c->storage[tier].spec, c->nodes, false, &node_bps, &tier_bps);
 	engine *e = engine_new();
 	flow_net *fn = flow_new(e);
 	struct transfer t = { .done = { transfer_done }, .left = readers };
@@ -69,7 +64,7 @@ static double read_s(const struct cluster_spec *c, int tier, int readers, double
 	engine_run(e, INT64_MAX);
 	flow_free(fn);
 	engine_free(e);
-	return t.last_ns * 1e-9 + s->latency_s;
+	return t.last_ns * 1e-9 + c->storage[tier].spec.latency_s;
 }
 
 double ckpt_transfer_s(const struct cluster_spec *c, int tier, int writers, double bytes, bool write)

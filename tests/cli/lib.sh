@@ -42,6 +42,17 @@ write_slow_sweep() {
 	} >"$1"
 }
 
+# wait_for_temp_rows NAME: until rows reach $TMP/NAME's temporary file (at
+# most 10 s): the moment to interrupt a sweep writing -o $TMP/NAME, before
+# its end whatever the speed of the machine.
+wait_for_temp_rows() {
+	n=0
+	while ! find "$TMP" -maxdepth 1 -name "$1.tmp*" -size +0c | grep -q . && [ $n -lt 1000 ]; do
+		sleep 0.01
+		n=$((n + 1))
+	done
+}
+
 finish() {
 	if [ "$fails" -gt 0 ]; then
 		echo "$fails of $checks checks failed"

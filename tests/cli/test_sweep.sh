@@ -214,11 +214,7 @@ for jobs in 1 2; do
 	# Stop it once its first rows reach the temporary file (stdio flushes
 	# every 4 KiB, about 20 rows): well before the end whatever the speed
 	# of the machine, where a fixed delay let a fast run finish first.
-	n=0
-	while ! find "$TMP" -maxdepth 1 -name 'int.csv.tmp*' -size +0c | grep -q . && [ $n -lt 1000 ]; do
-		sleep 0.01
-		n=$((n + 1))
-	done
+	wait_for_temp_rows "int.csv"
 	kill -TERM "$pid"
 	wait "$pid"
 	st=$?

@@ -59,11 +59,7 @@ interrupt() {
 	shift
 	"$C" sweep "$TMP/slow.json" -o "$TMP/$name" "$@" 2>"$TMP/err" &
 	pid=$!
-	n=0
-	while ! find "$TMP" -maxdepth 1 -name "$name.tmp*" -size +0c | grep -q . && [ $n -lt 1000 ]; do
-		sleep 0.01
-		n=$((n + 1))
-	done
+	wait_for_temp_rows "$name"
 	kill -TERM "$pid"
 	wait "$pid"
 	st=$?

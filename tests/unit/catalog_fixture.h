@@ -47,4 +47,19 @@ static inline int scenario_of_text(const char *text, struct scenario *s, struct 
 	return rc;
 }
 
+/* One candidate (a JSON object) resolved against `cat` into *out, in a
+ * collective scenario around it; the test fails if it does not load. */
+static inline void cluster_of(const char *candidate_json, struct cluster_spec *out)
+{
+	char text[2048];
+	struct scenario s;
+	struct cs_error err;
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
+		 " \"candidates\": [%s]}", candidate_json);
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	*out = s.candidates[0];
+	scenario_release(&s);
+}
+
 #endif

@@ -20,15 +20,9 @@
 /* Resolve one candidate (a JSON object) into a topology. */
 static void topo_of(const char *candidate_json, struct topology *t)
 {
-	char text[2048];
-	struct scenario s;
-	struct cs_error err;
-	snprintf(text, sizeof text,
-		 "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
-		 " \"candidates\": [%s]}", candidate_json);
-	assert_int_equal(scenario_of_text(text, &s, &err), 0);
-	topology_init(t, &s.candidates[0]);
-	scenario_release(&s);
+	struct cluster_spec c;
+	cluster_of(candidate_json, &c);
+	topology_init(t, &c);
 }
 
 static double busbw(const struct topology *t, enum collective_op op, enum collective_algo a, double bytes)

@@ -11,19 +11,6 @@
 
 #include "catalog_fixture.h"
 
-static void cluster_of(const char *candidate_json, struct cluster_spec *out)
-{
-	char text[2048];
-	struct scenario s;
-	struct cs_error err;
-	snprintf(text, sizeof text,
-		 "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
-		 " \"candidates\": [%s]}", candidate_json);
-	assert_int_equal(scenario_of_text(text, &s, &err), 0);
-	*out = s.candidates[0];
-	scenario_release(&s);
-}
-
 static void test_rails_and_leaves(void **state)
 {
 	(void)state;
