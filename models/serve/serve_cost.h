@@ -1,0 +1,89 @@
+/*
+ * serve_cost: the step time of one serving replica, from the roofline
+ * kernel model shared with training (kernel/roofline.h) and the collective
+ * model (comm/) for tensor-parallel all-reduces.
+ *
+ * A replica is tp x pp (x ep for MoE) GPUs holding the model's weights in
+ * the weight precision; what memory leaves after weights, activations and
+ * workspace (under the server's memory fraction) is the paged KV cache.
+ * One iteration (struct serve_batch) computes some prompt tokens (prefill,
+ * compute-bound: GEMMs plus attention over the prompt) and one token for
+ * each decoding sequence (memory-bound: the weights once per step plus every
+ * sequence's KV read); MoE experts are read only for the tokens routed to
+ * them; plus a fixed per-step overhead.
+ */
+#ifndef CLUSTERSIM_MODELS_SERVE_SERVE_COST_H
+#define CLUSTERSIM_MODELS_SERVE_SERVE_COST_H
+
+#include <stddef.h>
+
+#include "models/hw/hw.h"
+#include "models/kernel/roofline.h"
+#include "models/serve/serve.h"
+
+/* What one iteration of a replica computes. */
+struct serve_batch {
+	int prefill_seqs;           /* sequences with prompt tokens in this step */
+	long prefill_tokens;        /* prompt tokens computed (after prefix-cache hits) */
+	double prefill_attn_pairs;  /* query-key pairs of those tokens: sum over chunks of
+				     * chunk x (context before it + (chunk + 1) / 2) */
+	int decode_seqs;            /* sequences each producing one token */
+	double decode_ctx_tokens;   /* sum of their context lengths (KV read) */
+};
+
+/* The work one iteration did, for utilization. */
+struct serve_step_use {
+	double flops;               /* all GPUs of the replica */
+	double hbm_bytes;
+};
+
+/* A replica's step-time model as the simulation sees it (serve_sim.h);
+ * tests give their own closed forms. */
+struct serve_step_model {
+	double (*step_s)(const void *ctx, const struct serve_batch *b, struct serve_step_use *use);
+	const void *ctx;
+	double kv_capacity_tokens;      /* per replica */
+	double kv_bytes_per_token;      /* per replica, all layers */
+	double peak_flops_per_s;        /* all GPUs of the replica, compute precision */
+	double peak_hbm_bytes_per_s;
+};
+
+enum serve_cost_status { SERVE_COST_OK = 0, SERVE_COST_OOM = -1, SERVE_COST_INVALID = -2 };
+
+struct serve_cost {
+	struct model_spec model;
+	struct roofline k;
+	int tp, pp, ep;
+	int gpus;                        /* tp x pp (x ep) */
+	enum precision compute, weights, kv;
+	double weight_bytes_per_gpu;
+	double kv_bytes_per_token;       /* replica */
+	double kv_capacity_tokens;       /* replica */
+	double overhead_s;
+	double tp_link_bytes_per_s;      /* the scale-up path the all-reduces take */
+	double tp_link_latency_s;
+	double peak_flops_per_s;         /* replica */
+	double peak_hbm_bytes_per_s;     /* replica */
+};
+
+/*
+ * Build the cost model of a tp x pp x ep replica of model m on cluster c's
+ * GPU (sv gives precisions, memory fraction, overhead). Returns
+ * SERVE_COST_OK, SERVE_COST_OOM (weights and workspace leave no room for
+ * one sequence of KV cache) or SERVE_COST_INVALID (the layout does not
+ * divide the model or does not fit a node), with reason filled.
+ */
+int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const struct cluster_spec *c,
+		    const struct serving_spec *sv, enum precision pr, const struct kernel_calibration *cal,
+		    int tp, int pp, int ep, char *reason, size_t reason_len);
+
+/* Seconds of one iteration; fills *use when not NULL. */
+double serve_cost_step_s(const struct serve_cost *sc, const struct serve_batch *b, struct serve_step_use *use);
+
+/* The model the simulation calls (borrows sc). */
+void serve_cost_model(const struct serve_cost *sc, struct serve_step_model *out);
+
+/* Global default of the per-step overhead (docs/calibration.md). */
+extern const double serve_default_step_overhead_s;
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * serve_sim: the request-level serving simulation on the engine (sim/).
+ *
+ * Requests arrive (Poisson, gamma, offline, closed-loop or a trace; lengths
+ * drawn from their own seeded stream) at a router that sends each to a
+ * replica (round robin, least outstanding requests, shortest queue). Each
+ * replica runs vLLM's iteration-level scheduler: continuous batching under a
+ * token budget and a sequence limit, chunked prefill, a paged KV cache of
+ * block_tokens blocks, and preemption by recompute when blocks run out. One
+ * engine event per batch step per replica. With disaggregation, a request's
+ * prefill runs on a prefill replica and its KV cache moves to a decode
+ * replica as a flow on the candidate's topology (topology_net), so link
+ * bandwidth shows in TTFT and TPOT.
+ */
+#ifndef CLUSTERSIM_MODELS_SERVE_SERVE_SIM_H
+#define CLUSTERSIM_MODELS_SERVE_SERVE_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/hw/topology.h"
+#include "models/serve/serve.h"
+#include "models/serve/serve_cost.h"
+
+/* Replicas of one kind: how many, their step model, and where their GPUs
+ * are (replica i holds GPUs first_gpu + i x gpus_per_replica ...). */
+struct serve_pool {
+	int replicas;
+	struct serve_step_model model;
+	long first_gpu;
+	int gpus_per_replica;
+};
+
+struct serve_sim_config {
+	const struct serving_spec *sv;
+	bool disaggregated;
+	struct serve_pool colocated;          /* !disaggregated */
+	struct serve_pool prefill, decode;    /* disaggregated */
+	const struct topology *topo;          /* disaggregated: the KV transfers' links */
+	uint64_t seed, row_id;
+};
+
+/* Run the load to the end (every sent request finished). Returns 0, or -1
+ * with reason filled when it cannot run (a request that can never fit the
+ * KV cache, too many events). */
+int serve_sim_run(const struct serve_sim_config *cfg, struct serve_metrics *out, char *reason,
+		  size_t reason_len);
+
+#endif
