@@ -316,6 +316,14 @@ static void test_moe_reads_experts_hit(void **state)
 	assert_int_equal(se.gpus, 8);
 	double expert_bytes_gpu = 2 * experts / 2;
 	assert_close(sc.weight_bytes_per_gpu - se.weight_bytes_per_gpu, expert_bytes_gpu * 3 / 4, 1e-9);
+	/* the same step split over 4 expert-parallel ranks does the same
+	 * FLOPs in all (conservation) */
+	struct serve_step_use u1, u4;
+	struct serve_batch b = { .prefill_seqs = 4, .prefill_tokens = 2048, .prefill_attn_pairs = 4 * 512 * 513 / 2.0,
+				 .decode_seqs = 200, .decode_ctx_tokens = 200 * 1200.0 };
+	serve_cost_step_s(&sc, &b, &u1);
+	serve_cost_step_s(&se, &b, &u4);
+	assert_close(u4.flops, u1.flops, 1e-9);
 }
 
 /* Two pipeline stages inside a node: each GPU holds half the layers (and
