@@ -228,7 +228,9 @@ static int blocks_for(const struct sim *s, long tokens)
 
 static void kv_take(struct sim *s, struct replica *r, int n)
 {
-	assert(n <= r->blocks_free);
+	assert(n >= 0 && n <= r->blocks_free);
+	if (n == 0)
+		return;
 	r->blocks_free -= n;
 	stats_level_add(&s->kv_used, engine_now(s->e), n);
 	double frac = (double)(r->blocks_total - r->blocks_free) / (double)r->blocks_total;
@@ -238,6 +240,8 @@ static void kv_take(struct sim *s, struct replica *r, int n)
 
 static void kv_give(struct sim *s, struct replica *r, int n)
 {
+	if (n == 0)
+		return;
 	r->blocks_free += n;
 	assert(r->blocks_free <= r->blocks_total);
 	stats_level_add(&s->kv_used, engine_now(s->e), -n);
