@@ -10,6 +10,7 @@
 #include "models/scenario/override.h"
 #include "models/scenario/reader.h"
 #include "models/scenario/wl.h"
+#include "models/scenario/wl_serve.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -264,6 +265,7 @@ void scenario_release(struct scenario *s)
 	s->n_catalog_files = 0;
 	free(s->candidates);
 	free(s->workload.collective.bytes);
+	wl_serve_release(&s->workload);
 	s->candidates = NULL;
 	s->workload.collective.bytes = NULL;
 	s->n_candidates = 0;
