@@ -134,19 +134,21 @@ struct sim {
 	long prompt_done, output_done, emitted, slo_ok, done, preemptions;
 	uint64_t calls;
 	bool failed;
+	int failure;              /* enum serve_sim_failure */
 	char *reason;
 	size_t reason_len;
 };
 
 #define SIM_OF(h, member) ((struct sim *)((char *)(h) - offsetof(struct sim, member)))
 
-static void fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(struct sim *s, const char *fmt, ...)
+static void fail(struct sim *s, int failure, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(struct sim *s, int failure, const char *fmt, ...)
 {
 	va_list ap;
 	if (s->failed)
 		return;
 	s->failed = true;
+	s->failure = failure;
 	va_start(ap, fmt);
 	vsnprintf(s->reason, s->reason_len, fmt, ap);
 	va_end(ap);
@@ -159,7 +161,7 @@ static bool tick(struct sim *s)
 	if (s->failed)
 		return false;
 	if (++s->calls > SERVE_SIM_MAX_EVENTS) {
-		fail(s, "the serving simulation passed %llu events", (unsigned long long)SERVE_SIM_MAX_EVENTS);
+		fail(s, SERVE_SIM_TOO_LONG, "the serving simulation passed %llu events", (unsigned long long)SERVE_SIM_MAX_EVENTS);
 		return false;
 	}
 	return true;
@@ -344,14 +346,14 @@ static void request_new(struct sim *s, int prompt, int output, int client)
 	if (s->failed)
 		return;
 	if (blocks_for(s, most) > first->blocks_total) {
-		fail(s, "a request of %d prompt and %d output tokens needs %ld tokens of KV cache, more than the "
+		fail(s, SERVE_SIM_KV, "a request of %d prompt and %d output tokens needs %ld tokens of KV cache, more than the "
 		     "%.0f a %s replica holds", prompt, output, most, first->pool->model.kv_capacity_tokens,
 		     s->cfg->disaggregated ? "prefill" : "serving");
 		return;
 	}
 	if (s->cfg->disaggregated && output > 1 &&
 	    blocks_for(s, (long)prompt + output - 1) > s->reps[s->dec_base].blocks_total) {
-		fail(s, "a request of %d prompt and %d output tokens needs %ld tokens of KV cache, more than the "
+		fail(s, SERVE_SIM_KV, "a request of %d prompt and %d output tokens needs %ld tokens of KV cache, more than the "
 		     "%.0f a decode replica holds", prompt, output, (long)prompt + output - 1,
 		     s->reps[s->dec_base].pool->model.kv_capacity_tokens);
 		return;
@@ -362,7 +364,7 @@ static void request_new(struct sim *s, int prompt, int output, int client)
 	if (hit < 0)
 		hit = 0;
 	if (!sv->chunked_prefill && prompt - hit > sv->max_batch_tokens) {
-		fail(s, "a prompt of %d tokens to compute exceeds max_batch_tokens %d without chunked prefill",
+		fail(s, SERVE_SIM_UNSCHEDULABLE, "a prompt of %d tokens to compute exceeds max_batch_tokens %d without chunked prefill",
 		     prompt - hit, sv->max_batch_tokens);
 		return;
 	}
@@ -615,7 +617,7 @@ static bool step_start(struct sim *s, struct replica *r)
 	if (r->n_batch == 0) {
 		if (r->wait_head >= 0 && r->n_running == 0 && r->n_moving == 0 && r->blocks_free == r->blocks_total) {
 			const struct seq *q = &s->seqs[r->wait_head];
-			fail(s, "a request of %d prompt tokens (%d generated) can never be scheduled: %d tokens to "
+			fail(s, SERVE_SIM_UNSCHEDULABLE, "a request of %d prompt tokens (%d generated) can never be scheduled: %d tokens to "
 			     "prefill against max_batch_tokens %d without chunked prefill", q->prompt, q->generated,
 			     q->prompt + q->generated - q->computed, sv->max_batch_tokens);
 		}
@@ -813,7 +815,7 @@ static void metrics_fill(struct sim *s, struct serve_metrics *m)
 	}
 }
 
-/* Check the configuration; 0 or -1 with the reason. */
+/* Check the configuration; 0, or a negative enum serve_sim_failure with the reason. */
 static int config_check(const struct serve_sim_config *cfg, char *reason, size_t len)
 {
 	const struct serving_spec *sv = cfg->sv;
@@ -825,21 +827,21 @@ static int config_check(const struct serve_sim_config *cfg, char *reason, size_t
 			continue;
 		if (p->replicas < 1 || p->model.step_s == NULL || p->gpus_per_replica < 1) {
 			snprintf(reason, len, "a serving pool needs at least one replica of at least one GPU and a step model");
-			return -1;
+			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		if (p->model.kv_capacity_tokens < (sv->block_tokens > 0 ? sv->block_tokens : 16)) {
 			snprintf(reason, len, "a replica's KV cache of %.0f tokens holds no block", p->model.kv_capacity_tokens);
-			return -1;
+			return SERVE_SIM_KV;
 		}
 	}
 	if (sv->max_seqs < 1 || sv->max_batch_tokens < 1) {
 		snprintf(reason, len, "max_seqs %d and max_batch_tokens %d must be at least 1", sv->max_seqs,
 			 sv->max_batch_tokens);
-		return -1;
+		return SERVE_SIM_UNSCHEDULABLE;
 	}
 	if (cfg->disaggregated && cfg->topo == NULL) {
 		snprintf(reason, len, "disaggregated serving needs the candidate's topology");
-		return -1;
+		return SERVE_SIM_UNSCHEDULABLE;
 	}
 	switch (sv->process) {
 	case ARRIVAL_POISSON:
@@ -847,26 +849,26 @@ static int config_check(const struct serve_sim_config *cfg, char *reason, size_t
 		if (!(sv->rate_per_s > 0) || (sv->requests <= 0 && !(sv->duration_s > 0))) {
 			snprintf(reason, len, "an arrival rate (%g) and a duration (%g s) or request count are needed",
 				 sv->rate_per_s, sv->duration_s);
-			return -1;
+			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		break;
 	case ARRIVAL_OFFLINE:
 		if (sv->requests <= 0) {
 			snprintf(reason, len, "offline arrivals need a request count");
-			return -1;
+			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		break;
 	case ARRIVAL_CLOSED_LOOP:
 		if (sv->concurrency < 1 || (sv->requests <= 0 && !(sv->duration_s > 0))) {
 			snprintf(reason, len, "closed-loop arrivals need a concurrency (%d) and a request count or duration",
 				 sv->concurrency);
-			return -1;
+			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		break;
 	case ARRIVAL_TRACE:
 		if (sv->trace_requests == NULL) {
 			snprintf(reason, len, "trace arrivals need the trace's requests");
-			return -1;
+			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		break;
 	}
@@ -881,8 +883,8 @@ int serve_sim_run(const struct serve_sim_config *cfg, struct serve_metrics *out,
 	int rc = 0;
 
 	memset(out, 0, sizeof *out);
-	if (config_check(cfg, reason, reason_len) < 0)
-		return -1;
+	if ((rc = config_check(cfg, reason, reason_len)) < 0)
+		return rc;
 	s = xcalloc(1, sizeof *s);
 	s->on_step.fn = on_step;
 	s->on_kick.fn = on_kick;
@@ -895,7 +897,7 @@ int serve_sim_run(const struct serve_sim_config *cfg, struct serve_metrics *out,
 	s->block_tokens = sv->block_tokens > 0 ? sv->block_tokens : 16;
 	if (serve_load_init(&s->load, sv, cfg->seed, cfg->row_id, reason, reason_len) < 0) {
 		free(s);
-		return -1;
+		return SERVE_SIM_UNSCHEDULABLE;
 	}
 	s->e = engine_new();
 	stats_sample_init(&s->ttft_ms);
@@ -952,7 +954,7 @@ int serve_sim_run(const struct serve_sim_config *cfg, struct serve_metrics *out,
 	}
 	out->events = engine_run(s->e, SIM_TIME_MAX);
 	if (s->failed) {
-		rc = -1;
+		rc = s->failure;
 	} else {
 		assert(s->done == (long)s->n_seqs);
 		assert(s->emitted == s->output_done);

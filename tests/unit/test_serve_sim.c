@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "models/hw/topology.h"
+#include "models/serve/serve_cost.h"
 #include "models/serve/serve_load.h"
 #include "models/serve/serve_sim.h"
+#include "models/train/train.h"
 
 #include "catalog_fixture.h"
 
@@ -130,7 +132,7 @@ static void test_chunked_prefill_steps(void **state)
 	/* Without chunked prefill the prompt does not fit the budget: refused. */
 	sv.chunked_prefill = false;
 	char reason[512] = "";
-	assert_int_equal(serve_sim_run(&cfg, &m, reason, sizeof reason), -1);
+	assert_int_equal(serve_sim_run(&cfg, &m, reason, sizeof reason), SERVE_SIM_UNSCHEDULABLE);
 	assert_non_null(strstr(reason, "max_batch_tokens"));
 }
 
@@ -277,7 +279,7 @@ static void test_never_fits(void **state)
 	struct serve_sim_config cfg = colocated(&sv, &l, 4096, 1);
 	struct serve_metrics m;
 	char reason[512] = "";
-	assert_int_equal(serve_sim_run(&cfg, &m, reason, sizeof reason), -1);
+	assert_int_equal(serve_sim_run(&cfg, &m, reason, sizeof reason), SERVE_SIM_KV);
 	assert_non_null(strstr(reason, "4199 tokens of KV cache"));
 }
 
@@ -365,6 +367,101 @@ static void test_lengths(void **state)
 	assert_int_equal(serve_load_clamp(&s, 99.5), 100);
 }
 
+static const struct kernel_calibration cal_defaults = { .launch_s = -1, .flash_attention = true };
+
+/* serve_run on Llama 3 8B, two 8-GPU H100 nodes, with the step model of
+ * serve_cost. */
+static struct serving_spec llama8b_load(void)
+{
+	struct serving_spec sv = spec();
+	sv.rate_per_s = 30;
+	sv.duration_s = 60;
+	sv.prompt_tokens = fixed(1000);
+	sv.output_tokens = fixed(200);
+	sv.step_overhead_s = -1;
+	sv.tp = 1;
+	sv.pp = 1;
+	sv.replicas = 1;
+	return sv;
+}
+
+static void two_h100_nodes(struct cluster_spec *c)
+{
+	cluster_of("{\"name\": \"x\", \"gpu\": \"H100-SXM\", \"nodes\": 2, \"gpus_per_node\": 8, \"scale_up\": \"nvlink4\","
+		   " \"nic\": \"ib-ndr\", \"nics_per_node\": 8}", c);
+}
+
+/* Layouts: replicas x GPUs per replica beyond the cluster is invalid with
+ * the numbers; one that fits uses that many GPUs, reports serve_cost's KV
+ * capacity, and offline its measured rate. */
+static void test_serve_run_layout(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	two_h100_nodes(&c);
+	const struct model_spec *m = catalog_model(cat, "llama3-8b");
+	assert_non_null(m);
+	struct serving_spec sv = llama8b_load();
+	struct serve_result *r = calloc(1, sizeof *r);
+	sv.tp = 8;
+	sv.replicas = 3;
+	serve_run(&sv, m, PREC_BF16, &cal_defaults, &c, 1, 0, r);
+	assert_int_equal(r->status, SERVE_INVALID);
+	assert_non_null(strstr(r->reason, "3 replicas x 8 GPUs (tp 8 x pp 1 x ep 1) = 24 GPUs exceed the cluster's 16"));
+	sv.replicas = 2;
+	sv.process = ARRIVAL_OFFLINE;
+	sv.requests = 64;
+	serve_run(&sv, m, PREC_BF16, &cal_defaults, &c, 1, 0, r);
+	assert_int_equal(r->status, SERVE_OK);
+	assert_int_equal(r->gpus_used, 16);
+	assert_int_equal(r->m.requests_done, 64);
+	assert_close(r->rate_per_s, 64 / r->m.span_s, 1e-12);
+	assert_true(r->slo_met);  /* no SLO */
+	struct serve_cost sc;
+	char why[256];
+	assert_int_equal(serve_cost_init(&sc, m, &c, &sv, PREC_BF16, &cal_defaults, 8, 1, 1, why, sizeof why), 0);
+	assert_close(r->kv_capacity_tokens, sc.kv_capacity_tokens, 1e-12);
+	assert_close(r->weights_gb_per_gpu, sc.weight_bytes_per_gpu / 1e9, 1e-12);
+	free(r);
+}
+
+/* replicas "auto": the answer meets the SLO, one replica fewer does not,
+ * and its metrics are those of that many replicas asked for directly. */
+static void test_serve_run_auto(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	two_h100_nodes(&c);
+	const struct model_spec *m = catalog_model(cat, "llama3-8b");
+	struct serving_spec sv = llama8b_load();
+	sv.slo_ttft_p99_ms = 50;
+	sv.slo_tpot_p99_ms = 12;
+	sv.replicas = PLAN_AUTO;
+	struct serve_result *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+	serve_run(&sv, m, PREC_BF16, &cal_defaults, &c, 1, 0, a);
+	assert_int_equal(a->status, SERVE_OK);
+	assert_true(a->slo_met);
+	assert_true(a->replicas > 1 && a->replicas < 16);
+	assert_true(a->m.ttft_ms.p99 <= 50 && a->m.tpot_ms.p99 <= 12);
+	sv.replicas = a->replicas;
+	serve_run(&sv, m, PREC_BF16, &cal_defaults, &c, 1, 0, b);
+	assert_memory_equal(&a->m, &b->m, sizeof a->m);
+	sv.replicas = a->replicas - 1;
+	serve_run(&sv, m, PREC_BF16, &cal_defaults, &c, 1, 0, b);
+	assert_int_equal(b->status, SERVE_OK);
+	assert_false(b->slo_met);
+	/* An SLO no replica count meets: the most replicas, slo_met false, said. */
+	sv.slo_ttft_p99_ms = 1;
+	sv.replicas = PLAN_AUTO;
+	serve_run(&sv, m, PREC_BF16, &cal_defaults, &c, 1, 0, a);
+	assert_int_equal(a->status, SERVE_OK);
+	assert_false(a->slo_met);
+	assert_int_equal(a->replicas, 16);
+	assert_non_null(strstr(a->reason, "no replica count up to 16"));
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +475,8 @@ int main(void)
 		cmocka_unit_test(test_never_fits),
 		cmocka_unit_test(test_disaggregated_transfer),
 		cmocka_unit_test(test_lengths),
+		cmocka_unit_test(test_serve_run_layout),
+		cmocka_unit_test(test_serve_run_auto),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
