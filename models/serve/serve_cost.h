@@ -11,6 +11,14 @@
  * each decoding sequence (memory-bound: the weights once per step plus every
  * sequence's KV read); MoE experts are read only for the tokens routed to
  * them; plus a fixed per-step overhead.
+ *
+ * Layout (serve_cost.c, docs/calibration.md "Serving step time"): a replica
+ * is pp stages of ep x tp GPUs, tp inside a node. Attention and dense
+ * layers are split over tp and, with ep > 1, run data-parallel over the ep
+ * ranks (each takes 1/ep of the sequences); experts are split over ep (and
+ * over tp inside each rank), with an all-to-all dispatch and combine. A
+ * step's batch goes through the stages in turn (no micro-batches of
+ * different steps in flight), so pp adds memory, not throughput.
  */
 #ifndef CLUSTERSIM_MODELS_SERVE_SERVE_COST_H
 #define CLUSTERSIM_MODELS_SERVE_SERVE_COST_H
