@@ -433,7 +433,8 @@ static const char *const inference_columns[] = {
  * row, when it got that far). */
 static void serve_layout_cells(rowset *rs, const struct serve_result *s)
 {
-	rowset_int(rs, "replicas", s->replicas);
+	if (s->replicas > 0)
+		rowset_int(rs, "replicas", s->replicas);
 	rowset_int(rs, "tp", s->tp);
 	rowset_int(rs, "pp", s->pp);
 	rowset_int(rs, "ep", s->ep);
