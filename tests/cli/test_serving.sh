@@ -56,6 +56,13 @@ printf 'arrival_s,prompt_tokens,output_tokens\n2,100,10\n1,10,5\n' >"$TMP/reqs.c
 expect_status 2 "$CLUSTERSIM" run "$TMP/trace.json" || fail "decreasing arrivals"
 grep -q "line 3: arrival_s: 1 is before the previous row's 2" "$TMP/err" && ok || fail "decreasing arrivals: $(cat "$TMP/err")"
 
+# Neither failures nor spot preemptions are modelled during serving: unsupported, no figures.
+for set in 'workload.failures="llama3"' 'candidates[0].price={"type":"spot","preemptions_per_instance_h":0.1,"capacity_wait_s":60}'; do
+	"$CLUSTERSIM" run "$TMP/one.json" --format csv --columns candidate,status,reason,ttft_p50_ms,usd_per_mtok --set "$set" >"$TMP/out" 2>/dev/null
+	grep '^p5,unsupported,' "$TMP/out" | grep -q 'during serving' && grep '^p5,' "$TMP/out" | grep -q ',,$' && ok ||
+		fail "--set $set: $(cat "$TMP/out")"
+done
+
 # The examples run, every row ok.
 for f in llama3.1-8b-serving llama3-70b-serving llama3-70b-disaggregated llama3-70b-colocated; do
 	expect_status 0 "$CLUSTERSIM" run "$TOP/scenarios/examples/$f.json" --format csv --columns status || continue
