@@ -367,6 +367,63 @@ static void test_lengths(void **state)
 	assert_int_equal(serve_load_clamp(&s, 99.5), 100);
 }
 
+/* Two requests, B arriving while A decodes. Without chunked prefill B's
+ * prompt gets a step of its own (A waits a step: vLLM v0's default);
+ * with it, B's prompt rides in A's decode step. Each timeline by hand. */
+static void test_prefill_mixing(void **state)
+{
+	(void)state;
+	struct lin l = { 0.005, 2e-5, 1e-4, 1e-6 };
+	double t1 = l.a + l.b * 100, t2 = t1 + l.a + l.c + l.d * 101;
+	double arr_b = t1 + 0.5 * (t2 - t1);
+	struct serve_request rq[2] = { { 0, 100, 4 }, { arr_b, 200, 3 } };
+	struct serve_trace tr = { rq, 2 };
+	/* without chunking: B's prefill alone, then two steps decoding both */
+	double n3 = t2 + l.a + l.b * 200;
+	double n4 = n3 + l.a + 2 * l.c + l.d * (102 + 201);
+	double n5 = n4 + l.a + 2 * l.c + l.d * (103 + 202);
+	/* chunked: B's prefill with A's third token, then both, then B alone */
+	double c3 = t2 + l.a + l.b * 200 + l.c + l.d * 102;
+	double c4 = c3 + l.a + 2 * l.c + l.d * (103 + 201);
+	double c5 = c4 + l.a + l.c + l.d * 202;
+	double span[2] = { n5, c5 }, e2e_mean[2] = { (n5 + n5 - arr_b) / 2, (c4 + c5 - arr_b) / 2 };
+	for (int chunked = 0; chunked <= 1; chunked++) {
+		struct serving_spec sv = spec();
+		sv.process = ARRIVAL_TRACE;
+		sv.trace_requests = &tr;
+		sv.chunked_prefill = chunked;
+		struct serve_sim_config cfg = colocated(&sv, &l, 1e6, 1);
+		struct serve_metrics m;
+		run_ok(&cfg, &m);
+		assert_close_abs(m.span_s, span[chunked], 10e-9);
+		assert_close_abs(m.e2e_s.mean, e2e_mean[chunked], 10e-9);
+	}
+}
+
+/* Every router splits an offline batch of 2N identical requests N and N
+ * over two replicas, so it takes as long as N on one replica. */
+static void test_routers_split(void **state)
+{
+	(void)state;
+	struct lin l = { 0.005, 2e-5, 1e-4, 1e-6 };
+	struct serving_spec sv = spec();
+	sv.process = ARRIVAL_OFFLINE;
+	sv.requests = 24;
+	struct serve_sim_config one = colocated(&sv, &l, 1e6, 1);
+	struct serve_metrics m1, m2;
+	run_ok(&one, &m1);
+	struct serving_spec sv2 = sv;
+	sv2.requests = 48;
+	for (int router = 0; router < 3; router++) {
+		sv2.router = (enum serve_router)router;
+		struct serve_sim_config two = colocated(&sv2, &l, 1e6, 2);
+		run_ok(&two, &m2);
+		assert_close_abs(m2.span_s, m1.span_s, 1e-12);
+		assert_close(m2.output_tok_s, 2 * m1.output_tok_s, 1e-12);
+		assert_close(m2.busy_frac, m1.busy_frac, 1e-12);
+	}
+}
+
 static const struct kernel_calibration cal_defaults = { .launch_s = -1, .flash_attention = true };
 
 /* serve_run on Llama 3 8B, two 8-GPU H100 nodes, with the step model of
@@ -475,6 +532,8 @@ int main(void)
 		cmocka_unit_test(test_never_fits),
 		cmocka_unit_test(test_disaggregated_transfer),
 		cmocka_unit_test(test_lengths),
+		cmocka_unit_test(test_prefill_mixing),
+		cmocka_unit_test(test_routers_split),
 		cmocka_unit_test(test_serve_run_layout),
 		cmocka_unit_test(test_serve_run_auto),
 	};
