@@ -283,8 +283,11 @@ static void evaluate_inference(const struct job *j, struct result *out)
 
 	if (check_unmodelled(j, out))
 		return;
+	/* The requests' streams depend on the scenario seed only (row 0), not
+	 * on the row: every candidate of a scenario serves the same requests,
+	 * so their differences are the hardware's, not the draws'. */
 	serve_run(&w->serving, &w->train.model, w->train.precision, &w->train.kernels, j->cluster, j->seed,
-		  j->row_id, s);
+		  0, s);
 	out->outcome = outcome_of_serve(s->status);
 	snprintf(out->reason, sizeof out->reason, "%s", s->reason);
 	if (out->outcome != OUTCOME_OK)
