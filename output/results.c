@@ -306,7 +306,9 @@ static const char *const training_columns[] = {
 	/* additions: what each instance is billed for */
 	"billed_h",
 	/* additions: the objective's verdicts */
-	"meets_deadline_p50", "meets_deadline_p90", "meets_budget_p50", "meets_budget_p90", NULL
+	"meets_deadline_p50", "meets_deadline_p90", "meets_budget_p50", "meets_budget_p90",
+	/* additions: the step's wait for its data */
+	"t_data_stall_s", "frac_data_stall", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -375,7 +377,11 @@ static void run_cells(rowset *rs, const struct run_result *u)
 		rowset_real(rs, "frac_checkpoint", u->frac_checkpoint);
 		rowset_real(rs, "frac_lost_to_failures", u->frac_lost_to_failures);
 		rowset_real(rs, "frac_idle", u->frac_idle);
+		if (u->data_modelled)
+			rowset_real(rs, "frac_data_stall", u->frac_data_stall);
 	}
+	if (u->data_modelled)
+		rowset_real(rs, "t_data_stall_s", u->data_stall_s);
 }
 
 /* The objective's verdicts: empty for a bound it does not give or cannot check. */
@@ -545,6 +551,8 @@ static const struct results_column columns[] = {
 	{ "meets_deadline_p90", UNIT_BOOL, "boolean", "the 90th-percentile wall time is at most objective.deadline_h (empty without a deadline or a wall time)" },
 	{ "meets_budget_p50", UNIT_BOOL, "boolean", "the median cost is at most objective.budget_usd (empty without a budget or a price)" },
 	{ "meets_budget_p90", UNIT_BOOL, "boolean", "the 90th-percentile cost is at most objective.budget_usd (empty without a budget or a price)" },
+	{ "t_data_stall_s", UNIT_NUMBER, "s", "the step's wait for its data from workload.data's tier (part of step_time_s; empty without a data block)" },
+	{ "frac_data_stall", UNIT_FRACTION, "fraction", "share of the GPUs' wall time waiting for data (one of the frac_ columns that add up to 1; empty without a data block)" },
 	/* inference */
 	{ "replicas", UNIT_COUNT, "count", "model replicas serving requests" },
 	{ "rate_per_s", UNIT_NUMBER, "requests/s", "request arrival rate" },
