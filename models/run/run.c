@@ -358,6 +358,11 @@ static void preemption(engine *e, struct engine_handler *h, uint64_t arg)
 		t->has_ckpt = true;
 		t->saves++;
 	}
+	if (t->m->local_ckpt && !waiting_for_capacity(t)) {
+		/* the instance goes with its disks: no checkpoint is left */
+		t->durable = 0;
+		t->has_ckpt = false;
+	}
 	if (!waiting_for_capacity(t)) {
 		t->preemptions++;
 		t->wait_start = t->now;
@@ -562,8 +567,10 @@ static bool plan_checkpoints(const struct run_spec *run, const struct train_spec
 		m->write_s = 0;
 	}
 	out->ckpt_stall_s = m->stall_s;
-	/* a whole checkpoint, taken in a spot notice: the stall, then the write */
-	m->save_s = out->ckpt_save_s = m->stall_s + m->write_s;
+	/* a whole checkpoint, taken in a spot notice: the stall, then the write;
+	 * none to node-local disks, which leave with the instance */
+	m->local_ckpt = out->ckpt_local = c->storage[tier].spec.kind == STORAGE_LOCAL_NVME;
+	m->save_s = out->ckpt_save_s = m->local_ckpt ? 0 : m->stall_s + m->write_s;
 	double interval = cs->interval_s;
 	if (cs->interval_steps > 0)
 		interval = (double)cs->interval_steps * m->step_s;
@@ -660,7 +667,10 @@ static void describe(const struct run_spec *run, const struct cluster_spec *c, c
 	if (out->spot) {
 		note_add(out, "spot: %.2f preemptions per instance-hour, %.1f per run (mean), capacity wait %.0f s "
 			 "(not billed)", pq->preemptions_per_instance_h, out->preemptions_mean, pq->capacity_wait_s);
-		if (pq->preemption_notice_s < 0)
+		if (out->ckpt_local)
+			note_add(out, "checkpoints on node-local disks are lost with a preempted instance: "
+				 "each preemption restarts the run from its first step");
+		else if (pq->preemption_notice_s < 0)
 			note_add(out, "no sourced preemption notice for provider \"%s\": none assumed "
 				 "(give price.preemption_notice_s)", pq->provider);
 		else if (m->save_s > 0 && m->save_s <= m->notice_s)

@@ -105,6 +105,7 @@ struct run_result {
 	double ckpt_save_s;         /* a checkpoint taken whole in a spot notice: stall + write */
 	double lost_work_mean_s;    /* work thrown away per trial, mean */
 	double notice_saves_mean;   /* preemptions whose notice fitted a checkpoint, per trial, mean */
+	bool ckpt_local;            /* checkpoints on node-local NVMe: lost at a preemption */
 	bool data_modelled;         /* the run reads its data from a tier (workload.data) */
 	double data_read_s;         /* reading one step's tokens from the data tier */
 	double data_stall_s;        /* the step's wait for data: max(0, read - step) */
@@ -141,6 +142,9 @@ struct run_model {
 	 * loses nothing; else it loses the work since the last checkpoint.
 	 * save_s 0: no checkpoint tier, nothing saved. */
 	double notice_s, save_s;
+	/* checkpoints on node-local disks leave with a preempted instance: a
+	 * preemption loses the work since the start and nothing is reloaded */
+	bool local_ckpt;
 	double job_mtbf_s;           /* the job's failure MTBF; 0 = none */
 	/* Weibull failure times (shape > 0 and not 1): each of units[g]
 	 * components of group g (GPUs, nodes) fails as its own renewal process

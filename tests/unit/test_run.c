@@ -597,6 +597,31 @@ static void test_spare_billing(void **state)
 	scenario_release(&s);
 }
 
+/* Checkpoints on node-local disks leave with a preempted instance: every
+ * preemption starts the run over, whatever the interval. Work T, preemptions
+ * at rate lambda (none while waiting for capacity): the compute time is
+ * (e^{lambda T} - 1) / lambda, so the work lost is that less T, over
+ * e^{lambda T} - 1 preemptions (the restart-from-scratch renewal). */
+static void test_local_ckpt_preempted(void **state)
+{
+	(void)state;
+	double T = 1e4, lambda = 1 / 1e4;
+	struct run_model m = model(1, T);
+	m.interval_s = 100;                  /* free checkpoints, to local disks */
+	m.local_ckpt = true;
+	m.preempt_mean_s = 1 / lambda;
+	m.capacity_wait_s = 1000;
+	struct run_trials t = { 23, 3, 10000 };   /* SE of the count about 1% */
+	struct run_result r;
+	run_simulate(&m, &t, 8, &r);
+	assert_false(r.failed);
+	double n = exp(lambda * T) - 1, lost = n / lambda - T;
+	print_message("local checkpoints, lambda T = 1: %.3f preemptions (e - 1 = %.3f), %.0f s lost (%.0f)\n",
+		      r.preemptions_mean, n, r.lost_work_mean_s, lost);
+	assert_close(r.preemptions_mean, n, 0.05);
+	assert_close(r.lost_work_mean_s, lost, 0.05);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -619,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_ckpt_contention),
 		cmocka_unit_test(test_data_stall),
 		cmocka_unit_test(test_spare_billing),
+		cmocka_unit_test(test_local_ckpt_preempted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
