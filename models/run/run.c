@@ -21,6 +21,9 @@ const char *const failure_dist_names[] = { "exponential", "weibull", NULL };
 /* A trial that runs past this many times its failure-free length never finishes. */
 static const double NEVER_FINISHES = 1000;
 
+/* Just under 2^63 ns, where the engine's clock saturates. */
+static const double CLOCK_RANGE_S = 9e9;
+
 /* PH_SAVE: the checkpoint taken in a spot preemption's notice, durable at
  * the preemption. */
 enum phase { PH_COMPUTE, PH_STALL, PH_RECOVER, PH_SAVE };
@@ -393,7 +396,7 @@ static void run_trial(const struct run_model *m, gsl_rng *rng, gsl_rng *rng_pree
 	t.rng_preempt = rng_preempt;
 	t.e = engine_new();
 	double total = m->steps * m->step_s;
-	t.limit_s = NEVER_FINISHES * (total + 1);
+	t.limit_s = fmin(NEVER_FINISHES * (total + 1), CLOCK_RANGE_S);
 	compute(&t);
 	if (weibull(m) && m->units[0] + m->units[1] > 0) {
 		units_init(&t);
@@ -444,7 +447,8 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 			out->failed = true;
 			snprintf(out->note, sizeof out->note,
 				 "the run never finishes: a trial ran past %.0f times its failure-free length "
-				 "(failures come faster than checkpoints keep the work)", NEVER_FINISHES);
+				 "or the simulated clock's range, %.3g s (failures come faster than checkpoints "
+				 "keep the work)", NEVER_FINISHES, CLOCK_RANGE_S);
 			free(wall);
 			free(held);
 			return;
@@ -720,6 +724,14 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 	}
 	if (!plan_data(run, w, c, &m, out) || !plan_checkpoints(run, w, c, r, &m, out))
 		return;
+	if (m.steps * m.step_s >= CLOCK_RANGE_S) {
+		/* the engine's clock saturates at 2^63 ns */
+		out->failed = true;
+		snprintf(out->note, sizeof out->note, "the run's %.3g s without a failure (%.0f years) is beyond "
+			 "the simulated clock's range (%.3g s)", m.steps * m.step_s, m.steps * m.step_s / 3.15576e7,
+			 CLOCK_RANGE_S);
+		return;
+	}
 	run_simulate(&m, t, cluster_gpus(c), out);
 	if (out->failed)
 		return;
