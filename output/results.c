@@ -139,7 +139,7 @@ rowset *results_catalog_prices(const catalog *c)
 		"provider", "offering", "gpu", "gpus_per_instance", "type", "term", "region",
 		"usd_per_gpu_hour", "usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "billing_s",
 		"observed", "confidence", "source", "minimum_s", "billing_confidence",
-		"billing_source", NULL
+		"billing_source", "spot_notice_s", "spot_notice_source", NULL
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_price_count(c); i++) {
@@ -165,6 +165,14 @@ rowset *results_catalog_prices(const catalog *c)
 		rowset_real(rs, "minimum_s", minimum_s);
 		rowset_text(rs, "billing_confidence", b != NULL ? b->confidence : p->confidence);
 		rowset_text(rs, "billing_source", b != NULL ? b->source : p->source);
+		if (p->type == PRICE_SPOT) {
+			/* the preemption notice a spot price's instances get, when known */
+			const struct billing_spec *n = catalog_billing_find(c, p->provider, p->type, p->term);
+			if (n->spot_notice_s >= 0) {
+				rowset_real(rs, "spot_notice_s", n->spot_notice_s);
+				rowset_text(rs, "spot_notice_source", n->spot_notice_source);
+			}
+		}
 	}
 	return rs;
 }
@@ -306,7 +314,9 @@ static const char *const training_columns[] = {
 	/* additions: what each instance is billed for */
 	"billed_h",
 	/* additions: the objective's verdicts */
-	"meets_deadline_p50", "meets_deadline_p90", "meets_budget_p50", "meets_budget_p90", NULL
+	"meets_deadline_p50", "meets_deadline_p90", "meets_budget_p50", "meets_budget_p90",
+	/* additions: the step's wait for its data */
+	"t_data_stall_s", "frac_data_stall", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -375,7 +385,11 @@ static void run_cells(rowset *rs, const struct run_result *u)
 		rowset_real(rs, "frac_checkpoint", u->frac_checkpoint);
 		rowset_real(rs, "frac_lost_to_failures", u->frac_lost_to_failures);
 		rowset_real(rs, "frac_idle", u->frac_idle);
+		if (u->data_modelled)
+			rowset_real(rs, "frac_data_stall", u->frac_data_stall);
 	}
+	if (u->data_modelled)
+		rowset_real(rs, "t_data_stall_s", u->data_stall_s);
 }
 
 /* The objective's verdicts: empty for a bound it does not give or cannot check. */
@@ -626,6 +640,8 @@ static const struct results_column columns[] = {
 	{ "meets_deadline_p90", UNIT_BOOL, "boolean", "the 90th-percentile wall time is at most objective.deadline_h (empty without a deadline or a wall time)" },
 	{ "meets_budget_p50", UNIT_BOOL, "boolean", "the median cost is at most objective.budget_usd (empty without a budget or a price)" },
 	{ "meets_budget_p90", UNIT_BOOL, "boolean", "the 90th-percentile cost is at most objective.budget_usd (empty without a budget or a price)" },
+	{ "t_data_stall_s", UNIT_NUMBER, "s", "the step's wait for its data from workload.data's tier (part of step_time_s; empty without a data block)" },
+	{ "frac_data_stall", UNIT_FRACTION, "fraction", "share of the GPUs' wall time waiting for data (one of the frac_ columns that add up to 1; empty without a data block)" },
 	/* inference */
 	{ "replicas", UNIT_COUNT, "count", "model replicas serving requests" },
 	{ "rate_per_s", UNIT_NUMBER, "requests/s", "request arrival rate" },

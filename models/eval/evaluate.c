@@ -190,6 +190,15 @@ static void evaluate_training(const struct job *j, struct result *out)
 		snprintf(out->reason, sizeof out->reason, "%s", out->run.note);
 		return;
 	}
+	if (out->run.data_stall_s > 0) {
+		/* the step waits for its data (run/run.h): a longer step, the same work */
+		double f = r->step_time_s / (r->step_time_s + out->run.data_stall_s);
+		r->step_time_s += out->run.data_stall_s;
+		r->tokens_per_s *= f;
+		r->tflops_per_gpu *= f;
+		r->mfu *= f;
+		r->hfu *= f;
+	}
 	if (r->step_time_s >= STEP_CLOCK_LIMIT_S) {
 		/* the engine's clock saturates at 2^63 ns: a longer step is not measured */
 		out->outcome = OUTCOME_ERROR;

@@ -411,19 +411,22 @@ static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_n
 static int read_billing(struct jread *r, const json_t *obj, void *entry, bool is_new)
 {
 	static const char *const keys[] = {
-		"provider", "type", "term", "granularity_s", "minimum_s", "source", "confidence",
-		"note", NULL
+		"provider", "type", "term", "granularity_s", "minimum_s", "spot_notice_s",
+		"spot_notice_source", "source", "confidence", "note", NULL
 	};
 	struct billing_spec *b = entry;
 	int type = -1;
 
-	(void)is_new;
+	if (is_new)
+		b->spot_notice_s = -1;  /* not known unless the record says */
 	if (jread_object(r, obj, keys) < 0 ||
 	    jread_string(r, obj, "provider", true, b->provider, sizeof b->provider) < 0 ||
 	    jread_enum(r, obj, "type", false, price_type_names, &type) < 0 ||
 	    jread_string(r, obj, "term", false, b->term, sizeof b->term) < 0 ||
 	    jread_real(r, obj, "granularity_s", true, 1, 31622400, &b->granularity_s) < 0 ||
 	    jread_real(r, obj, "minimum_s", false, 0, 31622400, &b->minimum_s) < 0 ||
+	    jread_real(r, obj, "spot_notice_s", false, 0, 86400, &b->spot_notice_s) < 0 ||
+	    jread_string(r, obj, "spot_notice_source", false, b->spot_notice_source, sizeof b->spot_notice_source) < 0 ||
 	    jread_string(r, obj, "source", true, b->source, sizeof b->source) < 0 ||
 	    jread_string(r, obj, "confidence", true, b->confidence, sizeof b->confidence) < 0 ||
 	    jread_string(r, obj, "note", false, b->note, sizeof b->note) < 0)
@@ -859,6 +862,7 @@ const struct price_spec *catalog_price_find(const catalog *c, const char *provid
 static const struct billing_spec billing_default = {
 	.granularity_s = 3600,
 	.minimum_s = 0,
+	.spot_notice_s = -1,
 	.source = "",
 	.confidence = "assumption",
 	.note = "no billing record for this provider: the billing granularity was not found, "

@@ -183,6 +183,8 @@ struct billing_spec {
 	char term[CAT_NAME_MAX];      /* "" = any term */
 	double granularity_s;
 	double minimum_s;
+	double spot_notice_s;         /* a spot instance's preemption notice; < 0: not known */
+	char spot_notice_source[CAT_NAME_MAX];
 	char source[CAT_TEXT_MAX];
 	char confidence[CAT_NAME_MAX];
 	char note[CAT_NOTE_MAX];
@@ -213,7 +215,7 @@ struct price_quote {
 	char stale[CAT_NOTE_MAX];   /* a warning when the catalog price is over a year older than its as_of */
 	/* a spot price's preemptions, given by the scenario (no catalog has a sourced rate) */
 	double preemptions_per_instance_h;  /* < 0: not given */
-	double preemption_notice_s;         /* read and reported; not used to start a checkpoint */
+	double preemption_notice_s;         /* the scenario's, else the provider's billing record's; < 0: not known */
 	double capacity_wait_s;             /* after a preemption, until capacity is back */
 };
 

@@ -1,13 +1,13 @@
 #include "ckpt.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "models/hw/topology.h"
 #include "models/kernel/transformer.h"
 #include "models/train/memory.h"
 #include "sim/engine.h"
 #include "sim/flow.h"
+#include "util/text.h"
 
 /* Adam's state per trained parameter: the fp32 master copy and two fp32 moments. */
 static const double OPTIMIZER_BYTES_PER_PARAM = 12;
@@ -26,7 +26,7 @@ double ckpt_bytes(const struct train_spec *w, const struct train_plan *p)
 int ckpt_tier_index(const struct cluster_spec *c, const char *name)
 {
 	for (int i = 0; i < c->n_storage; i++)
-		if (strcmp(c->storage[i].tier, name) == 0)
+		if (text_equal_nocase(c->storage[i].tier, name))  /* as the scenario reader checks it */
 			return i;
 	return -1;
 }

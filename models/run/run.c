@@ -4,6 +4,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,12 @@ const char *const failure_dist_names[] = { "exponential", "weibull", NULL };
 /* A trial that runs past this many times its failure-free length never finishes. */
 static const double NEVER_FINISHES = 1000;
 
-enum phase { PH_COMPUTE, PH_STALL, PH_RECOVER };
+/* Just under 2^63 ns, where the engine's clock saturates. */
+static const double CLOCK_RANGE_S = 9e9;
+
+/* PH_SAVE: the checkpoint taken in a spot preemption's notice, durable at
+ * the preemption. */
+enum phase { PH_COMPUTE, PH_STALL, PH_RECOVER, PH_SAVE };
 
 /* A GPU or node with Weibull failure times: when it next fails, its group. */
 struct unit {
@@ -31,12 +37,13 @@ struct unit {
 /* One trial: the clock is kept in double seconds beside the engine's
  * nanoseconds so that a run without failures adds up exactly. */
 struct trial {
-	struct engine_handler on_phase, on_fail, on_write, on_preempt;
+	struct engine_handler on_phase, on_fail, on_write, on_preempt, on_save;
 	engine *e;
 	const struct run_model *m;
 	gsl_rng *rng, *rng_preempt;
-	double preempt_at;
-	queue_id preempt_ev;
+	double preempt_at, save_at;   /* the next preemption; its notice's checkpoint's start */
+	queue_id preempt_ev, save_ev;
+	long saves;                   /* preemptions whose notice a checkpoint fitted in */
 	double wait_start, wait_end;  /* the last capacity wait: no instance held */
 	double t_unheld;
 	long preemptions;
@@ -57,9 +64,12 @@ struct trial {
 	bool finished, overran;
 };
 
+/* Seconds to the engine's nanoseconds; a time past the clock's range
+ * (a failure drawn ages away) is the end of the clock. */
 static int64_t to_ns(double s)
 {
-	return (int64_t)llround(s * 1e9);
+	double ns = s * 1e9;
+	return ns < 9.2e18 ? (int64_t)llround(ns) : INT64_MAX;
 }
 
 static queue_id at(struct trial *t, double when, struct engine_handler *h)
@@ -83,7 +93,7 @@ static void close_phase(struct trial *t)
 		t->t_compute += dt;
 		t->work += dt;
 		t->since_ckpt += dt;
-	} else if (t->phase == PH_STALL) {
+	} else if (t->phase == PH_STALL || t->phase == PH_SAVE) {
 		t->t_ckpt += dt;
 	} else {
 		t->t_recover += dt;
@@ -129,7 +139,11 @@ static void phase_end(engine *e, struct engine_handler *h, uint64_t arg)
 		}
 		t->snapshot = t->work;
 		t->since_ckpt = 0;
-		begin(t, PH_STALL, t->m->stall_s);
+		begin(t, PH_STALL, t->m->stall_s + t->m->slow_s);
+		return;
+	}
+	if (p == PH_SAVE) {
+		/* the notice's checkpoint ends at the preemption, which handles it */
 		return;
 	}
 	if (p == PH_RECOVER)
@@ -138,8 +152,10 @@ static void phase_end(engine *e, struct engine_handler *h, uint64_t arg)
 	if (p == PH_STALL) {
 		t->t_ckpt += t->seg;
 		if (t->m->write_s > 0) {
+			/* the write began after the device-to-host copy; the
+			 * contention stall (slow_s) was part of its time */
 			t->write_pending = true;
-			t->write_at = t->now + t->m->write_s;
+			t->write_at = t->now + t->m->write_s - t->m->slow_s;
 			t->write_ev = at(t, t->write_at, &t->on_write);
 		} else {
 			t->durable = t->snapshot;
@@ -291,10 +307,43 @@ static void failure(engine *e, struct engine_handler *h, uint64_t arg)
 	schedule_failure(t);
 }
 
+/* The next preemption (the instance is gone then; its notice came
+ * notice_s before) and, when a whole checkpoint fits in the notice, the
+ * start of that checkpoint save_s before the preemption. */
 static void schedule_preemption(struct trial *t)
 {
-	t->preempt_at = t->now + gsl_ran_exponential(t->rng_preempt, t->m->preempt_mean_s);
+	const struct run_model *m = t->m;
+	t->preempt_at = t->now + gsl_ran_exponential(t->rng_preempt, m->preempt_mean_s);
 	t->preempt_ev = at(t, t->preempt_at, &t->on_preempt);
+	if (m->save_s > 0 && m->save_s <= m->notice_s && t->preempt_at - t->now >= m->save_s) {
+		t->save_at = t->preempt_at - m->save_s;
+		t->save_ev = at(t, t->save_at, &t->on_save);
+	}
+}
+
+/* The notice's checkpoint starts: training (or a checkpoint stall, or a
+ * background write, which this one supersedes) stops and the work so far
+ * is written whole; nothing to save while recovering. */
+static void save_start(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	(void)e;
+	(void)arg;
+	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_save));
+	t->now = t->save_at;
+	if (t->phase == PH_RECOVER)
+		return;
+	close_phase(t);
+	engine_cancel(t->e, t->phase_ev);
+	if (t->write_pending) {
+		engine_cancel(t->e, t->write_ev);
+		t->write_pending = false;
+	}
+	t->snapshot = t->work;
+	t->phase = PH_SAVE;
+	t->phase_start = t->now;
+	t->phase_end_at = t->preempt_at;
+	t->seg = t->preempt_at - t->now;
+	t->phase_ev = at(t, t->phase_end_at, &t->on_phase);
 }
 
 static void preemption(engine *e, struct engine_handler *h, uint64_t arg)
@@ -303,6 +352,20 @@ static void preemption(engine *e, struct engine_handler *h, uint64_t arg)
 	(void)arg;
 	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_preempt));
 	t->now = t->preempt_at;
+	if (t->phase == PH_SAVE) {
+		/* the notice's checkpoint is durable as the instance goes */
+		close_phase(t);
+		t->phase = PH_COMPUTE;  /* nothing more to close; interrupt() cancels its end */
+		t->phase_start = t->now;
+		t->durable = t->snapshot;
+		t->has_ckpt = true;
+		t->saves++;
+	}
+	if (t->m->local_ckpt && !waiting_for_capacity(t)) {
+		/* the instance goes with its disks: no checkpoint is left */
+		t->durable = 0;
+		t->has_ckpt = false;
+	}
 	if (!waiting_for_capacity(t)) {
 		t->preemptions++;
 		t->wait_start = t->now;
@@ -315,7 +378,7 @@ static void preemption(engine *e, struct engine_handler *h, uint64_t arg)
 }
 
 struct trial_out {
-	double wall, held, productive, frac_ckpt, frac_lost, failures, preemptions;
+	double wall, held, productive, frac_ckpt, frac_lost, failures, preemptions, lost_work, saves;
 	bool overran;
 };
 
@@ -327,12 +390,13 @@ static void run_trial(const struct run_model *m, gsl_rng *rng, gsl_rng *rng_pree
 	t.on_fail.fn = failure;
 	t.on_write.fn = write_end;
 	t.on_preempt.fn = preemption;
+	t.on_save.fn = save_start;
 	t.m = m;
 	t.rng = rng;
 	t.rng_preempt = rng_preempt;
 	t.e = engine_new();
 	double total = m->steps * m->step_s;
-	t.limit_s = NEVER_FINISHES * (total + 1);
+	t.limit_s = fmin(NEVER_FINISHES * (total + 1), CLOCK_RANGE_S);
 	compute(&t);
 	if (weibull(m) && m->units[0] + m->units[1] > 0) {
 		units_init(&t);
@@ -351,6 +415,8 @@ static void run_trial(const struct run_model *m, gsl_rng *rng, gsl_rng *rng_pree
 	o->productive = total;
 	o->failures = (double)t.failures;
 	o->preemptions = (double)t.preemptions;
+	o->saves = (double)t.saves;
+	o->lost_work = t.lost_work;
 	o->held = o->wall - t.t_unheld;
 	o->frac_ckpt = o->wall > 0 ? t.t_ckpt / o->wall : 0;
 	o->frac_lost = o->wall > 0 ? (t.lost_work + t.t_recover) / o->wall : 0;
@@ -363,10 +429,10 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 		n = 1;  /* nothing random happens: every trial is the same */
 	double *wall = malloc((size_t)n * sizeof *wall);
 	double *held = malloc((size_t)n * sizeof *held);
-	double ettr = 0, fck = 0, flost = 0, fails = 0, preempts = 0;
+	double ettr = 0, fck = 0, flost = 0, fails = 0, preempts = 0, lost = 0, saves = 0;
 	const struct train_breakdown *b = &m->br;
 	double comm = b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp;
-	double step_sum = b->compute + b->optimizer + comm + b->bubble + b->other;
+	double step_sum = b->compute + b->optimizer + comm + b->bubble + b->other + m->data_stall_s;
 	out->failed = false;
 	for (int i = 0; i < n; i++) {
 		gsl_rng *rng = rng_stream_new(tr->seed, tr->row_id, (unsigned)RNG_FAILURES + 256u * (unsigned)i);
@@ -381,7 +447,8 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 			out->failed = true;
 			snprintf(out->note, sizeof out->note,
 				 "the run never finishes: a trial ran past %.0f times its failure-free length "
-				 "(failures come faster than checkpoints keep the work)", NEVER_FINISHES);
+				 "or the simulated clock's range, %.3g s (failures come faster than checkpoints "
+				 "keep the work)", NEVER_FINISHES, CLOCK_RANGE_S);
 			free(wall);
 			free(held);
 			return;
@@ -389,6 +456,8 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 		wall[i] = o.wall;
 		held[i] = o.held;
 		preempts += o.preemptions;
+		lost += o.lost_work;
+		saves += o.saves;
 		ettr += o.productive / o.wall;
 		fck += o.frac_ckpt;
 		flost += o.frac_lost;
@@ -405,6 +474,8 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 	out->ettr = ettr / n;
 	out->failures_mean = fails / n;
 	out->preemptions_mean = preempts / n;
+	out->lost_work_mean_s = lost / n;
+	out->notice_saves_mean = saves / n;
 	out->gpu_hours = out->held_p50_s / 3600 * (double)gpus;
 	double fprod = 1 - fck / n - flost / n;
 	if (step_sum > 0) {
@@ -413,6 +484,7 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 		out->frac_comm_exposed = fprod * comm / step_sum;
 		out->frac_bubble = fprod * b->bubble / step_sum;
 		out->frac_idle = fprod * b->other / step_sum;
+		out->frac_data_stall = fprod * m->data_stall_s / step_sum;
 		out->frac_checkpoint = fck / n;
 		out->frac_lost_to_failures = flost / n;
 	}
@@ -440,6 +512,35 @@ static double interrupt_mtbf_s(const struct run_model *m)
 	return m->preempt_mean_s > 0 ? m->preempt_mean_s : m->job_mtbf_s;
 }
 
+/*
+ * An asynchronous write that leaves the node through its scale-out NICs
+ * (every tier but node-local NVMe: a parallel file system, managed Lustre
+ * or an object store is reached over the network) takes a share s of the
+ * node's NIC bandwidth B for the write's duration: its mean rate per node
+ * r = bytes / nodes / write time, s = r / B, at most 1/2 (max-min fair
+ * sharing leaves the training's flows at least half). The step's exposed
+ * scale-out communication (the data-parallel reduction, across nodes when
+ * there are several) then runs at (1 - s) B: it grows from c to c / (1 - s),
+ * so a step takes d = c s / (1 - s) more. Over a write of W s of wall time,
+ * training keeps W step / (step + d) of its progress; the rest,
+ * W d / (step + d), is taken as a stall after the device-to-host copy
+ * (frac_checkpoint), the write's end staying where it was.
+ */
+static void contention(const struct cluster_spec *c, int tier, double bytes, double write_s,
+		       struct run_model *m, struct run_result *out)
+{
+	const struct storage_spec *st = &c->storage[tier].spec;
+	double nic_bps = c->has_nic ? c->nic.bw_bytes_per_s * c->nics_per_node : 0;
+	double transfer_s = write_s - st->latency_s;
+	double exposed = c->nodes > 1 ? m->br.comm_dp : 0;
+	if (st->kind == STORAGE_LOCAL_NVME || !(nic_bps > 0) || !(transfer_s > 0) || !(m->step_s > 0))
+		return;
+	double share = fmin(bytes / c->nodes / transfer_s / nic_bps, 0.5);
+	double extra_s = exposed * share / (1 - share);
+	out->ckpt_nic_share = share;
+	m->slow_s = out->ckpt_contention_s = write_s * extra_s / (m->step_s + extra_s);
+}
+
 /* The checkpoint part of m from the run spec and the candidate. */
 static bool plan_checkpoints(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
 			     const struct train_result *r, struct run_model *m, struct run_result *out)
@@ -464,11 +565,16 @@ static bool plan_checkpoints(const struct run_spec *run, const struct train_spec
 			return fail_note(out, "an asynchronous checkpoint needs the GPU's host link (PCIe) rate");
 		m->stall_s = d2h;
 		m->write_s = write_s;
+		contention(c, tier, bytes, write_s, m, out);
 	} else {
 		m->stall_s = write_s;
 		m->write_s = 0;
 	}
 	out->ckpt_stall_s = m->stall_s;
+	/* a whole checkpoint, taken in a spot notice: the stall, then the write;
+	 * none to node-local disks, which leave with the instance */
+	m->local_ckpt = out->ckpt_local = c->storage[tier].spec.kind == STORAGE_LOCAL_NVME;
+	m->save_s = out->ckpt_save_s = m->local_ckpt ? 0 : m->stall_s + m->write_s;
 	double interval = cs->interval_s;
 	if (cs->interval_steps > 0)
 		interval = (double)cs->interval_steps * m->step_s;
@@ -480,6 +586,106 @@ static bool plan_checkpoints(const struct run_spec *run, const struct train_spec
 	m->interval_s = whole_steps(interval, m->step_s);
 	out->ckpt_interval_s = m->interval_s;
 	return true;
+}
+
+/* Bytes a training token takes on the data tier: the scenario's, else
+ * pre-tokenized ids as the smallest unsigned integer that holds the
+ * vocabulary (uint16 up to 65,536 ids, else uint32). */
+static double data_bytes_per_token(const struct data_spec *d, const struct train_spec *w)
+{
+	if (d->bytes_per_token > 0)
+		return d->bytes_per_token;
+	return w->model.vocab <= 65536 ? 2 : 4;
+}
+
+/*
+ * The step's wait for its data: every node reads its share of the step's
+ * tokens from the data tier, as flows over the same storage paths as a
+ * checkpoint read (the node's client rate, then the tier's aggregate).
+ * The loader prefetches the next batch while the step runs, so only a
+ * read longer than the step stalls it: stall = max(0, read - step).
+ * The tier's latency is hidden by the prefetch and left out.
+ */
+static bool plan_data(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
+		      struct run_model *m, struct run_result *out)
+{
+	const struct data_spec *d = &run->data;
+	if (!d->enabled)
+		return true;
+	int tier = ckpt_tier_index(c, d->tier);
+	if (tier < 0) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "data tier \"%s\" is not a storage tier of this candidate", d->tier);
+		return fail_note(out, msg);
+	}
+	double bytes = w->global_batch_tokens * data_bytes_per_token(d, w);
+	out->data_modelled = true;
+	out->data_read_s = ckpt_transfer_s(c, tier, c->nodes, bytes, false) - c->storage[tier].spec.latency_s;
+	out->data_stall_s = m->data_stall_s = fmax(0, out->data_read_s - m->step_s);
+	m->step_s += m->data_stall_s;
+	return true;
+}
+
+/* The spot notice: the scenario's, else the provider's (< 0: not known,
+ * taken as none). */
+static double notice_s(const struct price_quote *q)
+{
+	return q->preemption_notice_s > 0 ? q->preemption_notice_s : 0;
+}
+
+/* Append "; text" (or text when the note is empty) to the note. */
+static void note_add(struct run_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_add(struct run_result *out, const char *fmt, ...)
+{
+	size_t used = strlen(out->note);
+	if (used > 0 && used + 2 < sizeof out->note) {
+		memcpy(out->note + used, "; ", 3);
+		used += 2;
+	}
+	if (used + 1 >= sizeof out->note)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out->note + used, sizeof out->note - used, fmt, ap);
+	va_end(ap);
+}
+
+/* What the run assumed, in words, into out->note. */
+static void describe(const struct run_spec *run, const struct cluster_spec *c, const struct run_model *m,
+		     struct run_result *out)
+{
+	const struct price_quote *pq = &c->price;
+	out->note[0] = '\0';
+	if (run->data.enabled)
+		note_add(out, "data from \"%s\": %.3g s to read a step's tokens, stall %.3g s per step", run->data.tier,
+			 out->data_read_s, out->data_stall_s);
+	if (run->checkpoint.enabled)
+		note_add(out, "checkpoint %.3g GB every %.0f s: write %.1f s, stall %.2f s, read %.1f s",
+			 out->ckpt_bytes / 1e9, out->ckpt_interval_s, out->ckpt_write_s, out->ckpt_stall_s,
+			 out->ckpt_read_s);
+	if (out->ckpt_contention_s > 0)
+		note_add(out, "the write takes %.1f%% of the NICs: +%.2f s of training per checkpoint",
+			 100 * out->ckpt_nic_share, out->ckpt_contention_s);
+	if (m->job_mtbf_s > 0)
+		note_add(out, "job MTBF %.2f h, %.1f failures per run (mean)", m->job_mtbf_s / 3600, out->failures_mean);
+	if (out->spot) {
+		note_add(out, "spot: %.2f preemptions per instance-hour, %.1f per run (mean), capacity wait %.0f s "
+			 "(not billed)", pq->preemptions_per_instance_h, out->preemptions_mean, pq->capacity_wait_s);
+		if (out->ckpt_local)
+			note_add(out, "checkpoints on node-local disks are lost with a preempted instance: "
+				 "each preemption restarts the run from its first step");
+		else if (pq->preemption_notice_s < 0)
+			note_add(out, "no sourced preemption notice for provider \"%s\": none assumed "
+				 "(give price.preemption_notice_s)", pq->provider);
+		else if (m->save_s > 0 && m->save_s <= m->notice_s)
+			note_add(out, "a checkpoint (%.1f s) fits in the %.0f s notice: saved at each preemption",
+				 m->save_s, m->notice_s);
+		else if (m->save_s > 0)
+			note_add(out, "a checkpoint (%.1f s) does not fit in the %.0f s notice: the work since the "
+				 "last one is lost", m->save_s, m->notice_s);
+	}
+	if (out->spare_usd_p50 > 0)
+		note_add(out, "%d spare nodes billed idle: $%.0f", m->spare_nodes, out->spare_usd_p50);
 }
 
 void run_training(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
@@ -512,11 +718,20 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 		double per_h = pq->preemptions_per_instance_h * c->nodes;
 		m.preempt_mean_s = per_h > 0 ? 3600 / per_h : 0;
 		m.capacity_wait_s = pq->capacity_wait_s;
+		m.notice_s = notice_s(pq);
 		if (!(m.job_mtbf_s > 0))
 			m.restart_s = run->failures.restart_s;
 	}
-	if (!plan_checkpoints(run, w, c, r, &m, out))
+	if (!plan_data(run, w, c, &m, out) || !plan_checkpoints(run, w, c, r, &m, out))
 		return;
+	if (m.steps * m.step_s >= CLOCK_RANGE_S) {
+		/* the engine's clock saturates at 2^63 ns */
+		out->failed = true;
+		snprintf(out->note, sizeof out->note, "the run's %.3g s without a failure (%.0f years) is beyond "
+			 "the simulated clock's range (%.3g s)", m.steps * m.step_s, m.steps * m.step_s / 3.15576e7,
+			 CLOCK_RANGE_S);
+		return;
+	}
 	run_simulate(&m, t, cluster_gpus(c), out);
 	if (out->failed)
 		return;
@@ -525,21 +740,14 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 		out->billed_s = billing_billed_s(&c->price, out->held_p50_s);
 		out->cost_usd_p50 = billing_cost_usd(c, out->held_p50_s);
 		out->cost_usd_p90 = billing_cost_usd(c, out->held_p90_s);
+		if (m.spare_nodes > 0) {
+			/* spare nodes are held, idle, for the whole run */
+			double per_node = c->price.usd_per_gpu_hour * c->gpus_per_node * m.spare_nodes;
+			out->spare_usd_p50 = per_node * billing_billed_s(&c->price, out->held_p50_s) / 3600;
+			out->cost_usd_p50 += out->spare_usd_p50;
+			out->cost_usd_p90 += per_node * billing_billed_s(&c->price, out->held_p90_s) / 3600;
+		}
 		out->usd_per_mtok = out->cost_usd_p50 / (out->tokens / 1e6);
 	}
-	char buf[sizeof out->note] = "";
-	int len = 0;
-	if (run->checkpoint.enabled)
-		len = snprintf(buf, sizeof buf, "checkpoint %.3g GB every %.0f s: write %.1f s, stall %.2f s, read %.1f s",
-			       out->ckpt_bytes / 1e9, out->ckpt_interval_s, out->ckpt_write_s, out->ckpt_stall_s,
-			       out->ckpt_read_s);
-	if (m.job_mtbf_s > 0 && len >= 0 && (size_t)len < sizeof buf)
-		snprintf(buf + len, sizeof buf - (size_t)len, "%sjob MTBF %.2f h, %.1f failures per run (mean)",
-			 len > 0 ? "; " : "", m.job_mtbf_s / 3600, out->failures_mean);
-	len = (int)strlen(buf);
-	if (out->spot && (size_t)len < sizeof buf)
-		snprintf(buf + len, sizeof buf - (size_t)len, "%sspot: %.2f preemptions per instance-hour, %.1f per run "
-			 "(mean), capacity wait %.0f s (not billed)", len > 0 ? "; " : "",
-			 pq->preemptions_per_instance_h, out->preemptions_mean, pq->capacity_wait_s);
-	memcpy(out->note, buf, sizeof buf);
+	describe(run, c, &m, out);
 }

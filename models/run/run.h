@@ -57,12 +57,21 @@ struct objective_spec {
 	double budget_usd;  /* 0 = none */
 };
 
+/* Where the training tokens are read from (workload.data): a storage tier
+ * of the candidate and the bytes each token takes there. */
+struct data_spec {
+	bool enabled;
+	char tier[CAT_NAME_MAX];
+	double bytes_per_token;     /* 0: 2 when the vocabulary fits uint16 ids, else 4 */
+};
+
 /* The data and the events of the whole run. */
 struct run_spec {
 	double tokens;              /* total tokens to train on; 0 = one step only */
 	double examples, epochs;    /* finetune data, when given instead of tokens */
 	struct checkpoint_spec checkpoint;
 	struct failure_spec failures;
+	struct data_spec data;
 };
 
 /*
@@ -91,9 +100,20 @@ struct run_result {
 	double held_p50_s, held_p90_s; /* wall time less the unheld capacity waits, P50/P90 */
 	bool spot;                  /* spot preemptions were simulated */
 	double ckpt_bytes, ckpt_write_s, ckpt_stall_s, ckpt_read_s, ckpt_interval_s;
+	double ckpt_contention_s;   /* an asynchronous write's slowdown of training, per checkpoint */
+	double ckpt_nic_share;      /* the share of the node's NIC bandwidth the write takes */
+	double ckpt_save_s;         /* a checkpoint taken whole in a spot notice: stall + write */
+	double lost_work_mean_s;    /* work thrown away per trial, mean */
+	double notice_saves_mean;   /* preemptions whose notice fitted a checkpoint, per trial, mean */
+	bool ckpt_local;            /* checkpoints on node-local NVMe: lost at a preemption */
+	bool data_modelled;         /* the run reads its data from a tier (workload.data) */
+	double data_read_s;         /* reading one step's tokens from the data tier */
+	double data_stall_s;        /* the step's wait for data: max(0, read - step) */
+	double frac_data_stall;     /* share of the wall time waiting for data (part of the split) */
+	double spare_usd_p50;       /* the spare nodes' part of cost_usd_p50 */
 	double job_mtbf_s;          /* 0 = no failures */
 	bool failed;                /* the run could not be simulated: note says why */
-	char note[240];             /* what the run assumed, in words */
+	char note[400];             /* what the run assumed, in words */
 };
 
 /* The random draws of a job: its seed, its row and how many trials. */
@@ -110,9 +130,21 @@ struct run_trials {
  * the stall's end); read_s the reload after a restart.
  */
 struct run_model {
-	double step_s, steps;
+	double step_s, steps;        /* step_s includes data_stall_s */
 	struct train_breakdown br;   /* the step's split */
+	double data_stall_s;         /* of step_s, the wait for data */
 	double interval_s, stall_s, write_s, read_s;
+	/* an asynchronous write that shares the NICs with training slows it:
+	 * slow_s more of stall per checkpoint, taken from the write's time */
+	double slow_s;
+	/* a spot preemption's notice: when save_s (a whole checkpoint, stall
+	 * + write) fits in notice_s, the job checkpoints in the notice and
+	 * loses nothing; else it loses the work since the last checkpoint.
+	 * save_s 0: no checkpoint tier, nothing saved. */
+	double notice_s, save_s;
+	/* checkpoints on node-local disks leave with a preempted instance: a
+	 * preemption loses the work since the start and nothing is reloaded */
+	bool local_ckpt;
 	double job_mtbf_s;           /* the job's failure MTBF; 0 = none */
 	/* Weibull failure times (shape > 0 and not 1): each of units[g]
 	 * components of group g (GPUs, nodes) fails as its own renewal process

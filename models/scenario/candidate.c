@@ -189,10 +189,6 @@ static void take_preset_storage(const catalog *cat, const struct preset_spec *pr
 
 /* The price the cluster asks for: the preset's provider (and offering, when
  * the GPU is the preset's), then the price object's fields. */
-/* AWS gives a Spot Instance a two-minute interruption notice (Amazon EC2
- * User Guide, "Spot Instance interruption notices"). */
-static const double SPOT_NOTICE_S = 120;
-
 /* A spot price's preemption fields: only with type spot; capacity_wait_s
  * is required with preemptions_per_instance_h (no sourced default). */
 static int read_preemptions(struct jread *r, const json_t *v, struct price_ask *a)
@@ -231,7 +227,7 @@ static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 	a->type = PRICE_ON_DEMAND;
 	a->minimum_s = -1;
 	a->preemptions_per_instance_h = -1;
-	a->preemption_notice_s = SPOT_NOTICE_S;
+	a->preemption_notice_s = -1;  /* not given: the provider's billing record's */
 	a->capacity_wait_s = -1;
 	if (preset != NULL) {
 		text_copy(a->provider, sizeof a->provider, preset->provider);
@@ -344,6 +340,8 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 	q->type = (enum price_type)a.type;
 	q->preemptions_per_instance_h = a.preemptions_per_instance_h;
 	q->preemption_notice_s = a.preemption_notice_s;
+	if (q->type == PRICE_SPOT && q->preemption_notice_s < 0)
+		q->preemption_notice_s = catalog_billing_find(cat, a.provider, q->type, a.term)->spot_notice_s;
 	q->capacity_wait_s = a.capacity_wait_s;
 	if (q->type == PRICE_OWNED)
 		return 0;  /* priced by read_owned_price(), which knows the node */

@@ -78,8 +78,8 @@ static int read_header(struct jread *r, const json_t *root, const char *file, st
 	return 0;
 }
 
-/* Candidate i's name differs from the earlier ones', and it has the tier
- * the workload checkpoints to. Fails at candidates[i]. */
+/* Candidate i's name differs from the earlier ones', and it has the tiers
+ * the workload checkpoints to and reads its data from. Fails at candidates[i]. */
 static int check_candidate(struct jread *r, const struct scenario *s, size_t i)
 {
 	const struct cluster_spec *c = &s->candidates[i];
@@ -98,6 +98,14 @@ static int check_candidate(struct jread *r, const struct scenario *s, size_t i)
 		if (!found)
 			return jread_fail(r, "has no storage tier \"%s\" for workload.checkpoint.tier",
 					  s->workload.run.checkpoint.tier);
+	}
+	if (s->workload.run.data.enabled) {
+		bool found = false;
+		for (int t = 0; t < c->n_storage; t++)
+			found |= text_equal_nocase(c->storage[t].tier, s->workload.run.data.tier);
+		if (!found)
+			return jread_fail(r, "has no storage tier \"%s\" for workload.data.tier",
+					  s->workload.run.data.tier);
 	}
 	return 0;
 }

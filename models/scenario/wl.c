@@ -17,7 +17,7 @@ static const struct wl_reader wl_readers[] = {
 		.name = "training",
 		.read = wl_train_read,
 		.keys = (const char *const[]){
-			"model", "global_batch_tokens", "parallelism", "checkpoint", "mode", NULL
+			"model", "global_batch_tokens", "parallelism", "checkpoint", "mode", "data", NULL
 		},
 	},
 	{
@@ -26,7 +26,7 @@ static const struct wl_reader wl_readers[] = {
 		.read = wl_train_read,
 		.keys = (const char *const[]){
 			"model", "global_batch_tokens", "parallelism", "checkpoint", "mode", "finetune",
-			"examples", "epochs", NULL
+			"examples", "epochs", "data", NULL
 		},
 	},
 	{

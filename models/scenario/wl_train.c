@@ -125,6 +125,20 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 	return 0;
 }
 
+/* The `data` object: the tier the training tokens are read from and the
+ * bytes a token takes there (0: from the vocabulary, docs/whole-run.md). */
+static int read_data(struct jread *r, const json_t *v, struct data_spec *d)
+{
+	static const char *const keys[] = { "tier", "bytes_per_token", NULL };
+	memset(d, 0, sizeof *d);
+	d->enabled = true;
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_string(r, v, "tier", true, d->tier, sizeof d->tier) < 0 ||
+	    jread_real(r, v, "bytes_per_token", false, 0.001, 1e9, &d->bytes_per_token) < 0)
+		return -1;
+	return 0;
+}
+
 /* Seconds of detection + relaunch + NCCL init after a failure or a
  * preemption (docs/whole-run.md: bounded by PyTorch's default
  * process-group timeout of 10 min). */
@@ -276,6 +290,13 @@ static int read_plan_mode_checkpoint(struct jread *r, const json_t *v, struct wo
 	if ((x = json_object_get(v, "checkpoint")) != NULL) {
 		mark = jread_enter_key(r, "checkpoint");
 		if (read_checkpoint(r, x, &w->run.checkpoint) < 0)
+			return -1;
+		jread_leave(r, mark);
+	}
+	w->run.data.enabled = false;
+	if ((x = json_object_get(v, "data")) != NULL) {
+		mark = jread_enter_key(r, "data");
+		if (read_data(r, x, &w->run.data) < 0)
 			return -1;
 		jread_leave(r, mark);
 	}

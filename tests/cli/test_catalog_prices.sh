@@ -64,5 +64,11 @@ expect_status 0 "$CLUSTERSIM" run "$TMP/own.json" --dry-run --format csv && [ ! 
 grep -q '^aws,p5.48xlarge,on-demand,,1,60,X37$' "$TMP/billing.csv" && ok || fail "aws p5 on-demand: per second, 60 s minimum"
 grep -q '^aws,p5.48xlarge,reserved,capacity-block,3600,0,S41$' "$TMP/billing.csv" && ok || fail "aws capacity block: hourly kept"
 grep -q '^gcp,a3-highgpu-8g,on-demand,,1,60,X38$' "$TMP/billing.csv" && ok || fail "gcp on-demand: per second, 60 s minimum"
+# A spot price's preemption notice: AWS 2 min, GCP 30 s, none known elsewhere.
+"$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,spot_notice_s,spot_notice_source >"$TMP/notice.csv" || fail "catalog prices notice"
+grep -q '^aws,p5.48xlarge,spot,120,X44$' "$TMP/notice.csv" && ok || fail "aws spot notice 120 s"
+grep -q '^gcp,a3-highgpu-8g,spot,30,X45$' "$TMP/notice.csv" && ok || fail "gcp spot notice 30 s"
+grep -q '^nebius,gpu-h100-sxm 8gpu-128vcpu-1600gb,spot,,$' "$TMP/notice.csv" && ok || fail "nebius spot: no notice known"
+grep -q '^aws,p5.48xlarge,on-demand,,$' "$TMP/notice.csv" && ok || fail "on-demand: no notice"
 grep -q '^lambda,.*,3600,0,$' "$TMP/billing.csv" && ok || fail "lambda: no record, hourly assumed"
 finish

@@ -13,4 +13,27 @@ expect_status 0 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" --set 
 	ok || fail "another seed, the same P90: $(cat "$TMP/out")"
 grep ',ok,' "$TMP/a" | awk -F, '{ s = $6 + $7 + $8 + $9 + $10 + $11; if ($5 >= 1 || $5 < 0.9 || s < 0.9999 || s > 1.0001 || $4 < $3) bad = 1 } END { exit bad }' &&
 	ok || fail "ETTR in (0.9, 1), split sums to 1, P90 >= P50: $(cat "$TMP/a")"
+
+# The README's Llama 3 8B sweep: 6 points x 6 candidates, every row ok. With
+# checkpoints on managed Lustre a spot row costs less than its on-demand
+# row; on 16 nodes Lustre's fixed aggregate makes checkpoints a larger share
+# than node-local NVMe's, which scales with the nodes; checkpoints on local
+# NVMe leave with a preempted instance, so spot on local NVMe has the lower
+# ETTR. Columns: candidate,nodes,tier,status,ettr,cost_usd_p50,frac_checkpoint.
+sw="$TOP/scenarios/examples/sweep-llama3-8b.json"
+expect_status 0 "$CLUSTERSIM" sweep "$sw" --format csv \
+	--columns candidate,nodes,set:workload.checkpoint.tier,status,ettr,cost_usd_p50,frac_checkpoint || fail "sweep-llama3-8b"
+sed 1d "$TMP/out" >"$TMP/s8"
+[ "$(wc -l <"$TMP/s8")" -eq 36 ] && [ "$(grep -c ',ok,' "$TMP/s8")" -eq 36 ] && ok || fail "sweep-llama3-8b: 36 ok rows: $(head -3 "$TMP/s8")"
+val() { awk -F, -v c="$1" -v n="$2" -v t="$3" -v f="$4" '$1 == c && $2 == n && $3 == t { print $f }' "$TMP/s8"; }
+for g in p5 p5en a3-high; do
+	for n in 1 4 16; do
+		awk -v s="$(val "$g spot" $n lustre 6)" -v o="$(val "$g on-demand" $n lustre 6)" 'BEGIN { exit !(s < o) }' &&
+			ok || fail "$g on $n nodes: spot on Lustre not cheaper than on-demand"
+		awk -v l="$(val "$g spot" $n local 5)" -v m="$(val "$g spot" $n lustre 5)" 'BEGIN { exit !(l < m) }' &&
+			ok || fail "$g on $n nodes: spot ETTR on local NVMe not below Lustre's"
+	done
+	awk -v m="$(val "$g on-demand" 16 lustre 7)" -v l="$(val "$g on-demand" 16 local 7)" 'BEGIN { exit !(m > 2 * l) }' &&
+		ok || fail "$g on 16 nodes: Lustre checkpoints not slower than local NVMe"
+done
 finish

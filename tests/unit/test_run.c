@@ -300,7 +300,7 @@ static void test_spot_rows(void **state)
 		 "{\"name\": \"od\", \"preset\": \"dgx-h100\", \"nodes\": 2, \"price\": {\"type\": \"on-demand\", %s}}]}",
 		 price, price, price);
 	assert_int_equal(scenario_of_text(text, &s, &err), 0);
-	assert_close(s.candidates[0].price.preemption_notice_s, 120, 1e-12);  /* AWS's 2-minute notice */
+	assert_true(s.candidates[0].price.preemption_notice_s < 0);  /* no provider: no sourced notice */
 	struct train_result tr;
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
 	assert_int_equal(tr.status, TRAIN_OK);
@@ -400,6 +400,228 @@ static void test_repair_wait(void **state)
 	assert_true(none.wall_time_p50_s > spare.wall_time_p50_s + 0.8 * 3600 * spare.failures_mean);
 }
 
+/* A spot notice that fits a whole checkpoint saves the work at every
+ * preemption: nothing is lost and, with no other checkpoint, no restart and
+ * no reload, wall time = work + preemptions x (save + capacity wait)
+ * exactly (a preemption during a wait, when nothing is held, is dropped). */
+static void test_notice_saves(void **state)
+{
+	(void)state;
+	struct run_model m = model(1, 2e5);
+	m.save_s = 10;                      /* e.g. a 10 s synchronous write */
+	m.notice_s = 30;
+	m.preempt_mean_s = 2e4;
+	m.capacity_wait_s = 100;
+	struct run_trials t = { 21, 3, 1 };
+	struct run_result r;
+	run_simulate(&m, &t, 8, &r);
+	assert_false(r.failed);
+	print_message("notice 30 s, save 10 s: %.0f preemptions, %.0f saved, lost %.1f s\n", r.preemptions_mean,
+		      r.notice_saves_mean, r.lost_work_mean_s);
+	assert_true(r.preemptions_mean > 5);
+	assert_close(r.notice_saves_mean, r.preemptions_mean, 0);
+	assert_close(r.lost_work_mean_s, 0, 0);
+	assert_close(r.wall_time_p50_s, 2e5 + r.preemptions_mean * (10 + 100), 1e-12);
+}
+
+/* A notice shorter than a checkpoint saves nothing: each preemption loses
+ * the work since the last periodic checkpoint, tau / 2 on average (the
+ * preemption falls uniformly in the interval; Poisson, memoryless). */
+static void test_notice_too_short(void **state)
+{
+	(void)state;
+	double tau = 1000;
+	struct run_model m = model(1, 1e5);
+	m.interval_s = tau;
+	m.stall_s = 10;                      /* synchronous: the save is the 10 s write */
+	m.save_s = 10;
+	m.notice_s = 5;
+	m.preempt_mean_s = 2e4;
+	m.capacity_wait_s = 100;
+	struct run_trials t = { 22, 3, 200 };
+	struct run_result r;
+	run_simulate(&m, &t, 8, &r);
+	assert_false(r.failed);
+	double per = r.lost_work_mean_s / r.preemptions_mean;
+	/* about 1000 preemptions in all: the mean of a uniform on [0, tau] to
+	 * tau / sqrt(12) / sqrt(1000) = 0.9% of tau */
+	print_message("notice 5 s < save 10 s: %.2f preemptions per run, %.0f saved, %.1f s lost each (tau/2 = %.0f)\n",
+		      r.preemptions_mean, r.notice_saves_mean, per, tau / 2);
+	assert_close(r.notice_saves_mean, 0, 0);
+	assert_close(per, tau / 2, 0.05 * tau / 2);
+}
+
+/* The notice is the provider's: AWS 2 min, GCP 30 s (billing.json); the
+ * scenario's own overrides it; a provider without one has none. */
+static void test_notice_catalog(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(scenario_of_text(
+		"{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\","
+		" \"seq_len\": 4096, \"global_batch_tokens\": 4194304},"
+		" \"candidates\": ["
+		"{\"name\": \"a\", \"preset\": \"aws-p5.48xlarge\", \"price\": {\"type\": \"spot\"}},"
+		"{\"name\": \"g\", \"preset\": \"gcp-a3-highgpu-8g\", \"price\": {\"type\": \"spot\"}},"
+		"{\"name\": \"n\", \"preset\": \"nebius-8x-h100\", \"price\": {\"type\": \"spot\"}},"
+		"{\"name\": \"o\", \"preset\": \"aws-p5.48xlarge\", \"price\": {\"type\": \"spot\", \"preemption_notice_s\": 45}}]}",
+		&s, &err), 0);
+	assert_close(s.candidates[0].price.preemption_notice_s, 120, 0);
+	assert_close(s.candidates[1].price.preemption_notice_s, 30, 0);
+	assert_true(s.candidates[2].price.preemption_notice_s < 0);
+	assert_close(s.candidates[3].price.preemption_notice_s, 45, 0);
+	scenario_release(&s);
+}
+
+/* Two nodes, llama3-8b, one checkpoint tier or data tier given in JSON. */
+static void two_nodes(const char *storage, const char *workload_extra, struct scenario *s, struct train_result *tr)
+{
+	struct cs_error err;
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\","
+		 " \"seq_len\": 4096, \"global_batch_tokens\": 4194304, \"tokens\": 4e10,"
+		 " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"dp\": 16, \"zero\": 1}%s},"
+		 " \"candidates\": [{\"name\": \"x\", \"gpu\": \"H100-SXM\", \"nodes\": 2, \"gpus_per_node\": 8,"
+		 " \"scale_up\": \"nvlink4\", \"nic\": \"ib-ndr\", \"nics_per_node\": 8, \"storage\": [%s]}]}",
+		 workload_extra, storage);
+	assert_int_equal(scenario_of_text(text, s, &err), 0);
+	train_evaluate(&s->workload.train, &s->candidates[0], NULL, tr);
+	assert_int_equal(tr->status, TRAIN_OK);
+}
+
+/* An asynchronous write through the NICs: at a client rate of 20 GB/s a
+ * node's 8 x 400G NICs (8 x 50 GB/s) lose s = 20 / 400 = 5% to it, the
+ * exposed data-parallel time c grows to c / (1 - s), and over the write's
+ * W s training loses W d / (step + d), d = c s / (1 - s); no failures, one
+ * trial: wall = steps x step + checkpoints x (copy + that) exactly. To
+ * node-local NVMe nothing is lost. */
+static void test_ckpt_contention(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_result tr;
+	two_nodes("{\"tier\": \"pfs\", \"kind\": \"parallel-fs\", \"write_GBps_per_node\": 20,"
+		  " \"read_GBps_per_node\": 20, \"aggregate_GBps\": 1000},"
+		  " {\"tier\": \"nvme\", \"kind\": \"local-nvme\", \"write_GBps_per_node\": 20, \"read_GBps_per_node\": 20}",
+		  ", \"checkpoint\": {\"interval_s\": 600, \"tier\": \"pfs\", \"async\": true}", &s, &tr);
+	struct run_trials t = { 1, 0, 1 };
+	struct run_result r;
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &r);
+	assert_false(r.failed);
+	double c = tr.br.comm_dp, sh = 20.0 / 400.0, d = c * sh / (1 - sh);
+	double W = r.ckpt_write_s;
+	print_message("exposed dp %.4f s of a %.4f s step; write %.2f s at NIC share %.3f: +%.4f s per checkpoint\n",
+		      c, tr.step_time_s, W, r.ckpt_nic_share, r.ckpt_contention_s);
+	assert_true(c > 0);
+	assert_close(r.ckpt_nic_share, sh, 1e-9);
+	assert_close(r.ckpt_contention_s, W * d / (tr.step_time_s + d), 1e-9);
+	double total = r.steps * tr.step_time_s;
+	double n_ckpt = ceil(total / r.ckpt_interval_s - 1e-9) - 1;   /* none after the last step */
+	assert_close(r.wall_time_p50_s, total + n_ckpt * (r.ckpt_stall_s + r.ckpt_contention_s), 1e-9);
+	/* the slowdown is in frac_checkpoint */
+	assert_close(r.frac_checkpoint, n_ckpt * (r.ckpt_stall_s + r.ckpt_contention_s) / r.wall_time_p50_s, 1e-9);
+	struct run_spec nvme = s.workload.run;
+	snprintf(nvme.checkpoint.tier, sizeof nvme.checkpoint.tier, "nvme");
+	run_training(&nvme, &s.workload.train, &s.candidates[0], &tr, &t, &r);
+	assert_close(r.ckpt_contention_s, 0, 0);
+	scenario_release(&s);
+}
+
+/* A data tier half as fast as the step needs doubles the step: the read
+ * of a step's tokens takes 2 steps, so the step waits one more; the wait
+ * is frac_data_stall of the time. bytes_per_token defaults to 4 for
+ * Llama 3's 128,256-entry vocabulary (more than uint16 ids hold). */
+static void test_data_stall(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_result tr;
+	two_nodes("{\"tier\": \"data\", \"kind\": \"parallel-fs\", \"read_GBps_per_node\": 1000, \"aggregate_GBps\": 1}",
+		  ", \"data\": {\"tier\": \"data\"}", &s, &tr);
+	assert_true(s.workload.run.data.enabled);
+	double bytes = 4194304.0 * 4;
+	/* the aggregate that reads a step's bytes in exactly two steps */
+	s.candidates[0].storage[0].spec.aggregate_bytes_per_s = bytes / (2 * tr.step_time_s);
+	struct run_trials t = { 1, 0, 1 };
+	struct run_result r;
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &r);
+	assert_false(r.failed);
+	print_message("step %.4f s; a step's %.0f MB read in %.4f s: stall %.4f s, frac_data_stall %.4f\n",
+		      tr.step_time_s, bytes / 1e6, r.data_read_s, r.data_stall_s, r.frac_data_stall);
+	assert_true(r.data_modelled);
+	assert_close(r.data_read_s, 2 * tr.step_time_s, 1e-6);
+	assert_close(r.data_stall_s, tr.step_time_s, 1e-6);
+	assert_close(r.wall_time_p50_s, r.steps * 2 * tr.step_time_s, 1e-6);
+	assert_close(r.frac_data_stall, 0.5, 1e-6);
+	assert_close(r.frac_compute + r.frac_comm_exposed + r.frac_bubble + r.frac_idle + r.frac_data_stall +
+		     r.frac_checkpoint + r.frac_lost_to_failures, 1, 1e-12);
+	/* a tier that keeps up: no stall; 2 bytes per token given */
+	s.candidates[0].storage[0].spec.aggregate_bytes_per_s = 1e12;
+	s.workload.run.data.bytes_per_token = 2;
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &r);
+	assert_close_abs(r.data_read_s, 4194304.0 * 2 / 1e12, 1e-9);  /* the engine's clock: whole ns */
+	assert_close(r.data_stall_s, 0, 0);
+	assert_close(r.wall_time_p50_s, r.steps * tr.step_time_s, 1e-6);
+	scenario_release(&s);
+}
+
+/* Spare nodes are billed, idle, for the whole held time: 2 spares beside 2
+ * nodes double the cost of a run in which nothing fails. */
+static void test_spare_billing(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(scenario_of_text(
+		"{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\","
+		" \"seq_len\": 4096, \"global_batch_tokens\": 4194304, \"tokens\": 4e10,"
+		" \"parallelism\": {\"tp\": 1, \"pp\": 1, \"dp\": 16},"
+		" \"failures\": {\"gpu_mtbf_h\": 1e9, \"spare_nodes\": 2}},"
+		" \"candidates\": [{\"name\": \"a\", \"preset\": \"dgx-h100\", \"nodes\": 2,"
+		" \"price\": {\"usd_per_gpu_hour\": 2, \"billing_s\": 1, \"minimum_s\": 0}}]}", &s, &err), 0);
+	struct train_result tr;
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
+	struct run_trials t = { 1, 0, 5 };
+	struct run_result spare, none;
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &spare);
+	struct run_spec run = s.workload.run;
+	run.failures.spare_nodes = 0;
+	run_training(&run, &s.workload.train, &s.candidates[0], &tr, &t, &none);
+	assert_true(spare.failures_mean == 0 && none.failures_mean == 0);
+	assert_close(none.cost_usd_p50, 16 * 2.0 * billing_billed_s(&s.candidates[0].price, none.held_p50_s) / 3600, 1e-12);
+	assert_close(spare.spare_usd_p50, none.cost_usd_p50, 1e-9);
+	assert_close(spare.cost_usd_p50, 2 * none.cost_usd_p50, 1e-9);
+	assert_close(spare.cost_usd_p90, 2 * none.cost_usd_p90, 1e-9);
+	scenario_release(&s);
+}
+
+/* Checkpoints on node-local disks leave with a preempted instance: every
+ * preemption starts the run over, whatever the interval. Work T, preemptions
+ * at rate lambda (none while waiting for capacity): the compute time is
+ * (e^{lambda T} - 1) / lambda, so the work lost is that less T, over
+ * e^{lambda T} - 1 preemptions (the restart-from-scratch renewal). */
+static void test_local_ckpt_preempted(void **state)
+{
+	(void)state;
+	double T = 1e4, lambda = 1 / 1e4;
+	struct run_model m = model(1, T);
+	m.interval_s = 100;                  /* free checkpoints, to local disks */
+	m.local_ckpt = true;
+	m.preempt_mean_s = 1 / lambda;
+	m.capacity_wait_s = 1000;
+	struct run_trials t = { 23, 3, 10000 };   /* SE of the count about 1% */
+	struct run_result r;
+	run_simulate(&m, &t, 8, &r);
+	assert_false(r.failed);
+	double n = exp(lambda * T) - 1, lost = n / lambda - T;
+	print_message("local checkpoints, lambda T = 1: %.3f preemptions (e - 1 = %.3f), %.0f s lost (%.0f)\n",
+		      r.preemptions_mean, n, r.lost_work_mean_s, lost);
+	assert_close(r.preemptions_mean, n, 0.05);
+	assert_close(r.lost_work_mean_s, lost, 0.05);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +638,13 @@ int main(void)
 		cmocka_unit_test(test_interval_steps),
 		cmocka_unit_test(test_preemption_rate),
 		cmocka_unit_test(test_spot_rows),
+		cmocka_unit_test(test_notice_saves),
+		cmocka_unit_test(test_notice_too_short),
+		cmocka_unit_test(test_notice_catalog),
+		cmocka_unit_test(test_ckpt_contention),
+		cmocka_unit_test(test_data_stall),
+		cmocka_unit_test(test_spare_billing),
+		cmocka_unit_test(test_local_ckpt_preempted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
