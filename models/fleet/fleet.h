@@ -1,0 +1,144 @@
+/*
+ * fleet: many teams' jobs gang-scheduled on one shared cluster: the
+ * records of a fleet workload (job classes, their arrivals and durations,
+ * the scheduler) and what simulating it gives.
+ *
+ * The scenario reader fills struct fleet_spec (and reads job traces into
+ * struct fleet_trace); fleet_run() (fleet.c) turns each class that names a
+ * workload into a duration on its allocation through the evaluate call
+ * (once per class and allocation), draws the jobs, runs the scheduler
+ * simulation (fleet_sim.h) on the candidate and, for the sizing answer,
+ * repeats it over node counts. Nothing here reads files or includes
+ * jansson.
+ */
+#ifndef CLUSTERSIM_MODELS_FLEET_FLEET_H
+#define CLUSTERSIM_MODELS_FLEET_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/hw/hw.h"
+#include "models/run/run.h"
+
+#define FLEET_NAME_MAX 64
+#define FLEET_TEAMS_MAX 32
+#define FLEET_CLASSES_MAX 64
+
+enum fleet_policy { FLEET_FIFO, FLEET_SJF, FLEET_PRIORITY, FLEET_BACKFILL };
+extern const char *const fleet_policy_names[];
+
+enum fleet_duration_dist { FLEET_DUR_FIXED, FLEET_DUR_EXPONENTIAL, FLEET_DUR_LOGNORMAL, FLEET_DUR_UNIFORM };
+extern const char *const fleet_duration_dist_names[];
+
+/* A stated job duration: fixed (mean_s) or drawn, clamped to [min_s, max_s]. */
+struct fleet_duration {
+	enum fleet_duration_dist dist;
+	double mean_s, sd_s, min_s, max_s;
+};
+
+enum fleet_arrival { FLEET_ARRIVAL_POISSON, FLEET_ARRIVAL_TRACE };
+extern const char *const fleet_arrival_names[];
+
+enum fleet_trace_format { FLEET_TRACE_SACCT, FLEET_TRACE_CSV };
+extern const char *const fleet_trace_format_names[];
+
+/* One job of a trace file. */
+struct fleet_trace_job {
+	double submit_s;             /* from the trace's first submission */
+	int gpus;
+	double duration_s;           /* End - Start (sacct) or the CSV's duration */
+	double trace_wait_s;         /* Start - Submit in the trace; < 0 when unknown */
+	char team[FLEET_NAME_MAX];   /* "" = the class's team */
+};
+
+/* Jobs read from a trace file (owned by the loaded scenario). */
+struct fleet_trace {
+	struct fleet_trace_job *jobs;
+	size_t n;
+};
+
+struct workload_spec;            /* models/eval/job.h */
+
+/* One class of jobs. */
+struct fleet_class {
+	char name[FLEET_NAME_MAX];
+	char team[FLEET_NAME_MAX];
+	int priority;                /* higher runs first under "priority" */
+	enum fleet_arrival arrival;
+	double rate_per_h;           /* poisson */
+	char trace[1024];            /* resolved path */
+	enum fleet_trace_format trace_format;
+	const struct fleet_trace *trace_jobs;   /* trace: read by the reader */
+	int gpus;                    /* per job (a whole number of nodes' worth when it spans nodes) */
+	struct fleet_duration duration;         /* when workload is NULL */
+	double estimate_factor;      /* SJF: the user's estimate = duration x this (1 = exact) */
+	const struct workload_spec *workload;   /* a training/finetune/inference/collective workload, or NULL */
+};
+
+struct fleet_spec {
+	double duration_h;           /* arrivals stop after this */
+	double warmup_h;             /* jobs submitted before this are not counted */
+	enum fleet_policy policy;
+	bool preemption;             /* higher priority preempts lower (restart from checkpoint) */
+	double objective_wait_p90_h; /* 0 = none */
+	double team_quota[FLEET_TEAMS_MAX];  /* priority: max fraction of GPUs per team; 0 = none */
+	int n_classes;
+	struct fleet_class classes[FLEET_CLASSES_MAX];
+	struct failure_spec failures; /* node failures on the fleet (the whole-run model) */
+};
+
+/* Percentiles in hours. */
+struct fleet_pct {
+	double p50, p90, p99, mean;
+};
+
+/* What one team (or the whole fleet) got. */
+struct fleet_group {
+	char team[FLEET_NAME_MAX];
+	long jobs_submitted, jobs_done;
+	struct fleet_pct wait_h;     /* submission to start (gang: all GPUs at once) */
+	struct fleet_pct jct_h;      /* submission to completion */
+	double gpu_hours;            /* allocated GPU-hours of its jobs (in the window) */
+	double usd;                  /* its GPU-hours' dollars plus its share of the idle ones (by use) */
+	double trace_wait_p50_h;     /* the trace's own waits, < 0 when none */
+};
+
+/* What simulating a fleet on one cluster gives (fleet_sim_run). */
+struct fleet_metrics {
+	struct fleet_group fleet;    /* every job */
+	int n_teams;
+	struct fleet_group teams[FLEET_TEAMS_MAX];
+	double held_gpu_hours;       /* cluster GPUs x window */
+	double allocated_gpu_hours;
+	double busy_gpu_hours;       /* allocated minus time lost to failures and restarts */
+	double utilization;          /* allocated / held */
+	double busy_utilization;     /* busy / held */
+	double idle_gpu_hours;       /* held - allocated: billed, unused */
+	double fragmentation;        /* time-mean fraction of GPUs free while a waiting job could not start */
+	double makespan_h;           /* first submission to last completion */
+	long preemptions;
+	long failures;
+	uint64_t events;
+};
+
+enum fleet_status { FLEET_OK, FLEET_INVALID, FLEET_ERROR };
+
+/* fleet_run's answer: the metrics on the candidate and the sizing answer. */
+struct fleet_result {
+	enum fleet_status status;
+	char reason[512];
+	struct fleet_metrics m;
+	bool meets_objective;        /* P90 wait within the objective (true without one) */
+	double usd_total, usd_per_job;
+	bool priced;
+	/* sizing: the fewest nodes of the candidate's node type that meet the objective */
+	int sized_nodes;             /* 0 when no objective or none meets it */
+	double sized_usd;
+	int per_team_nodes;          /* "one cluster per team": sum of each team's fewest nodes */
+	double per_team_usd;
+	int peak_nodes;              /* "rent for the peak": nodes of the most GPUs ever asked at once */
+	double peak_usd;
+};
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * fleet_sim: the shared cluster's scheduler on the engine (sim/).
+ *
+ * Jobs (drawn from the classes' arrival processes and durations, or read
+ * from traces) are submitted to a queue; the scheduler gang-schedules them
+ * (a job starts only with all its GPUs): FIFO, SJF on the user's estimate,
+ * priority with per-team quotas, or EASY backfill (a backfilled job never
+ * delays the reservation of the head of the queue); optionally a
+ * higher-priority job preempts lower ones, which restart from their last
+ * checkpoint. Placement respects scale-up domains (whole nodes for jobs of
+ * a node or more; a smaller job inside one node) and leaf switches, so
+ * fragmentation shows. Nodes fail and are repaired (the whole-run failure
+ * model); a failed job restarts from its last checkpoint. Every job is a
+ * few events, so 100,000 jobs take well under a second.
+ */
+#ifndef CLUSTERSIM_MODELS_FLEET_FLEET_SIM_H
+#define CLUSTERSIM_MODELS_FLEET_FLEET_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/fleet/fleet.h"
+
+/* One job as the scheduler sees it. */
+struct fleet_job {
+	int cls;                     /* index into spec->classes */
+	int team;                    /* index into the team table */
+	double submit_s;
+	int gpus;
+	double duration_s;           /* on its allocation, without failures */
+	double estimate_s;           /* SJF and backfill: the user's estimate */
+	int priority;
+	double checkpoint_interval_s;/* work lost on preemption/failure <= this; 0 = restart from scratch */
+	double restart_s;            /* relaunch and reload after a preemption or failure */
+	double trace_wait_s;         /* < 0: unknown */
+};
+
+struct fleet_sim_config {
+	const struct fleet_spec *spec;
+	int nodes, gpus_per_node;
+	int domain_gpus;             /* scale-up domain (8, or 72 for NVL72) */
+	int nodes_per_leaf;          /* 0 = one leaf */
+	/* jobs: given (sorted by submit_s), or drawn from the classes when NULL */
+	const struct fleet_job *jobs;
+	size_t n_jobs;
+	/* per class, when drawing: its duration on its allocation (workload classes) or < 0 to draw */
+	const double *class_duration_s;
+	const double *class_checkpoint_interval_s;
+	const double *class_restart_s;
+	int n_teams;
+	const char (*team_names)[FLEET_NAME_MAX];
+	double usd_per_gpu_hour;     /* 0 = unpriced */
+	uint64_t seed, row_id;
+};
+
+/* Run the fleet; returns 0, or -1 with reason filled (a job larger than
+ * the cluster, too many events). */
+int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out, char *reason, size_t reason_len);
+
+/* Erlang C: probability that an arrival waits in an M/M/c queue with
+ * offered load a = lambda / mu Erlangs (a < c); for the tests and docs. */
+double fleet_erlang_c(int c, double a);
+
+#endif
