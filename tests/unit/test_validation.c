@@ -83,6 +83,26 @@ static void test_training_metrics(void **state)
 	scenario_release(&s);
 }
 
+/* The kind column: collectives, training (and fine-tuning), serving. */
+static void test_kinds(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(scenario_of_text(collective_text, &s, &err), 0);
+	assert_int_equal(validation_kind(&s), VALIDATION_COLLECTIVE);
+	assert_string_equal(validation_kind_names[validation_kind(&s)], "collective");
+	scenario_release(&s);
+	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
+	assert_int_equal(validation_kind(&s), VALIDATION_TRAINING);
+	s.workload.kind = WORKLOAD_FINETUNE;
+	assert_int_equal(validation_kind(&s), VALIDATION_TRAINING);
+	s.workload.kind = WORKLOAD_INFERENCE;
+	assert_string_equal(validation_kind_names[validation_kind(&s)], "serving");
+	s.workload.kind = WORKLOAD_TRAINING;
+	scenario_release(&s);
+}
+
 /* A plan that does not fit cannot be predicted, and says why. */
 static void test_oom_not_predicted(void **state)
 {
@@ -107,6 +127,7 @@ int main(void)
 		cmocka_unit_test(test_collective_metrics),
 		cmocka_unit_test(test_training_metrics),
 		cmocka_unit_test(test_oom_not_predicted),
+		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
