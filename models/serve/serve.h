@@ -109,6 +109,7 @@ struct serve_metrics {
 	double mean_in_system;      /* time-mean requests in system (Little's law) */
 	struct serve_pct kv_transfer_ms;  /* disaggregated: prefill-to-decode KV move */
 	uint64_t events;            /* engine events run */
+	long output_tokens_emitted; /* tokens the steps emitted (conservation: = sum of outputs) */
 };
 
 enum serve_status { SERVE_OK, SERVE_OOM, SERVE_INVALID, SERVE_ERROR };

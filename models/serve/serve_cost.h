@@ -11,6 +11,14 @@
  * each decoding sequence (memory-bound: the weights once per step plus every
  * sequence's KV read); MoE experts are read only for the tokens routed to
  * them; plus a fixed per-step overhead.
+ *
+ * Layout (serve_cost.c, docs/calibration.md "Serving step time"): a replica
+ * is pp stages of ep x tp GPUs, tp inside a node. Attention and dense
+ * layers are split over tp and, with ep > 1, run data-parallel over the ep
+ * ranks (each takes 1/ep of the sequences); experts are split over ep (and
+ * over tp inside each rank), with an all-to-all dispatch and combine. A
+ * step's batch goes through the stages in turn (no micro-batches of
+ * different steps in flight), so pp adds memory, not throughput.
  */
 #ifndef CLUSTERSIM_MODELS_SERVE_SERVE_COST_H
 #define CLUSTERSIM_MODELS_SERVE_SERVE_COST_H
@@ -18,6 +26,7 @@
 #include <stddef.h>
 
 #include "models/hw/hw.h"
+#include "models/hw/topology.h"
 #include "models/kernel/roofline.h"
 #include "models/serve/serve.h"
 
@@ -64,6 +73,14 @@ struct serve_cost {
 	double tp_link_latency_s;
 	double peak_flops_per_s;         /* replica */
 	double peak_hbm_bytes_per_s;     /* replica */
+	/* added by serve_cost.c (docs/calibration.md, "Serving step time") */
+	struct topology topo;            /* the cluster, for the collectives */
+	double workspace_bytes_per_gpu;  /* non-torch memory + activation peak */
+	double kv_bytes_per_token_gpu;   /* on a GPU of the fullest stage */
+	double weight_bytes_per_param;   /* linear layers, as stored (fp4: with scales) */
+	double kv_elem_bytes;            /* one K or V element */
+	int kv_heads_per_gpu;            /* kv_heads / tp, at least 1 (replicated) */
+	int moe_layers;
 };
 
 /*
@@ -85,5 +102,19 @@ void serve_cost_model(const struct serve_cost *sc, struct serve_step_model *out)
 
 /* Global default of the per-step overhead (docs/calibration.md). */
 extern const double serve_default_step_overhead_s;
+
+/* Memory a serving process holds outside its weights and KV cache besides
+ * the activation peak (CUDA context, cuBLAS and NCCL buffers, CUDA graphs):
+ * one GPU alone, and a GPU of a multi-GPU replica (docs/calibration.md). */
+extern const double serve_nontorch_bytes_single;
+extern const double serve_nontorch_bytes_multi;
+
+/* Bytes per stored 4-bit weight, block scales included (NVFP4: one 8-bit
+ * scale per 16 values). */
+extern const double serve_fp4_bytes_per_weight;
+
+/* Expected distinct experts that `tokens` tokens each routed to k of E
+ * experts (uniformly, independently) reach: E (1 - (1 - k/E)^tokens). */
+double serve_cost_experts_hit(double experts, double k, double tokens);
 
 #endif

@@ -41,9 +41,17 @@ struct serve_sim_config {
 	uint64_t seed, row_id;
 };
 
-/* Run the load to the end (every sent request finished). Returns 0, or -1
- * with reason filled when it cannot run (a request that can never fit the
- * KV cache, too many events). */
+/* Why serve_sim_run could not run a load (its negative returns; added
+ * beside the original -1 so that serve_run can give the right status). */
+enum serve_sim_failure {
+	SERVE_SIM_KV = -1,            /* a request can never fit a replica's KV cache */
+	SERVE_SIM_UNSCHEDULABLE = -2, /* a configuration no step can serve (a prompt over the budget) */
+	SERVE_SIM_TOO_LONG = -3       /* past the event limit */
+};
+
+/* Run the load to the end (every sent request finished). Returns 0, or a
+ * negative enum serve_sim_failure (-1: a request that can never fit the KV
+ * cache) with reason filled when it cannot run. */
 int serve_sim_run(const struct serve_sim_config *cfg, struct serve_metrics *out, char *reason,
 		  size_t reason_len);
 

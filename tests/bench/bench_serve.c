@@ -1,0 +1,101 @@
+/*
+ * bench_serve: the speed of the serving simulation. One hour of Poisson
+ * traffic at 100 requests/s (about 360,000 requests of 1000 prompt and 200
+ * output tokens) on one 8-GPU replica of Llama 3 70B (bf16, tp 8) on a DGX
+ * H100, step times from serve_cost: target under 2 s. Also a load the
+ * replica sustains (5 requests/s), to show the figures in steady state.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "models/hw/catalog.h"
+#include "models/scenario/scenario.h"
+#include "models/serve/serve.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int load(catalog *cat, const char *text, struct scenario *s)
+{
+	char path[] = "/tmp/clustersim-bench-XXXXXX";
+	struct cs_error err;
+	int fd = mkstemp(path);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		return -1;
+	close(fd);
+	int rc = scenario_load(path, NULL, 0, -1, cat, s, &err);
+	if (rc != 0)
+		fprintf(stderr, "%s\n", err.msg);
+	unlink(path);
+	return rc;
+}
+
+static void bench(const struct cluster_spec *c, const struct model_spec *m, double rate, int reps)
+{
+	static const struct kernel_calibration cal = { .launch_s = -1, .flash_attention = true };
+	struct serving_spec sv;
+	static struct serve_result r;
+	double best = 1e9;
+
+	memset(&sv, 0, sizeof sv);
+	sv.process = ARRIVAL_POISSON;
+	sv.rate_per_s = rate;
+	sv.duration_s = 3600;
+	sv.prompt_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = 1000, .min = 1, .max = 1 << 20 };
+	sv.output_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = 200, .min = 1, .max = 1 << 20 };
+	sv.max_batch_tokens = 8192;
+	sv.max_seqs = 256;
+	sv.chunked_prefill = true;
+	sv.block_tokens = 16;
+	sv.step_overhead_s = -1;
+	sv.router = ROUTER_ROUND_ROBIN;
+	sv.replicas = 1;
+	sv.tp = 8;
+	sv.pp = 1;
+	sv.ep = 1;
+	for (int i = 0; i < reps; i++) {
+		double t0 = now_s();
+		serve_run(&sv, m, PREC_BF16, &cal, c, 42, 0, &r);
+		double dt = now_s() - t0;
+		if (dt < best)
+			best = dt;
+	}
+	if (r.status != SERVE_OK) {
+		printf("serve %g/s: status %d: %s\n", rate, r.status, r.reason);
+		return;
+	}
+	printf("1 h at %g req/s, Llama 3 70B, 8x H100 (tp 8): %.3f s, %ld requests, %llu events, %.2f M events/s\n",
+	       rate, best, r.m.requests_done, (unsigned long long)r.m.events, r.m.events / best / 1e6);
+	printf("    span %.0f s, %.0f output tok/s, TTFT P50/P99 %.0f/%.0f ms, TPOT P50/P99 %.1f/%.1f ms, "
+	       "ITL P99 %.1f ms, KV util %.2f, preemptions %ld\n",
+	       r.m.span_s, r.m.output_tok_s, r.m.ttft_ms.p50, r.m.ttft_ms.p99, r.m.tpot_ms.p50, r.m.tpot_ms.p99,
+	       r.m.itl_ms.p99, r.m.kv_util, r.m.preemptions);
+}
+
+int main(void)
+{
+	struct cs_error err;
+	struct scenario s;
+	catalog *cat = catalog_new_builtin(&err);
+	if (cat == NULL) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	if (load(cat, "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
+		      " \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 1}]}", &s) != 0)
+		return 1;
+	const struct model_spec *m = catalog_model(cat, "llama3-70b");
+	if (m == NULL)
+		return 1;
+	bench(&s.candidates[0], m, 100, 3);
+	bench(&s.candidates[0], m, 5, 3);
+	scenario_release(&s);
+	catalog_free(cat);
+	return 0;
+}
