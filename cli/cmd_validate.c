@@ -190,7 +190,7 @@ static bool validate_file(const char *file, const catalog *base, rowset *rs, str
 
 /* One summary line of tally t ("" for all rows, else "KIND: "); the number
  * of rows beyond the worst-row target into *over. */
-static double validate_summary_line(const char *label, const struct validate_tally *t, size_t *over)
+static double validate_summary_line(const char *label, struct validate_tally *t, size_t *over)
 {
 	size_t nerr = t->abs_err_pct.n;
 	*over = 0;
@@ -206,7 +206,7 @@ static double validate_summary_line(const char *label, const struct validate_tal
 /* Print the summary to standard error: every row, then the serving rows
  * when there are any. EXIT_RUNTIME when the targets are not met (over all
  * rows), else EXIT_OK. */
-static int validate_summary(const struct validate_tallies *t, struct cs_error *err)
+static int validate_summary(struct validate_tallies *t, struct cs_error *err)
 {
 	size_t over, serving_over;
 	double median = validate_summary_line("", &t->all, &over);
