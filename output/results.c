@@ -433,7 +433,8 @@ static const char *const inference_columns[] = {
  * row, when it got that far). */
 static void serve_layout_cells(rowset *rs, const struct serve_result *s)
 {
-	rowset_int(rs, "replicas", s->replicas);
+	if (s->replicas > 0)
+		rowset_int(rs, "replicas", s->replicas);
 	rowset_int(rs, "tp", s->tp);
 	rowset_int(rs, "pp", s->pp);
 	rowset_int(rs, "ep", s->ep);
@@ -638,6 +639,8 @@ static const struct results_column columns[] = {
 	{ "e2e_p99_s", UNIT_NUMBER, "s", "request latency end to end, 99th percentile" },
 	{ "slo_attainment", UNIT_FRACTION, "fraction", "share of requests that meet the latency objectives" },
 	{ "kv_util", UNIT_FRACTION, "fraction", "share of the KV cache's blocks in use, time-averaged" },
+	{ "prefill_replicas", UNIT_COUNT, "count", "disaggregated serving: replicas that compute prompts" },
+	{ "decode_replicas", UNIT_COUNT, "count", "disaggregated serving: replicas that generate the output tokens" },
 	{ "requests", UNIT_COUNT, "count", "requests served (all sent ones finish)" },
 	{ "request_per_s", UNIT_NUMBER, "requests/s", "requests completed per second (completed / first arrival to last completion)" },
 	{ "goodput_req_s", UNIT_NUMBER, "requests/s", "requests completed per second that meet every SLO" },

@@ -55,6 +55,13 @@ static bool asks_failures(const struct job *j)
 	return j->workload->run.failures.enabled;
 }
 
+/* A spot price for serving: its preemptions would interrupt the service,
+ * and the request simulation has none (whatever the rate given). */
+static bool asks_spot_serving(const struct job *j)
+{
+	return j->cluster->price.type == PRICE_SPOT;
+}
+
 /*
  * What a scenario can say that is read and checked but not modelled yet.
  * A job that asks for one is `unsupported`; when the thing would change the
@@ -72,6 +79,8 @@ static const struct unmodelled {
 		    "capacity_wait_s (no catalog has a sourced preemption rate): no wall time or cost" },
 	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_failures, .voids_run = true,
 	  .reason = "failures during serving (workload.failures) are not modelled: no serving figures" },
+	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_spot_serving, .voids_run = true,
+	  .reason = "spot preemptions during serving (price type spot) are not modelled: no serving figures" },
 };
 
 /* Mark the result unsupported for each unmodelled thing the job asks for;

@@ -208,10 +208,13 @@ struct serve_trace *serve_trace_read(FILE *f, const char *path, char *msg, size_
 	csv_set_realloc_func(&parser, csv_xrealloc);
 	csv_set_free_func(&parser, free);
 	while (!p.failed && (got = getline(&line, &linecap, f)) >= 0) {
-		size_t n = (size_t)got;
+		size_t n = (size_t)got, skip = 0;
+		/* a UTF-8 byte order mark (as spreadsheets write) is not part of the header */
+		if (p.line == 1 && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+			skip = 3;
 		if (memchr(line, '\0', n) != NULL)
 			parse_fail(&p, "contains a NUL byte, not CSV text");
-		else if (csv_parse(&parser, line, n, on_field, on_row, &p) != n)
+		else if (csv_parse(&parser, line + skip, n - skip, on_field, on_row, &p) != n - skip)
 			parse_fail(&p, "malformed CSV: %s", csv_strerror(csv_error(&parser)));
 		if (n > 0 && line[n - 1] == '\n')
 			p.line++;

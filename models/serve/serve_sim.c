@@ -16,7 +16,17 @@
  *    waiting queue; its prompt and the tokens generated so far are
  *    prefilled again, and that prefill emits its next token).
  * A request's prefix-cache hits (prefix_hit_fraction of its prompt, at most
- * all but one token) are not computed but hold KV blocks.
+ * all but one token) are not computed but hold KV blocks. A step's
+ * serve_batch counts, for each decode, its context including the token it
+ * computes, and for each prefill chunk c after k tokens already in the KV,
+ * c (k + (c + 1) / 2) query-key pairs.
+ *
+ * Arrivals: Poisson and gamma start one gap after t = 0 and stop at
+ * duration_s, or after `requests` requests when that is given; offline sends
+ * `requests` at t = 0; a closed-loop client sends its next request at the
+ * instant its last one finishes, while fewer than `requests` were sent (or
+ * before duration_s); a trace sends its requests (the first `requests` of
+ * them, by arrival) at their times, duration_s not applied.
  *
  * Token times follow vLLM's benchmark (benchmarks/benchmark_serving.py):
  * TTFT = first token - arrival, ITL = every gap between two tokens of a
@@ -228,7 +238,9 @@ static int blocks_for(const struct sim *s, long tokens)
 
 static void kv_take(struct sim *s, struct replica *r, int n)
 {
-	assert(n <= r->blocks_free);
+	assert(n >= 0 && n <= r->blocks_free);
+	if (n == 0)
+		return;
 	r->blocks_free -= n;
 	stats_level_add(&s->kv_used, engine_now(s->e), n);
 	double frac = (double)(r->blocks_total - r->blocks_free) / (double)r->blocks_total;
@@ -238,6 +250,8 @@ static void kv_take(struct sim *s, struct replica *r, int n)
 
 static void kv_give(struct sim *s, struct replica *r, int n)
 {
+	if (n == 0)
+		return;
 	r->blocks_free += n;
 	assert(r->blocks_free <= r->blocks_total);
 	stats_level_add(&s->kv_used, engine_now(s->e), -n);

@@ -424,6 +424,51 @@ static void test_routers_split(void **state)
 	}
 }
 
+/* A disaggregated load (2 prefill and 3 decode replicas of 8 GPUs over 5
+ * nodes, small decode caches so that decodes preempt and recompute):
+ * Little's law holds, every output token is emitted once, and the median
+ * KV transfer takes at least what the median prompt's takes on idle links
+ * (transfer time grows with the prompt; sharing links only slows it). */
+static void test_disaggregated_load(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	cluster_of("{\"name\": \"x\", \"gpu\": \"H100-SXM\", \"nodes\": 5, \"gpus_per_node\": 8, \"scale_up\": \"nvlink4\","
+		   " \"nic\": \"ib-ndr\", \"nics_per_node\": 8, \"topology\": {\"kind\": \"rail\", \"nodes_per_leaf\": 2}}",
+		   &c);
+	struct topology t;
+	topology_init(&t, &c);
+	struct lin l = { 0.004, 2e-6, 5e-5, 1e-8 };
+	struct serving_spec sv = spec();
+	sv.rate_per_s = 20;
+	sv.duration_s = 300;
+	sv.prompt_tokens = (struct length_spec){ .dist = LEN_LOGNORMAL, .mean = 800, .sd = 400, .min = 1, .max = 4000 };
+	sv.output_tokens = (struct length_spec){ .dist = LEN_LOGNORMAL, .mean = 150, .sd = 100, .min = 1, .max = 1000 };
+	for (int router = 0; router < 3; router++) {
+		sv.router = (enum serve_router)router;
+		struct serve_sim_config cfg;
+		memset(&cfg, 0, sizeof cfg);
+		cfg.sv = &sv;
+		cfg.disaggregated = true;
+		cfg.topo = &t;
+		cfg.prefill = (struct serve_pool){ 2, model_of(&l, 1e5), 0, 8 };
+		cfg.decode = (struct serve_pool){ 3, model_of(&l, 6000), 16, 8 };
+		cfg.prefill.model.kv_bytes_per_token = 327680;
+		cfg.decode.model.kv_bytes_per_token = 327680;
+		cfg.seed = 7;
+		struct serve_metrics m;
+		run_ok(&cfg, &m);
+		assert_true(m.requests_done > 5500);
+		assert_true(m.preemptions > 0);
+		assert_close(m.mean_in_system, m.request_per_s * m.e2e_s.mean, 0.02);
+		assert_close(m.output_tokens_emitted, m.output_tok_s * m.span_s, 1e-9);
+		/* the lognormal's median exp(mu) = 800 / sqrt(1 + 0.25); 3% for sampling */
+		double median_prompt = 800 / sqrt(1.25);
+		assert_true(m.kv_transfer_ms.p50 * 1e-3 >=
+			    0.97 * (t.rail.latency_s + median_prompt * 327680 / 8 / (t.rail.bw_bytes_per_s * t.rail.efficiency)));
+	}
+}
+
 static const struct kernel_calibration cal_defaults = { .launch_s = -1, .flash_attention = true };
 
 /* serve_run on Llama 3 8B, two 8-GPU H100 nodes, with the step model of
@@ -531,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_closed_loop),
 		cmocka_unit_test(test_never_fits),
 		cmocka_unit_test(test_disaggregated_transfer),
+		cmocka_unit_test(test_disaggregated_load),
 		cmocka_unit_test(test_lengths),
 		cmocka_unit_test(test_prefill_mixing),
 		cmocka_unit_test(test_routers_split),

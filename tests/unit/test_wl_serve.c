@@ -333,6 +333,32 @@ static void test_seq_len_refused(void **state)
 	assert_non_null(strstr(err.msg, "workload.seq_len: not used by inference workloads"));
 }
 
+/* An objective and Monte Carlo trials mean nothing to a serving load: refused. */
+static void test_objective_and_trials_refused(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	static const struct {
+		const char *block, *want;
+	} cases[] = {
+		{ "\"objective\": {\"deadline_h\": 10}", "scenario 'test.json': objective: not used by inference workloads" },
+		{ "\"monte_carlo\": {\"trials\": 10}", "scenario 'test.json': monte_carlo: not used by inference workloads" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1024];
+		snprintf(text, sizeof text,
+			 "{\"workload\": {\"kind\": \"inference\", \"model\": \"llama3-8b\","
+			 " \"serving\": {\"arrival\": {\"rate_per_s\": 1}, \"prompt_tokens\": 100, \"output_tokens\": 10}},"
+			 " \"candidates\": [{\"preset\": \"dgx-h100\"}], %s}", cases[i].block);
+		json_t *root = json_loads(text, 0, NULL);
+		assert_non_null(root);
+		assert_int_equal(scenario_from_json(root, "test.json", cat, &s, &err), -1);
+		json_decref(root);
+		assert_non_null(strstr(err.msg, cases[i].want));
+	}
+}
+
 /* Write `text` to a file of the test directory; its path in path. */
 static void write_file(const char *name, const char *text, char *path, size_t size)
 {
@@ -343,14 +369,14 @@ static void write_file(const char *name, const char *text, char *path, size_t si
 	fclose(f);
 }
 
-/* A trace's rows arrive in order, columns in any order, blank lines and
- * a missing final newline allowed. */
+/* A trace's rows arrive in order, columns in any order, a byte order mark,
+ * CRLF line ends, blank lines and a missing final newline allowed. */
 static void test_trace_read(void **state)
 {
 	(void)state;
 	char path[256], msg[512];
-	write_file("ok.csv", "prompt_tokens,arrival_s,output_tokens\n"
-			     "100,0,10\n\n"
+	write_file("ok.csv", "\xEF\xBB\xBFprompt_tokens,arrival_s,output_tokens\r\n"
+			     "100,0,10\r\n\n"
 			     "2000,0.5,1\n"
 			     " 7 , 0.5 , 3 \n"
 			     "\"64\",12.25,4096", path, sizeof path);
@@ -462,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_bad_lengths),
 		cmocka_unit_test(test_seq_len_refused),
+		cmocka_unit_test(test_objective_and_trials_refused),
 		cmocka_unit_test(test_trace_read),
 		cmocka_unit_test(test_trace_bad),
 		cmocka_unit_test(test_trace_in_scenario),
