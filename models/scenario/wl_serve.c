@@ -429,6 +429,21 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	return check_serving(r, v, sv);
 }
 
+/* Without kv_precision the KV cache follows workload.precision, which must
+ * then be a format servers store it in (vLLM's --kv-cache-dtype auto takes
+ * the model's dtype: bf16, fp16 or fp32; fp8 is its fp8 option). At r's
+ * serving path. */
+static int check_kv_precision(struct jread *r, const struct workload_spec *w)
+{
+	enum precision p = w->train.precision;
+	char msg[256];
+	if (w->serving.has_kv_precision || p == PREC_BF16 || p == PREC_FP16 || p == PREC_FP8 || p == PREC_FP32)
+		return 0;
+	snprintf(msg, sizeof msg, "missing: the KV cache would follow workload.precision \"%s\", which no server "
+		 "stores it in; give \"bf16\", \"fp16\" or \"fp8\"", precision_names[p]);
+	return reader_fail_at(r, "kv_precision", msg);
+}
+
 /* Read the request trace of an ARRIVAL_TRACE spec; a defect fails at
  * serving.arrival.trace with the trace's line. */
 static int load_trace(struct jread *r, struct serving_spec *sv)
@@ -464,7 +479,8 @@ int wl_serve_read(struct jread *r, const json_t *v, const char *file, const cata
 	    (x = reader_enter_required(r, v, "serving", &mark)) == NULL ||
 	    read_serving(r, x, file, &w->serving) < 0)
 		return -1;
-	if (w->serving.process == ARRIVAL_TRACE && load_trace(r, &w->serving) < 0)
+	if (check_kv_precision(r, w) < 0 ||
+	    (w->serving.process == ARRIVAL_TRACE && load_trace(r, &w->serving) < 0))
 		return -1;
 	jread_leave(r, mark);
 	return 0;

@@ -333,6 +333,37 @@ static void test_seq_len_refused(void **state)
 	assert_non_null(strstr(err.msg, "workload.seq_len: not used by inference workloads"));
 }
 
+/* Without kv_precision, a workload precision no KV cache is stored in is refused. */
+static void test_kv_follows_precision(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *fmt =
+		"{\"workload\": {\"kind\": \"inference\", \"model\": \"llama3-8b\", \"precision\": \"%s\","
+		" \"serving\": {\"arrival\": {\"rate_per_s\": 1}, \"prompt_tokens\": 100, \"output_tokens\": 10%s}},"
+		" \"candidates\": [{\"preset\": \"dgx-b200\"}]}";
+	char text[1024];
+	snprintf(text, sizeof text, fmt, "fp4", "");
+	json_t *root = json_loads(text, 0, NULL);
+	assert_int_equal(scenario_from_json(root, "test.json", cat, &s, &err), -1);
+	json_decref(root);
+	assert_non_null(strstr(err.msg, "workload.serving.kv_precision: missing: the KV cache would follow "
+					"workload.precision \"fp4\""));
+	snprintf(text, sizeof text, fmt, "fp4", ", \"kv_precision\": \"fp8\"");
+	root = json_loads(text, 0, NULL);
+	assert_int_equal(scenario_from_json(root, "test.json", cat, &s, &err), 0);
+	json_decref(root);
+	assert_int_equal(s.workload.serving.kv_precision, PREC_FP8);
+	scenario_release(&s);
+	snprintf(text, sizeof text, fmt, "fp8", "");
+	root = json_loads(text, 0, NULL);
+	assert_int_equal(scenario_from_json(root, "test.json", cat, &s, &err), 0);
+	json_decref(root);
+	assert_false(s.workload.serving.has_kv_precision);
+	scenario_release(&s);
+}
+
 /* An objective and Monte Carlo trials mean nothing to a serving load: refused. */
 static void test_objective_and_trials_refused(void **state)
 {
@@ -489,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_bad_lengths),
 		cmocka_unit_test(test_seq_len_refused),
 		cmocka_unit_test(test_objective_and_trials_refused),
+		cmocka_unit_test(test_kv_follows_precision),
 		cmocka_unit_test(test_trace_read),
 		cmocka_unit_test(test_trace_bad),
 		cmocka_unit_test(test_trace_in_scenario),
