@@ -15,8 +15,9 @@ static const char usage_text[] =
 	"usage: clustersim validate [FILES...] [--format table|csv|json] [--catalog FILE]... [--columns LIST]\n"
 	"                           [-o FILE]\n\n"
 	"Runs every validation scenario (default: scenarios/validation/*.json, or the installed\n"
-	"copy) and prints id,metric,published,predicted,error_pct; a summary goes to standard\n"
-	"error. Exit status 1 when the median absolute error exceeds 10% or any row exceeds 25%.\n"
+	"copy) and prints id,metric,published,predicted,error_pct,status,reason,source,kind; a\n"
+	"summary goes to standard error (all rows, then the serving rows on a line of their own).\n"
+	"Exit status 1 when the median absolute error exceeds 10% or any row exceeds 25%.\n"
 	"  --format F         table (on a terminal), csv (otherwise) or json\n"
 	"  --catalog FILE     merge a user's catalog file before reading the scenarios\n"
 	"  --columns a,b,c    print only these columns, in this order\n"
@@ -102,7 +103,7 @@ static void validate_files_release(struct validate_files *vf)
 	free(vf->names);
 }
 
-/* What the predictions so far add up to. */
+/* What the predictions so far add up to (of all rows, or of one kind). */
 struct validate_tally {
 	struct stats_sample abs_err_pct;  /* |error| of each predicted row */
 	size_t failed;                    /* rows not predicted */
@@ -110,32 +111,57 @@ struct validate_tally {
 	char worst_id[128];
 };
 
+/* The tallies of one run: every row, and the serving rows on their own. */
+struct validate_tallies {
+	struct validate_tally all, serving;
+};
+
+static void validate_tally_init(struct validate_tally *t)
+{
+	stats_sample_init(&t->abs_err_pct);
+	t->failed = 0;
+	t->worst_pct = 0;
+	t->worst_id[0] = '\0';
+}
+
+/* Count one row: its |error| when predicted, else a failure. */
+static void validate_tally_add(struct validate_tally *t, const char *id, bool predicted, double abs_err_pct)
+{
+	if (!predicted) {
+		t->failed++;
+		return;
+	}
+	stats_sample_add(&t->abs_err_pct, abs_err_pct);
+	if (abs_err_pct > t->worst_pct) {
+		t->worst_pct = abs_err_pct;
+		snprintf(t->worst_id, sizeof t->worst_id, "%s", id);
+	}
+}
+
 /* Fill the current row's prediction columns and count it in t. */
-static void validate_predict_row(const struct scenario *s, rowset *rs, struct validate_tally *t)
+static void validate_predict_row(const struct scenario *s, rowset *rs, struct validate_tallies *t)
 {
 	char why[512] = "";
-	double predicted;
-	if (validation_predict(s, &predicted, why, sizeof why) && isfinite(predicted)) {
-		double e = 100.0 * (predicted - s->validation.published) / s->validation.published;
+	double predicted, e = 0;
+	bool ok = validation_predict(s, &predicted, why, sizeof why) && isfinite(predicted);
+	if (ok) {
+		e = 100.0 * (predicted - s->validation.published) / s->validation.published;
 		rowset_real(rs, "predicted", predicted);
 		rowset_real(rs, "error_pct", e);
 		rowset_text(rs, "status", "ok");
-		stats_sample_add(&t->abs_err_pct, fabs(e));
-		if (fabs(e) > t->worst_pct) {
-			t->worst_pct = fabs(e);
-			snprintf(t->worst_id, sizeof t->worst_id, "%s", s->validation.id);
-		}
 	} else {
 		rowset_text(rs, "status", "not-predicted");
 		rowset_text(rs, "reason", why);
-		t->failed++;
 	}
+	validate_tally_add(&t->all, s->validation.id, ok, fabs(e));
+	if (validation_kind(s) == VALIDATION_SERVING)
+		validate_tally_add(&t->serving, s->validation.id, ok, fabs(e));
 }
 
 /* Load one validation scenario (over a copy of base: a file's catalog block
  * stays its own) and add its row. Returns false, with *status set, when the
  * file cannot be read or has no validation block. */
-static bool validate_file(const char *file, const catalog *base, rowset *rs, struct validate_tally *t,
+static bool validate_file(const char *file, const catalog *base, rowset *rs, struct validate_tallies *t,
 			  int *status, struct cs_error *err)
 {
 	struct scenario s;
@@ -156,22 +182,37 @@ static bool validate_file(const char *file, const catalog *base, rowset *rs, str
 	rowset_text(rs, "metric", s.validation.metric);
 	rowset_real(rs, "published", s.validation.published);
 	rowset_text(rs, "source", s.validation.source);
+	rowset_text(rs, "kind", validation_kind_names[validation_kind(&s)]);
 	validate_predict_row(&s, rs, t);
 	scenario_release(&s);
 	return true;
 }
 
-/* Print the summary to standard error; EXIT_RUNTIME when the targets are
- * not met, else EXIT_OK. */
-static int validate_summary(struct validate_tally *t, struct cs_error *err)
+/* One summary line of tally t ("" for all rows, else "KIND: "); the number
+ * of rows beyond the worst-row target into *over. */
+static double validate_summary_line(const char *label, struct validate_tally *t, size_t *over)
 {
-	size_t nerr = t->abs_err_pct.n, over = 0;
+	size_t nerr = t->abs_err_pct.n;
+	*over = 0;
 	for (size_t i = 0; i < nerr; i++)
-		over += t->abs_err_pct.v[i] > WORST_TARGET_PCT;
-	double median = stats_sample_percentile(&t->abs_err_pct, 50);
-	fprintf(stderr, "validate: %zu rows predicted, %zu not; median |error| %.1f%%, worst %.1f%% (%s); %zu rows beyond %.0f%%\n",
-		nerr, t->failed, median, t->worst_pct, t->worst_id[0] ? t->worst_id : "-", over, WORST_TARGET_PCT);
-	if (median > MEDIAN_TARGET_PCT || over > 0 || t->failed > 0) {
+		*over += t->abs_err_pct.v[i] > WORST_TARGET_PCT;
+	double median = nerr > 0 ? stats_sample_percentile(&t->abs_err_pct, 50) : 0;
+	fprintf(stderr, "validate: %s%zu rows predicted, %zu not; median |error| %.1f%%, worst %.1f%% (%s); %zu rows beyond %.0f%%\n",
+		label, nerr, t->failed, median, t->worst_pct, t->worst_id[0] ? t->worst_id : "-", *over,
+		WORST_TARGET_PCT);
+	return median;
+}
+
+/* Print the summary to standard error: every row, then the serving rows
+ * when there are any. EXIT_RUNTIME when the targets are not met (over all
+ * rows), else EXIT_OK. */
+static int validate_summary(struct validate_tallies *t, struct cs_error *err)
+{
+	size_t over, serving_over;
+	double median = validate_summary_line("", &t->all, &over);
+	if (t->serving.abs_err_pct.n + t->serving.failed > 0)
+		validate_summary_line("serving: ", &t->serving, &serving_over);
+	if (median > MEDIAN_TARGET_PCT || over > 0 || t->all.failed > 0) {
 		error_runtime(err, "validate: the targets (median <= %.0f%%, every row <= %.0f%%, every row predicted) are not met",
 			      MEDIAN_TARGET_PCT, WORST_TARGET_PCT);
 		return EXIT_RUNTIME;
@@ -182,14 +223,15 @@ static int validate_summary(struct validate_tally *t, struct cs_error *err)
 static int validate_exec(struct cli_call *call, struct cs_error *err)
 {
 	static const char *const cols[] = {
-		"id", "metric", "published", "predicted", "error_pct", "status", "reason", "source", NULL
+		"id", "metric", "published", "predicted", "error_pct", "status", "reason", "source", "kind", NULL
 	};
 	struct validate_files vf;
-	struct validate_tally t = { .failed = 0, .worst_pct = 0, .worst_id = "" };
+	struct validate_tallies t;
 	rowset *rs = NULL;
 	int status = EXIT_OK;
 
-	stats_sample_init(&t.abs_err_pct);
+	validate_tally_init(&t.all);
+	validate_tally_init(&t.serving);
 	if (!validate_files_list(call, &vf, &status, err))
 		goto out;
 	rs = rowset_new(cols);
@@ -203,14 +245,15 @@ static int validate_exec(struct cli_call *call, struct cs_error *err)
 	status = validate_summary(&t, err);
 out:
 	validate_files_release(&vf);
-	stats_sample_release(&t.abs_err_pct);
+	stats_sample_release(&t.all.abs_err_pct);
+	stats_sample_release(&t.serving.abs_err_pct);
 	rowset_free(rs);
 	return status;
 }
 
 const struct cli_command cli_cmd_validate = {
 	.name = "validate",
-	.summary = "predict published runs and collectives; report the error",
+	.summary = "predict published runs, collectives and serving benchmarks; report the error",
 	.usage = usage_text,
 	.common = CLI_FORMAT | CLI_OUTPUT | CLI_CATALOG | CLI_COLUMNS,
 	.operands = { .min = 0, .max = SIZE_MAX, .name = "FILES" },

@@ -156,7 +156,10 @@ static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 	static const char *const keys[] = { "id", "metric", "published", "source", NULL };
 	static const char *const metrics[] = {
 		"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
-		"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps", NULL
+		"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps",
+		/* serving (models/validate/validation.h) */
+		"output_tok_s", "throughput_tok_s", "request_per_s", "ttft_p50_ms", "ttft_mean_ms",
+		"tpot_p50_ms", "tpot_mean_ms", "itl_p50_ms", "itl_mean_ms", "e2e_p50_s", "e2e_mean_s", NULL
 	};
 	struct validation_spec *v = &s->validation;
 	int metric = 0;

@@ -18,11 +18,30 @@
 #define SERVE_STEP_OVERHEAD_S 1.0e-3
 #endif
 
+/* Fitted to TensorRT-LLM's max-throughput figures for Llama 3.1 8B FP8 on
+ * one H100 (docs/calibration.md, "Serving calibration"); the other serving
+ * rows of scenarios/validation are held out. */
+#ifndef SERVE_GEMM_FACTOR
+#define SERVE_GEMM_FACTOR 0.85
+#endif
+#ifndef SERVE_HBM_EFF
+#define SERVE_HBM_EFF 0.90
+#endif
+
 #define GIB 1073741824.0
 
 /* Host time per iteration the GPU does not hide: scheduling, input
  * preparation, sampling's synchronisation, output processing. */
 const double serve_default_step_overhead_s = SERVE_STEP_OVERHEAD_S;
+/* A serving step's GEMMs reach this fraction of the GPU's measured MAMF
+ * (training's roofline_default_gemm_factor is 0.75): one GPU's CUDA graph
+ * of large fused GEMMs, without training's concurrent communication
+ * kernels and full-node power draw. */
+const double serve_gemm_factor = SERVE_GEMM_FACTOR;
+/* Serving's memory-bound work (weights streamed at decode batch sizes, the
+ * KV cache read by decode attention, elementwise kernels) moves data at
+ * this fraction of HBM bandwidth (training's roofline default is 0.80). */
+const double serve_hbm_efficiency = SERVE_HBM_EFF;
 /* vLLM's memory profile of Llama 3 8B on H100 (vllm PR #10511, 2024-12):
  * non-torch memory 1.79 GiB at tp 1, 3.58 GiB at tp 2 (NCCL and the custom
  * all-reduce's buffers). */
@@ -200,7 +219,14 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 	sc->compute = pr;
 	sc->weights = sv->has_weight_precision ? sv->weight_precision : pr;
 	sc->kv = sv->has_kv_precision ? sv->kv_precision : pr;
-	roofline_init(&sc->k, &c->gpu, pr, cal);
+	/* the roofline's rates with serving's own GEMM and HBM efficiencies
+	 * where the scenario's kernel calibration leaves them at 0 */
+	struct kernel_calibration kc = *cal;
+	if (!(kc.gemm_efficiency > 0))
+		kc.gemm_efficiency = c->gpu.mamf[pr] * serve_gemm_factor;
+	if (!(kc.hbm_efficiency > 0))
+		kc.hbm_efficiency = serve_hbm_efficiency;
+	roofline_init(&sc->k, &c->gpu, pr, &kc);
 	topology_init(&sc->topo, c);
 	sc->moe_layers = transformer_moe_layers(m);
 	sc->weight_bytes_per_param = weight_bytes_of(sc->weights);

@@ -102,6 +102,10 @@ void serve_cost_model(const struct serve_cost *sc, struct serve_step_model *out)
 
 /* Global default of the per-step overhead (docs/calibration.md). */
 extern const double serve_default_step_overhead_s;
+/* Serving's GEMM factor (of the GPU's MAMF) and HBM efficiency, used where
+ * the scenario's kernel calibration gives none (docs/calibration.md). */
+extern const double serve_gemm_factor;
+extern const double serve_hbm_efficiency;
 
 /* Memory a serving process holds outside its weights and KV cache besides
  * the activation peak (CUDA context, cuBLAS and NCCL buffers, CUDA graphs):

@@ -1,11 +1,26 @@
 #include "validation.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/eval/evaluate.h"
 #include "models/scenario/jobs.h"
+
+const char *const validation_kind_names[] = { "training", "collective", "serving", NULL };
+
+enum validation_kind validation_kind(const struct scenario *s)
+{
+	switch (s->workload.kind) {
+	case WORKLOAD_COLLECTIVE:
+		return VALIDATION_COLLECTIVE;
+	case WORKLOAD_INFERENCE:
+		return VALIDATION_SERVING;
+	default:
+		return VALIDATION_TRAINING;
+	}
+}
 
 /* A metric of a collective's result (nccl-tests' figures). */
 static bool collective_metric(const struct result *r, const struct cluster_spec *c, const char *metric,
@@ -52,6 +67,35 @@ static bool training_metric(const struct result *r, const struct workload_spec *
 	return true;
 }
 
+/* A metric of a serving result: what the request-level simulation measured
+ * over the whole first candidate (every replica). */
+static bool serving_metric(const struct serve_metrics *m, const char *metric, double *out, char *why, size_t size)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} metrics[] = {
+		{ "output_tok_s", offsetof(struct serve_metrics, output_tok_s) },
+		{ "throughput_tok_s", offsetof(struct serve_metrics, throughput_tok_s) },
+		{ "request_per_s", offsetof(struct serve_metrics, request_per_s) },
+		{ "ttft_p50_ms", offsetof(struct serve_metrics, ttft_ms.p50) },
+		{ "ttft_mean_ms", offsetof(struct serve_metrics, ttft_ms.mean) },
+		{ "tpot_p50_ms", offsetof(struct serve_metrics, tpot_ms.p50) },
+		{ "tpot_mean_ms", offsetof(struct serve_metrics, tpot_ms.mean) },
+		{ "itl_p50_ms", offsetof(struct serve_metrics, itl_ms.p50) },
+		{ "itl_mean_ms", offsetof(struct serve_metrics, itl_ms.mean) },
+		{ "e2e_p50_s", offsetof(struct serve_metrics, e2e_s.p50) },
+		{ "e2e_mean_s", offsetof(struct serve_metrics, e2e_s.mean) },
+	};
+	for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
+		if (strcmp(metric, metrics[i].name) == 0) {
+			memcpy(out, (const char *)m + metrics[i].offset, sizeof *out);
+			return true;
+		}
+	snprintf(why, size, "metric %s does not apply to serving", metric);
+	return false;
+}
+
 bool validation_predict(const struct scenario *s, double *out, char *why, size_t size)
 {
 	const char *metric = s->validation.metric;
@@ -63,8 +107,8 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 	/* the first candidate (and, for a collective, the first size) */
 	evaluate(&jobs[0], &r);
 	if (r.outcome != OUTCOME_OK && !(r.kind == RESULT_TRAINING && r.outcome == OUTCOME_UNSUPPORTED)) {
-		snprintf(why, size, "%s%s%s", r.kind == RESULT_TRAINING ? outcome_names[r.outcome] : "",
-			 r.kind == RESULT_TRAINING ? ": " : "", r.reason);
+		bool named = r.kind == RESULT_TRAINING || r.kind == RESULT_INFERENCE;
+		snprintf(why, size, "%s%s%s", named ? outcome_names[r.outcome] : "", named ? ": " : "", r.reason);
 		goto out;
 	}
 	switch (r.kind) {
@@ -73,6 +117,9 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 		break;
 	case RESULT_TRAINING:
 		ok = training_metric(&r, &s->workload, metric, out, why, size);
+		break;
+	case RESULT_INFERENCE:
+		ok = serving_metric(&r.serve.m, metric, out, why, size);
 		break;
 	default:
 		snprintf(why, size, "workload kind %s is not validated yet", workload_kind_names[s->workload.kind]);

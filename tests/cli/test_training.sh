@@ -22,9 +22,11 @@ grep -q "no row of .* is ok" "$TMP/err" && ok || fail "no-ok message: $(cat "$TM
 
 # validate: every published run and collective predicted within the targets.
 expect_status 0 "$CLUSTERSIM" validate --format csv || fail "validate exit status"
-head -1 "$TMP/out" | grep -qx 'id,metric,published,predicted,error_pct,status,reason,source' && ok || fail "validate header"
+head -1 "$TMP/out" | grep -qx 'id,metric,published,predicted,error_pct,status,reason,source,kind' && ok || fail "validate header"
 [ "$(tail -n +2 "$TMP/out" | wc -l)" -ge 56 ] && ok || fail "validate rows"
 grep -q "0 rows beyond 25%" "$TMP/err" && ok || fail "validate summary: $(cat "$TMP/err")"
+grep -q "^validate: serving: .* 0 not; .* 0 rows beyond 25%" "$TMP/err" && ok || fail "validate serving summary: $(cat "$TMP/err")"
+[ "$(tail -n +2 "$TMP/out" | grep -c ',serving$')" -ge 28 ] && ok || fail "validate serving rows"
 tail -n +2 "$TMP/out" | awk -F, '{ e = $5 < 0 ? -$5 : $5; if (e > 25) bad = 1 } END { exit bad }' && ok || fail "a row beyond 25%"
 
 # trace: 2 stages x 8 micro-batches x (F + B) operations, each with its 16

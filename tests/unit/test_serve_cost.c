@@ -157,7 +157,7 @@ static void test_decode_reads_weights_once(void **state)
 	double want = read / sc.k.hbm_bytes_per_s + serve_default_step_overhead_s;
 	assert_close(decode_s(&sc, 1, 1, NULL), want, 0.01);
 	/* the roofline's rate is the catalog's bandwidth x its efficiency */
-	assert_close(sc.k.hbm_bytes_per_s, c.gpu.mem_bw_bytes_per_s * roofline_default_hbm_efficiency, 1e-12);
+	assert_close(sc.k.hbm_bytes_per_s, c.gpu.mem_bw_bytes_per_s * serve_hbm_efficiency, 1e-12);
 
 	/* a stated overhead replaces the default */
 	sv.step_overhead_s = 0.004;
@@ -198,7 +198,7 @@ static void test_prefill_gemm_bound(void **state)
 	for (int p = 0; p < 2; p++) {
 		enum precision pr = p == 0 ? PREC_BF16 : PREC_FP8;
 		init_ok(&sc, m, &c, &sv, pr, 1, 1, 1);
-		double gemm_rate = c.gpu.peak_flops[pr] * c.gpu.mamf[pr] * roofline_default_gemm_factor;
+		double gemm_rate = c.gpu.peak_flops[pr] * c.gpu.mamf[pr] * serve_gemm_factor;
 		double attn_rate = c.gpu.peak_flops[PREC_BF16] * c.gpu.mamf[PREC_BF16] * roofline_default_attention_factor;
 		double t[2];
 		for (int i = 0; i < 2; i++) {
