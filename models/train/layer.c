@@ -91,6 +91,22 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, double *mlp_s, double
 	*inner = (m->experts_active + m->shared_experts) * fe;
 }
 
+/* Token permutation around the experts, per pass: before the dispatch each
+ * token's activations (read once, T h) are copied into expert order for its
+ * k experts (T k h written), and after the combine the k expert outputs are
+ * read back and summed with their router weights into token order (T k h
+ * read, T h written): 2 (1 + k) T h activation bytes in two memory-bound
+ * kernels (Megatron-Core's fused permute / unpermute, moe_permute_fusion),
+ * over the tokens this rank dispatches (1/tp of them under sequence
+ * parallelism). The backward moves the same bytes. */
+double layer_moe_permute_s(const struct layer_ctx *x)
+{
+	const struct model_spec *m = &x->w->model;
+	double tokens = x->p->sp ? x->tokens / x->p->tp : x->tokens;
+	double bytes = TRAIN_ACT_BYTES * 2 * (1.0 + m->experts_active) * tokens * m->hidden;
+	return roofline_memory_s(&x->k, bytes, 2);
+}
+
 /* The attention core of one layer, forward (*fwd_s) and backward (*bwd_s). */
 static void attention(const struct layer_ctx *x, double *fwd_s, double *bwd_s)
 {
@@ -306,12 +322,13 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	double elem_bytes = TRAIN_ACT_BYTES * T * (10 * h / rep + (gated ? 3 : 2) * inner + 2 * (a + g) * d / t);
 	double elem = roofline_memory_s(k, elem_bytes, 8);
 
+	double permute = moe ? layer_moe_permute_s(x) : 0;
 	lt->attn_fwd = attn;
 	lt->dequant = x->lora ? dequant_s(x, moe) : 0;
-	lt->fwd = gemms + attn + elem + lt->dequant;
+	lt->fwd = gemms + attn + elem + permute + lt->dequant;
 	/* backward: input and weight gradients each as much GEMM work as the
 	 * forward; elementwise twice */
-	lt->bwd_input = gemms + attn_bwd + 2 * elem + lt->dequant;
+	lt->bwd_input = gemms + attn_bwd + 2 * elem + permute + lt->dequant;
 	lt->bwd_weight = gemms;
 	if (x->lora) {
 		/* frozen base: no weight gradients beyond the small adapters */

@@ -75,4 +75,8 @@ double layer_moe_net_scale(int experts, int active, int nodes, int max_nodes);
  * micro-batch's pass, for pp stages of vpp chunks and `microbatches`. */
 double layer_moe_paired_share(enum moe_overlap mode, int pp, int vpp, int microbatches);
 
+/* Seconds of a MoE layer's token permutation and unpermutation in one pass
+ * (memory-bound: 2 (1 + k) T h activation bytes). */
+double layer_moe_permute_s(const struct layer_ctx *x);
+
 #endif

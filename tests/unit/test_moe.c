@@ -135,6 +135,14 @@ static void test_layer_exposed_all_to_all(void **state)
 		assert_int_equal(layer_ctx_init(&x, &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
 		layer_cost(&x, true, &lt[i]);
 	}
+	/* permutation: 2 (1 + k) T h bytes of bf16 activations, two kernels */
+	{
+		struct layer_ctx x;
+		struct cs_error err;
+		assert_int_equal(layer_ctx_init(&x, &s[0].workload.train, &s[0].candidates[0], &r[0].plan, &err), 0);
+		double bytes = 2.0 * 2 * (1 + 2) * 4096 * 4096;
+		assert_close(layer_moe_permute_s(&x), roofline_memory_s(&x.k, bytes, 2), 1e-12);
+	}
 	double a2a = lt[0].ep_fwd;
 	assert_true(a2a > 0);
 	assert_close_abs(lt[0].ep_bwd, a2a, 0);
