@@ -627,7 +627,7 @@ static const struct results_column columns[] = {
 	{ "t_comm_tp_s", UNIT_NUMBER, "s", "the step's tensor-parallel collectives on the critical path" },
 	{ "t_comm_ep_s", UNIT_NUMBER, "s", "the step's expert-parallel all-to-alls on the critical path" },
 	{ "t_comm_cp_s", UNIT_NUMBER, "s", "the step's context-parallel transfers on the critical path" },
-	{ "t_comm_dp_s", UNIT_NUMBER, "s", "the step's data-parallel reductions not hidden by the backward pass" },
+	{ "t_comm_dp_s", UNIT_NUMBER, "s", "the step's data-parallel reductions not hidden by the backward pass (with ZeRO-3, also the per-layer weight gathers and gradient reduce-scatters not hidden)" },
 	{ "t_bubble_s", UNIT_NUMBER, "s", "the step's pipeline bubble" },
 	{ "t_wait_s", UNIT_NUMBER, "s", "the rest of the step (waits)" },
 	{ "micro_batches", UNIT_COUNT, "count", "micro-batches per step on each pipeline" },

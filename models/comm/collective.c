@@ -158,6 +158,7 @@ struct cost_env {
 	const struct topology *t;
 	const struct collective_group *g;
 	struct rates r;
+	double net_scale;  /* all-to-all: share of the inter-node bytes that go on the wire (1: all) */
 };
 
 /* Fixed part of a phase: the protocol's base latency, then per step the
@@ -220,10 +221,10 @@ static double pairwise_transfer_s(const struct cost_env *e, const struct coll_pl
 	double intra = (G - 1) * piece, inter = (n - G) * piece;
 	double fwd = G > 1 ? inter * (G - 1) / G : 0;
 	double t_su = G > 1 ? (intra + fwd) / r->su_bytes_per_s : 0;
-	double t_net = M > 1 ? inter / r->net_bytes_per_s : 0;
+	double t_net = M > 1 ? e->net_scale * inter / r->net_bytes_per_s : 0;
 	double t_spine = 0;
 	if (e->t->nodes_per_leaf < e->g->nodes)
-		t_spine = (n - e->t->nodes_per_leaf * G) * piece / r->spine_bytes_per_s;
+		t_spine = e->net_scale * (n - e->t->nodes_per_leaf * G) * piece / r->spine_bytes_per_s;
 	return max2(t_su, max2(t_net, t_spine));
 }
 
@@ -328,11 +329,11 @@ static void add_cost_phase(struct coll_cost *c, double latency_s, double transfe
 /* Cost of one algorithm with one protocol: its plan's phases, each at its
  * latency plus its transfer. False (with *why) if it does not apply. */
 static bool cost_one(const struct topology *t, const struct collective_group *g, enum collective_op op,
-		     enum collective_algo a, enum coll_protocol pr, double bytes, struct coll_cost *c,
-		     const char **why)
+		     enum collective_algo a, enum coll_protocol pr, double bytes, double net_scale,
+		     struct coll_cost *c, const char **why)
 {
 	const struct protocol *p = &protocols[pr];
-	struct cost_env e = { .t = t, .g = g };
+	struct cost_env e = { .t = t, .g = g, .net_scale = net_scale };
 	struct coll_plan plan;
 
 	memset(c, 0, sizeof *c);
@@ -383,7 +384,7 @@ bool collective_analytic(const struct topology *t, const struct collective_group
 			if (!algo_tried(op, algo, all[i]))
 				continue;
 			for (int pr = 0; pr < PROTO_COUNT; pr++) {
-				if (!cost_one(t, g, op, all[i], (enum coll_protocol)pr, bytes, &c, &why))
+				if (!cost_one(t, g, op, all[i], (enum coll_protocol)pr, bytes, 1.0, &c, &why))
 					continue;
 				/* Ties go to the earlier algorithm and protocol: deterministic. */
 				if (!found || c.time_s < out->time_s) {
@@ -392,6 +393,27 @@ bool collective_analytic(const struct topology *t, const struct collective_group
 				}
 			}
 		}
+	if (!found && why_not != NULL)
+		*why_not = why;
+	return found;
+}
+
+bool collective_all_to_all_routed(const struct topology *t, const struct collective_group *g, double bytes,
+				  double net_scale, struct coll_cost *out, const char **why_not)
+{
+	const char *why = "no algorithm applies";
+	bool found = false;
+	struct coll_cost c;
+
+	assert(bytes >= 0 && g->n >= 1 && net_scale >= 0 && net_scale <= 1);
+	for (int pr = 0; pr < PROTO_COUNT; pr++) {
+		if (!cost_one(t, g, COLL_ALL_TO_ALL, ALGO_RING, (enum coll_protocol)pr, bytes, net_scale, &c, &why))
+			continue;
+		if (!found || c.time_s < out->time_s) {
+			*out = c;
+			found = true;
+		}
+	}
 	if (!found && why_not != NULL)
 		*why_not = why;
 	return found;

@@ -104,6 +104,18 @@ bool collective_analytic(const struct topology *t, const struct collective_group
 			 struct coll_cost *out, const char **why_not);
 
 /*
+ * An all-to-all of `bytes` (the nccl-tests size) on g whose inter-node part
+ * is thinned to net_scale (0..1) of the uniform exchange on the NICs and leaf
+ * uplinks, the scale-up traffic (pieces to peers in the node and the PXN
+ * forwards of what arrives) staying whole: MoE dispatch that sends a token
+ * once per destination node and fans it out over NVLink there (DeepEP).
+ * net_scale 1 is collective_analytic's all-to-all. The NVLink and NIC parts
+ * run at once, so the bandwidth term is the larger of them.
+ */
+bool collective_all_to_all_routed(const struct topology *t, const struct collective_group *g, double bytes,
+				  double net_scale, struct coll_cost *out, const char **why_not);
+
+/*
  * A collective in flight as flows. Start it with collective_run_start(); when its
  * last phase ends, `done` runs with `arg`. The run owns a copy of the rank
  * list; release it after completion with collective_run_release().

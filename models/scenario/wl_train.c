@@ -14,6 +14,8 @@ static void plan_set_auto(struct parallel_plan *p)
 {
 	p->order[0] = '\0';
 	p->tp_comm_overlap = false;
+	p->moe_a2a_overlap = MOE_OVERLAP_NONE;
+	p->moe_max_nodes = 0;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 }
@@ -73,7 +75,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
-		"sequence_parallel", "order", "tp_comm_overlap", NULL
+		"sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token", NULL
 	};
 
 	plan_set_auto(p);
@@ -92,7 +94,9 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	    jread_int_or_auto(r, v, "micro_batch", 1, 4096, PLAN_AUTO, &p->micro_batch) < 0 ||
 	    read_schedule_recompute(r, v, p) < 0 ||
 	    read_order(r, v, p) < 0 ||
-	    read_sequence_parallel(r, v, p) < 0)
+	    read_sequence_parallel(r, v, p) < 0 ||
+	    jread_enum(r, v, "moe_a2a_overlap", false, moe_overlap_names, &p->moe_a2a_overlap) < 0 ||
+	    jread_int32(r, v, "moe_max_nodes_per_token", false, 1, 1 << 20, &p->moe_max_nodes) < 0)
 		return -1;
 	return 0;
 }

@@ -91,6 +91,22 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, double *mlp_s, double
 	*inner = (m->experts_active + m->shared_experts) * fe;
 }
 
+/* Token permutation around the experts, per pass: before the dispatch each
+ * token's activations (read once, T h) are copied into expert order for its
+ * k experts (T k h written), and after the combine the k expert outputs are
+ * read back and summed with their router weights into token order (T k h
+ * read, T h written): 2 (1 + k) T h activation bytes in two memory-bound
+ * kernels (Megatron-Core's fused permute / unpermute, moe_permute_fusion),
+ * over the tokens this rank dispatches (1/tp of them under sequence
+ * parallelism). The backward moves the same bytes. */
+double layer_moe_permute_s(const struct layer_ctx *x)
+{
+	const struct model_spec *m = &x->w->model;
+	double tokens = x->p->sp ? x->tokens / x->p->tp : x->tokens;
+	double bytes = TRAIN_ACT_BYTES * 2 * (1.0 + m->experts_active) * tokens * m->hidden;
+	return roofline_memory_s(&x->k, bytes, 2);
+}
+
 /* The attention core of one layer, forward (*fwd_s) and backward (*bwd_s). */
 static void attention(const struct layer_ctx *x, double *fwd_s, double *bwd_s)
 {
@@ -148,16 +164,95 @@ static void tp_comm(const struct layer_ctx *x, double gemms_s, struct layer_time
 		lt->tp_bwd += lt->tp_fwd;
 }
 
-/* Expert parallel: dispatch and combine all-to-alls of T k h per pass. */
+/*
+ * Share of the uniform all-to-all's inter-node bytes that node-limited
+ * routing puts on the wire (DeepSeek-V3, arXiv:2412.19437, section 2.1.2 and
+ * 3.2.2): each token goes to at most L nodes and crosses the network once per
+ * node, its copies for the experts there fanned out over NVLink (DeepEP).
+ * With k of E experts drawn uniformly over M nodes of E/M experts, a node
+ * holds none of a token's experts with probability
+ * q = C(E - E/M, k) / C(E, k), so a token reaches D = M (1 - q) nodes, at
+ * most L; of the k copies the uniform exchange sends (k (M-1)/M cross
+ * nodes), min(D, L) (M-1)/M do. 1 without the limit or inside one node
+ * (Megatron's alltoall dispatcher sends every copy).
+ */
+double layer_moe_net_scale(int experts, int active, int nodes, int max_nodes)
+{
+	double E = experts, k = active, M = nodes;
+	if (max_nodes <= 0 || nodes < 2 || active < 1)
+		return 1;
+	double q = 1, outside = E - E / M;
+	for (int i = 0; i < active; i++)
+		q *= outside - i > 0 ? (outside - i) / (E - i) : 0;
+	double reach = M * (1 - q);
+	if (reach > max_nodes)
+		reach = max_nodes;
+	return reach < k ? reach / k : 1;
+}
+
+/*
+ * Share of a layer's dispatch and combine that can run behind another
+ * micro-batch's computation. none: 0. dualpipe: 1 (DeepSeek-V3 section
+ * 3.2.1: the bidirectional schedule pairs every forward chunk with a
+ * backward one, so both all-to-alls hide). 1f1b: Megatron-Core's EP a2a
+ * overlap merges the forward of one micro-batch with the backward of another,
+ * which only the steady state has: stage s of pp runs warm_s = pp - 1 - s
+ * unpaired forwards (interleaved: 2 (pp - 1 - s) + (vpp - 1) pp chunks;
+ * Narayanan et al. 2021) and as many unpaired backwards, at least one of
+ * each (the first forward and the last backward), of m vpp each; averaged
+ * over the stages.
+ */
+double layer_moe_paired_share(enum moe_overlap mode, int pp, int vpp, int microbatches)
+{
+	if (mode == MOE_OVERLAP_NONE)
+		return 0;
+	if (mode == MOE_OVERLAP_DUALPIPE)
+		return 1;
+	double ops = (double)microbatches * vpp, unpaired = 0;
+	for (int s = 0; s < pp; s++) {
+		double warm = vpp > 1 ? 2.0 * (pp - 1 - s) + (double)(vpp - 1) * pp : pp - 1 - s;
+		if (warm < 1)
+			warm = 1;
+		unpaired += warm < ops ? warm : ops;
+	}
+	return 1 - unpaired / pp / ops;
+}
+
+/* Expert parallel: dispatch and combine all-to-alls of T k h per pass over
+ * the EP group, the part to peers in the node on the scale-up links and the
+ * rest on the NICs at once (collective_all_to_all_routed), thinned by
+ * node-limited routing; with an overlap mode the paired share runs behind
+ * the other pass's computation (roofline_overlap_s). Expert loads are
+ * balanced (the published runs force-balance or balance without loss:
+ * docs/training.md). A full recompute replays the forward's. */
 static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
 {
 	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
 	struct collective_group eg;
-	double bytes = TRAIN_ACT_BYTES * x->tokens * m->experts_active * m->hidden;
+	struct coll_cost cost;
+	/* with sequence parallelism each tensor-parallel rank dispatches its own
+	 * 1/tp of the tokens (Megatron-Core requires it with EP and TP; the
+	 * expert-TP gather is among the layer's TP collectives) */
+	double tokens = p->sp ? x->tokens / p->tp : x->tokens;
+	double bytes = TRAIN_ACT_BYTES * tokens * m->experts_active * m->hidden;
 
-	layer_group_shape(x, DIM_DP, x->p->ep, &eg);
-	lt->ep_fwd = 2 * layer_coll_s(x, &eg, COLL_ALL_TO_ALL, bytes);
-	lt->ep_bwd = lt->ep_fwd;
+	layer_group_shape(x, DIM_DP, p->ep, &eg);
+	double one = 0;
+	if (eg.n > 1 && bytes > 0) {
+		double scale = layer_moe_net_scale(m->experts, m->experts_active, eg.nodes, p->moe_max_nodes);
+		bool ok = collective_all_to_all_routed(&x->topo, &eg, bytes, scale, &cost, NULL);
+		assert(ok);  /* as layer_coll_s: the reader rejects a multi-node cluster without a NIC */
+		(void)ok;
+		one = cost.time_s;
+	}
+	double a2a = 2 * one;  /* dispatch and combine */
+	double f = layer_moe_paired_share(p->moe_overlap, p->pp, p->vpp, p->microbatches);
+	double bwd_compute = lt->bwd_input + lt->bwd_weight + lt->recompute;
+	lt->ep_fwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, bwd_compute);
+	lt->ep_bwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, lt->fwd);
+	if (p->recompute == RECOMPUTE_FULL)
+		lt->ep_bwd += lt->ep_fwd;
 }
 
 /* Context parallel: K and V go round the ring in cp - 1 steps, hidden
@@ -227,12 +322,13 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	double elem_bytes = TRAIN_ACT_BYTES * T * (10 * h / rep + (gated ? 3 : 2) * inner + 2 * (a + g) * d / t);
 	double elem = roofline_memory_s(k, elem_bytes, 8);
 
+	double permute = moe ? layer_moe_permute_s(x) : 0;
 	lt->attn_fwd = attn;
 	lt->dequant = x->lora ? dequant_s(x, moe) : 0;
-	lt->fwd = gemms + attn + elem + lt->dequant;
+	lt->fwd = gemms + attn + elem + permute + lt->dequant;
 	/* backward: input and weight gradients each as much GEMM work as the
 	 * forward; elementwise twice */
-	lt->bwd_input = gemms + attn_bwd + 2 * elem + lt->dequant;
+	lt->bwd_input = gemms + attn_bwd + 2 * elem + permute + lt->dequant;
 	lt->bwd_weight = gemms;
 	if (x->lora) {
 		/* frozen base: no weight gradients beyond the small adapters */

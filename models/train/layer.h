@@ -66,4 +66,17 @@ void layer_group_shape(const struct layer_ctx *x, enum plan_dim dim, int size, s
  * cluster of more than one node has a scale-out NIC. */
 double layer_coll_s(const struct layer_ctx *x, const struct collective_group *g, enum collective_op op, double bytes);
 
+/* Of a uniform all-to-all's inter-node bytes, the share node-limited routing
+ * to at most max_nodes nodes sends (each token once per node; 1 when
+ * max_nodes is 0 or nodes is 1) for k=active of `experts` over `nodes`. */
+double layer_moe_net_scale(int experts, int active, int nodes, int max_nodes);
+
+/* Of a MoE layer's all-to-alls, the share an overlap mode runs behind another
+ * micro-batch's pass, for pp stages of vpp chunks and `microbatches`. */
+double layer_moe_paired_share(enum moe_overlap mode, int pp, int vpp, int microbatches);
+
+/* Seconds of a MoE layer's token permutation and unpermutation in one pass
+ * (memory-bound: 2 (1 + k) T h activation bytes). */
+double layer_moe_permute_s(const struct layer_ctx *x);
+
 #endif

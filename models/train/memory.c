@@ -119,9 +119,13 @@ static void model_states(const struct train_spec *w, const struct train_plan *p,
 	if (p->zero >= 2)
 		s->grads /= p->dp;
 	if (p->zero >= 3) {
-		/* sharded, plus two layers gathered at a time (prefetch) */
+		/* sharded, plus two layers gathered at a time (prefetch); in the
+		 * backward a layer's unsharded gradient lives until its
+		 * reduce-scatter ends, which runs under the next layer's backward:
+		 * two of them too (PyTorch FSDP, Zhao et al. VLDB 2023, 3.2) */
 		double layer = (transformer_layer_params(m, m->experts > 0, true)) / p->tp;
 		s->weights = s->weights / p->dp + 2 * layer * TRAIN_WEIGHT_BYTES;
+		s->grads += 2 * layer * TRAIN_GRAD_BYTES;
 	}
 }
 

@@ -31,6 +31,7 @@ struct stage_inputs {
 	double *params;                    /* [P] parameters on one GPU */
 	int *layers;                       /* [P] */
 	double *tp_s, *ep_s, *cp_s;        /* [pp] */
+	double *z3_s;                      /* [pp] exposed ZeRO-3 gathers and reduce-scatters */
 	double *block;                     /* every double array above, freed at once */
 };
 
@@ -110,7 +111,7 @@ static void stage_inputs_init(struct stage_inputs *in, const struct train_plan *
 {
 	int P = p->pp * p->vpp;
 	in->P = P;
-	in->block = xcalloc((size_t)(7 * P + 3 * p->pp), sizeof *in->block);
+	in->block = xcalloc((size_t)(7 * P + 4 * p->pp), sizeof *in->block);
 	in->f_s = in->block;
 	in->b_s = in->f_s + P;
 	in->w_s = in->b_s + P;
@@ -121,6 +122,7 @@ static void stage_inputs_init(struct stage_inputs *in, const struct train_plan *
 	in->tp_s = in->params + P;
 	in->ep_s = in->tp_s + p->pp;
 	in->cp_s = in->ep_s + p->pp;
+	in->z3_s = in->cp_s + p->pp;
 	in->layers = xcalloc((size_t)P, sizeof *in->layers);
 }
 
@@ -153,6 +155,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 	in->tp_s[stage] += dense * (D->tp_fwd + D->tp_bwd) + moe * (E->tp_fwd + E->tp_bwd);
 	in->ep_s[stage] += dense * (D->ep_fwd + D->ep_bwd) + moe * (E->ep_fwd + E->ep_bwd);
 	in->cp_s[stage] += dense * (D->cp_fwd + D->cp_bwd) + moe * (E->cp_fwd + E->cp_bwd);
+	in->z3_s[stage] += count * (z3_f + z3_b);
 	if (vs == 0)
 		fwd += roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * m->hidden * 2, 1);  /* embedding */
 	if (vs == P - 1) {
@@ -301,10 +304,11 @@ static void fill_breakdown(struct train_result *r, const struct train_plan *p, c
 {
 	double dp_exposed_sum = 0, opt_sum = 0, busy_sum = 0, bubble_sum = 0, other_sum = 0;
 	for (int i = 0; i < p->pp; i++) {
-		double comm_crit = (in->tp_s[i] + in->ep_s[i] + in->cp_s[i]) * p->microbatches;
+		double comm_crit = (in->tp_s[i] + in->ep_s[i] + in->cp_s[i] + in->z3_s[i]) * p->microbatches;
 		double busy = pr->stage_busy_s[i];
 		busy_sum += busy - comm_crit;
-		dp_exposed_sum += tails[i].dp_s;
+		/* ZeRO-3's per-layer traffic is data-parallel communication */
+		dp_exposed_sum += tails[i].dp_s + in->z3_s[i] * p->microbatches;
 		opt_sum += tails[i].opt_s;
 		bubble_sum += pr->stage_end_s[i] - busy;
 		other_sum += step - tails[i].total_s;

@@ -50,6 +50,14 @@ struct timeline;
 enum schedule_kind { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZB_H1 };
 extern const char *const schedule_names[];
 
+/* How the MoE dispatch and combine all-to-alls overlap computation
+ * (parallelism.moe_a2a_overlap; docs/training.md): not at all (the default,
+ * Megatron-Core's unless --overlap-moe-expert-parallel-comm is given), behind
+ * another micro-batch's pass in the 1F1B steady state (Megatron-Core's EP
+ * a2a overlap), or everywhere (DeepSeek-V3's DualPipe). */
+enum moe_overlap { MOE_OVERLAP_NONE, MOE_OVERLAP_1F1B, MOE_OVERLAP_DUALPIPE };
+extern const char *const moe_overlap_names[];
+
 
 /* Fields are PLAN_AUTO where the planner decides. */
 struct parallel_plan {
@@ -59,6 +67,8 @@ struct parallel_plan {
 	int sequence_parallel;  /* 0, 1 or PLAN_AUTO */
 	char order[32];         /* rank placement, "" = tp-cp-pp-dp */
 	bool tp_comm_overlap;   /* TP collectives overlapped with GEMMs (userbuffers) */
+	int moe_a2a_overlap;    /* enum moe_overlap (0: none) */
+	int moe_max_nodes;      /* node-limited routing: nodes a token may reach (0: unlimited) */
 };
 
 enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
@@ -115,6 +125,8 @@ struct train_plan {
 	enum recompute_kind recompute;
 	bool sp;
 	bool tp_overlap;
+	enum moe_overlap moe_overlap;
+	int moe_max_nodes;            /* 0: unlimited */
 	char order[32];
 };
 

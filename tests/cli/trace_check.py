@@ -13,7 +13,7 @@ process is a node ("node N" for pid N).
 
 Time accounting (with ROW.csv, `clustersim run --format csv` of the traced
 candidate, one row): on each stage's compute thread the slices' self time
-by category (compute and zero3 -> t_compute_s, comm_tp, comm_ep, comm_cp,
+by category (compute -> t_compute_s, zero3 -> t_comm_dp_s, comm_tp, comm_ep, comm_cp,
 comm_dp, optimizer), the gaps before its last operation ends (t_bubble_s)
 and after its last slice (t_wait_s). Averaged over stages they must match
 the row (the row averages stages too) within ROUND_S + 1e-5 relative; on
@@ -32,7 +32,7 @@ ROUND_S = 1e-5      # the CSV's six significant digits, and a ns per slice
 CRIT_FRAC = 0.15    # the row averages stages: the critical stage differs by their spread
 COLUMNS = ["t_compute_s", "t_comm_tp_s", "t_comm_ep_s", "t_comm_cp_s", "t_comm_dp_s",
            "t_optimizer_s", "t_bubble_s", "t_wait_s"]
-CAT_COLUMN = {"compute": "t_compute_s", "zero3": "t_compute_s", "comm_tp": "t_comm_tp_s",
+CAT_COLUMN = {"compute": "t_compute_s", "zero3": "t_comm_dp_s", "comm_tp": "t_comm_tp_s",
               "comm_ep": "t_comm_ep_s", "comm_cp": "t_comm_cp_s", "comm_dp": "t_comm_dp_s",
               "optimizer": "t_optimizer_s"}
 REQUIRED = {"X": ["name", "ph", "ts", "dur", "pid", "tid"], "M": ["name", "args"],
