@@ -250,12 +250,6 @@ static void axis_label_set(FILE *f, const char *axis, const char *name)
 	set_label(f, axis, buf);
 }
 
-/* Dollar tick labels: $1.2M past a thousand, plain below. */
-static void usd_format(FILE *f, const char *axis, double lo)
-{
-	fprintf(f, "set format %s '%s'\n", axis, lo >= 1000 ? "$%.1s%c" : "$%g");
-}
-
 struct range {
 	double lo, hi;
 };
@@ -276,6 +270,69 @@ static void range_add(struct range *r, double v)
 static bool range_log(struct range r)
 {
 	return r.lo > 0 && r.hi >= log_ratio * r.lo;
+}
+
+/* A tick's text: "250", "2.5k", "1M", "$1.2M" (three significant digits). */
+static void tick_text(double v, bool usd, char *buf, size_t size)
+{
+	static const struct {
+		double at;
+		const char *suffix;
+	} si[] = { { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } };
+	const char *sign = usd ? "$" : "";
+	for (size_t i = 0; i < sizeof si / sizeof si[0]; i++)
+		if (fabs(v) >= si[i].at) {
+			snprintf(buf, size, "%s%.3g%s", sign, v / si[i].at, si[i].suffix);
+			return;
+		}
+	snprintf(buf, size, "%s%.3g", sign, v);
+}
+
+/*
+ * One axis: on a log scale (base 2 for counts that double, else 10) the
+ * range is the data's (autoscale fix: no empty decades) and the ticks are
+ * written out, 1-2-5 within two decades and decades beyond, each labelled
+ * "2.5k" or "$1.2M"; on a linear scale the ticks are gnuplot's, labelled
+ * the same way for big values and dollars. The offsets pad both.
+ */
+static void axis_setup(FILE *f, const char *axis, struct range r, bool log_axis, int base, bool usd)
+{
+	char buf[48];
+	if (!log_axis) {
+		fprintf(f, "set autoscale %sfix\n", axis);
+		if (usd)
+			fprintf(f, "set format %s '%s'\n", axis, r.hi >= 1e4 ? "$%.1s%c" : "$%g");
+		else if (r.hi >= 1e5)
+			fprintf(f, "set format %s '%%.1s%%c'\n", axis);
+		return;
+	}
+	fprintf(f, "set logscale %s %d\nset autoscale %sfix\nset %stics (", axis, base, axis, axis);
+	{
+		bool dense = r.hi < 100 * r.lo, first = true;
+		double step = base == 2 ? 2 : 10;
+		double start = pow(step, floor(log(r.lo) / log(step)));
+		static const double mult10[] = { 1, 2, 5 };
+		for (double d = start; d <= r.hi * 1.0001; d *= step) {
+			for (size_t m = 0; m < (base == 10 && dense ? 3 : 1); m++) {
+				double v = d * mult10[m];
+				if (v < r.lo / 1.0001 || v > r.hi * 1.0001)
+					continue;
+				tick_text(v, usd, buf, sizeof buf);
+				fprintf(f, "%s'%s' ", first ? "" : ", ", buf);
+				num(f, v);
+				first = false;
+			}
+		}
+		if (first) {  /* no round value inside: the ends */
+			tick_text(r.lo, usd, buf, sizeof buf);
+			fprintf(f, "'%s' ", buf);
+			num(f, r.lo);
+			tick_text(r.hi, usd, buf, sizeof buf);
+			fprintf(f, ", '%s' ", buf);
+			num(f, r.hi);
+		}
+	}
+	fputs(")\n", f);
 }
 
 static void title_set(FILE *f, const struct frame *fr)
@@ -359,16 +416,38 @@ static double axis_pos(double v, struct range r, bool log_axis, double lo_pad, d
 	return (x - a) / (b - a);
 }
 
-/* The plot area and fonts in fractions of it: about 1100 x 780 pixels of
- * the 1600 x 1000 picture (the key takes the right), a 15-point label
- * about 9 x 22 pixels a character, the terminal's 18-point `char` unit
- * about 11 x 27. */
-static const double label_char_w = 9.0 / 1100, label_h = 22.0 / 780;
-static const double char_w = 11.0 / 1100, char_h = 27.0 / 780;
+/* The plot area and fonts in fractions of it: about 1390 x 740 pixels of
+ * the 1600 x 1000 picture (the key is below it), a 15-point label about
+ * 11 x 22 pixels a character, the terminal's 18-point `char` unit about
+ * 11 x 27 (measured on pngcairo's DejaVu Sans). */
+static const double label_char_w = 11.0 / 1390, label_h = 22.0 / 740;
+static const double char_w = 11.0 / 1390, char_h = 27.0 / 740;
 
 struct box {
 	double x0, x1, y0, y1;
 };
+
+/* The right offset (a fraction of the x span, as `set offsets graph`) that
+ * keeps every label inside the plot: a label starts right of its point and
+ * is as wide as its text; at most 1.5 (a label wider than the plot sticks out). */
+static double labels_right_pad(const struct frame *fr, const double *xs, const bool *front, struct range rx,
+			       bool logx)
+{
+	double pad = 0.05;
+	double a = logx ? log10(rx.lo) : rx.lo, b = logx ? log10(rx.hi) : rx.hi;
+	double span = b - a > 0 ? b - a : 1;
+	for (size_t i = 0; i < fr->n; i++) {
+		double u, room, need;
+		if (fr->n > LABEL_ALL_MAX && !front[i])
+			continue;
+		u = ((logx ? log10(xs[i]) : xs[i]) - a) / span;
+		room = 0.99 - 1.2 * char_w - (double)strlen(fr->pts[i].label) * label_char_w;
+		need = room > 0.1 ? (u + 0.03) / room - 1 - 0.03 : 1.5;
+		if (need > pad)
+			pad = need < 1.5 ? need : 1.5;
+	}
+	return pad;
+}
 
 static bool overlaps(const struct box *a, const struct box *b)
 {
@@ -382,7 +461,7 @@ static bool overlaps(const struct box *a, const struct box *b)
  * LABEL_ALL_MAX points, only the front's beyond. Returns the labels set.
  */
 static size_t place_labels(FILE *f, const struct frame *fr, const double *xs, const double *ys, const bool *front,
-			   struct range rx, struct range ry, bool logx, bool logy)
+			   struct range rx, struct range ry, bool logx, bool logy, double right_pad)
 {
 	static const double tries[] = { 0.6, -0.6, 1.6, -1.6, 2.6, -2.6, 3.6, -3.6 };
 	struct box *placed = xcalloc(fr->n ? fr->n : 1, sizeof *placed);
@@ -402,12 +481,12 @@ static size_t place_labels(FILE *f, const struct frame *fr, const double *xs, co
 		}
 	for (size_t k = 0; k < m; k++) {
 		size_t i = order[k];
-		double px = axis_pos(xs[i], rx, logx, 0.03, 0.22), py = axis_pos(ys[i], ry, logy, 0.06, 0.06);
+		double px = axis_pos(xs[i], rx, logx, 0.03, right_pad), py = axis_pos(ys[i], ry, logy, 0.08, 0.08);
 		double w = (double)strlen(fr->pts[i].label) * label_char_w, dy = tries[0];
 		for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
 			struct box b = { px + 1.2 * char_w, px + 1.2 * char_w + w, py + tries[t] * char_h - label_h / 2,
 					 py + tries[t] * char_h + label_h / 2 };
-			bool clear = true;
+			bool clear = b.y0 >= 0 && b.y1 <= 1;  /* inside the plot */
 			for (size_t p = 0; p < np && clear; p++)
 				clear = !overlaps(&b, &placed[p]);
 			if (clear || t + 1 == sizeof tries / sizeof tries[0]) {
@@ -440,6 +519,7 @@ static void emit_pareto(FILE *f, const struct frame *fr)
 	size_t nf = 0;
 	struct range rx = range_empty(), ry = range_empty();
 	bool logx, logy;
+	double right_pad;
 	char buf[200];
 
 	for (size_t i = 0; i < fr->n; i++) {
@@ -461,15 +541,12 @@ static void emit_pareto(FILE *f, const struct frame *fr)
 		fr->n, col_name(fr, fr->x_col), col_name(fr, fr->y_cols[0]));
 	axis_label_set(f, "x", col_name(fr, fr->x_col));
 	axis_label_set(f, "y", col_name(fr, fr->y_cols[0]));
-	if (strcmp(unit_of(col_name(fr, fr->y_cols[0])), "USD") == 0)
-		usd_format(f, "y", ry.lo);
-	if (logx)
-		fputs("set logscale x 10\n", f);
-	if (logy)
-		fputs("set logscale y 10\n", f);
+	axis_setup(f, "x", rx, logx, 10, strcmp(unit_of(col_name(fr, fr->x_col)), "USD") == 0);
+	axis_setup(f, "y", ry, logy, 10, strcmp(unit_of(col_name(fr, fr->y_cols[0])), "USD") == 0);
 	/* room at the right for the labels, which are written right of their points */
-	fputs("set offsets graph 0.03, graph 0.22, graph 0.06, graph 0.06\n", f);
-	fputs("set key outside right top vertical spacing 1.2\n", f);
+	right_pad = labels_right_pad(fr, xs, front, rx, logx);
+	fprintf(f, "set offsets graph 0.03, graph %.3f, graph 0.08, graph 0.08\n", right_pad);
+	fputs("set key below horizontal spacing 1.2 height 1.5\n", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
 		size_t n, *idx = group_points(fr, g, &n);
 		block_open(f, "group", g);
@@ -500,7 +577,7 @@ static void emit_pareto(FILE *f, const struct frame *fr)
 		block_close(f);
 		free(r);
 	}
-	place_labels(f, fr, xs, ys, front, rx, ry, logx, logy);
+	place_labels(f, fr, xs, ys, front, rx, ry, logx, logy, right_pad);
 	if (q->deadline_h > 0)
 		ref_line_block(f, "deadline", q->deadline_h, ry.lo, q->deadline_h, ry.hi);
 	if (q->budget_usd > 0)
@@ -543,19 +620,6 @@ static void series_name(char *buf, size_t size, const char *col)
 				*c = ' ';
 }
 
-/* Bar labels are tilted when there are many or they are long. */
-static void bar_xtics(FILE *f, const struct frame *fr)
-{
-	size_t longest = 0;
-	for (size_t i = 0; i < fr->n; i++)
-		if (strlen(fr->pts[i].label) > longest)
-			longest = strlen(fr->pts[i].label);
-	if (fr->n * longest > 90)
-		fputs("set xtics rotate by 30 right nomirror\n", f);
-	else
-		fputs("set xtics nomirror\n", f);
-}
-
 static bool all_fractions(const struct frame *fr)
 {
 	for (size_t k = 0; k < fr->ny; k++)
@@ -564,36 +628,54 @@ static bool all_fractions(const struct frame *fr)
 	return true;
 }
 
+/* Horizontal bars, the first row at the top, so that long candidate names
+ * read level at the left: the y axis of both bar charts. */
+static void bars_y_axis(FILE *f, const struct frame *fr)
+{
+	fprintf(f, "set yrange [-0.6:%zu.6]\nset ytics nomirror scale 0\n", fr->n - 1);
+	set_label(f, "y", col_name(fr, fr->label_col));
+	fputs("set grid xtics noytics\n", f);
+}
+
+/* The bar of row k (0 first) sits at y = n - 1 - k. */
+static void bar_head(FILE *f, const struct frame *fr, size_t k, const char *label)
+{
+	data_str(f, label);
+	fprintf(f, " %zu", fr->n - 1 - k);
+}
+
 static void emit_breakdown(FILE *f, const struct frame *fr)
 {
 	char buf[200];
 	bool fractions = all_fractions(fr);
 
-	fputs("# one bar per row, its columns stacked in the order of the file\n", f);
-	fputs("set style data histograms\nset style histogram rowstacked\n"
-	      "set style fill solid 0.9 border rgb '#222222'\nset boxwidth 0.7 relative\n", f);
+	fputs("# one horizontal bar per row, its columns stacked left to right in the order of the file;\n"
+	      "# the block holds each bar's label, its y, then the running sums that bound its segments\n", f);
+	fputs("set style fill solid 0.9 border rgb '#222222'\n", f);
 	if (fractions) {
 		/* the frac_ columns split the GPUs' wall-clock time and add up to 1 */
-		set_label(f, "y", "share of held GPU time (fraction)");
-		fputs("set yrange [0:1]\nset ytics 0.1\n", f);
+		set_label(f, "x", "share of held GPU time (fraction)");
+		fputs("set xrange [0:1]\nset xtics 0.1\n", f);
 	} else {
 		size_t used = 0;
 		buf[0] = '\0';
 		for (size_t k = 0; k < fr->ny && used < sizeof buf; k++)
-			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", k ? ", " : "",
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", k ? " + " : "",
 						 col_name(fr, fr->y_cols[k]));
-		set_label(f, "y", buf);
-		fputs("set yrange [0:*]\n", f);
+		set_label(f, "x", buf);
+		fputs("set xrange [0:*]\n", f);
 	}
-	set_label(f, "x", col_name(fr, fr->label_col));
-	fputs("set key outside right top vertical reverse Left\nset grid noxtics ytics\n", f);
-	bar_xtics(f, fr);
+	bars_y_axis(f, fr);
+	fputs("set key below horizontal spacing 1.2 height 1.5\n", f);
 	block_open(f, "bars", 0);
 	for (size_t i = 0; i < fr->n; i++) {
-		data_str(f, fr->pts[i].label);
+		double sum = 0;
+		bar_head(f, fr, i, fr->pts[i].label);
+		fputs(" 0", f);
 		for (size_t k = 0; k < fr->ny; k++) {
+			sum += fr->pts[i].y[k];
 			fputc(' ', f);
-			num(f, fr->pts[i].y[k]);
+			num(f, sum);
 		}
 		fputc('\n', f);
 	}
@@ -601,11 +683,10 @@ static void emit_breakdown(FILE *f, const struct frame *fr)
 	title_set(f, fr);
 	fputs("plot ", f);
 	for (size_t k = 0; k < fr->ny; k++) {
+		size_t lo = k + 3, hi = k + 4;
 		series_name(buf, sizeof buf, col_name(fr, fr->y_cols[k]));
-		if (k == 0)
-			fprintf(f, "$bars0 using %zu:xtic(1) lt %zu title ", k + 2, k % N_PALETTE + 1);
-		else
-			fprintf(f, ", \\\n     '' using %zu lt %zu title ", k + 2, k % N_PALETTE + 1);
+		fprintf(f, "%s$bars0 using (($%zu+$%zu)/2):2:%zu:%zu:($2-0.35):($2+0.35)%s with boxxyerror lt %zu title ",
+			k ? ", \\\n     " : "", lo, hi, lo, hi, k == 0 ? ":ytic(1)" : "", k % N_PALETTE + 1);
 		gp_str(f, buf);
 	}
 	fputc('\n', f);
@@ -675,8 +756,11 @@ static void emit_scaling(FILE *f, const struct frame *fr)
 		"none (the y column is neither a rate nor a time)");
 	axis_label_set(f, "x", col_name(fr, fr->x_col));
 	axis_label_set(f, "y", ycol);
+	axis_setup(f, "y", ry, loglog, 10, strcmp(unit_of(ycol), "USD") == 0);
 	if (loglog)
-		fputs("set logscale x 2\nset logscale y 10\n", f);
+		fputs("set logscale x 2\nset autoscale xfix\n", f);
+	else
+		fputs("set autoscale xfix\n", f);
 	distinct_xtics(f, fr);
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", f);
 	fputs("set key outside right top vertical spacing 1.2\n", f);
@@ -781,9 +865,8 @@ static void emit_latency(FILE *f, const struct frame *fr)
 	gp_str(f, fr->title);
 	fputs(" font ',22'\n", f);
 	axis_label_set(f, "x", col_name(fr, fr->x_col));
-	if (range_log(rx))
-		fputs("set logscale x 10\n", f);
-	fputs("set key outside below vertical maxrows 4\n", f);
+	axis_setup(f, "x", rx, range_log(rx), 10, false);
+	fputs("set key outside below vertical maxrows 4 height 1.5\n", f);
 	fputs("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n", f);
 	for (size_t p = 0; p < npanels; p++) {
 		const char *fam = col_name(fr, fr->y_cols[first[p]]);
@@ -820,7 +903,8 @@ static void emit_latency(FILE *f, const struct frame *fr)
 		if (used < sizeof buf && unit_of(fam)[0] != '\0')
 			snprintf(buf + used, sizeof buf - used, " (%s)", unit_of(fam));
 		set_label(f, "y", buf);
-		fputs(range_log(ry) ? "set logscale y 10\n" : "unset logscale y\n", f);
+		fputs("unset logscale y\nset ytics autofreq\nset format y '%g'\n", f);
+		axis_setup(f, "y", ry, range_log(ry), 10, false);
 		if (slo > 0) {
 			ref_line_block(f, p == 0 ? "slo_a" : "slo_b", rx.lo, slo, rx.hi, slo);
 		}
@@ -869,29 +953,27 @@ static void emit_cost(FILE *f, const struct frame *fr)
 	for (size_t i = 0; i < fr->n; i++)
 		order[i] = &fr->pts[i];
 	qsort(order, fr->n, sizeof *order, cmp_by_y);
-	fputs("# one bar per row, cheapest first\n", f);
-	fputs("set style data histograms\nset style histogram clustered gap 1\n"
-	      "set style fill solid 0.85 border rgb '#222222'\nset boxwidth 0.8 relative\n", f);
-	axis_label_set(f, "y", ycol);
-	set_label(f, "x", col_name(fr, fr->label_col));
-	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n", f);
+	fputs("# one horizontal bar per row, cheapest at the top, its value written at its end\n", f);
+	fputs("set style fill solid 0.85 border rgb '#222222'\n", f);
+	axis_label_set(f, "x", ycol);
+	fputs("set xrange [0:*]\nset offsets 0, graph 0.12, 0, 0\n", f);
 	if (usd)
-		fputs("set format y '$%g'\n", f);
-	fputs("set key inside top left\nset grid noxtics ytics\n", f);
-	bar_xtics(f, fr);
+		fputs("set format x '$%g'\n", f);
+	bars_y_axis(f, fr);
+	fputs("set key inside top right\n", f);  /* the cheapest bar, the shortest, is at the top */
 	block_open(f, "bars", 0);
 	for (size_t i = 0; i < fr->n; i++) {
-		data_str(f, order[i]->label);
+		bar_head(f, fr, i, order[i]->label);
 		fputc(' ', f);
 		num(f, order[i]->y[0]);
 		fputc('\n', f);
 	}
 	block_close(f);
 	title_set(f, fr);
-	fputs("plot $bars0 using 2:xtic(1) lt 1 title ", f);
+	fputs("plot $bars0 using ($3/2):2:(0):3:($2-0.35):($2+0.35):ytic(1) with boxxyerror lt 1 title ", f);
 	gp_str(f, ycol);
-	fprintf(f, ", \\\n     '' using 0:2:(sprintf('%s%%.3g', $2)) with labels offset 0,0.8 font ',15' notitle\n",
-		usd ? "$" : "");
+	fprintf(f, ", \\\n     '' using 3:2:(%s) with labels left offset char 0.5,0 font ',15' notitle\n",
+		usd ? "$3 < 100 ? sprintf('$%.2f', $3) : sprintf('$%.0f', $3)" : "sprintf('%.3g', $3)");
 	free(order);
 }
 
@@ -904,10 +986,8 @@ static void emit_scatter(FILE *f, const struct frame *fr)
 	}
 	axis_label_set(f, "x", col_name(fr, fr->x_col));
 	axis_label_set(f, "y", col_name(fr, fr->y_cols[0]));
-	if (range_log(rx))
-		fputs("set logscale x 10\n", f);
-	if (range_log(ry))
-		fputs("set logscale y 10\n", f);
+	axis_setup(f, "x", rx, range_log(rx), 10, strcmp(unit_of(col_name(fr, fr->x_col)), "USD") == 0);
+	axis_setup(f, "y", ry, range_log(ry), 10, strcmp(unit_of(col_name(fr, fr->y_cols[0])), "USD") == 0);
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", f);
 	fputs("set key outside right top vertical spacing 1.2\n", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
