@@ -1029,9 +1029,8 @@ static void missing(struct cs_error *err, const struct frame *fr, const char *na
 	if (option != NULL)
 		error_set(err, "results '%s': no column '%.*s' (given to %s)", fr->req->input, (int)len, name, option);
 	else
-		error_set(err, "results '%s': no column '%.*s' (the %s chart needs it; %s chooses another)",
-			  fr->req->input, (int)len, name, plot_kind_names[fr->req->kind],
-			  fr->spec->x == NULL && fr->req->kind != PLOT_SCATTER ? "--x or --y" : "--x, --y or --group");
+		error_set(err, "results '%s': no column '%.*s' (the %s chart needs it; --x or --y chooses another)",
+			  fr->req->input, (int)len, name, plot_kind_names[fr->req->kind]);
 }
 
 /* One column spec ("a", or "a|b": the first the file has) into *col. */
