@@ -47,7 +47,7 @@ static const char usage_text[] =
 	"  --slo-tpot-ms MS    latency: a line at MS in the TPOT panel\n"
 	"  --x COLUMN          the x column instead of the chart's (the bars' labels for breakdown, cost)\n"
 	"  --y COLUMN          the y column (a comma list for breakdown and latency)\n"
-	"  --group COLUMN      one colour per value of COLUMN\n"
+	"  --group COLUMN      one colour per value of COLUMN (pareto, scaling, latency, scatter)\n"
 	"  --script-only       write the script, do not run gnuplot\n"
 	"  -h, --help          print this help\n"
 	"environment: CLUSTERSIM_GNUPLOT  the gnuplot program to run (default: gnuplot on PATH)\n";

@@ -711,7 +711,7 @@ static void distinct_xtics(FILE *f, const struct frame *fr)
 {
 	double *v = xcalloc(fr->n ? fr->n : 1, sizeof *v);
 	size_t m = 0;
-	for (size_t i = 0; i < fr->n; i++) {
+	for (size_t i = 0; i < fr->n && m <= 16; i++) {  /* past 16 counts, gnuplot's own ticks */
 		size_t k = 0;
 		while (k < m && v[k] != fr->pts[i].x)
 			k++;
