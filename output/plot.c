@@ -291,7 +291,8 @@ static void tick_text(double v, bool usd, char *buf, size_t size)
 /*
  * One axis: on a log scale (base 2 for counts that double, else 10) the
  * range is the data's (autoscale fix: no empty decades) and the ticks are
- * written out, 1-2-5 within two decades and decades beyond, each labelled
+ * written out (1-1.5-2-3-5-7 within a decade, 1-2-5 within two, decades
+ * beyond), each labelled
  * "2.5k" or "$1.2M"; on a linear scale the ticks are gnuplot's, labelled
  * the same way for big values and dollars. The offsets pad both.
  */
@@ -308,13 +309,16 @@ static void axis_setup(FILE *f, const char *axis, struct range r, bool log_axis,
 	}
 	fprintf(f, "set logscale %s %d\nset autoscale %sfix\nset %stics (", axis, base, axis, axis);
 	{
-		bool dense = r.hi < 100 * r.lo, first = true;
+		/* within a decade 1-1.5-2-3-5-7, within two 1-2-5, beyond decades */
+		static const double fine[] = { 1, 1.5, 2, 3, 5, 7 }, medium[] = { 1, 2, 5 }, coarse[] = { 1 };
+		const double *mult = base == 2 ? coarse : r.hi < 10 * r.lo ? fine : r.hi < 100 * r.lo ? medium : coarse;
+		size_t nmult = mult == fine ? 6 : mult == medium ? 3 : 1;
+		bool first = true;
 		double step = base == 2 ? 2 : 10;
 		double start = pow(step, floor(log(r.lo) / log(step)));
-		static const double mult10[] = { 1, 2, 5 };
 		for (double d = start; d <= r.hi * 1.0001; d *= step) {
-			for (size_t m = 0; m < (base == 10 && dense ? 3 : 1); m++) {
-				double v = d * mult10[m];
+			for (size_t m = 0; m < nmult; m++) {
+				double v = d * mult[m];
 				if (v < r.lo / 1.0001 || v > r.hi * 1.0001)
 					continue;
 				tick_text(v, usd, buf, sizeof buf);
@@ -737,12 +741,46 @@ static void distinct_xtics(FILE *f, const struct frame *fr)
 	free(v);
 }
 
+/* The points of a group that its line joins: at each GPU count the best
+ * (the highest rate, the lowest time; the first in the file otherwise),
+ * so that several configurations at one count (a sweep over presets of
+ * one GPU) draw a line, not a zigzag. idx is sorted by x; the kept
+ * indices go into best, their count returned. */
+static size_t best_per_x(const struct frame *fr, const size_t *idx, size_t n, enum ideal ideal, size_t *best)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct point *p = &fr->pts[idx[k]];
+		if (m > 0 && fr->pts[best[m - 1]].x == p->x) {
+			double have = fr->pts[best[m - 1]].y[0];
+			if ((ideal == IDEAL_PROPORTIONAL && p->y[0] > have) || (ideal == IDEAL_INVERSE && p->y[0] < have))
+				best[m - 1] = idx[k];
+			continue;
+		}
+		best[m++] = idx[k];
+	}
+	return m;
+}
+
+static void xy_block(FILE *f, const struct frame *fr, const char *name, size_t g, const size_t *idx, size_t n)
+{
+	block_open(f, name, g);
+	for (size_t k = 0; k < n; k++) {
+		num(f, fr->pts[idx[k]].x);
+		fputc(' ', f);
+		num(f, fr->pts[idx[k]].y[0]);
+		fputc('\n', f);
+	}
+	block_close(f);
+}
+
 static void emit_scaling(FILE *f, const struct frame *fr)
 {
 	const char *ycol = col_name(fr, fr->y_cols[0]);
 	enum ideal ideal = ideal_of(ycol);
 	struct range rx = range_empty(), ry = range_empty();
-	bool loglog;
+	bool loglog, *crowded = xcalloc(fr->ngroups ? fr->ngroups : 1, sizeof *crowded);
+	double *base_x = xcalloc(fr->ngroups ? fr->ngroups : 1, sizeof *base_x);
 
 	for (size_t i = 0; i < fr->n; i++) {
 		range_add(&rx, fr->pts[i].x);
@@ -754,6 +792,8 @@ static void emit_scaling(FILE *f, const struct frame *fr)
 	fprintf(f, "# ideal: %s\n", ideal == IDEAL_PROPORTIONAL ? "y0 x x / x0 from each group's smallest point (a rate)" :
 		ideal == IDEAL_INVERSE ? "y0 x x0 / x from each group's smallest point (a time)" :
 		"none (the y column is neither a rate nor a time)");
+	fprintf(f, "# each line joins its group's best point at each x (%s); every point is drawn\n",
+		ideal == IDEAL_PROPORTIONAL ? "the highest" : ideal == IDEAL_INVERSE ? "the lowest" : "the first");
 	axis_label_set(f, "x", col_name(fr, fr->x_col));
 	axis_label_set(f, "y", ycol);
 	axis_setup(f, "y", ry, loglog, 10, strcmp(unit_of(ycol), "USD") == 0);
@@ -765,46 +805,48 @@ static void emit_scaling(FILE *f, const struct frame *fr)
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", f);
 	fputs("set key outside right top vertical spacing 1.2\n", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
-		size_t n, *idx = group_points(fr, g, &n);
-		const struct point *base = &fr->pts[idx[0]];
-		block_open(f, "group", g);
-		for (size_t k = 0; k < n; k++) {
-			num(f, fr->pts[idx[k]].x);
-			fputc(' ', f);
-			num(f, fr->pts[idx[k]].y[0]);
-			fputc('\n', f);
+		size_t n, *idx = group_points(fr, g, &n), *best = xcalloc(n ? n : 1, sizeof *best);
+		size_t m = best_per_x(fr, idx, n, ideal, best);
+		const struct point *b0 = &fr->pts[best[0]];
+		xy_block(f, fr, "group", g, best, m);
+		if (m < n) {
+			crowded[g] = true;
+			xy_block(f, fr, "all", g, idx, n);
 		}
-		block_close(f);
-		if (ideal != IDEAL_NONE && base->x > 0) {
+		base_x[g] = b0->x;
+		if (ideal != IDEAL_NONE && b0->x > 0) {
 			block_open(f, "ideal", g);
-			for (size_t k = 0; k < n; k++) {
-				double x = fr->pts[idx[k]].x;
+			for (size_t k = 0; k < m; k++) {
+				double x = fr->pts[best[k]].x;
 				num(f, x);
 				fputc(' ', f);
-				num(f, ideal == IDEAL_PROPORTIONAL ? base->y[0] * x / base->x : base->y[0] * base->x / x);
+				num(f, ideal == IDEAL_PROPORTIONAL ? b0->y[0] * x / b0->x : b0->y[0] * b0->x / x);
 				fputc('\n', f);
 			}
 			block_close(f);
 		}
+		free(best);
 		free(idx);
 	}
 	title_set(f, fr);
 	fputs("plot ", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
-		size_t n, *idx = group_points(fr, g, &n);
 		char buf[200], v[48];
 		fprintf(f, "%s$group%zu using 1:2 with linespoints lt %zu ps 2.5 title ", g ? ", \\\n     " : "", g,
 			g % N_PALETTE + 1);
 		gp_str(f, fr->groups[g]);
-		if (ideal != IDEAL_NONE && fr->pts[idx[0]].x > 0) {
-			text_format_real(fr->pts[idx[0]].x, v, sizeof v);
+		if (crowded[g])
+			fprintf(f, ", \\\n     $all%zu using 1:2 with points lt %zu pt 6 ps 2 notitle", g, g % N_PALETTE + 1);
+		if (ideal != IDEAL_NONE && base_x[g] > 0) {
+			text_format_real(base_x[g], v, sizeof v);
 			snprintf(buf, sizeof buf, "%s, ideal from %s", fr->groups[g], v);
 			fprintf(f, ", \\\n     $ideal%zu using 1:2 with lines lt %zu dt 2 lw 2 title ", g, g % N_PALETTE + 1);
 			gp_str(f, buf);
 		}
-		free(idx);
 	}
 	fputc('\n', f);
+	free(base_x);
+	free(crowded);
 }
 
 /* A latency column's family: "ttft_p99_ms" -> "ttft" (the name before

@@ -163,6 +163,22 @@ static void test_scaling_ideal(void **state)
 	assert_string_equal(b, "8 10\n16 5\n32 2.5\n");
 	free(b);
 	free(s);
+	/* two configurations at 16 GPUs: the line joins the faster (the lower
+	 * time), every point is still drawn */
+	{
+		const char *two = "candidate,status,gpu,gpus,tokens_per_s,wall_time_p50_h\n"
+				  "x,ok,H100-SXM,16,190,6\n"
+				  "w,ok,H100-SXM,16,150,7\n"
+				  "y,ok,H100-SXM,8,100,10\n";
+		s = script_of(two, &q, &info);
+		b = block(s, "group0");
+		assert_string_equal(b, "8 10\n16 6\n");
+		free(b);
+		b = block(s, "all0");
+		assert_string_equal(b, "8 10\n16 6\n16 7\n");
+		free(b);
+		free(s);
+	}
 	/* neither: no ideal line */
 	q.y = "gpus";
 	s = script_of(rows, &q, &info);
