@@ -300,7 +300,17 @@ static void axis_setup(FILE *f, const char *axis, struct range r, bool log_axis,
 {
 	char buf[48];
 	if (!log_axis) {
-		fprintf(f, "set autoscale %sfix\n", axis);
+		if (r.hi == r.lo) {
+			/* one value: a range around it (gnuplot would warn and guess one) */
+			double d = r.lo != 0 ? fabs(r.lo) * 0.1 : 1;
+			fprintf(f, "set %srange [", axis);
+			num(f, r.lo - d);
+			fputc(':', f);
+			num(f, r.hi + d);
+			fputs("]\n", f);
+		} else {
+			fprintf(f, "set autoscale %sfix\n", axis);
+		}
 		if (usd)
 			fprintf(f, "set format %s '%s'\n", axis, r.hi >= 1e4 ? "$%.1s%c" : "$%g");
 		else if (r.hi >= 1e5)
@@ -800,7 +810,7 @@ static void emit_scaling(FILE *f, const struct frame *fr)
 	if (loglog)
 		fputs("set logscale x 2\nset autoscale xfix\n", f);
 	else
-		fputs("set autoscale xfix\n", f);
+		axis_setup(f, "x", rx, false, 10, false);
 	distinct_xtics(f, fr);
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", f);
 	fputs("set key outside right top vertical spacing 1.2\n", f);
