@@ -56,6 +56,8 @@ check_kind() {
 		else
 			expect_status 0 "$C" plot "$TMP/$res.csv" --chart "$kind" $opts -o "$img" --script-only || continue
 		fi
+		# nothing on standard error: no row left out, no gnuplot warning
+		[ ! -s "$TMP/err" ] && ok || fail "$kind $ext: messages: $(head -3 "$TMP/err")"
 		grep -qxF "# columns: $cols" "$TMP/$kind.gp" && ok || fail "$kind: the script does not chart '$cols'"
 		[ ! -e "$TMP/$kind.gp.tmp" ] && ! ls "$TMP" | grep -q '\.tmp\.' && ok || fail "$kind: a temporary was left"
 	done
