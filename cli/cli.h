@@ -75,7 +75,7 @@ struct cli_option {
 };
 
 /* The most own options one command may have. */
-enum { CLI_OWN_MAX = 8 };
+enum { CLI_OWN_MAX = 12 };
 
 /* What cli_invoke() loads before a command's exec runs. */
 enum cli_load {
@@ -169,5 +169,6 @@ extern const struct cli_command cli_cmd_validate;
 extern const struct cli_command cli_cmd_trace;
 extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_merge;
+extern const struct cli_command cli_cmd_plot;
 
 #endif

@@ -1,0 +1,145 @@
+#!/bin/sh
+# clustersim plot: every chart kind as PNG and SVG from results the real
+# run and sweep commands write (a PNG's signature and a size no empty
+# picture has; an SVG's header and its title), the script naming the
+# columns it charts, empty and all-oom files refused, a missing column
+# named, and a missing or failing gnuplot keeping the script and any
+# earlier image. The rendering checks are skipped when gnuplot is not
+# installed, except under CI (CI=true), where tools/install-deps.sh
+# installs it and a skip is a failure.
+. "$TOP/tests/cli/lib.sh"
+cd "$TOP" || exit 1
+C=$CLUSTERSIM
+
+have_gnuplot=true
+if ! command -v gnuplot >/dev/null 2>&1; then
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL: gnuplot is not installed (CI installs gnuplot-nox: tools/install-deps.sh)"
+		exit 1
+	fi
+	echo "note: gnuplot is not installed: the rendering checks are skipped"
+	have_gnuplot=false
+fi
+
+# results from the real commands: a whole run (training), a node-count
+# sweep (scaling), an arrival-rate sweep (serving)
+"$C" run scenarios/examples/llama3-70b-whole-run.json --format csv -o "$TMP/whole.csv" 2>/dev/null
+"$C" sweep scenarios/examples/sweep-llama3-70b.json -o "$TMP/sweep.csv" 2>/dev/null
+"$C" sweep scenarios/examples/sweep-llama3.1-8b-rate.json -o "$TMP/rate.csv" 2>/dev/null
+for f in whole sweep rate; do
+	[ -s "$TMP/$f.csv" ] && ok || fail "results $f.csv were not written"
+done
+
+# png_ok FILE: the PNG signature (89 50 4e 47 0d 0a 1a 0a) and over 20 kB
+# (an empty 1600 x 1000 frame with axes is about 10 kB)
+png_ok() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
+		[ "$(wc -c <"$1")" -gt 20000 ]
+}
+# svg_ok FILE TITLE: an XML or SVG header and the title as text
+svg_ok() {
+	head -c 5 "$1" | grep -q '^<?xml\|^<svg' && grep -qF "$2" "$1" && [ "$(wc -c <"$1")" -gt 5000 ]
+}
+
+# kind, results, extra options, the columns line the script must carry, the title
+check_kind() {
+	kind=$1 res=$2 opts=$3 cols=$4 title=$5
+	for ext in png svg; do
+		img="$TMP/$kind.$ext"
+		if $have_gnuplot; then
+			expect_status 0 "$C" plot "$TMP/$res.csv" --chart "$kind" $opts -o "$img" || continue
+			if [ $ext = png ]; then
+				png_ok "$img" && ok || fail "$kind: $img is not a PNG of a chart"
+			else
+				svg_ok "$img" "$title" && ok || fail "$kind: $img is not an SVG titled '$title'"
+			fi
+		else
+			expect_status 0 "$C" plot "$TMP/$res.csv" --chart "$kind" $opts -o "$img" --script-only || continue
+		fi
+		# nothing on standard error: no row left out, no gnuplot warning
+		[ ! -s "$TMP/err" ] && ok || fail "$kind $ext: messages: $(head -3 "$TMP/err")"
+		grep -qxF "# columns: $cols" "$TMP/$kind.gp" && ok || fail "$kind: the script does not chart '$cols'"
+		[ ! -e "$TMP/$kind.gp.tmp" ] && ! ls "$TMP" | grep -q '\.tmp\.' && ok || fail "$kind: a temporary was left"
+	done
+}
+
+check_kind pareto whole "--deadline-h 2000 --budget-usd 1500000" \
+	"x wall_time_p50_h, y cost_usd_p50, label candidate, group gpu" "Wall time and cost, Pareto front: llama3-70b-whole-run"
+check_kind breakdown sweep "" \
+	"y frac_compute, frac_comm_exposed, frac_bubble, frac_checkpoint, frac_lost_to_failures, frac_idle, label candidate" \
+	"Where held GPU time goes: llama3-70b-pretrain"
+check_kind scaling sweep "" "x gpus, y tokens_per_s, label candidate, group gpu" "Scaling with GPU count: llama3-70b-pretrain"
+check_kind latency rate "--slo-ttft-ms 500 --slo-tpot-ms 50" \
+	"x rate_per_s, y ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, label candidate, group candidate" \
+	"Serving latency against load: llama3.1-8b-serving"
+check_kind cost whole "" "y usd_per_mtok, label candidate" "Dollars per million tokens: llama3-70b-whole-run"
+check_kind scatter sweep "--x gpus --y mfu --group gpu" "x gpus, y mfu, label candidate, group gpu" \
+	"mfu against gpus: llama3-70b-pretrain"
+
+# the pareto script: the unsupported spot row is left out; the 16 x Nebius
+# H200 run is cheaper than 16 x p5 at about the same time, so p5 is not on
+# the front; 32 x Nebius H100 (fastest and cheapest) is
+grep -q "16 x p5en spot" "$TMP/pareto.gp" && fail "pareto: the unsupported row is drawn" || ok
+sed -n '/^\$front0 << EOD$/,/^EOD$/p' "$TMP/pareto.gp" >"$TMP/front"
+[ "$(grep -c '^[0-9]' "$TMP/front")" -eq 1 ] && grep -q "^1248.28 943245$" "$TMP/front" && ok ||
+	fail "pareto front: $(cat "$TMP/front")"
+# the cost chart leaves out the rows without a price and says so
+expect_status 0 "$C" plot "$TMP/sweep.csv" --chart cost -o "$TMP/c2.png" --script-only &&
+	grep -q "left out 4 of the 48 rows with status ok: no value in 'usd_per_mtok'" "$TMP/err" && ok ||
+	fail "cost: unpriced rows are not reported: $(cat "$TMP/err")"
+
+# the default image is beside the results, named for the chart
+expect_status 0 "$C" plot "$TMP/whole.csv" --chart cost --script-only && [ -s "$TMP/whole-cost.gp" ] &&
+	grep -q "outfile = '$TMP/whole-cost.png'" "$TMP/whole-cost.gp" && ok || fail "default -o"
+# --script-only writes the script and no image; gnuplot renders it as is
+expect_status 0 "$C" plot "$TMP/whole.csv" --chart pareto -o "$TMP/so.png" --script-only &&
+	[ -s "$TMP/so.gp" ] && [ ! -e "$TMP/so.png" ] && ok || fail "--script-only"
+if $have_gnuplot; then
+	(cd "$TMP" && gnuplot so.gp) 2>"$TMP/gperr" && png_ok "$TMP/so.png" && [ ! -s "$TMP/gperr" ] && ok ||
+		fail "gnuplot so.gp: $(head -3 "$TMP/gperr")"
+fi
+# results on standard input need -o
+expect_status 0 "$C" plot - --chart cost -o "$TMP/stdin.png" --script-only <"$TMP/whole.csv" &&
+	grep -q "Dollars per million tokens: llama3-70b-whole-run" "$TMP/stdin.gp" && ok || fail "results from stdin"
+expect_status 2 "$C" plot - --chart cost <"$TMP/whole.csv" && grep -q "needed when the results come from standard input" "$TMP/err" &&
+	ok || fail "stdin without -o"
+
+# nothing to chart: a header only, all oom, a missing column, a bad cell (exit 2, nothing written)
+head -1 "$TMP/whole.csv" >"$TMP/empty.csv"
+expect_status 2 "$C" plot "$TMP/empty.csv" --chart pareto -o "$TMP/e.png" &&
+	grep -q "results '$TMP/empty.csv': no rows to chart" "$TMP/err" && [ ! -e "$TMP/e.png" ] && [ ! -e "$TMP/e.gp" ] &&
+	ok || fail "empty results: $(cat "$TMP/err")"
+printf 'scenario,candidate,row_id,seed,status,reason,gpu,wall_time_p50_h,cost_usd_p50\ns,a,0,1,oom,"needs 99 GiB",H100-SXM,,\ns,b,1,1,oom,"needs 99 GiB",H100-SXM,,\n' >"$TMP/oom.csv"
+for kind in pareto cost breakdown; do
+	expect_status 2 "$C" plot "$TMP/oom.csv" --chart $kind -o "$TMP/o.svg" &&
+		[ ! -e "$TMP/o.svg" ] && [ ! -e "$TMP/o.gp" ] || { fail "$kind of all-oom: $(cat "$TMP/err")"; continue; }
+	[ $kind = pareto ] && { grep -q "no row has status ok, nothing to chart (2 rows: 2 oom)" "$TMP/err" && ok || fail "all-oom message: $(cat "$TMP/err")"; }
+done
+expect_status 2 "$C" plot "$TMP/rate.csv" --chart pareto -o "$TMP/m.png" &&
+	grep -q "results '$TMP/rate.csv': no column 'wall_time_p50_h'" "$TMP/err" && ok || fail "missing column: $(cat "$TMP/err")"
+expect_status 2 "$C" plot "$TMP/whole.csv" --chart scatter --x gpus --y nosuch -o "$TMP/m.png" &&
+	grep -q "no column 'nosuch' (given to --y)" "$TMP/err" && ok || fail "missing --y column"
+expect_status 2 "$C" plot "$TMP/whole.csv" --chart bars -o "$TMP/m.png" && grep -q "chart must be pareto" "$TMP/err" && ok ||
+	fail "unknown chart"
+expect_status 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/m.pdf" && grep -q "must end in .png or .svg" "$TMP/err" && ok ||
+	fail "unknown image type"
+expect_status 2 "$C" plot "$TMP/whole.csv" --chart pareto --deadline-h -3 && ok || fail "negative deadline"
+# never over the input
+cp "$TMP/whole.csv" "$TMP/keep.csv"
+expect_status 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/whole.csv" && cmp -s "$TMP/whole.csv" "$TMP/keep.csv" &&
+	ok || fail "-o the input"
+
+# no gnuplot: exit 1, the script kept, the way to render it said; a
+# failing gnuplot leaves the earlier image as it was
+expect_status 1 env CLUSTERSIM_GNUPLOT="$TMP/no-such-gnuplot" "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/ng.png" &&
+	[ -s "$TMP/ng.gp" ] && [ ! -e "$TMP/ng.png" ] && grep -q "render it with 'gnuplot $TMP/ng.gp'" "$TMP/err" &&
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || fail "missing gnuplot: $(cat "$TMP/err")"
+expect_status 1 env PATH=/nonexistent "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/np.png" &&
+	[ -s "$TMP/np.gp" ] && grep -q "cannot run gnuplot 'gnuplot' (from PATH)" "$TMP/err" && ok || fail "gnuplot not on PATH: $(cat "$TMP/err")"
+if $have_gnuplot; then
+	cp "$TMP/cost.png" "$TMP/before.png"
+	expect_status 1 env CLUSTERSIM_GNUPLOT=false "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/cost.png" &&
+		cmp -s "$TMP/cost.png" "$TMP/before.png" && grep -q "gnuplot 'false' failed" "$TMP/err" &&
+		! ls "$TMP" | grep -q 'cost.png.tmp' && ok || fail "failing gnuplot: $(cat "$TMP/err")"
+fi
+finish
