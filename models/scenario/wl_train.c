@@ -16,6 +16,8 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->tp_comm_overlap = false;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
+	p->pipeline_split = SPLIT_LAYERS;
+	p->grad_reduce = GRAD_REDUCE_AUTO;
 }
 
 /* schedule and recompute, each a name or "auto". */
@@ -68,12 +70,27 @@ static int read_sequence_parallel(struct jread *r, const json_t *v, struct paral
 	return 0;
 }
 
+/* pipeline_split ("layers" or "embedding+loss", train.h) and
+ * grad_reduce_precision ("fp32", "bf16" or "auto", the default: Megatron's,
+ * train.h). */
+static int read_split_grad_reduce(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	static const char *const grad_or_auto[] = { "auto", "fp32", "bf16", NULL };
+	int split = SPLIT_LAYERS, grad = GRAD_REDUCE_AUTO;
+	if (jread_enum(r, v, "pipeline_split", false, pipeline_split_names, &split) < 0 ||
+	    jread_enum(r, v, "grad_reduce_precision", false, grad_or_auto, &grad) < 0)
+		return -1;
+	p->pipeline_split = split;
+	p->grad_reduce = grad;
+	return 0;
+}
+
 /* The `parallelism` object, or "auto"; choices not given stay automatic. */
 static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
-		"sequence_parallel", "order", "tp_comm_overlap", NULL
+		"sequence_parallel", "order", "tp_comm_overlap", "pipeline_split", "grad_reduce_precision", NULL
 	};
 
 	plan_set_auto(p);
@@ -92,7 +109,8 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	    jread_int_or_auto(r, v, "micro_batch", 1, 4096, PLAN_AUTO, &p->micro_batch) < 0 ||
 	    read_schedule_recompute(r, v, p) < 0 ||
 	    read_order(r, v, p) < 0 ||
-	    read_sequence_parallel(r, v, p) < 0)
+	    read_sequence_parallel(r, v, p) < 0 ||
+	    read_split_grad_reduce(r, v, p) < 0)
 		return -1;
 	return 0;
 }

@@ -141,7 +141,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 	int P = in->P, stage = vs % p->pp;
 	int first, count, dense, moe;
 
-	parallel_stage_layers(m->layers, P, vs, &first, &count);
+	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 	parallel_layer_mix(m, first, count, &dense, &moe);
 	in->layers[vs] = count;
 	in->params[vs] = parallel_vstage_params(m, p, vs, P);
@@ -266,7 +266,8 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	}
 	if (end > dp_end)
 		dp_end = end;
-	double local = grad_params / (p->zero >= 1 ? p->dp : 1);
+	/* Megatron's distributed optimizer shards over dp x cp (memory.c) */
+	double local = grad_params / (p->zero >= 1 ? (double)p->dp * p->cp : 1);
 	double opt = roofline_memory_s(&x->k, ADAM_TRAFFIC_BYTES * local, 4);
 	double ag_exposed = 0;
 	if (p->dp > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {
@@ -445,7 +446,7 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 		if (strcmp(op.args[a].key, "virtual_stage") == 0)
 			vs = (int)op.args[a].value;
 	assert(vs >= 0 && vs < in->P);
-	parallel_stage_layers(m->layers, in->P, vs, &first, &count);
+	parallel_vstage_layers(p, m->layers, in->P, vs, &first, &count);
 	double head_flops = 2.0 * m->hidden * m->vocab * x->tokens / p->tp;
 	double flops = 0;
 	for (int l = first; l < first + count; l++) {
