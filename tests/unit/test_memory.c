@@ -347,7 +347,8 @@ static void test_llama3_split_peak(void **state)
 
 /* Megatron's distributed optimizer and its gradient buffers use the
  * data-parallel group with context parallelism: with cp 2 ZeRO-1 holds
- * 6 + 12/(dp cp) bytes per parameter, ZeRO-2 2 + 16/(dp cp). */
+ * 6 + 12/(dp cp) bytes per parameter, ZeRO-2 2 + 16/(dp cp), and the
+ * buckets go over that group. */
 static void test_zero_shards_over_dp_cp(void **state)
 {
 	(void)state;
@@ -362,6 +363,17 @@ static void test_zero_shards_over_dp_cp(void **state)
 		double shard = 2.0 * 2;
 		assert_close(m.weights + m.grads + m.optimizer, zero == 1 ? (6 + 12 / shard) * n : (2 + 16 / shard) * n,
 			     1e-12);
+		/* and the gradients are reduced over those dp x cp = 4 ranks: in
+		 * tp-cp-pp-dp order the two cp ranks share a node (tp 4 x cp 2 =
+		 * its 8 GPUs) and the two dp replicas are 32 GPUs apart */
+		struct layer_ctx x;
+		struct cs_error err;
+		struct collective_group g;
+		assert_int_equal(layer_ctx_init(&x, &s.workload.train, &s.candidates[0], &p, &err), 0);
+		layer_dp_cp_group_shape(&x, &g);
+		assert_int_equal(g.n, 4);
+		assert_int_equal(g.nodes, 2);
+		assert_int_equal(g.per_node, 2);
 		scenario_release(&s);
 	}
 }
