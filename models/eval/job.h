@@ -31,7 +31,7 @@ struct workload_spec {
 	/* The values the model took for fields an inline model object did not
 	 * state ("" for a catalog name or when it states all): what run
 	 * --dry-run notes on standard error. */
-	char model_defaults[640];
+	char model_defaults[1024];
 };
 
 struct timeline;

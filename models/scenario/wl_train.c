@@ -228,7 +228,7 @@ static void note_model_defaults(const json_t *v, const struct model_spec *base, 
 {
 	struct field {
 		const char *key;
-		int value;        /* -1: a boolean, see flag */
+		int value;        /* -1: a boolean, see flag; -2: not listed */
 		bool flag;
 		const char *rule; /* without a preset */
 	};
@@ -242,13 +242,17 @@ static void note_model_defaults(const json_t *v, const struct model_spec *base, 
 		{ "tied_embeddings", -1, m->tied_embeddings, "untied" },
 		{ "dropout", -1, m->dropout, "no dropout masks kept" },
 		{ "experts", m->experts, false, "dense" },
+		{ "experts_active", m->experts > 0 ? m->experts_active : -2, false, NULL },
+		{ "expert_ffn", m->experts > 0 ? m->expert_ffn : -2, false, NULL },
+		{ "shared_experts", m->experts > 0 ? m->shared_experts : -2, false, "none" },
+		{ "dense_layers", m->experts > 0 ? m->dense_layers : -2, false, "every layer a mixture of experts" },
 	};
 	size_t used = 0;
 	out[0] = '\0';
 	for (size_t i = 0; i < sizeof fields / sizeof *fields && used < n; i++) {
 		const struct field *f = &fields[i];
-		if (json_object_get(v, f->key) != NULL || (base == NULL && f->rule == NULL))
-			continue;
+		if (f->value == -2 || json_object_get(v, f->key) != NULL || (base == NULL && f->rule == NULL))
+			continue;  /* -2: an expert field of a dense model */
 		char val[32];
 		if (f->value < 0)
 			snprintf(val, sizeof val, "%s", f->flag ? "true" : "false");
