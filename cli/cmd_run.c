@@ -13,7 +13,8 @@ static const char usage_text[] =
 	"  --set PATH=VALUE  override a field, e.g. --set candidates[0].nodes=4\n"
 	"  --seed N          replace the scenario's seed\n"
 	"  --catalog FILE    merge a user's catalog file before reading the scenario\n"
-	"  --dry-run         print each candidate's shape, peak FLOP/s, memory and price only\n"
+	"  --dry-run         print each candidate's shape, peak FLOP/s, memory and price only, and\n"
+	"                    on standard error the values an inline model assumed for unstated fields\n"
 	"  --columns a,b,c   print only these result columns, in this order; all: every column;\n"
 	"                    help: list the columns with their units. A table on a terminal shows\n"
 	"                    a short set by default; CSV, JSON and -o FILE have every column\n"
@@ -32,6 +33,10 @@ static int run_exec(struct cli_call *call, struct cs_error *err)
 	int status = EXIT_OK;
 
 	size_t ok_rows = 0;
+	/* what an inline model assumed for the fields it left out, on
+	 * standard error so the rows' columns stay the same */
+	if (dry_run && s->workload.has_model && s->workload.model_defaults[0])
+		fprintf(stderr, "clustersim: note: workload.model: not stated, assumed: %s\n", s->workload.model_defaults);
 	{
 		struct runner_options ro = { .dry_run = dry_run, .row_id = -1, .ok_rows = &ok_rows };
 		rs = runner_columns(s, &ro);

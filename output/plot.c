@@ -1101,7 +1101,18 @@ static int resolve_one(const struct frame *fr, const char *spec, size_t len, con
 	return -1;
 }
 
-/* The y columns of a comma list ("frac_*": every frac_ column). */
+/* Whether any row has a value in column c: a frac_ column that is empty
+ * everywhere (frac_data_stall without a data block) is not modelled for
+ * these rows, not a zero share, and gets no bar segment. */
+static bool column_has_value(const struct csvtable *t, size_t c)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (c < t->rows[i].ncells && t->rows[i].cells[c] != NULL && t->rows[i].cells[c][0] != '\0')
+			return true;
+	return false;
+}
+
+/* The y columns of a comma list ("frac_*": every frac_ column with a value). */
 static int resolve_y(struct frame *fr, const char *list, const char *option, struct cs_error *err)
 {
 	const char *p = list;
@@ -1113,7 +1124,7 @@ static int resolve_y(struct frame *fr, const char *list, const char *option, str
 		if (n == 6 && strncmp(p, "frac_*", 6) == 0) {
 			size_t before = fr->ny;
 			for (size_t c = 0; c < fr->t->ncols && fr->ny < PLOT_Y_MAX; c++)
-				if (strncmp(fr->t->header[c], "frac_", 5) == 0)
+				if (strncmp(fr->t->header[c], "frac_", 5) == 0 && column_has_value(fr->t, c))
 					fr->y_cols[fr->ny++] = (int)c;
 			if (fr->ny == before) {
 				missing(err, fr, "frac_compute", strlen("frac_compute"), option);

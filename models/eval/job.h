@@ -28,6 +28,10 @@ struct workload_spec {
 	struct run_spec run;            /* training, finetune: the whole run */
 	struct serving_spec serving;    /* inference */
 	struct collective_spec collective;
+	/* The values the model took for fields an inline model object did not
+	 * state ("" for a catalog name or when it states all): what run
+	 * --dry-run notes on standard error. */
+	char model_defaults[1024];
 };
 
 struct timeline;

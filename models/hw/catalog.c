@@ -456,8 +456,6 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 	if (base != NULL && m != base)
 		*m = *base;
 	mlp = (int)m->mlp;
-	if (base == NULL)
-		mlp = MLP_SWIGLU;
 	if (jread_object(r, obj, keys) < 0 || read_id(r, obj, &m->id) < 0)
 		return -1;
 	if (jread_int32(r, obj, "layers", req, 1, 100000, &m->layers) < 0 ||
@@ -479,6 +477,15 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 	    jread_real(r, obj, "active_params_b", false, 0, 1e6, &m->active_params_b) < 0 ||
 	    jread_int32(r, obj, "max_seq_len", false, 0, 1 << 30, &m->max_seq_len) < 0)
 		return -1;
+	/* No silent MLP: a GPT-style model (ffn 4h, GELU) read as SwiGLU would
+	 * get 1.5x its MLP parameters and FLOPs. A preset's is kept. */
+	if (req && json_object_get(obj, "mlp") == NULL) {
+		size_t mark = jread_enter_key(r, "mlp");
+		jread_fail(r, "missing: a model that does not start from a preset must state \"swiglu\" (gated, "
+			      "3 matrices of h x ffn) or \"gelu\" (2)");
+		jread_leave(r, mark);
+		return -1;
+	}
 	m->mlp = (enum mlp_kind)mlp;
 	if (m->kv_heads == 0)
 		m->kv_heads = m->heads;

@@ -466,10 +466,27 @@ static int fabric_ref(struct jread *r, const catalog *cat, const char *key, cons
 	return 0;
 }
 
-/* The GPU, at most 4 million of them, and its host link when the catalog
- * has it. An unknown GPU is blamed on `gpu`, or on the preset that named it. */
-static int resolve_gpu(struct jread *r, const json_t *v, const catalog *cat,
-		       const struct candidate_names *n, struct cluster_spec *c)
+/* A `gpu` written over a preset that names another GPU brings its own
+ * scale-up fabric unless `scale_up` is written too: an H800 in a dgx-h100
+ * preset gets its nvlink4-h800 (200 GB/s per direction), not the H100's
+ * 450 GB/s NVLink 4 (scenarios/catalog/gpus.json, scale_up). */
+static void gpu_scale_up_default(const json_t *v, const catalog *cat, const struct preset_spec *preset,
+				 struct candidate_names *n, const struct cluster_spec *c)
+{
+	if (preset == NULL || json_object_get(v, "gpu") == NULL || json_object_get(v, "scale_up") != NULL)
+		return;
+	const struct gpu_spec *own = catalog_gpu(cat, preset->gpu);
+	if (own != NULL && strcmp(own->id.name, c->gpu.id.name) == 0)
+		return;
+	if (c->gpu.scale_up[0])
+		text_copy(n->scale_up, sizeof n->scale_up, c->gpu.scale_up);
+}
+
+/* The GPU, at most 4 million of them, its host link when the catalog has
+ * it, and its scale-up fabric when it replaces a preset's GPU. An unknown
+ * GPU is blamed on `gpu`, or on the preset that named it. */
+static int resolve_gpu(struct jread *r, const json_t *v, const catalog *cat, const struct preset_spec *preset,
+		       struct candidate_names *n, struct cluster_spec *c)
 {
 	const struct gpu_spec *gpu = catalog_gpu(cat, n->gpu);
 	if (gpu == NULL)
@@ -483,6 +500,7 @@ static int resolve_gpu(struct jread *r, const json_t *v, const catalog *cat,
 		c->host = *h;
 		c->has_host = true;
 	}
+	gpu_scale_up_default(v, cat, preset, n, c);
 	return 0;
 }
 
@@ -595,7 +613,7 @@ int candidate_read(struct jread *r, const json_t *v, const catalog *cat, struct 
 	    jread_string(r, v, "preset", false, c->preset, sizeof c->preset) < 0 ||
 	    apply_preset(r, cat, c, &names, &preset) < 0 ||
 	    read_fields(r, v, preset != NULL, &names, c) < 0 ||
-	    resolve_gpu(r, v, cat, &names, c) < 0 ||
+	    resolve_gpu(r, v, cat, preset, &names, c) < 0 ||
 	    resolve_fabrics(r, cat, &names, c) < 0 ||
 	    read_topology_and_storage(r, v, cat, preset, c) < 0)
 		return -1;

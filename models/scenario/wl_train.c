@@ -18,6 +18,8 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->moe_max_nodes = 0;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
+	p->pipeline_split = SPLIT_LAYERS;
+	p->grad_reduce = GRAD_REDUCE_AUTO;
 }
 
 /* schedule and recompute, each a name or "auto". */
@@ -70,12 +72,28 @@ static int read_sequence_parallel(struct jread *r, const json_t *v, struct paral
 	return 0;
 }
 
+/* pipeline_split ("layers" or "embedding+loss", train.h) and
+ * grad_reduce_precision ("fp32", "bf16" or "auto", the default: Megatron's,
+ * train.h). */
+static int read_split_grad_reduce(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	static const char *const grad_or_auto[] = { "auto", "fp32", "bf16", NULL };
+	int split = SPLIT_LAYERS, grad = GRAD_REDUCE_AUTO;
+	if (jread_enum(r, v, "pipeline_split", false, pipeline_split_names, &split) < 0 ||
+	    jread_enum(r, v, "grad_reduce_precision", false, grad_or_auto, &grad) < 0)
+		return -1;
+	p->pipeline_split = split;
+	p->grad_reduce = grad;
+	return 0;
+}
+
 /* The `parallelism` object, or "auto"; choices not given stay automatic. */
 static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
-		"sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token", NULL
+		"sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
+		"pipeline_split", "grad_reduce_precision", NULL
 	};
 
 	plan_set_auto(p);
@@ -96,7 +114,8 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	    read_order(r, v, p) < 0 ||
 	    read_sequence_parallel(r, v, p) < 0 ||
 	    jread_enum(r, v, "moe_a2a_overlap", false, moe_overlap_names, &p->moe_a2a_overlap) < 0 ||
-	    jread_int32(r, v, "moe_max_nodes_per_token", false, 1, 1 << 20, &p->moe_max_nodes) < 0)
+	    jread_int32(r, v, "moe_max_nodes_per_token", false, 1, 1 << 20, &p->moe_max_nodes) < 0 ||
+	    read_split_grad_reduce(r, v, p) < 0)
 		return -1;
 	return 0;
 }
@@ -220,9 +239,59 @@ static int read_finetune(struct jread *r, const json_t *v, struct finetune_spec 
 	return 0;
 }
 
+/* Append "key value (why)" to out (size n) for each shape field the model
+ * object v does not state: from the preset `base` when there is one, else
+ * the reader's default rule (catalog_read_model). */
+static void note_model_defaults(const json_t *v, const struct model_spec *base, const struct model_spec *m,
+				char *out, size_t n)
+{
+	struct field {
+		const char *key;
+		int value;        /* -1: a boolean, see flag; -2: not listed */
+		bool flag;
+		const char *rule; /* without a preset */
+	};
+	const struct field fields[] = {
+		{ "hidden", m->hidden, false, NULL },
+		{ "heads", m->heads, false, NULL },
+		{ "kv_heads", m->kv_heads, false, "= heads, no GQA" },
+		{ "head_dim", transformer_head_dim(m) > 0 ? (int)transformer_head_dim(m) : 0, false, "hidden / heads" },
+		{ "ffn", m->ffn, false, NULL },
+		{ "vocab", m->vocab, false, NULL },
+		{ "tied_embeddings", -1, m->tied_embeddings, "untied" },
+		{ "dropout", -1, m->dropout, "no dropout masks kept" },
+		{ "experts", m->experts, false, "dense" },
+		{ "experts_active", m->experts > 0 ? m->experts_active : -2, false, NULL },
+		{ "expert_ffn", m->experts > 0 ? m->expert_ffn : -2, false, NULL },
+		{ "shared_experts", m->experts > 0 ? m->shared_experts : -2, false, "none" },
+		{ "dense_layers", m->experts > 0 ? m->dense_layers : -2, false, "every layer a mixture of experts" },
+	};
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof fields / sizeof *fields && used < n; i++) {
+		const struct field *f = &fields[i];
+		if (f->value == -2 || json_object_get(v, f->key) != NULL || (base == NULL && f->rule == NULL))
+			continue;  /* -2: an expert field of a dense model */
+		char val[32];
+		if (f->value < 0)
+			snprintf(val, sizeof val, "%s", f->flag ? "true" : "false");
+		else
+			snprintf(val, sizeof val, "%d", f->value);
+		const char *why = base != NULL ? base->id.name : f->rule;
+		if (strcmp(f->key, "head_dim") == 0 && m->head_dim == 0)
+			why = "hidden / heads";
+		used += (size_t)snprintf(out + used, n - used, "%s%s %s (%s)", used ? ", " : "", f->key, val, why);
+	}
+	if (base != NULL && json_object_get(v, "mlp") == NULL && used < n)
+		used += (size_t)snprintf(out + used, n - used, "%smlp %s (%s)", used ? ", " : "",
+					  mlp_kind_names[m->mlp], base->id.name);
+	if (base != NULL && json_object_get(v, "layers") == NULL && used < n)
+		snprintf(out + used, n - used, "%slayers %d (%s)", used ? ", " : "", m->layers, base->id.name);
+}
+
 /* A model given as a catalog name, or as an object over an optional preset. */
 static int read_model_field(struct jread *r, const json_t *v, const catalog *cat,
-			    struct model_spec *m)
+			    struct model_spec *m, char *defaults, size_t defaults_size)
 {
 	const struct model_spec *base = NULL;
 	if (json_is_string(v)) {
@@ -230,6 +299,7 @@ static int read_model_field(struct jread *r, const json_t *v, const catalog *cat
 		if (base == NULL)
 			return reader_unknown_name(r, cat, CAT_MODELS, NULL, "model", json_string_value(v));
 		*m = *base;
+		defaults[0] = '\0';
 		return 0;
 	}
 	if (!json_is_object(v))
@@ -247,6 +317,7 @@ static int read_model_field(struct jread *r, const json_t *v, const catalog *cat
 	memset(m, 0, sizeof *m);
 	if (catalog_read_model(r, v, base, m) < 0)
 		return -1;
+	note_model_defaults(v, base, m, defaults, defaults_size);
 	if (base == NULL && m->id.name[0] == '\0')
 		text_copy(m->id.name, sizeof m->id.name, "custom");
 	else if (base != NULL && json_object_size(v) > 1 && json_object_get(v, "name") == NULL)
@@ -360,7 +431,7 @@ int wl_train_read_model(struct jread *r, const json_t *v, const catalog *cat,
 {
 	size_t mark;
 	const json_t *x = reader_enter_required(r, v, "model", &mark);
-	if (x == NULL || read_model_field(r, x, cat, &w->train.model) < 0)
+	if (x == NULL || read_model_field(r, x, cat, &w->train.model, w->model_defaults, sizeof w->model_defaults) < 0)
 		return -1;
 	jread_leave(r, mark);
 	w->has_model = true;

@@ -10,7 +10,7 @@ void bucket_chunk_init(struct bucket_chunk *b, const struct layer_ctx *x, const 
 {
 	memset(b, 0, sizeof *b);
 	b->buckets = layers > 0 ? layers : 1;
-	b->bytes = TRAIN_GRAD_BYTES * grad_params / b->buckets;
+	b->bytes = x->p->grad_bytes * grad_params / b->buckets;
 	b->op = x->p->zero == 0 ? COLL_ALL_REDUCE : COLL_REDUCE_SCATTER;
 	if (dpg->n < 2 || b->bytes <= 0)
 		return;

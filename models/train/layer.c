@@ -49,6 +49,40 @@ void layer_group_shape(const struct layer_ctx *x, enum plan_dim dim, int size, s
 	collective_group_make(g, nodes, size / nodes);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+void layer_dp_cp_group_shape(const struct layer_ctx *x, struct collective_group *g)
+{
+	int cp = x->place.size[DIM_CP], dp = x->place.size[DIM_DP];
+	if (cp <= 1) {
+		layer_group_shape(x, DIM_DP, dp, g);
+		return;
+	}
+	size_t n = (size_t)cp * (size_t)dp;
+	long *gpus = xcalloc(n, sizeof *gpus);
+	int *node = xcalloc(n, sizeof *node);
+	int c0[DIM_COUNT] = { 0, 0, 0, 0 };
+	for (int k = 0; k < cp; k++) {
+		c0[DIM_CP] = k;
+		placement_group(&x->place, DIM_DP, c0, gpus + (size_t)k * dp);
+	}
+	for (size_t i = 0; i < n; i++)
+		node[i] = topology_node(&x->topo, gpus[i]);
+	qsort(node, n, sizeof *node, cmp_int);
+	int nodes = 1;
+	for (size_t i = 1; i < n; i++)
+		nodes += node[i] != node[i - 1];
+	free(node);
+	free(gpus);
+	if (n % (size_t)nodes != 0)
+		nodes = (int)n;  /* uneven: treat as one rank per node */
+	collective_group_make(g, nodes, (int)(n / (size_t)nodes));
+}
+
 double layer_coll_s(const struct layer_ctx *x, const struct collective_group *g, enum collective_op op, double bytes)
 {
 	struct coll_cost cost;

@@ -61,6 +61,13 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt);
  * group, the first `size` replicas). */
 void layer_group_shape(const struct layer_ctx *x, enum plan_dim dim, int size, struct collective_group *g);
 
+/* The data-parallel group with context parallelism (dp x cp ranks: those
+ * of tp rank 0 and pipeline stage 0), which Megatron's gradient buffers
+ * reduce over and its distributed optimizer shards over
+ * (megatron/core/distributed/param_and_grad_buffer.py); the dp group when
+ * cp is 1. */
+void layer_dp_cp_group_shape(const struct layer_ctx *x, struct collective_group *g);
+
 /* Seconds of collective op of `bytes` on group g (0 when g has one rank or
  * there is nothing to move). Asserts the collective can run: every valid
  * cluster of more than one node has a scale-out NIC. */

@@ -2,10 +2,12 @@
 
 #include <assert.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/kernel/transformer.h"
 #include "models/train/parallel.h"
+#include "util/xalloc.h"
 
 const double memory_workspace_bytes = 5.0 * 1073741824.0;
 
@@ -95,73 +97,107 @@ double memory_lora_params_per_layer(const struct train_spec *w, const struct tra
  * frozen base whose layers are in its own format and whose embeddings stay
  * 16-bit (QLoRA and Transformer Engine's FP8 quantize the layers' linear
  * weights only), else sharded by ZeRO (ZeRO-3 keeps two gathered layers, for
- * the prefetch). The layers' norms (2h of ~12h^2 parameters) are counted in
- * the base format. */
+ * the prefetch). Gradients take the plan's grad_bytes (fp32 by default, as
+ * Megatron's main_grad buffer: 6 + 12/dp bytes per parameter under the
+ * distributed optimizer, megatron/training/theoretical_memory_usage.py).
+ * ZeRO shards over dp x cp: the context-parallel ranks hold the same
+ * weights, and Megatron's gradient buffers and distributed optimizer use the
+ * data-parallel group with context parallelism
+ * (megatron/core/distributed/param_and_grad_buffer.py). The layers' norms
+ * (2h of ~12h^2 parameters) are counted in the base format. */
 static void model_states(const struct train_spec *w, const struct train_plan *p, double params, double embedding,
 			 double layers, struct train_memory *s)
 {
 	const struct model_spec *m = &w->model;
 	bool lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
+	double shard = (double)p->dp * p->cp;
 	if (lora) {
 		double base_bytes = memory_base_bytes_per_param(memory_base_format(w));
 		double adapters = memory_lora_params_per_layer(w, p) * layers;
 		s->weights = (params - embedding) * base_bytes + embedding * TRAIN_WEIGHT_BYTES +
 			     adapters * TRAIN_WEIGHT_BYTES;
-		s->grads = adapters * TRAIN_GRAD_BYTES;
+		s->grads = adapters * p->grad_bytes;
 		s->optimizer = adapters * TRAIN_OPTIMIZER_BYTES;
 		return;
 	}
 	s->weights = params * TRAIN_WEIGHT_BYTES;
-	s->grads = params * TRAIN_GRAD_BYTES;
+	s->grads = params * p->grad_bytes;
 	s->optimizer = params * TRAIN_OPTIMIZER_BYTES;
 	if (p->zero >= 1)
-		s->optimizer /= p->dp;
+		s->optimizer /= shard;
 	if (p->zero >= 2)
-		s->grads /= p->dp;
+		s->grads /= shard;
 	if (p->zero >= 3) {
 		/* sharded, plus two layers gathered at a time (prefetch); in the
 		 * backward a layer's unsharded gradient lives until its
 		 * reduce-scatter ends, which runs under the next layer's backward:
 		 * two of them too (PyTorch FSDP, Zhao et al. VLDB 2023, 3.2) */
 		double layer = (transformer_layer_params(m, m->experts > 0, true)) / p->tp;
-		s->weights = s->weights / p->dp + 2 * layer * TRAIN_WEIGHT_BYTES;
-		s->grads += 2 * layer * TRAIN_GRAD_BYTES;
+		s->weights = s->weights / shard + 2 * layer * TRAIN_WEIGHT_BYTES;
+		s->grads += 2 * layer * p->grad_bytes;
 	}
 }
 
-/* Micro-batches whose activations stage i holds at its peak (between 1
- * and the micro-batches of a step). */
-static double in_flight(const struct train_plan *p, int i)
+/* Chunk of stage-local forward k (backward k) under Megatron's interleaved
+ * 1F1B: groups of pp micro-batches go through the chunks in turn, forward
+ * from the first chunk, backward from the last
+ * (megatron/core/pipeline_parallel/schedules.py, get_model_chunk_id). */
+static int chunk_of(const struct train_plan *p, long k, bool forward)
 {
-	double n;
-	switch (p->schedule) {
-	case SCHED_GPIPE:
-		n = p->microbatches;
-		break;
-	case SCHED_INTERLEAVED:
-		/* Megatron's interleaved warm-up holds 2(p-1) + (v-1)p + 1 chunks
-		 * of L/(pv) layers on the first stage: L (1 + (p-1)/(p v)) layer
-		 * micro-batches, i.e. p (1 + (p-1)/(p v)) micro-batches of the
-		 * stage's layers (Korthikanti et al.); with v = 1 it is 1F1B */
-		if (p->vpp > 1)
-			n = p->pp * (1.0 + (p->pp - 1.0) / (p->pp * p->vpp)) * (p->pp - i) / p->pp;
-		else
-			n = p->pp - i;
-		break;
-	default:
-		n = p->pp - i;  /* 1F1B warm-up on stage i: p - i micro-batches */
-		break;
-	}
-	if (n > p->microbatches)
-		n = p->microbatches;
-	if (n < 1)
-		n = 1;
-	return n;
+	int c = (int)((k % ((long)p->pp * p->vpp)) / p->pp);
+	return forward ? c : p->vpp - 1 - c;
 }
 
-/* Activation bytes of stage i of `layers` layers (has_last: it computes
- * the loss): per layer, times layers, times micro-batches in flight. */
-static double activations(const struct train_spec *w, const struct train_plan *p, int i, double layers,
+/* Layer-micro-batches of activations stage i holds at its peak, for its
+ * chunks' layer counts chunk_layers[vpp]: GPipe all m micro-batches;
+ * 1F1B and ZB-H1 min(p - i, m) (a warm-up of p - i - 1 forwards and one
+ * more); interleaved 1F1B walked in Megatron's order (a warm-up of
+ * 2(p - i - 1) + (v - 1)p forwards, at most all m v of them, then one
+ * forward and one backward), each chunk's forward adding its layers and its
+ * backward freeing them. With equal chunks of L/(pv) layers the first
+ * stage's peak is L (1 + (p - 1)/(p v)) (Korthikanti et al. 2022, section
+ * 4.2.3; Megatron's theoretical_memory_usage.py); with the embedding alone
+ * in the first chunk (SPLIT_EMBEDDING_LOSS) the warm-up's extra forwards
+ * fall partly on a chunk without layers. */
+static double peak_layer_microbatches(const struct train_plan *p, const int *chunk_layers, int i)
+{
+	long m = p->microbatches, layers = 0;
+	for (int c = 0; c < p->vpp; c++)
+		layers += chunk_layers[c];
+	if (p->schedule == SCHED_GPIPE)
+		return (double)m * layers;
+	if (p->schedule != SCHED_INTERLEAVED || p->vpp == 1) {
+		long n = p->pp - i < m ? p->pp - i : m;
+		return (double)(n < 1 ? 1 : n) * layers;
+	}
+	long total = m * p->vpp;
+	/* get_pp_rank_microbatches with microbatch_group_size_per_vp_stage = pp
+	 * (the default and the least memory): all forwards when that is more */
+	long warmup = 2L * (p->pp - i - 1) + (long)(p->vpp - 1) * p->pp;
+	if (warmup > total)
+		warmup = total;
+	long held = 0, peak = 0, kf = 0, kb = 0;
+	for (; kf < warmup; kf++) {
+		held += chunk_layers[chunk_of(p, kf, true)];
+		if (held > peak)
+			peak = held;
+	}
+	/* steady state, one forward then one backward: both chunk sequences
+	 * repeat every pp x vpp operations, so one period finds the peak */
+	long steady = total - warmup, period = (long)p->pp * p->vpp + 1;
+	for (long j = 0; j < steady && j < period; j++) {
+		held += chunk_layers[chunk_of(p, kf++, true)];
+		if (held > peak)
+			peak = held;
+		held -= chunk_layers[chunk_of(p, kb++, false)];
+	}
+	return (double)peak;
+}
+
+/* Activation bytes of stage i whose chunks hold chunk_layers[vpp] layers
+ * (has_last: it computes the loss): per layer, times the layer-micro-batches
+ * in flight at its peak. */
+static double activations(const struct train_spec *w, const struct train_plan *p, int i, const int *chunk_layers,
 			  bool has_last)
 {
 	const struct model_spec *m = &w->model;
@@ -175,7 +211,7 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 	}
 	double per_layer = transformer_layer_activation_bytes_frozen(m, s_local, p->micro_batch, p->tp, p->sp,
 								    p->recompute, w->kernels.flash_attention, frozen);
-	double bytes = per_layer * layers * in_flight(p, i);
+	double bytes = per_layer * peak_layer_microbatches(p, chunk_layers, i);
 	if (p->recompute == RECOMPUTE_FULL) {
 		/* one layer's full activations while it is recomputed */
 		bytes += transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
@@ -196,21 +232,23 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 
 	memset(mem, 0, sizeof *mem);
 	/* the heaviest stage: its chunks' parameters and activations */
+	int *chunk_layers = xcalloc((size_t)p->vpp, sizeof *chunk_layers);
 	for (int i = 0; i < p->pp; i++) {
 		double params = 0, embedding = 0, layers = 0;
 		bool has_last = false;
 		for (int ch = 0; ch < p->vpp; ch++) {
 			int vs = ch * p->pp + i, first, count;
-			parallel_stage_layers(m->layers, P, vs, &first, &count);
+			parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 			params += parallel_vstage_params(m, p, vs, P);
 			embedding += parallel_vstage_embedding_params(m, p, vs, P);
 			layers += count;
+			chunk_layers[ch] = count;
 			has_last |= vs == P - 1;
 		}
 		struct train_memory s;
 		memset(&s, 0, sizeof s);
 		model_states(w, p, params, embedding, layers, &s);
-		s.activations = activations(w, p, i, layers, has_last);
+		s.activations = activations(w, p, i, chunk_layers, has_last);
 		s.workspace = memory_workspace_bytes;
 		s.total = s.weights + s.grads + s.optimizer + s.activations + s.workspace;
 		if (s.total > worst) {
@@ -218,4 +256,5 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 			*mem = s;
 		}
 	}
+	free(chunk_layers);
 }

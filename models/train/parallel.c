@@ -9,7 +9,7 @@
 
 /* The plan fields a request left PLAN_AUTO, with plain defaults; dp and
  * microbatches are derived by the checks. */
-static void fill_defaults(const struct parallel_plan *req, struct train_plan *p)
+static void fill_defaults(const struct train_spec *w, const struct parallel_plan *req, struct train_plan *p)
 {
 	memset(p, 0, sizeof *p);
 	p->tp = req->tp == PLAN_AUTO ? 1 : req->tp;
@@ -29,6 +29,25 @@ static void fill_defaults(const struct parallel_plan *req, struct train_plan *p)
 	p->tp_overlap = req->tp_comm_overlap;
 	p->moe_overlap = (enum moe_overlap)req->moe_a2a_overlap;
 	p->moe_max_nodes = req->moe_max_nodes;
+	p->split = req->pipeline_split == SPLIT_EMBEDDING_LOSS ? SPLIT_EMBEDDING_LOSS : SPLIT_LAYERS;
+	p->grad_bytes = parallel_grad_bytes(w->precision, req->grad_reduce);
+}
+
+double parallel_grad_bytes(enum precision pr, int grad_reduce)
+{
+	if (grad_reduce == GRAD_REDUCE_FP32)
+		return 4;
+	if (grad_reduce == GRAD_REDUCE_BF16)
+		return 2;
+	/* auto: Megatron's defaults (train.h, enum grad_reduce) */
+	switch (pr) {
+	case PREC_FP16:
+		return 2;
+	case PREC_FP64:
+		return 8;
+	default:
+		return 4;
+	}
 }
 
 /* What the checks read besides the plan. */
@@ -88,8 +107,13 @@ static bool check_tp_divides_heads(struct train_plan *p, const struct plan_input
 static bool check_stages_fit_layers(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
 	const struct model_spec *m = &in->w->model;
-	if (p->pp * p->vpp > m->layers) {
-		snprintf(why, why_size, "pp x vpp = %d exceeds the %d layers", p->pp * p->vpp, m->layers);
+	int slots = m->layers + (p->split == SPLIT_EMBEDDING_LOSS ? 2 : 0);
+	if (p->pp * p->vpp > slots) {
+		if (p->split == SPLIT_EMBEDDING_LOSS)
+			snprintf(why, why_size, "pp x vpp = %d exceeds the %d layers plus the embedding and the loss",
+				 p->pp * p->vpp, m->layers);
+		else
+			snprintf(why, why_size, "pp x vpp = %d exceeds the %d layers", p->pp * p->vpp, m->layers);
 		return false;
 	}
 	return true;
@@ -191,7 +215,7 @@ bool parallel_fill(const struct train_spec *w, const struct cluster_spec *c, con
 		   struct train_plan *p, char *why, size_t why_size)
 {
 	const struct plan_inputs in = { .w = w, .c = c, .req = req };
-	fill_defaults(req, p);
+	fill_defaults(w, req, p);
 	for (size_t i = 0; i < sizeof plan_checks / sizeof *plan_checks; i++)
 		if (!plan_checks[i](p, &in, why, why_size))
 			return false;
@@ -203,6 +227,20 @@ void parallel_stage_layers(int layers, int P, int vs, int *first, int *count)
 	int base = layers / P, extra = layers % P;
 	*count = base + (vs < extra ? 1 : 0);
 	*first = vs * base + (vs < extra ? vs : extra);
+}
+
+void parallel_vstage_layers(const struct train_plan *p, int layers, int P, int vs, int *first, int *count)
+{
+	if (p->split != SPLIT_EMBEDDING_LOSS) {
+		parallel_stage_layers(layers, P, vs, first, count);
+		return;
+	}
+	/* slot 0 is the embedding, slot layers + 1 the loss, slot l + 1 layer l */
+	int sf, sc;
+	parallel_stage_layers(layers + 2, P, vs, &sf, &sc);
+	int lo = sf < 1 ? 1 : sf, hi = sf + sc > layers + 1 ? layers + 1 : sf + sc;
+	*first = lo - 1;
+	*count = hi > lo ? hi - lo : 0;
 }
 
 void parallel_layer_mix(const struct model_spec *m, int first, int count, int *dense, int *moe)
@@ -218,7 +256,7 @@ void parallel_layer_mix(const struct model_spec *m, int first, int count, int *d
 double parallel_vstage_params(const struct model_spec *m, const struct train_plan *p, int vs, int P)
 {
 	int first, count, dense, moe;
-	parallel_stage_layers(m->layers, P, vs, &first, &count);
+	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 	parallel_layer_mix(m, first, count, &dense, &moe);
 	double attn = transformer_attention_params(m), dmlp = transformer_mlp_params(m, false, false);
 	double emlp = transformer_mlp_params(m, true, true);

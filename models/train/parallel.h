@@ -40,6 +40,17 @@ bool parallel_has_auto(const struct parallel_plan *q);
  * (layers mod P) virtual stages get one more. */
 void parallel_stage_layers(int layers, int P, int vs, int *first, int *count);
 
+/* Layers [*first, *first + *count) of virtual stage vs of P under plan p's
+ * split: parallel_stage_layers' rule over the layers, or, under
+ * SPLIT_EMBEDDING_LOSS, over layers + 2 slots of which the first is the
+ * embedding's and the last the loss's (*count may then be 0 on the first
+ * or the last virtual stage). */
+void parallel_vstage_layers(const struct train_plan *p, int layers, int P, int vs, int *first, int *count);
+
+/* Bytes per gradient element held and reduced over data parallelism for a
+ * run in precision pr with a plan's grad_reduce (enum grad_reduce). */
+double parallel_grad_bytes(enum precision pr, int grad_reduce);
+
 /* Dense and mixture-of-experts layers among [first, first + count). */
 void parallel_layer_mix(const struct model_spec *m, int first, int count, int *dense, int *moe);
 

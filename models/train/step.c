@@ -97,11 +97,12 @@ static void zero3_per_layer(const struct layer_ctx *x, const struct collective_g
 	const struct model_spec *m = &x->w->model;
 	const struct train_plan *p = x->p;
 	*f_s = *b_s = 0;
-	if (p->zero < 3 || p->dp < 2)
+	if (p->zero < 3 || dpg->n < 2)
 		return;
-	double layer_bytes = TRAIN_WEIGHT_BYTES * transformer_layer_params(m, m->experts > 0, true) / p->tp;
-	double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, layer_bytes);
-	double rs = layer_coll_s(x, dpg, COLL_REDUCE_SCATTER, layer_bytes);
+	double layer_params = transformer_layer_params(m, m->experts > 0, true) / p->tp;
+	double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * layer_params);
+	/* gradients are reduced in the plan's gradient precision (fp32 by default) */
+	double rs = layer_coll_s(x, dpg, COLL_REDUCE_SCATTER, p->grad_bytes * layer_params);
 	*f_s = roofline_overlap_s(ag, dense->fwd);
 	double bwd = dense->bwd_input + dense->bwd_weight + dense->recompute;
 	*b_s = roofline_overlap_s(ag + rs, bwd);
@@ -143,7 +144,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 	int P = in->P, stage = vs % p->pp;
 	int first, count, dense, moe;
 
-	parallel_stage_layers(m->layers, P, vs, &first, &count);
+	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 	parallel_layer_mix(m, first, count, &dense, &moe);
 	in->layers[vs] = count;
 	in->params[vs] = parallel_vstage_params(m, p, vs, P);
@@ -247,7 +248,7 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 		}
 		if (full_dp_end_s[i] > dp_end)
 			dp_end = full_dp_end_s[i];
-	} else if (p->dp > 1 && p->zero < 3) {
+	} else if (dpg->n > 1 && p->zero < 3) {
 		/* chunks finish in reverse order of chunk index */
 		for (int ch = p->vpp - 1; ch >= 0; ch--) {
 			int vs = ch * p->pp + i;
@@ -263,16 +264,17 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 				timeline_span_arg(sp, "virtual_stage", vs);
 				timeline_span_arg(sp, "buckets", b->buckets);
 				timeline_span_arg(sp, "bytes", b->buckets * b->bytes);
-				timeline_span_arg(sp, "group_ranks", p->dp);
+				timeline_span_arg(sp, "group_ranks", dpg->n);
 			}
 		}
 	}
 	if (end > dp_end)
 		dp_end = end;
-	double local = grad_params / (p->zero >= 1 ? p->dp : 1);
+	/* Megatron's distributed optimizer shards over dp x cp (memory.c) */
+	double local = grad_params / (p->zero >= 1 ? (double)p->dp * p->cp : 1);
 	double opt = roofline_memory_s(&x->k, ADAM_TRAFFIC_BYTES * local, 4);
 	double ag_exposed = 0;
-	if (p->dp > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {
+	if (dpg->n > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {
 		double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
 		ag_exposed = roofline_overlap_s(ag, first_fwd);
 	}
@@ -292,7 +294,7 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 			sp = timeline_add(trace, i, PIPE_STREAM_COMM, "dp_all_gather", "DP all-gather (exposed)",
 					  dp_end + opt, dp_end + opt + ag_exposed);
 			timeline_span_arg(sp, "bytes", TRAIN_WEIGHT_BYTES * params);
-			timeline_span_arg(sp, "group_ranks", p->dp);
+			timeline_span_arg(sp, "group_ranks", dpg->n);
 		}
 	}
 }
@@ -449,7 +451,7 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 		if (strcmp(op.args[a].key, "virtual_stage") == 0)
 			vs = (int)op.args[a].value;
 	assert(vs >= 0 && vs < in->P);
-	parallel_stage_layers(m->layers, in->P, vs, &first, &count);
+	parallel_vstage_layers(p, m->layers, in->P, vs, &first, &count);
 	double head_flops = 2.0 * m->hidden * m->vocab * x->tokens / p->tp;
 	double flops = 0;
 	for (int l = first; l < first + count; l++) {
@@ -570,7 +572,8 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 		layer_cost(&x, true, &moe_lt);
 	else
 		moe_lt = dense_lt;
-	layer_group_shape(&x, DIM_DP, p->dp, &dpg);
+	/* gradients are reduced, and ZeRO shards, over dp x cp (layer.h) */
+	layer_dp_cp_group_shape(&x, &dpg);
 	zero3_per_layer(&x, &dpg, &dense_lt, &z3_f, &z3_b);
 
 	stage_inputs_init(&in, p);

@@ -9,6 +9,8 @@
 
 const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
 const char *const moe_overlap_names[] = { "none", "1f1b", "dualpipe", NULL };
+const char *const pipeline_split_names[] = { "layers", "embedding+loss", NULL };
+const char *const grad_reduce_names[] = { "auto", "fp32", "bf16", NULL };
 const char *const finetune_method_names[] = { "full", "lora", "qlora", NULL };
 const char *const finetune_base_names[FT_BASE_COUNT + 1] = {
 	[FT_BASE_RUN] = "auto", [FT_BASE_FP32] = "fp32", [FT_BASE_BF16] = "bf16", [FT_BASE_FP16] = "fp16",

@@ -36,13 +36,34 @@
 
 struct timeline;
 
-/* Bytes per element of activations, weights and gradients (16-bit), and
+/* Bytes per element of activations, weights and 16-bit gradients (a
+ * plan's gradients are train_plan.grad_bytes: 4 by default), and
  * of mixed-precision Adam's fp32 master weights, momentum and variance
  * (Rajbhandari et al. 2020, ZeRO, section 3.1; docs/training.md). */
 #define TRAIN_ACT_BYTES 2.0
 #define TRAIN_WEIGHT_BYTES 2.0
 #define TRAIN_GRAD_BYTES 2.0
 #define TRAIN_OPTIMIZER_BYTES 12.0
+
+/* How the layers are cut into virtual pipeline stages. SPLIT_LAYERS: the
+ * layers evenly (Megatron's default); SPLIT_EMBEDDING_LOSS: the input
+ * embedding and the output layer with the loss each take one layer's slot,
+ * so the first and the last virtual stage hold one layer fewer (Megatron's
+ * --account-for-embedding-in-pipeline-split and
+ * --account-for-loss-in-pipeline-split; Llama 3 405B, arXiv:2407.21783,
+ * section 3.3.2: "the first model chunk on the first stage has only the
+ * embedding, and the last model chunk on the last stage has only output
+ * projection and loss calculation"). */
+enum pipeline_split { SPLIT_LAYERS, SPLIT_EMBEDDING_LOSS };
+extern const char *const pipeline_split_names[];
+
+/* Element type of the data-parallel gradient buffer and its reduction.
+ * GRAD_REDUCE_AUTO (the default, 0): fp32 unless the run is fp16 (then
+ * 16-bit), as Megatron: a bf16 run sets accumulate_allreduce_grads_in_fp32
+ * unless --grad-reduce-in-bf16 is given (megatron/training/arguments.py,
+ * validate_args); an fp16 run keeps 16-bit gradients. */
+enum grad_reduce { GRAD_REDUCE_AUTO, GRAD_REDUCE_FP32, GRAD_REDUCE_BF16 };
+extern const char *const grad_reduce_names[];
 
 /* A parallel-plan field the planner chooses. */
 #define PLAN_AUTO (-1)
@@ -69,6 +90,8 @@ struct parallel_plan {
 	bool tp_comm_overlap;   /* TP collectives overlapped with GEMMs (userbuffers) */
 	int moe_a2a_overlap;    /* enum moe_overlap (0: none) */
 	int moe_max_nodes;      /* node-limited routing: nodes a token may reach (0: unlimited) */
+	int pipeline_split;     /* enum pipeline_split (0: even layers) */
+	int grad_reduce;        /* enum grad_reduce (0: auto) */
 };
 
 enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
@@ -128,6 +151,8 @@ struct train_plan {
 	enum moe_overlap moe_overlap;
 	int moe_max_nodes;            /* 0: unlimited */
 	char order[32];
+	enum pipeline_split split;
+	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */
 };
 
 struct train_memory {

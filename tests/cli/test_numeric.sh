@@ -24,7 +24,7 @@ check() {
 
 cat >"$TMP/tiny.json" <<'JSON'
 { "workload": { "kind": "training",
-    "model": { "layers": 1, "hidden": 1, "heads": 1, "ffn": 1, "vocab": 1 },
+    "model": { "layers": 1, "hidden": 1, "heads": 1, "ffn": 1, "mlp": "swiglu", "vocab": 1 },
     "seq_len": 1, "global_batch_tokens": 1, "tokens": 1,
     "parallelism": { "tp": 1, "pp": 1, "vpp": 1, "cp": 1, "ep": 1, "zero": 0, "micro_batch": 1,
                      "schedule": "1f1b", "recompute": "none", "sequence_parallel": false } },

@@ -44,4 +44,21 @@ expect_status 0 "$CLUSTERSIM" trace "$TMP/tr.json" -o "$TMP/trace.json" || fail 
 grep -q '"traceEvents"' "$TMP/trace.json" && grep -q '"GPU 8 compute"' "$TMP/trace.json" && ok || fail "trace tracks"
 expect_status 2 "$CLUSTERSIM" trace "$TOP/scenarios/examples/nccl-allreduce.json" || fail "trace of a collective"
 expect_status 2 "$CLUSTERSIM" trace "$ex" --candidate "no such" || fail "trace unknown candidate"
+# run --dry-run lists on standard error what an inline model assumed for the
+# fields it left out; standard output keeps its columns (the same rows as
+# the model stated in full)
+cat >"$TMP/inline.json" <<'JSON'
+{ "workload": { "kind": "training", "model": { "layers": 2, "hidden": 64, "heads": 4, "ffn": 256, "mlp": "gelu", "vocab": 100 },
+    "seq_len": 128, "global_batch_tokens": 1024 },
+  "candidates": [ { "name": "one", "preset": "dgx-h100" } ] }
+JSON
+sed 's/"mlp": "gelu",/"mlp": "gelu", "kv_heads": 4, "head_dim": 16, "tied_embeddings": false, "dropout": false, "experts": 0,/' \
+	"$TMP/inline.json" >"$TMP/full.json"
+expect_status 0 "$CLUSTERSIM" run "$TMP/inline.json" --dry-run --format csv &&
+	grep -qx 'clustersim: note: workload.model: not stated, assumed: kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), tied_embeddings false (untied), dropout false (no dropout masks kept), experts 0 (dense)' "$TMP/err" &&
+	ok || fail "dry-run defaults note: $(cat "$TMP/err")"
+cp "$TMP/out" "$TMP/inline.out"
+expect_status 0 "$CLUSTERSIM" run "$TMP/full.json" --dry-run --format csv &&
+	[ ! -s "$TMP/err" ] && sed 's/^full,/inline,/' "$TMP/out" | cmp -s - "$TMP/inline.out" && ok ||
+	fail "a model stated in full: no note, the same rows: $(cat "$TMP/err")"
 finish

@@ -45,6 +45,30 @@ static void test_preset_then_fields(void **state)
 	assert_string_equal(c.name, "4 x dgx-h100");
 }
 
+/* A `gpu` written over a preset that names another GPU brings its own
+ * scale-up link: an H800 in a dgx-h100 gets its NVLink capped at 400 GB/s
+ * bidirectional, 200 per direction (the catalog's H800-SXM scale_up_GBps,
+ * NVIDIA's H800 specification), not the H100's 450; `scale_up` written
+ * beside it wins, and naming the preset's own GPU keeps the preset's. */
+static void test_gpu_over_preset_brings_its_scale_up(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct cs_error err;
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"gpu\": \"H800\"}", &c, &err), 0);
+	assert_string_equal(c.gpu.id.name, "H800-SXM");
+	assert_string_equal(c.scale_up.id.name, "nvlink4-h800");
+	assert_close(c.scale_up.bw_bytes_per_s, 200e9, 1e-12);
+	assert_close(c.scale_up.bw_bytes_per_s, c.gpu.scale_up_bytes_per_s, 1e-12);
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"gpu\": \"H800\", \"scale_up\": \"nvlink4\"}", &c,
+				   &err), 0);
+	assert_close(c.scale_up.bw_bytes_per_s, 450e9, 1e-12);
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\", \"gpu\": \"h100\"}", &c, &err), 0);
+	assert_string_equal(c.scale_up.id.name, "nvlink4");
+	assert_int_equal(read_text("{\"preset\": \"dgx-h100\"}", &c, &err), 0);
+	assert_close(c.scale_up.bw_bytes_per_s, 450e9, 1e-12);
+}
+
 /* A price given in the scenario is known, at the rate given, billed hourly. */
 static void test_price_from_scenario(void **state)
 {
@@ -161,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_managed_lustre_sized),
 		cmocka_unit_test(test_managed_lustre_errors),
 		cmocka_unit_test(test_owned_price),
+		cmocka_unit_test(test_gpu_over_preset_brings_its_scale_up),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

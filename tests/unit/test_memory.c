@@ -6,8 +6,11 @@
 
 #include <string.h>
 
+#include "models/comm/collective.h"
 #include "models/kernel/transformer.h"
 #include "models/scenario/scenario.h"
+#include "models/train/bucket.h"
+#include "models/train/layer.h"
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
 
@@ -41,9 +44,11 @@ static double heaviest_params(const struct scenario *s, const struct train_plan 
 	return most;
 }
 
-/* Without ZeRO every GPU holds bf16 weights (2), bf16 gradients (2) and
- * fp32 master weights, momentum and variance (12): 16 bytes per parameter
- * of its shard; the parts add up to the total. */
+/* Without ZeRO every GPU holds bf16 weights (2), gradients in fp32 (4, the
+ * default: Megatron's main_grad buffer) and fp32 master weights, momentum
+ * and variance (12): 18 bytes per parameter of its shard, Megatron's
+ * theoretical_memory_usage.py without the distributed optimizer; the parts
+ * add up to the total. */
 static void test_adam_16_bytes_per_param(void **state)
 {
 	(void)state;
@@ -53,15 +58,18 @@ static void test_adam_16_bytes_per_param(void **state)
 	plan_of(1, 1, 0, &s, &p);
 	memory_per_gpu(&s.workload.train, &p, &m);
 	double n = heaviest_params(&s, &p);
-	assert_close(m.weights + m.grads + m.optimizer, 16 * n, 1e-12);
+	assert_close(m.weights + m.grads + m.optimizer, 18 * n, 1e-12);
 	assert_close(m.weights, 2 * n, 1e-12);
+	assert_close(m.grads, 4 * n, 1e-12);
 	assert_close(m.workspace, memory_workspace_bytes, 0);
 	assert_close(m.total, m.weights + m.grads + m.optimizer + m.activations + m.workspace, 1e-12);
 	scenario_release(&s);
 }
 
-/* ZeRO-1 shards the optimizer states over dp: 4 + 12 / dp bytes per
- * parameter of the tp x pp shard; ZeRO-2 the gradients too: 2 + 14 / dp. */
+/* ZeRO-1 (Megatron's distributed optimizer) shards the optimizer states
+ * over dp: 6 + 12 / dp bytes per parameter of the tp x pp shard, the
+ * estimator's num_bytes_per_parameter; ZeRO-2 the fp32 gradients too:
+ * 2 + 16 / dp. */
 static void test_zero_shards_over_dp(void **state)
 {
 	(void)state;
@@ -72,12 +80,12 @@ static void test_zero_shards_over_dp(void **state)
 	assert_int_equal(p.dp, 2);
 	memory_per_gpu(&s.workload.train, &p, &m);
 	double n = heaviest_params(&s, &p);
-	assert_close(m.weights + m.grads + m.optimizer, (4 + 12.0 / p.dp) * n, 1e-12);
+	assert_close(m.weights + m.grads + m.optimizer, (6 + 12.0 / p.dp) * n, 1e-12);
 	scenario_release(&s);
 
 	plan_of(4, 2, 2, &s, &p);
 	memory_per_gpu(&s.workload.train, &p, &m);
-	assert_close(m.weights + m.grads + m.optimizer, (2 + 14.0 / p.dp) * n, 1e-12);
+	assert_close(m.weights + m.grads + m.optimizer, (2 + 16.0 / p.dp) * n, 1e-12);
 	scenario_release(&s);
 }
 
@@ -117,7 +125,7 @@ static struct lora_parts lora_parts_of(const struct model_spec *m, int tp, doubl
 }
 
 /* BF16 LoRA, rank 16 on attention, tp 2: the frozen base at 2 bytes per
- * parameter of the tp shard, the adapters' weights (2), gradients (2) and
+ * parameter of the tp shard, the adapters' weights (2), gradients (4) and
  * Adam states (12, not sharded by ZeRO: they are tiny), the activations of
  * the frozen-MLP layers (their inputs are not kept) plus fp32 logits, and
  * the workspace: nothing else. */
@@ -132,7 +140,7 @@ static void test_lora_memory_closed_form(void **state)
 	memory_per_gpu(w, &p, &mem);
 	struct lora_parts x = lora_parts_of(&w->model, 2, 16);
 	assert_close(mem.weights, 2 * x.layers + 2 * x.embedding + 2 * x.adapters, 1e-12);
-	assert_close(mem.grads, 2 * x.adapters, 1e-12);
+	assert_close(mem.grads, 4 * x.adapters, 1e-12);
 	assert_close(mem.optimizer, 12 * x.adapters, 1e-12);
 	double act = w->model.layers * transformer_layer_activation_bytes_frozen(&w->model, 4096, 1, 2, true,
 										  RECOMPUTE_SELECTIVE, true, TF_FROZEN_MLP) +
@@ -198,6 +206,226 @@ static void test_qlora_base_closed_form(void **state)
 	scenario_release(&s);
 }
 
+/* A scenario given as text, its plan filled. */
+static void plan_text(const char *text, struct scenario *s, struct train_plan *p)
+{
+	struct cs_error err;
+	assert_int_equal(scenario_of_text(text, s, &err), 0);
+	char why[PARALLEL_WHY_MAX];
+	bool ok = parallel_fill(&s->workload.train, &s->candidates[0], &s->workload.train.plan, p, why, sizeof why);
+	if (!ok)
+		print_error("%s\n", why);
+	assert_true(ok);
+}
+
+/* A GPT shape (f = 4h, GELU, dropout, MHA) of 32 layers, h 4096, a 32,
+ * vocab 51200, trained at seq 2048 with tp 4 + sequence parallelism,
+ * selective recompute, pp 4, cp as given and dp 2 on 32 cp H100s, with the schedule, vpp and
+ * micro-batches per step given. */
+static void gpt_plan(const char *schedule, int vpp, int microbatches, int zero, int cp, const char *grad,
+		     struct scenario *s, struct train_plan *p)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"training\", \"model\": {\"layers\": 32, \"hidden\": 4096,"
+		 " \"heads\": 32, \"kv_heads\": 32, \"ffn\": 16384, \"mlp\": \"gelu\", \"vocab\": 51200,"
+		 " \"tied_embeddings\": true, \"dropout\": true}, \"seq_len\": 2048, \"global_batch_tokens\": %d,"
+		 " \"kernels\": {\"flash_attention\": false},"
+		 " \"parallelism\": {\"tp\": 4, \"pp\": 4, \"vpp\": %d, \"cp\": %d, \"ep\": 1, \"zero\": %d,"
+		 " \"micro_batch\": 1, \"schedule\": \"%s\", \"recompute\": \"selective\","
+		 " \"sequence_parallel\": true, \"grad_reduce_precision\": \"%s\"}},"
+		 " \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": %d}]}",
+		 2048 * microbatches * 2, vpp, cp, zero, schedule, grad, 4 * cp);
+	plan_text(text, s, p);
+	assert_int_equal(p->dp, 2);
+	assert_int_equal(p->microbatches, microbatches);
+}
+
+/* Megatron's theoretical_memory_usage.py, compute_activation_memory (SP
+ * and selective recompute, Korthikanti et al. 2022 Table 2): the first
+ * stage holds s b h (18 + 4 f/h) per layer (34 s b h for f = 4h) for all L
+ * layers, times 1 + (p - 1)/(p v) when interleaved, times min(1, m/p)
+ * under 1F1B, plus 8 s b p + s b h p (the embedding's input and dropout
+ * mask), all over t. clustersim keeps the layers' part exactly and leaves
+ * * out the embedding terms (0.37% here), and the first stage is the
+ * heaviest. */
+static double megatron_estimator_activations(double L, double s, double b, double h, double f, double t, double p,
+					     double v, double m, bool interleaved, double *layers_part)
+{
+	double per_layer = s * b * h * (18 + 4 * f / h);
+	double act = per_layer * L + 8 * s * b * p + s * b * h * p;
+	double factor = interleaved ? 1 + (p - 1) / (p * v) : (m / p < 1 ? m / p : 1);
+	*layers_part = per_layer * L * factor / t;
+	return act * factor / t;
+}
+
+static void test_interleaved_activations_megatron_estimator(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	struct train_memory mem;
+	double layers_part;
+	/* interleaved, v = 2, m = 8: the first stage holds 32 (1 + 3/8) = 44
+	 * layer-micro-batches: the warm-up's 2(p - 1) + (v - 1)p = 10 chunk
+	 * forwards of 4 layers, and one more */
+	gpt_plan("interleaved", 2, 8, 1, 1, "fp32", &s, &p);
+	memory_per_gpu(&s.workload.train, &p, &mem);
+	double est = megatron_estimator_activations(32, 2048, 1, 4096, 16384, 4, 4, 2, 8, true, &layers_part);
+	assert_close(mem.activations, layers_part, 1e-12);
+	assert_close(mem.activations, 44 * 34.0 * 2048 * 4096 / 4, 1e-12);
+	assert_close(mem.activations, est, 4e-3);
+	scenario_release(&s);
+	/* v = 4: 32 (1 + 3/16) = 38 */
+	gpt_plan("interleaved", 4, 8, 1, 1, "fp32", &s, &p);
+	memory_per_gpu(&s.workload.train, &p, &mem);
+	megatron_estimator_activations(32, 2048, 1, 4096, 16384, 4, 4, 4, 8, true, &layers_part);
+	assert_close(mem.activations, layers_part, 1e-12);
+	scenario_release(&s);
+	/* 1F1B: all L layers (p micro-batches of L/p), or m/p of that when
+	 * m < p (the estimator's discount) */
+	gpt_plan("1f1b", 1, 8, 1, 1, "fp32", &s, &p);
+	memory_per_gpu(&s.workload.train, &p, &mem);
+	megatron_estimator_activations(32, 2048, 1, 4096, 16384, 4, 4, 1, 8, false, &layers_part);
+	assert_close(mem.activations, layers_part, 1e-12);
+	scenario_release(&s);
+	gpt_plan("1f1b", 1, 2, 1, 1, "fp32", &s, &p);
+	memory_per_gpu(&s.workload.train, &p, &mem);
+	megatron_estimator_activations(32, 2048, 1, 4096, 16384, 4, 4, 1, 2, false, &layers_part);
+	assert_close(mem.activations, layers_part, 1e-12);
+	assert_close(mem.activations, 16 * 34.0 * 2048 * 4096 / 4, 1e-12);
+	scenario_release(&s);
+}
+
+/* Llama 3 405B as Meta ran it at 8K (arXiv:2407.21783, Table 4 and section
+ * 3.3.2): tp 8, pp 16, dp 64, 32 micro-batches, interleaved with v = 8 and
+ * the embedding and the loss each in a layer's slot, so every chunk holds
+ * one layer but the first stage's first chunk (the embedding) and the last
+ * stage's last (the loss). Walking Megatron's order: stage 0 holds its 7
+ * layers for the first 16 micro-batches (112; the rest of its warm-up,
+ * 2 x 15 forwards, falls on the embedding chunk); stage 1 holds
+ * 2(p - 2) + (v - 1)p + 1 = 141 one-layer chunks, the heaviest. Without the
+ * split, chunks do not fit (pp x vpp = 128 > 126 layers). */
+static void test_llama3_split_peak(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	struct train_memory mem;
+	const char *text =
+		"{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-405b\", \"seq_len\": 8192,"
+		" \"global_batch_tokens\": 16777216, \"parallelism\": {\"tp\": 8, \"pp\": 16, \"vpp\": 8, \"cp\": 1,"
+		" \"ep\": 1, \"zero\": 2, \"micro_batch\": 1, \"schedule\": \"interleaved\", \"recompute\": \"none\","
+		" \"sequence_parallel\": true, \"pipeline_split\": \"embedding+loss\"}},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 1024}]}";
+	plan_text(text, &s, &p);
+	assert_int_equal(p.microbatches, 32);
+	const struct train_spec *w = &s.workload.train;
+	int first, count, total = 0;
+	for (int vs = 0; vs < 128; vs++) {
+		parallel_vstage_layers(&p, 126, 128, vs, &first, &count);
+		assert_int_equal(count, vs == 0 || vs == 127 ? 0 : 1);
+		assert_int_equal(first, vs == 0 ? 0 : vs - 1);
+		total += count;
+	}
+	assert_int_equal(total, 126);
+	memory_per_gpu(w, &p, &mem);
+	double per_layer = transformer_layer_activation_bytes(&w->model, 8192, 1, 8, true, RECOMPUTE_NONE, true);
+	assert_close(mem.activations, 141 * per_layer, 1e-12);
+	/* stage 1's 8 layers, no embedding: ZeRO-2 shards grads and Adam over dp 64 */
+	double params = 8 * transformer_layer_params(&w->model, false, false) / 8;
+	assert_close(mem.weights, 2 * params, 1e-12);
+	assert_close(mem.grads + mem.optimizer, 16 * params / 64, 1e-12);
+	scenario_release(&s);
+	char why[PARALLEL_WHY_MAX];
+	plan_text(text, &s, &p);
+	s.workload.train.plan.pipeline_split = SPLIT_LAYERS;
+	assert_false(parallel_fill(&s.workload.train, &s.candidates[0], &s.workload.train.plan, &p, why, sizeof why));
+	assert_non_null(strstr(why, "exceeds the 126 layers"));
+	scenario_release(&s);
+}
+
+/* Megatron's distributed optimizer and its gradient buffers use the
+ * data-parallel group with context parallelism: with cp 2 ZeRO-1 holds
+ * 6 + 12/(dp cp) bytes per parameter, ZeRO-2 2 + 16/(dp cp), and the
+ * buckets go over that group. */
+static void test_zero_shards_over_dp_cp(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	struct train_memory m;
+	for (int zero = 1; zero <= 2; zero++) {
+		gpt_plan("1f1b", 1, 8, zero, 2, "fp32", &s, &p);
+		assert_int_equal(p.cp, 2);
+		memory_per_gpu(&s.workload.train, &p, &m);
+		double n = heaviest_params(&s, &p);
+		double shard = 2.0 * 2;
+		assert_close(m.weights + m.grads + m.optimizer, zero == 1 ? (6 + 12 / shard) * n : (2 + 16 / shard) * n,
+			     1e-12);
+		/* and the gradients are reduced over those dp x cp = 4 ranks: in
+		 * tp-cp-pp-dp order the two cp ranks share a node (tp 4 x cp 2 =
+		 * its 8 GPUs) and the two dp replicas are 32 GPUs apart */
+		struct layer_ctx x;
+		struct cs_error err;
+		struct collective_group g;
+		assert_int_equal(layer_ctx_init(&x, &s.workload.train, &s.candidates[0], &p, &err), 0);
+		layer_dp_cp_group_shape(&x, &g);
+		assert_int_equal(g.n, 4);
+		assert_int_equal(g.nodes, 2);
+		assert_int_equal(g.per_node, 2);
+		scenario_release(&s);
+	}
+}
+
+/* grad_reduce_precision bf16 halves the gradient buffer (4 -> 2 bytes per
+ * parameter without ZeRO-2) and every data-parallel bucket's bytes; the
+ * default of a bf16 run is fp32 (Megatron), of an fp16 run 16-bit. */
+static void test_grad_reduce_precision(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p32, p16;
+	struct train_memory m32, m16;
+	struct scenario s16;
+	gpt_plan("1f1b", 1, 8, 1, 1, "fp32", &s, &p32);
+	gpt_plan("1f1b", 1, 8, 1, 1, "bf16", &s16, &p16);
+	assert_close(p32.grad_bytes, 4, 0);
+	assert_close(p16.grad_bytes, 2, 0);
+	memory_per_gpu(&s.workload.train, &p32, &m32);
+	memory_per_gpu(&s16.workload.train, &p16, &m16);
+	assert_close(m32.grads, 2 * m16.grads, 1e-12);
+	assert_close(m32.grads - m16.grads, 2 * heaviest_params(&s, &p32), 1e-12);
+
+	struct layer_ctx x32, x16;
+	struct cs_error err;
+	assert_int_equal(layer_ctx_init(&x32, &s.workload.train, &s.candidates[0], &p32, &err), 0);
+	assert_int_equal(layer_ctx_init(&x16, &s16.workload.train, &s16.candidates[0], &p16, &err), 0);
+	struct collective_group dpg;
+	layer_group_shape(&x32, DIM_DP, p32.dp, &dpg);
+	struct bucket_chunk b32, b16;
+	double params = 1e9;
+	bucket_chunk_init(&b32, &x32, &dpg, 8, params);
+	bucket_chunk_init(&b16, &x16, &dpg, 8, params);
+	assert_close(b32.bytes, 4 * params / 8, 1e-15);
+	assert_close(b32.bytes, 2 * b16.bytes, 1e-15);
+	/* the fp32 bucket costs what a 16-bit one of twice the bytes costs */
+	struct coll_cost c;
+	const char *why;
+	assert_true(collective_analytic(&x16.topo, &dpg, b16.op, ALGO_AUTO, 2 * b16.bytes, &c, &why));
+	assert_close(b32.cost.time_s, c.time_s, 1e-12);
+	assert_true(b16.cost.time_s < b32.cost.time_s);
+	scenario_release(&s);
+	scenario_release(&s16);
+
+	finetune_of("fp16", "{\"method\": \"full\"}", 1, &s, &p32);
+	assert_close(p32.grad_bytes, 2, 0);
+	scenario_release(&s);
+	assert_close(parallel_grad_bytes(PREC_BF16, GRAD_REDUCE_AUTO), 4, 0);
+	assert_close(parallel_grad_bytes(PREC_FP8, GRAD_REDUCE_AUTO), 4, 0);
+	assert_close(parallel_grad_bytes(PREC_FP16, GRAD_REDUCE_FP32), 4, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +434,10 @@ int main(void)
 		cmocka_unit_test(test_lora_memory_closed_form),
 		cmocka_unit_test(test_fp8_base_is_half_of_bf16),
 		cmocka_unit_test(test_qlora_base_closed_form),
+		cmocka_unit_test(test_interleaved_activations_megatron_estimator),
+		cmocka_unit_test(test_llama3_split_peak),
+		cmocka_unit_test(test_zero_shards_over_dp_cp),
+		cmocka_unit_test(test_grad_reduce_precision),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -141,6 +141,54 @@ static void test_model_object_with_preset(void **state)
 	scenario_release(&s);
 }
 
+/* An inline model that does not start from a preset must state its MLP
+ * (a GPT-style ffn 4h GELU model read as SwiGLU would get 1.5x its MLP):
+ * one line naming the path. Every field it leaves out is listed with the
+ * value assumed and why, for run --dry-run; a catalog name lists none. */
+static void test_model_defaults_stated(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *no_mlp =
+		"{\"workload\": {\"kind\": \"training\", \"model\": {\"layers\": 2, \"hidden\": 64,"
+		" \"heads\": 4, \"ffn\": 256, \"vocab\": 100}, \"seq_len\": 128, \"global_batch_tokens\": 128},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(load_text(no_mlp, NULL, 0, &s, &err), -1);
+	assert_int_equal(err.kind, ERROR_INPUT);
+	assert_non_null(strstr(err.msg, "': workload.model.mlp: missing: a model that does not start from a preset"));
+	assert_null(strchr(err.msg, '\n'));
+
+	const char *gelu =
+		"{\"workload\": {\"kind\": \"training\", \"model\": {\"layers\": 2, \"hidden\": 64,"
+		" \"heads\": 4, \"ffn\": 256, \"mlp\": \"gelu\", \"vocab\": 100}, \"seq_len\": 128,"
+		" \"global_batch_tokens\": 128}, \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(load_text(gelu, NULL, 0, &s, &err), 0);
+	assert_int_equal(s.workload.train.model.mlp, MLP_GELU);
+	assert_string_equal(s.workload.model_defaults,
+			    "kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), tied_embeddings false (untied), "
+			    "dropout false (no dropout masks kept), experts 0 (dense)");
+	scenario_release(&s);
+
+	const char *preset =
+		"{\"workload\": {\"kind\": \"training\", \"model\": {\"preset\": \"llama3-70b\", \"layers\": 40},"
+		" \"seq_len\": 8192, \"global_batch_tokens\": 8192}, \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(load_text(preset, NULL, 0, &s, &err), 0);
+	assert_int_equal(s.workload.train.model.mlp, MLP_SWIGLU);
+	assert_non_null(strstr(s.workload.model_defaults, "hidden 8192 (llama3-70b)"));
+	assert_non_null(strstr(s.workload.model_defaults, "kv_heads 8 (llama3-70b)"));
+	assert_non_null(strstr(s.workload.model_defaults, "mlp swiglu (llama3-70b)"));
+	assert_null(strstr(s.workload.model_defaults, "layers"));
+	scenario_release(&s);
+
+	const char *named =
+		"{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-70b\", \"seq_len\": 8192,"
+		" \"global_batch_tokens\": 8192}, \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+	assert_int_equal(load_text(named, NULL, 0, &s, &err), 0);
+	assert_string_equal(s.workload.model_defaults, "");
+	scenario_release(&s);
+}
+
 static void test_collective_sizes(void **state)
 {
 	(void)state;
@@ -251,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_set_errors),
 		cmocka_unit_test(test_error_message_form),
 		cmocka_unit_test(test_model_object_with_preset),
+		cmocka_unit_test(test_model_defaults_stated),
 		cmocka_unit_test(test_collective_sizes),
 		cmocka_unit_test(test_billing_rounds_up),
 		cmocka_unit_test(test_billed_time_facts),

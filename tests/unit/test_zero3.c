@@ -53,7 +53,9 @@ static void test_zero3_closed_form(void **state)
 	assert_int_equal(g.per_node, 8);
 	double bytes = TRAIN_WEIGHT_BYTES * transformer_layer_params(m, false, true);
 	double ag = layer_coll_s(&x, &g, COLL_ALL_GATHER, bytes);
-	double rs = layer_coll_s(&x, &g, COLL_REDUCE_SCATTER, bytes);
+	/* gradients reduce-scatter in the plan's gradient precision (fp32 by default) */
+	double rs = layer_coll_s(&x, &g, COLL_REDUCE_SCATTER,
+				 r.plan.grad_bytes * transformer_layer_params(m, false, true));
 	double per_layer = roofline_overlap_s(ag, lt.fwd) +
 			   roofline_overlap_s(ag + rs, lt.bwd_input + lt.bwd_weight + lt.recompute);
 	double expect = 4.0 * m->layers * per_layer;
@@ -66,7 +68,7 @@ static void test_zero3_closed_form(void **state)
 	load(2, &s2);
 	train_evaluate(&s2.workload.train, &s2.candidates[0], NULL, &r2);
 	double layer = transformer_layer_params(m, false, true);
-	assert_close(r.mem.grads - r2.mem.grads, 2 * layer * TRAIN_GRAD_BYTES, 1e-9);
+	assert_close(r.mem.grads - r2.mem.grads, 2 * layer * r.plan.grad_bytes, 1e-9);
 	scenario_release(&s);
 	scenario_release(&s2);
 }
