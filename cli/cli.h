@@ -169,5 +169,6 @@ extern const struct cli_command cli_cmd_validate;
 extern const struct cli_command cli_cmd_trace;
 extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_merge;
+extern const struct cli_command cli_cmd_plan;
 
 #endif

@@ -1,0 +1,325 @@
+#include "plan.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/eval/evaluate.h"
+#include "models/kernel/roofline.h"
+#include "models/kernel/transformer.h"
+#include "models/train/train.h"
+#include "util/xalloc.h"
+
+const char *const plan_fate_names[] = {
+	[PLAN_EVALUATED] = "evaluated", [PLAN_UNRESOLVED] = "not in the catalog", [PLAN_UNPRICED] = "unpriced",
+	[PLAN_NO_MEMORY] = "too little memory", [PLAN_PAST_DEADLINE] = "past the deadline",
+	[PLAN_OVER_BUDGET] = "over the budget", [PLAN_DOMINATED] = "dominated", [PLAN_FATE_COUNT] = NULL,
+};
+
+static bool is_training(const struct workload_spec *w)
+{
+	return w->kind == WORKLOAD_TRAINING || w->kind == WORKLOAD_FINETUNE;
+}
+
+/*
+ * Lower bounds. Every kernel's time in the step model is at least its
+ * FLOPs over the GPU's peak x the roofline's efficiency (roofline.c: GEMMs
+ * at MAMF x the GEMM factor, attention at its own), so a run of T tokens
+ * takes at least T x model FLOPs per token (3 x forward, Kaplan et al.
+ * 2020's 6N plus attention) / (GPUs x the larger of those rates); failures,
+ * checkpoints, bubbles and communication only add. A finetune's frozen
+ * weights need no weight gradients: its bound counts the forward pass only.
+ * The cost is at least that time x the GPUs' hourly price (billing rounds
+ * held time up). Memory: a full training run keeps weights, gradients and
+ * Adam's states (2 + 2 + 12 bytes per parameter, ZeRO section 3.1) at
+ * least once across all GPUs, whatever the plan.
+ */
+bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, double *time_lb_s,
+		 double *cost_lb_usd)
+{
+	*time_lb_s = 0;
+	*cost_lb_usd = 0;
+	if (!is_training(w))
+		return true;
+	const struct train_spec *t = &w->train;
+	double gpus = (double)cluster_gpus(c);
+	if (!t->is_finetune) {
+		double need = transformer_params_total(&t->model) *
+			      (TRAIN_WEIGHT_BYTES + TRAIN_GRAD_BYTES + TRAIN_OPTIMIZER_BYTES);
+		if (need > gpus * c->gpu.memory_bytes)
+			return false;
+	}
+	if (c->gpu.peak_flops[t->precision] <= 0)
+		return true;  /* the precision is missing: evaluate says so */
+	struct roofline k;
+	roofline_init(&k, &c->gpu, t->precision, &t->kernels);
+	double rate = fmax(k.peak_flops_per_s * k.gemm_efficiency, k.attn_peak_flops_per_s * k.attn_efficiency);
+	double tokens = w->run.tokens > 0 ? w->run.tokens : t->global_batch_tokens;
+	if (t->round_batch && w->run.tokens <= 0)
+		tokens = 0;  /* one step of a batch not yet rounded: no bound */
+	double flops = tokens * transformer_model_flops_per_token(&t->model, t->seq_len);
+	if (t->is_finetune)
+		flops /= 3;
+	*time_lb_s = rate > 0 ? flops / (gpus * rate) : 0;
+	if (c->price.known)
+		*cost_lb_usd = *time_lb_s / 3600 * gpus * c->price.usd_per_gpu_hour;
+	return true;
+}
+
+/* The figures a point is compared on. */
+static double t50(const struct plan_point *p) { return p->result.run.wall_time_p50_s; }
+static double t90(const struct plan_point *p) { return p->result.run.wall_time_p90_s; }
+static double c50(const struct plan_point *p) { return p->result.run.cost_usd_p50; }
+static double c90(const struct plan_point *p) { return p->result.run.cost_usd_p90; }
+
+/* a dominates b: no worse on both, better on one. */
+static bool dominates(double at, double ac, double bt, double bc)
+{
+	return at <= bt && ac <= bc && (at < bt || ac < bc);
+}
+
+/* Evaluation order: the cost bound, then the time bound, then the shape. */
+struct order { size_t i; double cost, time; };
+
+static int compare_order(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static bool meets(const struct objective_spec *o, const struct plan_point *p)
+{
+	if (o->deadline_h > 0 && t50(p) > o->deadline_h * 3600)
+		return false;
+	if (o->budget_usd > 0 && c50(p) > o->budget_usd)
+		return false;
+	return true;
+}
+
+/* Pass 1: resolve each shape, bound it; pass 2: evaluate in order. */
+static void search_once(const struct plan_problem *p, const struct objective_spec *obj, struct plan_outcome *out)
+{
+	struct cluster_spec *c = xmalloc(sizeof *c);
+	struct order *ord = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *ord);
+	size_t n_ord = 0;
+	size_t *feasible = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *feasible);
+	size_t n_feasible = 0;
+	bool bounded = is_training(p->workload);
+
+	memset(out, 0, sizeof *out);
+	out->points = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *out->points);
+	out->n = p->n_shapes;
+	out->cheapest = out->fastest = -1;
+	for (size_t i = 0; i < p->n_shapes; i++) {
+		struct plan_point *pt = &out->points[i];
+		if (!p->shape(p->shape_ctx, i, c)) {
+			pt->fate = PLAN_UNRESOLVED;
+			continue;
+		}
+		snprintf(pt->name, sizeof pt->name, "%s", c->name);
+		snprintf(pt->gpu, sizeof pt->gpu, "%s", c->gpu.id.name);
+		pt->nodes = c->nodes;
+		pt->gpus = cluster_gpus(c);
+		if (!c->price.known) {
+			pt->fate = PLAN_UNPRICED;
+			continue;
+		}
+		if (!plan_bounds(p->workload, c, &pt->time_lb_s, &pt->cost_lb_usd) && !p->no_prune) {
+			pt->fate = PLAN_NO_MEMORY;
+			continue;
+		}
+		ord[n_ord++] = (struct order){ .i = i, .cost = pt->cost_lb_usd, .time = pt->time_lb_s };
+	}
+	qsort(ord, n_ord, sizeof *ord, compare_order);
+	for (size_t k = 0; k < n_ord; k++) {
+		struct plan_point *pt = &out->points[ord[k].i];
+		if (!p->no_prune && bounded) {
+			if (obj->deadline_h > 0 && pt->time_lb_s > obj->deadline_h * 3600) {
+				pt->fate = PLAN_PAST_DEADLINE;
+				continue;
+			}
+			if (obj->budget_usd > 0 && pt->cost_lb_usd > obj->budget_usd) {
+				pt->fate = PLAN_OVER_BUDGET;
+				continue;
+			}
+			/* P90 figures of a feasible point bound both fronts: its P50 <= P90 <= s's bounds */
+			bool dominated = false;
+			for (size_t f = 0; f < n_feasible && !dominated; f++) {
+				const struct plan_point *q = &out->points[feasible[f]];
+				dominated = dominates(t90(q), c90(q), pt->time_lb_s, pt->cost_lb_usd);
+			}
+			if (dominated) {
+				pt->fate = PLAN_DOMINATED;
+				continue;
+			}
+		}
+		struct job job = {
+			.kind = p->workload->kind, .workload = p->workload, .cluster = c,
+			.monte_carlo = p->monte_carlo, .objective = obj, .scenario = p->scenario,
+			.seed = p->seed, .row_id = ord[k].i,
+		};
+		if (!p->shape(p->shape_ctx, ord[k].i, c))
+			continue;  /* resolved once already: cannot happen */
+		evaluate(&job, &pt->result);
+		pt->fate = PLAN_EVALUATED;
+		if (pt->result.outcome == OUTCOME_OK && pt->result.has_run && pt->result.run.priced) {
+			out->ok++;
+			if (meets(obj, pt)) {
+				pt->feasible = true;
+				feasible[n_feasible++] = ord[k].i;
+			}
+		}
+	}
+	for (size_t i = 0; i < out->n; i++)
+		out->fate_count[out->points[i].fate]++;
+
+	/* the fronts among the feasible points */
+	for (size_t a = 0; a < n_feasible; a++) {
+		struct plan_point *pa = &out->points[feasible[a]];
+		bool d50 = false, d90 = false;
+		for (size_t b = 0; b < n_feasible && !(d50 && d90); b++) {
+			const struct plan_point *pb = &out->points[feasible[b]];
+			d50 = d50 || dominates(t50(pb), c50(pb), t50(pa), c50(pa));
+			d90 = d90 || dominates(t90(pb), c90(pb), t90(pa), c90(pa));
+		}
+		pa->front_p50 = !d50;
+		pa->front_p90 = !d90;
+	}
+	free(ord);
+	free(feasible);
+	free(c);
+}
+
+/* Front order: cost P50, then time P50, then the shape. */
+static const struct plan_outcome *sort_outcome;
+
+static int compare_front(const void *a, const void *b)
+{
+	const struct plan_point *x = &sort_outcome->points[*(const size_t *)a];
+	const struct plan_point *y = &sort_outcome->points[*(const size_t *)b];
+	if (x->front_p50 != y->front_p50)
+		return x->front_p50 ? -1 : 1;
+	if (c50(x) != c50(y))
+		return c50(x) < c50(y) ? -1 : 1;
+	if (t50(x) != t50(y))
+		return t50(x) < t50(y) ? -1 : 1;
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+void plan_search(const struct plan_problem *p, struct plan_outcome *out)
+{
+	struct objective_spec none = { 0 };
+	bool given = p->objective.deadline_h > 0 || p->objective.budget_usd > 0;
+
+	search_once(p, &p->objective, out);
+	size_t n_feasible = 0;
+	for (size_t i = 0; i < out->n; i++)
+		n_feasible += out->points[i].feasible;
+	out->objective_given = given;
+	out->objective_met = n_feasible > 0;
+	if (given && n_feasible == 0) {
+		/* nothing meets it: the front of every shape, so the answer says how close they come */
+		plan_outcome_release(out);
+		search_once(p, &none, out);
+		out->objective_given = true;
+		out->objective_met = false;
+	}
+	out->front = xcalloc(out->n ? out->n : 1, sizeof *out->front);
+	for (size_t i = 0; i < out->n; i++)
+		if (out->points[i].front_p50 || out->points[i].front_p90)
+			out->front[out->n_front++] = i;
+	sort_outcome = out;  /* qsort has no context argument in C11 */
+	qsort(out->front, out->n_front, sizeof *out->front, compare_front);
+	sort_outcome = NULL;
+	for (size_t k = 0; k < out->n_front; k++)
+		if (out->points[out->front[k]].front_p50)
+			out->points[out->front[k]].rank = (int)++out->n_front_p50;
+	if (out->n_front_p50 > 0) {
+		out->cheapest = (long)out->front[0];
+		out->fastest = (long)out->front[out->n_front_p50 - 1];
+	}
+}
+
+void plan_outcome_release(struct plan_outcome *out)
+{
+	free(out->points);
+	free(out->front);
+	memset(out, 0, sizeof *out);
+	out->cheapest = out->fastest = -1;
+}
+
+/* "37 h", "2.5 days", "45 min". */
+static void say_time(double s, char *buf, size_t size)
+{
+	if (s < 3600)
+		snprintf(buf, size, "%.0f min", s / 60);
+	else if (s < 72 * 3600)
+		snprintf(buf, size, "%.3g h", s / 3600);
+	else
+		snprintf(buf, size, "%.3g days", s / 86400);
+}
+
+/* "4% more", "1.7x" (a ratio above 2 reads better as a factor). */
+static void say_more(double a, double b, char *buf, size_t size)
+{
+	double r = a / b;
+	if (r >= 2)
+		snprintf(buf, size, "%.2gx the dollars", r);
+	else if (r >= 1)
+		snprintf(buf, size, "%.0f%% more", (r - 1) * 100);
+	else
+		snprintf(buf, size, "%.0f%% less", (1 - r) * 100);
+}
+
+/* "; fits with TP 4 instead of 8, 1.7x fewer GPU-hours" when the GPU differs. */
+static void say_plan_difference(const struct plan_point *a, const struct plan_point *b, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (strcmp(a->gpu, b->gpu) == 0)
+		return;
+	size_t used = 0;
+	const struct train_plan *pa = &a->result.train.plan, *pb = &b->result.train.plan;
+	used += (size_t)snprintf(buf, size, "; %s", a->gpu);
+	if (pa->tp != pb->tp && used < size)
+		used += (size_t)snprintf(buf + used, size - used, " fits with TP %d instead of %d", pa->tp, pb->tp);
+	double ga = a->result.run.gpu_hours, gb = b->result.run.gpu_hours;
+	if (ga > 0 && gb > 0 && used < size)
+		snprintf(buf + used, size - used, "%s %.2gx %s GPU-hours", pa->tp != pb->tp ? "," : "",
+			 ga < gb ? gb / ga : ga / gb, ga < gb ? "fewer" : "more");
+}
+
+void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
+{
+	char ta[32], tb[32], more[48], diff[160];
+	assert(k < o->n_front_p50);
+	const struct plan_point *a = &o->points[o->front[k]];
+	if (o->n_front_p50 == 1) {
+		say_time(t50(a), ta, sizeof ta);
+		snprintf(buf, size, "%s finishes in %s for $%.0f, and no other shape is both faster and cheaper",
+			 a->name, ta, c50(a));
+		return;
+	}
+	if (k == 0) {
+		/* the cheapest, against the next faster choice */
+		const struct plan_point *b = &o->points[o->front[1]];
+		say_time(t50(a), ta, sizeof ta);
+		say_time(t50(b), tb, sizeof tb);
+		say_more(c50(b), c50(a), more, sizeof more);
+		say_plan_difference(a, b, diff, sizeof diff);
+		snprintf(buf, size, "cheapest: %s finishes in %s for $%.0f; the next faster, %s, takes %s for %s%s",
+			 a->name, ta, c50(a), b->name, tb, more, diff);
+		return;
+	}
+	const struct plan_point *b = &o->points[o->front[k - 1]];
+	say_time(t50(a), ta, sizeof ta);
+	say_time(t50(b), tb, sizeof tb);
+	say_more(c50(a), c50(b), more, sizeof more);
+	say_plan_difference(a, b, diff, sizeof diff);
+	snprintf(buf, size, "%s finishes in %s for %s than %s in %s%s", a->name, ta, more, b->name, tb, diff);
+}
