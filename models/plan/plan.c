@@ -254,27 +254,42 @@ void plan_outcome_release(struct plan_outcome *out)
 	out->cheapest = out->fastest = -1;
 }
 
-/* "37 h", "2.5 days", "45 min". */
+/* "37 h", "45 min". */
 static void say_time(double s, char *buf, size_t size)
 {
 	if (s < 3600)
 		snprintf(buf, size, "%.0f min", s / 60);
-	else if (s < 72 * 3600)
-		snprintf(buf, size, "%.3g h", s / 3600);
 	else
-		snprintf(buf, size, "%.3g days", s / 86400);
+		snprintf(buf, size, "%.3g h", s / 3600);
 }
 
-/* "4% more", "1.7x" (a ratio above 2 reads better as a factor). */
+/* "$1,234,567". */
+static void say_usd(double usd, char *buf, size_t size)
+{
+	char digits[64];
+	snprintf(digits, sizeof digits, "%.0f", usd);
+	size_t len = strlen(digits), used = 0;
+	assert(size >= 2);
+	buf[used++] = '$';
+	for (size_t i = 0; i < len && used + 2 < size; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[used++] = ',';
+		buf[used++] = digits[i];
+	}
+	buf[used] = '\0';
+}
+
+/* "for 4% more than", "for 2.3x the cost of" (a ratio of 2 or more reads
+ * better as a factor), "for 3% less than". */
 static void say_more(double a, double b, char *buf, size_t size)
 {
 	double r = a / b;
 	if (r >= 2)
-		snprintf(buf, size, "%.2gx the dollars", r);
+		snprintf(buf, size, "for %.2gx the cost of", r);
 	else if (r >= 1)
-		snprintf(buf, size, "%.0f%% more", (r - 1) * 100);
+		snprintf(buf, size, "for %.0f%% more than", (r - 1) * 100);
 	else
-		snprintf(buf, size, "%.0f%% less", (1 - r) * 100);
+		snprintf(buf, size, "for %.0f%% less than", (1 - r) * 100);
 }
 
 /* "; fits with TP 4 instead of 8, 1.7x fewer GPU-hours" when the GPU differs. */
@@ -296,30 +311,29 @@ static void say_plan_difference(const struct plan_point *a, const struct plan_po
 
 void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 {
-	char ta[32], tb[32], more[48], diff[160];
+	char ta[32], tb[32], more[48], diff[160], usd[48];
 	assert(k < o->n_front_p50);
 	const struct plan_point *a = &o->points[o->front[k]];
+	say_time(t50(a), ta, sizeof ta);
+	say_usd(c50(a), usd, sizeof usd);
 	if (o->n_front_p50 == 1) {
-		say_time(t50(a), ta, sizeof ta);
-		snprintf(buf, size, "%s finishes in %s for $%.0f, and no other shape is both faster and cheaper",
-			 a->name, ta, c50(a));
+		snprintf(buf, size, "%s finishes in %s for %s, and no other shape is both faster and cheaper",
+			 a->name, ta, usd);
 		return;
 	}
 	if (k == 0) {
 		/* the cheapest, against the next faster choice */
 		const struct plan_point *b = &o->points[o->front[1]];
-		say_time(t50(a), ta, sizeof ta);
 		say_time(t50(b), tb, sizeof tb);
 		say_more(c50(b), c50(a), more, sizeof more);
-		say_plan_difference(a, b, diff, sizeof diff);
-		snprintf(buf, size, "cheapest: %s finishes in %s for $%.0f; the next faster, %s, takes %s for %s%s",
-			 a->name, ta, c50(a), b->name, tb, more, diff);
+		say_plan_difference(b, a, diff, sizeof diff);
+		snprintf(buf, size, "%s finishes in %s for %s, the cheapest; the next faster, %s, takes %s %s it%s",
+			 a->name, ta, usd, b->name, tb, more, diff);
 		return;
 	}
 	const struct plan_point *b = &o->points[o->front[k - 1]];
-	say_time(t50(a), ta, sizeof ta);
 	say_time(t50(b), tb, sizeof tb);
 	say_more(c50(a), c50(b), more, sizeof more);
 	say_plan_difference(a, b, diff, sizeof diff);
-	snprintf(buf, size, "%s finishes in %s for %s than %s in %s%s", a->name, ta, more, b->name, tb, diff);
+	snprintf(buf, size, "%s finishes in %s %s %s in %s%s", a->name, ta, more, b->name, tb, diff);
 }
