@@ -179,7 +179,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		read_positive("plan", "deadline-h", v, 1e7, &obj.deadline_h, err);
 	if ((v = cli_value(call, 'b')) != NULL)
 		read_positive("plan", "budget-usd", v, 1e13, &obj.budget_usd, err);
-	if ((v = cli_value(call, 'k')) != NULL)
+	if ((v = cli_value(call, 'K')) != NULL)
 		read_positive("plan", "top", v, 1000, &top, err);
 
 	struct shape_ctx ctx = { .space = s->space, .cat = call->cat };
@@ -253,7 +253,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 static const struct cli_option plan_options[] = {
 	{ .name = "deadline-h", .key = 'd', .takes_value = true, .check = check_deadline },
 	{ .name = "budget-usd", .key = 'b', .takes_value = true, .check = check_budget },
-	{ .name = "top", .key = 'k', .takes_value = true, .check = check_top },
+	{ .name = "top", .key = 'K', .takes_value = true, .check = check_top },
 	{ .name = "no-prune", .key = 'P' },
 	{ .name = NULL },
 };

@@ -286,8 +286,10 @@ static void say_more(double a, double b, char *buf, size_t size)
 	double r = a / b;
 	if (r >= 2)
 		snprintf(buf, size, "for %.2gx the cost of", r);
-	else if (r >= 1)
+	else if (r >= 1.01)
 		snprintf(buf, size, "for %.0f%% more than", (r - 1) * 100);
+	else if (r >= 1)
+		snprintf(buf, size, "for %.1f%% more than", (r - 1) * 100);
 	else
 		snprintf(buf, size, "for %.0f%% less than", (1 - r) * 100);
 }
