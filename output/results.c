@@ -420,17 +420,98 @@ static const char *const inference_columns[] = {
 	"scenario", "candidate", "row_id", "seed", "status", "reason",
 	"gpu", "gpus", "replicas", "tp", "pp", "rate_per_s", "throughput_tok_s", "output_tok_s",
 	"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "e2e_p50_s", "e2e_p99_s",
-	"slo_attainment", "kv_util", "usd_per_hour", "usd_per_mtok", NULL
+	"slo_attainment", "kv_util", "usd_per_hour", "usd_per_mtok",
+	/* additions: the layout, the load, more percentiles, utilization, memory, dollars */
+	"precision", "ep", "prefill_replicas", "decode_replicas", "requests", "request_per_s",
+	"goodput_req_s", "ttft_p90_ms", "tpot_p90_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms",
+	"e2e_p90_s", "mean_in_system", "gpu_busy", "flops_util", "hbm_util", "kv_util_peak",
+	"kv_capacity_tokens", "weights_gb_per_gpu", "preemptions", "kv_transfer_p50_ms",
+	"kv_transfer_p99_ms", "usd_per_mtok_total", "slo_met", "gpus_used", NULL
 };
 
-/* Serving is not simulated yet: the row says what was asked, nothing more. */
+/* The serving layout: what serve_run chose (also for an oom or invalid
+ * row, when it got that far). */
+static void serve_layout_cells(rowset *rs, const struct serve_result *s)
+{
+	if (s->replicas > 0)
+		rowset_int(rs, "replicas", s->replicas);
+	rowset_int(rs, "tp", s->tp);
+	rowset_int(rs, "pp", s->pp);
+	rowset_int(rs, "ep", s->ep);
+	if (s->prefill_replicas > 0 || s->decode_replicas > 0) {
+		rowset_int(rs, "prefill_replicas", s->prefill_replicas);
+		rowset_int(rs, "decode_replicas", s->decode_replicas);
+	}
+	if (s->gpus_used > 0)
+		rowset_int(rs, "gpus_used", s->gpus_used);
+	if (s->weights_gb_per_gpu > 0)
+		rowset_real(rs, "weights_gb_per_gpu", s->weights_gb_per_gpu);
+}
+
+/* What serving the load measured. */
+static void serve_metric_cells(rowset *rs, const struct serving_spec *sv, const struct serve_result *s)
+{
+	const struct serve_metrics *m = &s->m;
+	rowset_real(rs, "rate_per_s", s->rate_per_s);
+	rowset_real(rs, "throughput_tok_s", m->throughput_tok_s);
+	rowset_real(rs, "output_tok_s", m->output_tok_s);
+	rowset_real(rs, "ttft_p50_ms", m->ttft_ms.p50);
+	rowset_real(rs, "ttft_p90_ms", m->ttft_ms.p90);
+	rowset_real(rs, "ttft_p99_ms", m->ttft_ms.p99);
+	rowset_real(rs, "tpot_p50_ms", m->tpot_ms.p50);
+	rowset_real(rs, "tpot_p90_ms", m->tpot_ms.p90);
+	rowset_real(rs, "tpot_p99_ms", m->tpot_ms.p99);
+	rowset_real(rs, "itl_p50_ms", m->itl_ms.p50);
+	rowset_real(rs, "itl_p90_ms", m->itl_ms.p90);
+	rowset_real(rs, "itl_p99_ms", m->itl_ms.p99);
+	rowset_real(rs, "e2e_p50_s", m->e2e_s.p50);
+	rowset_real(rs, "e2e_p90_s", m->e2e_s.p90);
+	rowset_real(rs, "e2e_p99_s", m->e2e_s.p99);
+	rowset_real(rs, "slo_attainment", m->slo_attainment);
+	rowset_real(rs, "kv_util", m->kv_util);
+	rowset_real(rs, "kv_util_peak", m->kv_util_peak);
+	rowset_int(rs, "requests", m->requests_done);
+	rowset_real(rs, "request_per_s", m->request_per_s);
+	rowset_real(rs, "goodput_req_s", m->goodput_req_s);
+	rowset_real(rs, "mean_in_system", m->mean_in_system);
+	rowset_real(rs, "gpu_busy", m->busy_frac);
+	rowset_real(rs, "flops_util", m->flops_frac);
+	rowset_real(rs, "hbm_util", m->hbm_frac);
+	rowset_real(rs, "kv_capacity_tokens", s->kv_capacity_tokens);
+	rowset_int(rs, "preemptions", m->preemptions);
+	if (s->prefill_replicas > 0 || s->decode_replicas > 0) {
+		rowset_real(rs, "kv_transfer_p50_ms", m->kv_transfer_ms.p50);
+		rowset_real(rs, "kv_transfer_p99_ms", m->kv_transfer_ms.p99);
+	}
+	if (sv->slo_ttft_p99_ms > 0 || sv->slo_tpot_p99_ms > 0)
+		rowset_text(rs, "slo_met", s->slo_met ? "true" : "false");
+}
+
 static void inference_row(rowset *rs, const struct job *j, const struct result *r)
 {
+	const struct serve_result *s = &r->serve;
+	const struct inference_dollars *d = &r->serve_usd;
 	row_head(rs, j, r);
 	rowset_text(rs, "gpu", j->cluster->gpu.id.name);
 	rowset_int(rs, "gpus", r->cluster.gpus);
-	if (r->cluster.priced)
-		rowset_real(rs, "usd_per_hour", r->cluster.usd_per_hour);
+	rowset_text(rs, "precision", precision_names[j->workload->train.precision]);
+	if (r->outcome == OUTCOME_UNSUPPORTED) {
+		/* nothing was simulated: what the candidate costs, nothing more */
+		if (r->cluster.priced)
+			rowset_real(rs, "usd_per_hour", r->cluster.usd_per_hour);
+		return;
+	}
+	if (s->tp > 0)
+		serve_layout_cells(rs, s);
+	if (r->outcome != OUTCOME_OK)
+		return;
+	serve_metric_cells(rs, &j->workload->serving, s);
+	if (d->instances > 0)
+		rowset_real(rs, "usd_per_hour", d->usd_per_hour);
+	if (d->priced) {
+		rowset_real(rs, "usd_per_mtok", d->usd_per_mtok);
+		rowset_real(rs, "usd_per_mtok_total", d->usd_per_mtok_total);
+	}
 }
 
 /* One entry per result kind: its columns (the contract with users'
@@ -483,7 +564,7 @@ static const struct results_column columns[] = {
 	{ "scale_up_GBps_per_gpu", UNIT_NUMBER, "GB/s", "scale-up bandwidth of one GPU" },
 	{ "scale_out_GBps_per_gpu", UNIT_NUMBER, "GB/s", "scale-out (between nodes) bandwidth of one GPU" },
 	{ "usd_per_gpu_hour", UNIT_USD, "USD", "price of one GPU for an hour" },
-	{ "usd_per_hour", UNIT_USD, "USD", "price of the whole candidate for an hour" },
+	{ "usd_per_hour", UNIT_USD, "USD", "price of the whole candidate for an hour (serving: of the whole nodes the replicas occupy)" },
 	{ "price_basis", UNIT_TEXT, "text", "where the price comes from (catalog entry and source, or the scenario)" },
 	/* a collective */
 	{ "op", UNIT_TEXT, "text", "the collective (all_reduce, all_gather...)" },
@@ -520,7 +601,7 @@ static const struct results_column columns[] = {
 	{ "gpu_hours", UNIT_COUNT, "GPU-hours", "GPUs x wall time" },
 	{ "cost_usd_p50", UNIT_USD, "USD", "rental cost of the whole run, median: usd_per_hour x billed_h" },
 	{ "cost_usd_p90", UNIT_USD, "USD", "rental cost of the whole run, 90th percentile" },
-	{ "usd_per_mtok", UNIT_USD, "USD", "cost per million tokens" },
+	{ "usd_per_mtok", UNIT_USD, "USD", "cost per million tokens (serving: per million output tokens)" },
 	{ "frac_compute", UNIT_FRACTION, "fraction", "share of the GPUs' wall time spent computing" },
 	{ "frac_comm_exposed", UNIT_FRACTION, "fraction", "share spent in communication not hidden behind compute" },
 	{ "frac_bubble", UNIT_FRACTION, "fraction", "share spent idle in the pipeline's bubble" },
@@ -562,7 +643,31 @@ static const struct results_column columns[] = {
 	{ "e2e_p50_s", UNIT_NUMBER, "s", "request latency end to end, median" },
 	{ "e2e_p99_s", UNIT_NUMBER, "s", "request latency end to end, 99th percentile" },
 	{ "slo_attainment", UNIT_FRACTION, "fraction", "share of requests that meet the latency objectives" },
-	{ "kv_util", UNIT_FRACTION, "fraction", "share of the KV cache in use, on average" },
+	{ "kv_util", UNIT_FRACTION, "fraction", "share of the KV cache's blocks in use, time-averaged" },
+	{ "prefill_replicas", UNIT_COUNT, "count", "disaggregated serving: replicas that compute prompts" },
+	{ "decode_replicas", UNIT_COUNT, "count", "disaggregated serving: replicas that generate the output tokens" },
+	{ "requests", UNIT_COUNT, "count", "requests served (all sent ones finish)" },
+	{ "request_per_s", UNIT_NUMBER, "requests/s", "requests completed per second (completed / first arrival to last completion)" },
+	{ "goodput_req_s", UNIT_NUMBER, "requests/s", "requests completed per second that meet every SLO" },
+	{ "ttft_p90_ms", UNIT_NUMBER, "ms", "time to first token, 90th percentile" },
+	{ "tpot_p90_ms", UNIT_NUMBER, "ms", "time per output token, 90th percentile" },
+	{ "itl_p50_ms", UNIT_NUMBER, "ms", "inter-token latency (every gap between two output tokens), median" },
+	{ "itl_p90_ms", UNIT_NUMBER, "ms", "inter-token latency, 90th percentile" },
+	{ "itl_p99_ms", UNIT_NUMBER, "ms", "inter-token latency, 99th percentile" },
+	{ "e2e_p90_s", UNIT_NUMBER, "s", "request latency end to end, 90th percentile" },
+	{ "mean_in_system", UNIT_NUMBER, "requests", "requests waiting or running, time-averaged (Little's law: rate x mean latency)" },
+	{ "gpu_busy", UNIT_FRACTION, "fraction", "share of the replicas' time spent in batch steps" },
+	{ "flops_util", UNIT_FRACTION, "fraction", "achieved FLOP/s / the replicas' dense peak, over the run" },
+	{ "hbm_util", UNIT_FRACTION, "fraction", "achieved HBM bytes/s / the replicas' HBM bandwidth, over the run" },
+	{ "kv_util_peak", UNIT_FRACTION, "fraction", "share of the KV cache's blocks in use, at the most" },
+	{ "kv_capacity_tokens", UNIT_NUMBER, "tokens", "tokens the KV cache of one replica holds" },
+	{ "weights_gb_per_gpu", UNIT_NUMBER, "GB (1e9 bytes)", "model weights held by one GPU" },
+	{ "preemptions", UNIT_COUNT, "count", "sequences evicted from the KV cache and recomputed" },
+	{ "kv_transfer_p50_ms", UNIT_NUMBER, "ms", "disaggregated: moving a request's KV cache from prefill to decode, median" },
+	{ "kv_transfer_p99_ms", UNIT_NUMBER, "ms", "disaggregated: moving a request's KV cache, 99th percentile" },
+	{ "usd_per_mtok_total", UNIT_USD, "USD", "serving: cost per million prompt and output tokens" },
+	{ "slo_met", UNIT_BOOL, "boolean", "serving: the p99 TTFT and TPOT are within workload.serving.slo (empty without an slo)" },
+	{ "gpus_used", UNIT_COUNT, "count", "serving: GPUs the replicas occupy (the dollars are for the whole nodes they are on)" },
 	/* validate */
 	{ "id", UNIT_TEXT, "text", "the published figure's id" },
 	{ "metric", UNIT_TEXT, "text", "what the figure measures (its unit is in the name)" },

@@ -8,6 +8,7 @@
 #include "models/cost/billing.h"
 #include "models/eval/objective.h"
 #include "models/hw/cluster.h"
+#include "models/serve/serve.h"
 
 const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", NULL };
 const char *const outcome_names[] = { "ok", "oom", "invalid", "unsupported", "error", NULL };
@@ -48,6 +49,19 @@ static bool asks_spot(const struct job *j)
 	return q->type == PRICE_SPOT && q->preemptions_per_instance_h < 0;
 }
 
+/* Failures during serving: the request simulation has no failure model. */
+static bool asks_failures(const struct job *j)
+{
+	return j->workload->run.failures.enabled;
+}
+
+/* A spot price for serving: its preemptions would interrupt the service,
+ * and the request simulation has none (whatever the rate given). */
+static bool asks_spot_serving(const struct job *j)
+{
+	return j->cluster->price.type == PRICE_SPOT;
+}
+
 /*
  * What a scenario can say that is read and checked but not modelled yet.
  * A job that asks for one is `unsupported`; when the thing would change the
@@ -63,6 +77,10 @@ static const struct unmodelled {
 	{ .kinds = TRAINING_KINDS, .asks = asks_spot, .voids_run = true,
 	  .reason = "spot preemptions (price type spot) need candidates[].price.preemptions_per_instance_h and "
 		    "capacity_wait_s (no catalog has a sourced preemption rate): no wall time or cost" },
+	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_failures, .voids_run = true,
+	  .reason = "failures during serving (workload.failures) are not modelled: no serving figures" },
+	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_spot_serving, .voids_run = true,
+	  .reason = "spot preemptions during serving (price type spot) are not modelled: no serving figures" },
 };
 
 /* Mark the result unsupported for each unmodelled thing the job asks for;
@@ -215,12 +233,79 @@ static void evaluate_collective(const struct job *j, struct result *out)
 	snprintf(out->reason, sizeof out->reason, "%s", p->reason);
 }
 
+static enum outcome outcome_of_serve(enum serve_status s)
+{
+	static const enum outcome map[] = {
+		[SERVE_OK] = OUTCOME_OK, [SERVE_OOM] = OUTCOME_OOM,
+		[SERVE_INVALID] = OUTCOME_INVALID, [SERVE_ERROR] = OUTCOME_ERROR,
+	};
+	return map[s];
+}
+
+/* A NaN or an infinity never reaches a serving result that says ok. */
+static bool serve_figures_finite(const struct serve_result *s)
+{
+	const struct serve_metrics *m = &s->m;
+	const struct serve_pct *p[] = { &m->ttft_ms, &m->tpot_ms, &m->itl_ms, &m->e2e_s, &m->kv_transfer_ms };
+	double v[] = { s->rate_per_s, s->weights_gb_per_gpu, s->kv_capacity_tokens, m->span_s,
+		       m->request_per_s, m->throughput_tok_s, m->output_tok_s, m->goodput_req_s,
+		       m->slo_attainment, m->busy_frac, m->flops_frac, m->hbm_frac, m->kv_util,
+		       m->kv_util_peak, m->mean_in_system };
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		if (!isfinite(v[i]))
+			return false;
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		if (!isfinite(p[i]->p50) || !isfinite(p[i]->p90) || !isfinite(p[i]->p99) || !isfinite(p[i]->mean))
+			return false;
+	return true;
+}
+
+/*
+ * Dollars of serving: the renter pays for whole instances, so the replicas'
+ * GPUs are priced as ceil(gpus_used / gpus_per_node) nodes, whatever else
+ * the candidate holds; per million tokens = that hourly price / the tokens
+ * of an hour (the measured throughput x 3600 / 1e6).
+ */
+static void serve_dollars(const struct job *j, const struct serve_result *s, struct inference_dollars *d)
+{
+	const struct cluster_spec *c = j->cluster;
+	memset(d, 0, sizeof *d);
+	if (!c->price.known || s->gpus_used <= 0)
+		return;
+	d->instances = (s->gpus_used + c->gpus_per_node - 1) / c->gpus_per_node;
+	d->usd_per_hour = c->price.usd_per_gpu_hour * (double)c->gpus_per_node * (double)d->instances;
+	if (!(s->m.output_tok_s > 0) || !(s->m.throughput_tok_s > 0))
+		return;
+	d->priced = true;
+	d->usd_per_mtok = d->usd_per_hour / (s->m.output_tok_s * 3600 / 1e6);
+	d->usd_per_mtok_total = d->usd_per_hour / (s->m.throughput_tok_s * 3600 / 1e6);
+}
+
 static void evaluate_inference(const struct job *j, struct result *out)
 {
-	(void)j;
-	out->outcome = OUTCOME_UNSUPPORTED;
-	snprintf(out->reason, sizeof out->reason, "%s",
-		 "inference serving is not simulated yet (workload.serving is read and checked but not modelled)");
+	const struct workload_spec *w = j->workload;
+	struct serve_result *s = &out->serve;
+
+	if (check_unmodelled(j, out))
+		return;
+	serve_run(&w->serving, &w->train.model, w->train.precision, &w->train.kernels, j->cluster, j->seed,
+		  j->row_id, s);
+	out->outcome = outcome_of_serve(s->status);
+	snprintf(out->reason, sizeof out->reason, "%s", s->reason);
+	if (out->outcome != OUTCOME_OK)
+		return;
+	if (!serve_figures_finite(s)) {
+		out->outcome = OUTCOME_ERROR;
+		snprintf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
+		return;
+	}
+	serve_dollars(j, s, &out->serve_usd);
+	if (out->serve_usd.instances > 0 && s->gpus_used < out->cluster.gpus)
+		reason_add(out->reason, sizeof out->reason,
+			   "the replicas occupy %ld of the candidate's %ld GPUs: priced for %ld instance%s of %d GPUs",
+			   s->gpus_used, out->cluster.gpus, out->serve_usd.instances,
+			   out->serve_usd.instances == 1 ? "" : "s", j->cluster->gpus_per_node);
+	note_no_price(j, out);
 }
 
 /* One entry per workload kind: the model that evaluates it and the

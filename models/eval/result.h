@@ -18,6 +18,7 @@
 #include "models/comm/nccl_tests.h"
 #include "models/eval/objective.h"
 #include "models/run/run.h"
+#include "models/serve/serve.h"
 #include "models/train/train.h"
 
 enum outcome { OUTCOME_OK, OUTCOME_OOM, OUTCOME_INVALID, OUTCOME_UNSUPPORTED, OUTCOME_ERROR };
@@ -37,6 +38,16 @@ struct cluster_figures {
 	double usd_per_hour;
 };
 
+/* What serving costs: the whole instances (nodes) the replicas occupy, and
+ * per million tokens at the measured throughput. */
+struct inference_dollars {
+	bool priced;                       /* the candidate has a price and tokens were served */
+	long instances;                    /* ceil(gpus_used / gpus_per_node) */
+	double usd_per_hour;               /* those instances for an hour */
+	double usd_per_mtok;               /* per million output tokens */
+	double usd_per_mtok_total;         /* per million prompt + output tokens */
+};
+
 struct result {
 	enum outcome outcome;
 	char reason[512];
@@ -48,6 +59,8 @@ struct result {
 	/* the kind's detail */
 	struct train_result train;         /* RESULT_TRAINING */
 	struct nccl_point collective;      /* RESULT_COLLECTIVE */
+	struct serve_result serve;         /* RESULT_INFERENCE */
+	struct inference_dollars serve_usd; /* RESULT_INFERENCE, with serve */
 };
 
 #endif

@@ -11,6 +11,7 @@
 #include "models/scenario/reader.h"
 #include "models/scenario/space.h"
 #include "models/scenario/wl.h"
+#include "models/scenario/wl_serve.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -131,6 +132,9 @@ static int read_candidates(struct jread *r, const json_t *root, const catalog *c
 /* The optional `monte_carlo` object. */
 static int read_monte_carlo(struct jread *r, const json_t *x, struct scenario *s)
 {
+	if (s->workload.kind == WORKLOAD_INFERENCE)
+		return jread_fail(r, "not used by inference workloads (a serving load is one seeded run; "
+				  "vary --seed or workload.serving for more)");
 	s->monte_carlo.given = true;
 	static const char *const keys[] = { "trials", NULL };
 	if (jread_object(r, x, keys) < 0 ||
@@ -164,6 +168,9 @@ static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 static int read_objective(struct jread *r, const json_t *x, struct scenario *s)
 {
 	static const char *const keys[] = { "deadline_h", "budget_usd", NULL };
+	if (s->workload.kind == WORKLOAD_INFERENCE)
+		return jread_fail(r, "not used by inference workloads (a serving objective is "
+				  "workload.serving.slo)");
 	if (jread_object(r, x, keys) < 0 ||
 	    jread_real(r, x, "deadline_h", false, 0.001, 1e7, &s->objective.deadline_h) < 0 ||
 	    jread_real(r, x, "budget_usd", false, 0.01, 1e13, &s->objective.budget_usd) < 0)
@@ -278,6 +285,7 @@ void scenario_release(struct scenario *s)
 	free(s->workload.collective.bytes);
 	space_free(s->space);
 	s->space = NULL;
+	wl_serve_release(&s->workload);
 	s->candidates = NULL;
 	s->workload.collective.bytes = NULL;
 	s->n_candidates = 0;

@@ -39,8 +39,8 @@ const struct wl_reader *wl_reader_of(enum workload_kind kind);
 
 /*
  * Read workload object `v` (borrowed, at r's current path) into *w, which
- * the caller zeroed. w->collective.bytes may be allocated, on failure too;
- * the caller frees it (scenario_release). Returns 0, or -1 with r's error set.
+ * the caller zeroed. w->collective.bytes and w->serving.trace_requests may
+ * be allocated, on failure too; the caller frees them (scenario_release). Returns 0, or -1 with r's error set.
  */
 int wl_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,
 	    struct workload_spec *w);

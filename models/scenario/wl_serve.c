@@ -1,49 +1,201 @@
 #include "wl_serve.h"
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/scenario/reader.h"
+#include "models/scenario/serve_trace.h"
 #include "models/scenario/wl_train.h"
 
-/* A token length: a number, or an object of a distribution and its bounds. */
+/* The longest prompt or output a length may give, in tokens (4 Mi). */
+#define LEN_TOKENS_MAX 4194304
+
+static inline unsigned dist_bit(enum length_dist d)
+{
+	return 1u << d;
+}
+
+/*
+ * The keys of a length object and the distributions that take each (and
+ * those that need it). A key given to a distribution that does not take it
+ * is an error, never silently ignored.
+ */
+static const struct length_key {
+	const char *key;
+	unsigned takes, needs;   /* dist_bit()s */
+} length_keys[] = {
+	{ "mean", 1u << LEN_FIXED | 1u << LEN_LOGNORMAL | 1u << LEN_NORMAL | 1u << LEN_UNIFORM,
+	  1u << LEN_FIXED | 1u << LEN_LOGNORMAL | 1u << LEN_NORMAL },
+	{ "sd", 1u << LEN_LOGNORMAL | 1u << LEN_NORMAL, 1u << LEN_LOGNORMAL | 1u << LEN_NORMAL },
+	{ "min", 1u << LEN_LOGNORMAL | 1u << LEN_NORMAL | 1u << LEN_UNIFORM, 1u << LEN_UNIFORM },
+	{ "max", 1u << LEN_LOGNORMAL | 1u << LEN_NORMAL | 1u << LEN_UNIFORM, 1u << LEN_UNIFORM },
+	{ "bins", 1u << LEN_HISTOGRAM, 1u << LEN_HISTOGRAM },
+};
+
+/* An integral token count of v from lo to LEN_TOKENS_MAX, at r's path. */
+static int read_tokens_value(struct jread *r, const json_t *v, int64_t lo, double *out)
+{
+	int64_t n;
+	if (jread_value_int(r, v, lo, LEN_TOKENS_MAX, &n) < 0)
+		return -1;
+	*out = (double)n;
+	return 0;
+}
+
+/* Optional integral token count obj[key]. */
+static int read_tokens(struct jread *r, const json_t *obj, const char *key, double *out)
+{
+	const json_t *v = json_object_get(obj, key);
+	if (v == NULL)
+		return 0;
+	size_t mark = jread_enter_key(r, key);
+	if (read_tokens_value(r, v, 1, out) < 0)
+		return -1;
+	jread_leave(r, mark);
+	return 0;
+}
+
+/* `bins`: [[tokens, weight], ...], 1 to SERVE_HIST_MAX of them, weights > 0;
+ * the mean, sd, min and max are the histogram's own. */
+static int read_bins(struct jread *r, const json_t *obj, struct length_spec *l)
+{
+	const json_t *bins = json_object_get(obj, "bins");
+	size_t mark = jread_enter_key(r, "bins");
+	double w_sum = 0, mean = 0, var = 0;
+
+	if (!json_is_array(bins) || json_array_size(bins) == 0 || json_array_size(bins) > SERVE_HIST_MAX) {
+		char expected[96];
+		snprintf(expected, sizeof expected, "an array of 1 to %d [tokens, weight] pairs", SERVE_HIST_MAX);
+		return jread_fail_value(r, bins, expected);
+	}
+	l->n_bins = (int)json_array_size(bins);
+	for (int i = 0; i < l->n_bins; i++) {
+		const json_t *b = json_array_get(bins, (size_t)i);
+		size_t bm = jread_enter_index(r, (size_t)i);
+		if (!json_is_array(b) || json_array_size(b) != 2)
+			return jread_fail_value(r, b, "a [tokens, weight] pair");
+		size_t em = jread_enter_index(r, 0);
+		if (read_tokens_value(r, json_array_get(b, 0), 1, &l->bin_tokens[i]) < 0)
+			return -1;
+		jread_leave(r, em);
+		em = jread_enter_index(r, 1);
+		if (jread_value_real(r, json_array_get(b, 1), 0, 1e15, &l->bin_weight[i]) < 0)
+			return -1;
+		if (l->bin_weight[i] <= 0)
+			return jread_fail(r, "a bin's weight must be positive, got 0");
+		jread_leave(r, em);
+		for (int k = 0; k < i; k++)
+			if (l->bin_tokens[k] == l->bin_tokens[i])
+				return jread_fail(r, "%g tokens is also the length of bins[%d]", l->bin_tokens[i], k);
+		jread_leave(r, bm);
+		w_sum += l->bin_weight[i];
+	}
+	l->min = l->max = l->bin_tokens[0];
+	for (int i = 0; i < l->n_bins; i++) {
+		mean += l->bin_weight[i] / w_sum * l->bin_tokens[i];
+		l->min = fmin(l->min, l->bin_tokens[i]);
+		l->max = fmax(l->max, l->bin_tokens[i]);
+	}
+	for (int i = 0; i < l->n_bins; i++)
+		var += l->bin_weight[i] / w_sum * (l->bin_tokens[i] - mean) * (l->bin_tokens[i] - mean);
+	l->mean = mean;
+	l->sd = sqrt(var);
+	jread_leave(r, mark);
+	return 0;
+}
+
+/*
+ * A token length at obj[key]: a whole number of tokens, or an object of a
+ * distribution and its parameters: fixed {mean}, lognormal and normal
+ * {mean, sd, min, max} (clamped to [min, max], default 1 to 4 Mi tokens),
+ * uniform {min, max} (mean, if given, must be the midpoint), histogram
+ * {bins}.
+ */
 static int read_length(struct jread *r, const json_t *obj, const char *key, struct length_spec *l)
 {
-	static const char *const keys[] = { "dist", "mean", "sd", "min", "max", NULL };
-	json_t *v = json_object_get(obj, key);
+	static const char *const keys[] = { "dist", "mean", "sd", "min", "max", "bins", NULL };
+	const json_t *v = json_object_get(obj, key);
 	size_t mark;
 	int dist = LEN_LOGNORMAL;
 
+	memset(l, 0, sizeof *l);
 	l->dist = LEN_FIXED;
-	l->sd = 0;
 	l->min = 1;
-	l->max = 1 << 20;
+	l->max = LEN_TOKENS_MAX;
 	if (v == NULL)
 		return reader_fail_at(r, key, "missing required key");
 	mark = jread_enter_key(r, key);
 	if (json_is_number(v)) {
-		if (jread_value_real(r, v, 1, 1 << 22, &l->mean) < 0)
+		if (read_tokens_value(r, v, 1, &l->mean) < 0)
 			return -1;
+		l->min = l->max = l->mean;
 		jread_leave(r, mark);
 		return 0;
 	}
 	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "dist", false, length_dist_names, &dist) < 0 ||
-	    jread_real(r, v, "mean", true, 1, 1 << 22, &l->mean) < 0 ||
-	    jread_real(r, v, "sd", false, 0, 1 << 22, &l->sd) < 0 ||
-	    jread_real(r, v, "min", false, 1, 1 << 22, &l->min) < 0 ||
-	    jread_real(r, v, "max", false, 1, 1 << 22, &l->max) < 0)
+	    jread_enum(r, v, "dist", false, length_dist_names, &dist) < 0)
 		return -1;
 	l->dist = (enum length_dist)dist;
+	/* first a key the distribution does not take, then one it lacks */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof length_keys / sizeof length_keys[0]; i++) {
+			const struct length_key *k = &length_keys[i];
+			bool given = json_object_get(v, k->key) != NULL;
+			char msg[128];
+			if (pass == 0 && given && !(k->takes & dist_bit(l->dist))) {
+				snprintf(msg, sizeof msg, "not used by dist \"%s\"", length_dist_names[l->dist]);
+				return reader_fail_at(r, k->key, msg);
+			}
+			if (pass == 1 && !given && (k->needs & dist_bit(l->dist))) {
+				snprintf(msg, sizeof msg, "missing required key (dist \"%s\")",
+					 length_dist_names[l->dist]);
+				return reader_fail_at(r, k->key, msg);
+			}
+		}
+	}
+	if (l->dist == LEN_HISTOGRAM) {
+		if (read_bins(r, v, l) < 0)
+			return -1;
+		jread_leave(r, mark);
+		return 0;
+	}
+	if (read_tokens(r, v, "min", &l->min) < 0 || read_tokens(r, v, "max", &l->max) < 0 ||
+	    jread_real(r, v, "sd", false, 0, LEN_TOKENS_MAX, &l->sd) < 0)
+		return -1;
+	if (l->dist == LEN_FIXED) {
+		if (read_tokens(r, v, "mean", &l->mean) < 0)
+			return -1;
+		l->min = l->max = l->mean;
+		jread_leave(r, mark);
+		return 0;
+	}
 	if (l->min > l->max)
 		return jread_fail(r, "min %g exceeds max %g", l->min, l->max);
+	if (l->dist == LEN_UNIFORM) {
+		double mid = (l->min + l->max) / 2;
+		if (json_object_get(v, "mean") != NULL) {
+			if (jread_real(r, v, "mean", false, 1, LEN_TOKENS_MAX, &l->mean) < 0)
+				return -1;
+			if (fabs(l->mean - mid) > 0.5)
+				return jread_fail(r, "mean %g is not the midpoint %g of min-max %g-%g (a uniform "
+						  "length's mean is (min + max) / 2)", l->mean, mid, l->min, l->max);
+		}
+		l->mean = mid;
+		jread_leave(r, mark);
+		return 0;
+	}
+	if (jread_real(r, v, "mean", true, 1, LEN_TOKENS_MAX, &l->mean) < 0)
+		return -1;
 	if (l->mean < l->min || l->mean > l->max)
 		return jread_fail(r, "mean %g is outside min-max %g-%g", l->mean, l->min, l->max);
 	jread_leave(r, mark);
 	return 0;
 }
 
-/* The values of a serving block that leaves them out. */
+/* The values of a serving block that leaves them out (docs/serving.md). */
 static void serving_defaults(struct serving_spec *sv)
 {
 	memset(sv, 0, sizeof *sv);
@@ -51,17 +203,43 @@ static void serving_defaults(struct serving_spec *sv)
 	sv->max_batch_tokens = 8192;
 	sv->max_seqs = 256;
 	sv->chunked_prefill = true;
+	sv->block_tokens = 16;           /* vLLM's default --block-size */
+	sv->gpu_memory_fraction = 0.9;   /* vLLM's default --gpu-memory-utilization */
+	sv->step_overhead_s = -1;        /* the global default (docs/calibration.md) */
+	sv->router = ROUTER_ROUND_ROBIN;
 	sv->replicas = 1;
 	sv->tp = 1;
 	sv->pp = 1;
+	sv->ep = 1;
 	sv->cv = 1.0;
 }
 
-/* The required `arrival` object: a process and its rate, or a trace file
- * (resolved against the scenario file). */
+static inline unsigned process_bit(enum arrival_process p)
+{
+	return 1u << p;
+}
+
+enum {
+	RATE_PROCESSES = 1u << ARRIVAL_POISSON | 1u << ARRIVAL_GAMMA,
+};
+
+/* The keys of `arrival` beside `process`: which processes take each, and
+ * which need it. */
+static const struct arrival_key {
+	const char *key;
+	unsigned takes, needs;   /* process_bit()s */
+} arrival_keys[] = {
+	{ "rate_per_s", RATE_PROCESSES, RATE_PROCESSES },
+	{ "cv", 1u << ARRIVAL_GAMMA, 0 },
+	{ "trace", 1u << ARRIVAL_TRACE, 1u << ARRIVAL_TRACE },
+	{ "concurrency", 1u << ARRIVAL_CLOSED_LOOP, 1u << ARRIVAL_CLOSED_LOOP },
+};
+
+/* The required `arrival` object: a process and what it needs (a rate, a
+ * trace file resolved against the scenario file, a number of clients). */
 static int read_arrival(struct jread *r, const json_t *v, const char *file, struct serving_spec *sv)
 {
-	static const char *const keys[] = { "process", "rate_per_s", "cv", "trace", NULL };
+	static const char *const keys[] = { "process", "rate_per_s", "cv", "trace", "concurrency", NULL };
 	int process = ARRIVAL_POISSON;
 	char trace[512] = "";
 	size_t mark;
@@ -70,26 +248,52 @@ static int read_arrival(struct jread *r, const json_t *v, const char *file, stru
 	if (x == NULL)
 		return -1;
 	if (jread_object(r, x, keys) < 0 ||
-	    jread_enum(r, x, "process", false, arrival_process_names, &process) < 0 ||
-	    jread_real(r, x, "rate_per_s", process != ARRIVAL_TRACE, 1e-6, 1e7, &sv->rate_per_s) < 0 ||
-	    jread_real(r, x, "cv", false, 0.01, 100, &sv->cv) < 0 ||
-	    jread_string(r, x, "trace", process == ARRIVAL_TRACE, trace, sizeof trace) < 0)
+	    jread_enum(r, x, "process", false, arrival_process_names, &process) < 0)
 		return -1;
 	sv->process = (enum arrival_process)process;
+	/* first a key the process does not take, then one it lacks */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof arrival_keys / sizeof arrival_keys[0]; i++) {
+			const struct arrival_key *k = &arrival_keys[i];
+			bool given = json_object_get(x, k->key) != NULL;
+			char msg[128];
+			if (pass == 0 && given && !(k->takes & process_bit(sv->process))) {
+				snprintf(msg, sizeof msg, "not used by process \"%s\"",
+					 arrival_process_names[sv->process]);
+				return reader_fail_at(r, k->key, msg);
+			}
+			if (pass == 1 && !given && (k->needs & process_bit(sv->process))) {
+				snprintf(msg, sizeof msg, "missing required key (process \"%s\")",
+					 arrival_process_names[sv->process]);
+				return reader_fail_at(r, k->key, msg);
+			}
+		}
+	}
+	if (jread_real(r, x, "rate_per_s", false, 1e-6, 1e7, &sv->rate_per_s) < 0 ||
+	    jread_real(r, x, "cv", false, 0.01, 100, &sv->cv) < 0 ||
+	    jread_int32(r, x, "concurrency", false, 1, 1000000, &sv->concurrency) < 0 ||
+	    jread_string(r, x, "trace", false, trace, sizeof trace) < 0)
+		return -1;
 	if (trace[0])
 		reader_resolve_relative(file, trace, sv->trace, sizeof sv->trace);
+	else if (sv->process == ARRIVAL_TRACE)
+		return reader_fail_at(r, "trace", "expected a file name, got \"\"");
 	jread_leave(r, mark);
 	return 0;
 }
 
-/* The optional `scheduler` object: batch limits and chunked prefill. */
+/* The optional `scheduler` object: batch limits, chunked prefill and the
+ * paged KV cache's block size (vLLM's scheduler and cache settings). */
 static int read_scheduler(struct jread *r, const json_t *x, struct serving_spec *sv)
 {
-	static const char *const keys[] = { "max_batch_tokens", "max_seqs", "chunked_prefill", NULL };
+	static const char *const keys[] = {
+		"max_batch_tokens", "max_seqs", "chunked_prefill", "block_tokens", NULL
+	};
 	if (jread_object(r, x, keys) < 0 ||
 	    jread_int32(r, x, "max_batch_tokens", false, 1, 1 << 24, &sv->max_batch_tokens) < 0 ||
 	    jread_int32(r, x, "max_seqs", false, 1, 1 << 20, &sv->max_seqs) < 0 ||
-	    jread_bool(r, x, "chunked_prefill", false, &sv->chunked_prefill) < 0)
+	    jread_bool(r, x, "chunked_prefill", false, &sv->chunked_prefill) < 0 ||
+	    jread_int32(r, x, "block_tokens", false, 1, 1024, &sv->block_tokens) < 0)
 		return -1;
 	return 0;
 }
@@ -105,13 +309,18 @@ static int read_slo(struct jread *r, const json_t *x, struct serving_spec *sv)
 	return 0;
 }
 
-/* The optional `disaggregated` object: prefill and decode replica counts. */
+/* The optional `disaggregated` object: prefill and decode replica counts
+ * and their tensor-parallel sizes (0 = serving.tp). */
 static int read_disaggregated(struct jread *r, const json_t *x, struct serving_spec *sv)
 {
-	static const char *const keys[] = { "prefill_replicas", "decode_replicas", NULL };
+	static const char *const keys[] = {
+		"prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp", NULL
+	};
 	if (jread_object(r, x, keys) < 0 ||
 	    jread_int32(r, x, "prefill_replicas", true, 1, 100000, &sv->prefill_replicas) < 0 ||
-	    jread_int32(r, x, "decode_replicas", true, 1, 100000, &sv->decode_replicas) < 0)
+	    jread_int32(r, x, "decode_replicas", true, 1, 100000, &sv->decode_replicas) < 0 ||
+	    jread_int32(r, x, "prefill_tp", false, 1, 1024, &sv->prefill_tp) < 0 ||
+	    jread_int32(r, x, "decode_tp", false, 1, 1024, &sv->decode_tp) < 0)
 		return -1;
 	return 0;
 }
@@ -126,13 +335,66 @@ static const struct {
 	{ .key = "disaggregated", .read = read_disaggregated },
 };
 
+/*
+ * A precision name at obj[key] that must be one of `allowed` (a
+ * NULL-terminated list of precision names); *has says it was given.
+ */
+static int read_precision(struct jread *r, const json_t *obj, const char *key,
+			  const char *const allowed[], bool *has, enum precision *out)
+{
+	int idx = 0;
+	if (json_object_get(obj, key) == NULL)
+		return 0;
+	if (jread_enum(r, obj, key, true, allowed, &idx) < 0)
+		return -1;
+	for (int p = 0; p < PREC_COUNT; p++) {
+		if (strcmp(precision_names[p], allowed[idx]) == 0) {
+			*out = (enum precision)p;
+			*has = true;
+			return 0;
+		}
+	}
+	return reader_fail_at(r, key, "not a precision");  /* a table above names an unknown one */
+}
+
+/* What the load needs beyond each key's own range: one way to end the
+ * arrivals, a replica count beside disaggregation, an SLO for "auto". */
+static int check_serving(struct jread *r, const json_t *v, struct serving_spec *sv)
+{
+	bool has_requests = json_object_get(v, "requests") != NULL;
+	bool has_duration = json_object_get(v, "duration_s") != NULL;
+
+	if (sv->process == ARRIVAL_TRACE && has_requests)
+		return reader_fail_at(r, "requests", "not used by process \"trace\" (the trace's rows are the requests)");
+	if (sv->process == ARRIVAL_TRACE && has_duration)
+		return reader_fail_at(r, "duration_s", "not used by process \"trace\" (the trace's rows are the requests)");
+	if (sv->process == ARRIVAL_OFFLINE && !has_requests)
+		return reader_fail_at(r, "requests", "missing required key (process \"offline\" sends every request at time 0)");
+	if (sv->process == ARRIVAL_OFFLINE && has_duration)
+		return reader_fail_at(r, "duration_s", "not used by process \"offline\" (give requests)");
+	if (has_requests && has_duration)
+		return reader_fail_at(r, "duration_s", "give requests or duration_s, not both");
+	if (sv->prefill_replicas > 0 && json_object_get(v, "replicas") != NULL)
+		return reader_fail_at(r, "replicas", "not used with disaggregated (give its prefill_replicas and decode_replicas)");
+	if (sv->replicas == PLAN_AUTO && sv->slo_ttft_p99_ms <= 0 && sv->slo_tpot_p99_ms <= 0)
+		return reader_fail_at(r, "replicas", "\"auto\" needs an slo to meet (slo.ttft_p99_ms or slo.tpot_p99_ms)");
+	return 0;
+}
+
 /* The `serving` object. */
 static int read_serving(struct jread *r, const json_t *v, const char *file, struct serving_spec *sv)
 {
 	static const char *const keys[] = {
-		"arrival", "prompt_tokens", "output_tokens", "duration_s", "scheduler", "slo",
-		"replicas", "tp", "pp", "disaggregated", NULL
+		"arrival", "prompt_tokens", "output_tokens", "duration_s", "requests", "prefix_cache_hit",
+		"scheduler", "gpu_memory_fraction", "weight_precision", "kv_precision", "step_overhead_s",
+		"router", "slo", "replicas", "tp", "pp", "ep", "disaggregated", NULL
 	};
+	/* weights as a server stores them (fp4: a 4-bit format such as NVFP4 or
+	 * MXFP4); KV caches as vLLM's --kv-cache-dtype allows */
+	static const char *const weight_precisions[] = { "bf16", "fp8", "fp4", NULL };
+	static const char *const kv_precisions[] = { "bf16", "fp16", "fp8", NULL };
+	int router = ROUTER_ROUND_ROBIN;
+	int64_t requests = 0;
 
 	serving_defaults(sv);
 	if (jread_object(r, v, keys) < 0 ||
@@ -140,10 +402,21 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	    read_length(r, v, "prompt_tokens", &sv->prompt_tokens) < 0 ||
 	    read_length(r, v, "output_tokens", &sv->output_tokens) < 0 ||
 	    jread_real(r, v, "duration_s", false, 1, 1e7, &sv->duration_s) < 0 ||
+	    jread_int(r, v, "requests", false, 1, 100000000, &requests) < 0 ||
+	    jread_real(r, v, "prefix_cache_hit", false, 0, 1, &sv->prefix_hit_fraction) < 0 ||
+	    jread_real(r, v, "gpu_memory_fraction", false, 0.01, 1, &sv->gpu_memory_fraction) < 0 ||
+	    read_precision(r, v, "weight_precision", weight_precisions, &sv->has_weight_precision,
+			   &sv->weight_precision) < 0 ||
+	    read_precision(r, v, "kv_precision", kv_precisions, &sv->has_kv_precision, &sv->kv_precision) < 0 ||
+	    jread_real(r, v, "step_overhead_s", false, 0, 10, &sv->step_overhead_s) < 0 ||
+	    jread_enum(r, v, "router", false, serve_router_names, &router) < 0 ||
 	    jread_int_or_auto(r, v, "replicas", 1, 100000, PLAN_AUTO, &sv->replicas) < 0 ||
 	    jread_int32(r, v, "tp", false, 1, 1024, &sv->tp) < 0 ||
-	    jread_int32(r, v, "pp", false, 1, 1024, &sv->pp) < 0)
+	    jread_int32(r, v, "pp", false, 1, 1024, &sv->pp) < 0 ||
+	    jread_int32(r, v, "ep", false, 1, 1024, &sv->ep) < 0)
 		return -1;
+	sv->requests = (long)requests;
+	sv->router = (enum serve_router)router;
 	for (size_t i = 0; i < sizeof serving_blocks / sizeof serving_blocks[0]; i++) {
 		const json_t *x = json_object_get(v, serving_blocks[i].key);
 		if (x == NULL)
@@ -153,6 +426,38 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 			return -1;
 		jread_leave(r, mark);
 	}
+	return check_serving(r, v, sv);
+}
+
+/* Without kv_precision the KV cache follows workload.precision, which must
+ * then be a format servers store it in (vLLM's --kv-cache-dtype auto takes
+ * the model's dtype: bf16, fp16 or fp32; fp8 is its fp8 option). At r's
+ * serving path. */
+static int check_kv_precision(struct jread *r, const struct workload_spec *w)
+{
+	enum precision p = w->train.precision;
+	char msg[256];
+	if (w->serving.has_kv_precision || p == PREC_BF16 || p == PREC_FP16 || p == PREC_FP8 || p == PREC_FP32)
+		return 0;
+	snprintf(msg, sizeof msg, "missing: the KV cache would follow workload.precision \"%s\", which no server "
+		 "stores it in; give \"bf16\", \"fp16\" or \"fp8\"", precision_names[p]);
+	return reader_fail_at(r, "kv_precision", msg);
+}
+
+/* Read the request trace of an ARRIVAL_TRACE spec; a defect fails at
+ * serving.arrival.trace with the trace's line. */
+static int load_trace(struct jread *r, struct serving_spec *sv)
+{
+	char msg[ERROR_MSG_MAX / 2];
+	struct serve_trace *t = serve_trace_load(sv->trace, msg, sizeof msg);
+	if (t == NULL) {
+		size_t m1 = jread_enter_key(r, "arrival"), m2 = jread_enter_key(r, "trace");
+		jread_fail(r, "%s", msg);
+		jread_leave(r, m2);
+		jread_leave(r, m1);
+		return -1;
+	}
+	sv->trace_requests = t;
 	return 0;
 }
 
@@ -162,16 +467,28 @@ int wl_serve_read(struct jread *r, const json_t *v, const char *file, const cata
 	size_t mark;
 	const json_t *x;
 
-	if (wl_train_read_model(r, v, cat, w) < 0 ||
-	    jread_int32(r, v, "seq_len", false, 1, 1 << 24, &w->train.seq_len) < 0)
+	if (wl_train_read_model(r, v, cat, w) < 0)
 		return -1;
 	if (json_object_get(v, "tokens") != NULL)
 		return reader_fail_at(r, "tokens", "not used by this workload kind");
+	if (json_object_get(v, "seq_len") != NULL)
+		return reader_fail_at(r, "seq_len", "not used by inference workloads (the lengths are "
+				      "serving.prompt_tokens and serving.output_tokens)");
 	if (wl_train_read_kernels(r, v, &w->train.kernels) < 0 ||
 	    wl_train_read_failures(r, v, &w->run.failures) < 0 ||
 	    (x = reader_enter_required(r, v, "serving", &mark)) == NULL ||
 	    read_serving(r, x, file, &w->serving) < 0)
 		return -1;
+	if (check_kv_precision(r, w) < 0 ||
+	    (w->serving.process == ARRIVAL_TRACE && load_trace(r, &w->serving) < 0))
+		return -1;
 	jread_leave(r, mark);
 	return 0;
+}
+
+void wl_serve_release(struct workload_spec *w)
+{
+	/* the reader allocated it (load_trace); the models only borrow it */
+	serve_trace_free((struct serve_trace *)w->serving.trace_requests);
+	w->serving.trace_requests = NULL;
 }

@@ -35,10 +35,11 @@ expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status 
 [ "$(grep -c ',ok$' "$TMP/out")" -eq 4 ] && grep -q '^16 x p5en spot,unsupported$' "$TMP/out" && ok ||
 	fail "4 ok rows, the spot one unsupported: $(cat "$TMP/out")"
 
-# Inference is not simulated: an unsupported row with the inference columns,
-# no latency or throughput, exit 1.
+# Serving is simulated, but failures during serving are not: an inference
+# workload that asks for them is an unsupported row naming them, with the
+# inference columns and no latency or throughput, exit 1.
 cat >"$TMP/inf.json" <<'JSON'
-{ "workload": { "kind": "inference", "model": "llama3-8b",
+{ "workload": { "kind": "inference", "model": "llama3-8b", "failures": "llama3",
     "serving": { "arrival": { "process": "poisson", "rate_per_s": 5 }, "prompt_tokens": 1000,
                  "output_tokens": 200, "duration_s": 60 } },
   "candidates": [ { "name": "one", "preset": "dgx-h100", "nodes": 1 } ] }
@@ -46,7 +47,7 @@ JSON
 expect_status 1 "$CLUSTERSIM" run "$TMP/inf.json" --format csv || fail "inference exit status"
 head -1 "$TMP/out" | grep -q '^scenario,candidate,row_id,seed,status,reason,gpu,gpus,replicas,tp,pp,rate_per_s,throughput_tok_s' &&
 	ok || fail "inference columns: $(head -1 "$TMP/out")"
-tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,inference serving is not simulated yet' && ok ||
+tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,failures during serving (workload.failures) are not modelled' && ok ||
 	fail "inference row: $(cat "$TMP/out")"
 tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad = 1 } END { exit bad }' &&
 	ok || fail "inference row has figures: $(cat "$TMP/out")"

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Serving from the command line: the dollars of an inference row are the
+# price of the whole nodes its replicas occupy over the tokens of an hour;
+# an unpriced candidate has none; offline and trace loads serve exactly
+# their requests; a bad trace row stops the run before anything is written
+# (exit 2, one line naming the file and the line).
+. "$TOP/tests/cli/lib.sh"
+
+cat >"$TMP/one.json" <<'JSON'
+{ "seed": 3,
+  "workload": { "kind": "inference", "model": "llama3.1-8b",
+    "serving": { "arrival": { "process": "offline" }, "requests": 64, "prompt_tokens": 500,
+                 "output_tokens": 50 } },
+  "candidates": [ { "name": "p5", "preset": "aws-p5.48xlarge" },
+                  { "name": "priced", "gpu": "H100-SXM", "gpus_per_node": 4, "nodes": 2, "nic": "ib-ndr",
+                    "price": { "usd_per_gpu_hour": 2.5 } },
+                  { "name": "unpriced", "gpu": "H100-SXM", "gpus_per_node": 1 } ] }
+JSON
+cols=candidate,status,gpus,gpus_used,requests,output_tok_s,throughput_tok_s,usd_per_hour,usd_per_mtok,usd_per_mtok_total,reason
+expect_status 0 "$CLUSTERSIM" run "$TMP/one.json" --format csv --columns "$cols" || fail "offline run"
+# one replica of 1 GPU: priced as one whole instance (8 GPUs of the p5; 4 at $2.50 of the custom
+# candidate), and $/Mtok = usd_per_hour / (tokens per hour / 1e6), to CSV's six digits
+awk -F, 'NR > 1 && $1 != "unpriced" {
+	want = ($1 == "p5") ? 8 : 4
+	if ($2 != "ok" || $4 != 1 || $5 != 64) { print "row: " $0; bad = 1 }
+	if ($1 == "priced" && $8 != 10) { print "priced: usd_per_hour " $8 ", wanted 4 x 2.5"; bad = 1 }
+	m = $8 / ($6 * 3600 / 1e6); t = $8 / ($7 * 3600 / 1e6)
+	if (($9 - m) / m > 1e-5 || (m - $9) / m > 1e-5) { print $1 ": usd_per_mtok " $9 ", wanted " m; bad = 1 }
+	if (($10 - t) / t > 1e-5 || (t - $10) / t > 1e-5) { print $1 ": usd_per_mtok_total " $10 ", wanted " t; bad = 1 }
+	n++
+} END { exit bad || n != 2 }' "$TMP/out" && ok || fail "dollars of the whole instances: $(cat "$TMP/out")"
+grep '^p5,' "$TMP/out" | grep -q 'the replicas occupy 1 of the candidate' && ok || fail "p5 reason: $(cat "$TMP/out")"
+grep '^unpriced,ok,1,1,64,[0-9.e+]*,[0-9.e+]*,,,,' "$TMP/out" | grep -q 'no price' && ok ||
+	fail "an unpriced candidate has no dollars: $(cat "$TMP/out")"
+
+# A trace: every row is served, and the load's rate is the one measured.
+printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,2000,40\n\n0.5,30,1\n2.25,700,300\n' >"$TMP/reqs.csv"
+cat >"$TMP/trace.json" <<'JSON'
+{ "workload": { "kind": "inference", "model": "llama3.1-8b",
+    "serving": { "arrival": { "process": "trace", "trace": "reqs.csv" }, "prompt_tokens": 1, "output_tokens": 1 } },
+  "candidates": [ { "name": "one", "gpu": "H100-SXM", "gpus_per_node": 1 } ] }
+JSON
+expect_status 0 "$CLUSTERSIM" run "$TMP/trace.json" --format csv --columns candidate,status,requests,rate_per_s,request_per_s ||
+	fail "trace run"
+awk -F, 'NR == 2 { exit !($2 == "ok" && $3 == 4 && $4 == $5) }' "$TMP/out" && ok || fail "trace row: $(cat "$TMP/out")"
+# -o may not be the trace
+expect_status 2 "$CLUSTERSIM" run "$TMP/trace.json" -o "$TMP/reqs.csv" || fail "-o over the trace"
+grep -q 'request trace' "$TMP/err" && [ "$(wc -l <"$TMP/reqs.csv")" -eq 6 ] && ok || fail "-o over the trace: $(cat "$TMP/err")"
+
+# A bad row: exit 2, one line with the scenario, the JSON path, the trace and its line.
+printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n1,0,5\n' >"$TMP/reqs.csv"
+expect_status 2 "$CLUSTERSIM" run "$TMP/trace.json" -o "$TMP/res.csv" || fail "bad trace row"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "^clustersim: scenario '.*trace.json': workload.serving.arrival.trace: trace '.*reqs.csv': line 3: prompt_tokens: expected an integer from 1 to 4194304, got \"0\"$" "$TMP/err" &&
+	[ ! -e "$TMP/res.csv" ] && [ ! -s "$TMP/out" ] && ok || fail "bad trace row: $(cat "$TMP/err")"
+printf 'arrival_s,prompt_tokens,output_tokens\n2,100,10\n1,10,5\n' >"$TMP/reqs.csv"
+expect_status 2 "$CLUSTERSIM" run "$TMP/trace.json" || fail "decreasing arrivals"
+grep -q "line 3: arrival_s: 1 is before the previous row's 2" "$TMP/err" && ok || fail "decreasing arrivals: $(cat "$TMP/err")"
+
+# Neither failures nor spot preemptions are modelled during serving: unsupported, no figures.
+for set in 'workload.failures="llama3"' 'candidates[0].price={"type":"spot","preemptions_per_instance_h":0.1,"capacity_wait_s":60}'; do
+	"$CLUSTERSIM" run "$TMP/one.json" --format csv --columns candidate,status,reason,ttft_p50_ms,usd_per_mtok --set "$set" >"$TMP/out" 2>/dev/null
+	grep '^p5,unsupported,' "$TMP/out" | grep -q 'during serving' && grep '^p5,' "$TMP/out" | grep -q ',,$' && ok ||
+		fail "--set $set: $(cat "$TMP/out")"
+done
+
+# The examples run, every row ok.
+for f in llama3.1-8b-serving llama3-70b-serving llama3-70b-disaggregated llama3-70b-colocated; do
+	expect_status 0 "$CLUSTERSIM" run "$TOP/scenarios/examples/$f.json" --format csv --columns status || continue
+	[ "$(tail -n +2 "$TMP/out" | grep -cv '^ok$')" -eq 0 ] && ok || fail "$f: $(cat "$TMP/out")"
+done
+finish
