@@ -30,6 +30,8 @@ static const char usage_text[] =
 	"  -h, --help        print this help\n\n"
 	"The front has run's columns plus global_batch_tokens, front, plan_rank and why\n"
 	"(docs/plan.md). How many shapes were evaluated and skipped goes to standard error.\n"
+	"Serving (an inference workload): each shape gets serving.replicas (\"auto\": the fewest\n"
+	"that meet serving.slo at the offered rate), compared on dollars per hour and TTFT P99.\n"
 	"Exit status: 0 when some shape is ok, 1 when none is, 2 for bad usage or bad input.\n";
 
 /* A positive number option, or a usage error. */
@@ -118,6 +120,14 @@ static void say_usd(double usd, char *buf, size_t size)
 static void say_point(FILE *f, const char *label, const struct plan_point *p)
 {
 	char usd[48];
+	if (p->result.kind == RESULT_INFERENCE) {
+		const struct serve_result *sv = &p->result.serve;
+		say_usd(p->result.serve_usd.usd_per_hour, usd, sizeof usd);
+		fprintf(f, "%s: %s: %s/h, %d replica%s x tp %d (%ld GPUs), TTFT P99 %.0f ms, TPOT P99 %.0f ms\n", label,
+			p->name, usd, sv->replicas, sv->replicas == 1 ? "" : "s", sv->tp, sv->gpus_used, sv->m.ttft_ms.p99,
+			sv->m.tpot_ms.p99);
+		return;
+	}
 	const struct train_plan *tp = &p->result.train.plan;
 	say_usd(p->result.run.cost_usd_p50, usd, sizeof usd);
 	fprintf(f, "%s: %s: %.3g h, %s (P50)", label, p->name, p->result.run.wall_time_p50_s / 3600, usd);
@@ -142,12 +152,16 @@ static void print_answer(FILE *f, const struct plan_outcome *o, const struct obj
 		snprintf(what + used, sizeof what - used, "%sthe budget of %s", used ? " and " : "", usd);
 	}
 	if (o->n_front_p50 == 0) {
-		fprintf(f, "no shape gives an ok, priced run: see the status and reason of each with clustersim run\n");
+		fprintf(f, "no shape gives an ok, priced run%s: see the status and reason of each with clustersim run\n",
+			o->n > 0 && o->points[0].result.kind == RESULT_INFERENCE ? " that meets the SLO" : "");
 		return;
 	}
 	if (o->objective_given && !o->objective_met)
 		fprintf(f, "no shape meets %s; the front of all shapes follows\n", what);
-	if (o->objective_given && o->objective_met) {
+	if (o->n_front_p50 > 0 && o->points[o->cheapest].result.kind == RESULT_INFERENCE) {
+		say_point(f, "cheapest that meets the SLO", &o->points[o->cheapest]);
+		say_point(f, "fastest (TTFT P99) that meets the SLO", &o->points[o->fastest]);
+	} else if (o->objective_given && o->objective_met) {
 		char label[200];
 		snprintf(label, sizeof label, "cheapest that meets %s", what);
 		say_point(f, label, &o->points[o->cheapest]);
@@ -182,6 +196,12 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	if ((v = cli_value(call, 'K')) != NULL)
 		read_positive("plan", "top", v, 1000, &top, err);
 
+	if (s->workload.kind == WORKLOAD_INFERENCE) {
+		if (cli_value(call, 'd') != NULL || cli_value(call, 'b') != NULL)
+			return cli_usage_error(err, "plan", "--deadline-h and --budget-usd are for training: a service's "
+					       "objective is its serving.slo");
+		memset(&obj, 0, sizeof obj);
+	}
 	struct shape_ctx ctx = { .space = s->space, .cat = call->cat };
 	struct plan_problem p = {
 		.workload = &s->workload, .monte_carlo = &s->monte_carlo, .objective = obj,
@@ -215,7 +235,10 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		results_row(rs, &job, &pt->result);
 		if (pt->result.kind == RESULT_TRAINING && pt->result.train.tokens_per_step > 0)
 			rowset_real(rs, "global_batch_tokens", pt->result.train.tokens_per_step);
-		rowset_text(rs, "front", pt->front_p50 && pt->front_p90 ? "p50+p90" : pt->front_p50 ? "p50" : "p90");
+		if (pt->result.kind == RESULT_INFERENCE)
+			rowset_text(rs, "front", "yes");  /* one figure each: one front */
+		else
+			rowset_text(rs, "front", pt->front_p50 && pt->front_p90 ? "p50+p90" : pt->front_p50 ? "p50" : "p90");
 		if (pt->rank > 0) {
 			char why[512];
 			rowset_int(rs, "plan_rank", pt->rank);
@@ -241,8 +264,9 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		wo.columns = "plan_rank,candidate,gpu,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,front";
 	if (cli_write(&wo, rs, err) < 0)
 		status = cli_status(err);
-	else if (o.ok == 0) {
-		error_runtime(err, "plan: no shape of '%s' gives an ok, priced run", call->operands[0]);
+	else if (o.n_front == 0) {
+		error_runtime(err, "plan: no shape of '%s' gives an ok, priced %s", call->operands[0],
+			      s->workload.kind == WORKLOAD_INFERENCE ? "service that meets the SLO" : "run");
 		status = EXIT_RUNTIME;
 	}
 	rowset_free(rs);

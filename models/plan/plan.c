@@ -41,6 +41,12 @@ bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, do
 {
 	*time_lb_s = 0;
 	*cost_lb_usd = 0;
+	if (w->kind == WORKLOAD_INFERENCE) {
+		/* one copy of the weights must fit in all the GPUs' memory */
+		enum precision wp = w->serving.has_weight_precision ? w->serving.weight_precision : w->train.precision;
+		return transformer_params_total(&w->train.model) * precision_bytes(wp) <=
+		       (double)cluster_gpus(c) * c->gpu.memory_bytes;
+	}
 	if (!is_training(w))
 		return true;
 	const struct train_spec *t = &w->train;
@@ -69,10 +75,46 @@ bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, do
 }
 
 /* The figures a point is compared on. */
-static double t50(const struct plan_point *p) { return p->result.run.wall_time_p50_s; }
-static double t90(const struct plan_point *p) { return p->result.run.wall_time_p90_s; }
-static double c50(const struct plan_point *p) { return p->result.run.cost_usd_p50; }
-static double c90(const struct plan_point *p) { return p->result.run.cost_usd_p90; }
+/* The figures a point is compared on: a training run's wall time and
+ * dollars (P50, P90); a service's TTFT P99 (s) and dollars per hour (one
+ * figure each: both fronts are the same). */
+static bool serving(const struct plan_point *p) { return p->result.kind == RESULT_INFERENCE; }
+static double t50(const struct plan_point *p)
+{
+	return serving(p) ? p->result.serve.m.ttft_ms.p99 / 1e3 : p->result.run.wall_time_p50_s;
+}
+static double t90(const struct plan_point *p)
+{
+	return serving(p) ? p->result.serve.m.ttft_ms.p99 / 1e3 : p->result.run.wall_time_p90_s;
+}
+static double c50(const struct plan_point *p)
+{
+	return serving(p) ? p->result.serve_usd.usd_per_hour : p->result.run.cost_usd_p50;
+}
+static double c90(const struct plan_point *p)
+{
+	return serving(p) ? p->result.serve_usd.usd_per_hour : p->result.run.cost_usd_p90;
+}
+
+/* An ok, priced result: a training run with dollars, or a service with
+ * dollars that meets its SLO. */
+static bool priced_ok(const struct result *r)
+{
+	if (r->outcome != OUTCOME_OK)
+		return false;
+	if (r->kind == RESULT_INFERENCE)
+		return r->serve_usd.priced && r->serve.slo_met;
+	return r->has_run && r->run.priced;
+}
+
+/* Two services that deploy the same replicas on the same GPUs (a larger
+ * shape of one base whose extra nodes stay unused): one deployment, the
+ * first shape keeps it. */
+static bool same_deployment(const struct plan_point *a, const struct plan_point *b)
+{
+	return serving(a) && serving(b) && t50(a) == t50(b) && c50(a) == c50(b) &&
+	       a->result.serve.gpus_used == b->result.serve.gpus_used && strcmp(a->gpu, b->gpu) == 0;
+}
 
 /* a dominates b: no worse on both, better on one. */
 static bool dominates(double at, double ac, double bt, double bc)
@@ -95,6 +137,8 @@ static int compare_order(const void *a, const void *b)
 
 static bool meets(const struct objective_spec *o, const struct plan_point *p)
 {
+	if (serving(p))
+		return true;  /* a service's objective is its SLO (priced_ok) */
 	if (o->deadline_h > 0 && t50(p) > o->deadline_h * 3600)
 		return false;
 	if (o->budget_usd > 0 && c50(p) > o->budget_usd)
@@ -162,13 +206,14 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		struct job job = {
 			.kind = p->workload->kind, .workload = p->workload, .cluster = c,
 			.monte_carlo = p->monte_carlo, .objective = obj, .scenario = p->scenario,
-			.seed = p->seed, .row_id = ord[k].i,
+			/* every shape draws the same random streams (arrivals, failures): compared on one load */
+			.seed = p->seed, .row_id = 0,
 		};
 		if (!p->shape(p->shape_ctx, ord[k].i, c))
 			continue;  /* resolved once already: cannot happen */
 		evaluate(&job, &pt->result);
 		pt->fate = PLAN_EVALUATED;
-		if (pt->result.outcome == OUTCOME_OK && pt->result.has_run && pt->result.run.priced) {
+		if (priced_ok(&pt->result)) {
 			out->ok++;
 			if (meets(obj, pt)) {
 				pt->feasible = true;
@@ -185,8 +230,9 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		bool d50 = false, d90 = false;
 		for (size_t b = 0; b < n_feasible && !(d50 && d90); b++) {
 			const struct plan_point *pb = &out->points[feasible[b]];
-			d50 = d50 || dominates(t50(pb), c50(pb), t50(pa), c50(pa));
-			d90 = d90 || dominates(t90(pb), c90(pb), t90(pa), c90(pa));
+			bool dup = b < a && same_deployment(pb, pa);
+			d50 = d50 || dup || dominates(t50(pb), c50(pb), t50(pa), c50(pa));
+			d90 = d90 || dup || dominates(t90(pb), c90(pb), t90(pa), c90(pa));
 		}
 		pa->front_p50 = !d50;
 		pa->front_p90 = !d90;
@@ -311,8 +357,40 @@ static void say_plan_difference(const struct plan_point *a, const struct plan_po
 			 ga < gb ? gb / ga : ga / gb, ga < gb ? "fewer" : "more");
 }
 
+/* The why line of a service: dollars per hour and TTFT P99 against its neighbour. */
+static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_t size)
+{
+	char more[48], usd[48];
+	const struct plan_point *a = &o->points[o->front[k]];
+	const struct serve_result *sa = &a->result.serve;
+	say_usd(c50(a), usd, sizeof usd);
+	if (o->n_front_p50 == 1) {
+		snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, TTFT P99 %.0f ms; "
+			 "no other shape is both faster and cheaper", a->name, sa->replicas, sa->replicas == 1 ? "" : "s",
+			 sa->gpus_used, usd, sa->m.ttft_ms.p99);
+		return;
+	}
+	const struct plan_point *b = &o->points[o->front[k == 0 ? 1 : k - 1]];
+	if (k == 0) {
+		say_more(c50(b), c50(a), more, sizeof more);
+		snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, the cheapest; the next faster, "
+			 "%s, has TTFT P99 %.0f ms instead of %.0f %s it", a->name, sa->replicas,
+			 sa->replicas == 1 ? "" : "s", sa->gpus_used, usd, b->name, b->result.serve.m.ttft_ms.p99,
+			 sa->m.ttft_ms.p99, more);
+		return;
+	}
+	say_more(c50(a), c50(b), more, sizeof more);
+	snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs), TTFT P99 %.0f ms, %s %s at %.0f ms",
+		 a->name, sa->replicas, sa->replicas == 1 ? "" : "s", sa->gpus_used, sa->m.ttft_ms.p99, more, b->name,
+		 b->result.serve.m.ttft_ms.p99);
+}
+
 void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 {
+	if (k < o->n_front_p50 && serving(&o->points[o->front[k]])) {
+		why_serving(o, k, buf, size);
+		return;
+	}
 	char ta[32], tb[32], more[48], diff[160], usd[48];
 	assert(k < o->n_front_p50);
 	const struct plan_point *a = &o->points[o->front[k]];

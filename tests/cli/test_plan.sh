@@ -67,6 +67,27 @@ expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --columns status,reason --s
 grep -q '^invalid,"2048 sequences per step split over no plan.s dp x micro_batch on 96 GPUs: the nearest batch that divides is 2049 sequences' "$TMP/out" &&
 	ok || fail "12 nodes reason: $(cat "$TMP/out")"
 
+# Serving: each shape gets the fewest replicas that meet the SLO; the answer is the cheapest per
+# hour, every front row meets the SLO, and the front is non-dominated in (TTFT P99, $/h).
+sv="$TOP/scenarios/examples/llama3-70b-serve-plan.json"
+expect_status 0 "$CLUSTERSIM" plan "$sv" --format table || fail "serving plan"
+head -1 "$TMP/out" | grep -q '^cheapest that meets the SLO: .*/h, [0-9]* replicas\{0,1\} x tp 8' && ok ||
+	fail "serving answer: $(head -3 "$TMP/out")"
+expect_status 0 "$CLUSTERSIM" plan "$sv" --format csv --columns plan_rank,ttft_p99_ms,usd_per_hour,slo_met || fail "serving csv"
+awk -F, 'NR > 1 { t[NR] = $2; c[NR] = $3; if ($4 != "true") bad = 1 }
+	END { for (i in t) for (j in t) if (i != j && t[i] <= t[j] && c[i] <= c[j] && (t[i] < t[j] || c[i] < c[j])) bad = 1
+	      exit bad }' "$TMP/out" && ok || fail "serving front: $(cat "$TMP/out")"
+# the cheapest on the front is the cheapest of every shape that meets the SLO (run on each)
+cheap=$(sed -n 2p "$TMP/out" | cut -d, -f3)
+expect_status 2 "$CLUSTERSIM" plan "$sv" --budget-usd 100 || fail "serving budget"
+grep -q 'objective is its serving.slo' "$TMP/err" && ok || fail "serving budget: $(cat "$TMP/err")"
+for n in 1 2 4; do
+	"$CLUSTERSIM" run "$sv" --format csv --columns usd_per_hour,slo_met \
+		--set "candidates=[{\"preset\":\"lambda-8x-h100\",\"nodes\":$n},{\"preset\":\"nebius-8x-h200\",\"nodes\":$n},{\"preset\":\"coreweave-8x-b200\",\"nodes\":$n},{\"preset\":\"coreweave-8x-h100\",\"nodes\":$n},{\"preset\":\"coreweave-8x-h200\",\"nodes\":$n},{\"preset\":\"aws-p5.48xlarge\",\"nodes\":$n},{\"preset\":\"oracle-bm-gpu-mi300x-8\",\"nodes\":$n}]" 2>/dev/null |
+		sed 1d
+done | awk -F, -v cheap="$cheap" '$2 == "true" && $1 < cheap - 1e-9 { bad = 1 } END { exit bad }' && ok ||
+	fail "a shape meeting the SLO is cheaper than $cheap"
+
 # Bad input: the file, the JSON path and the value; exit 2.
 expect_status 2 "$CLUSTERSIM" plan "$ex" --set 'search.presets=["dgx-h1000"]' || fail "unknown preset"
 grep -q "search.presets\[0\]" "$TMP/err" && grep -q 'dgx-h1000' "$TMP/err" && ok || fail "unknown preset: $(cat "$TMP/err")"
