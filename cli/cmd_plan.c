@@ -129,11 +129,12 @@ static void say_point(FILE *f, const char *label, const struct plan_point *p)
 		return;
 	}
 	const struct train_plan *tp = &p->result.train.plan;
+	double h50 = p->result.run.wall_time_p50_s / 3600, h90 = p->result.run.wall_time_p90_s / 3600;
 	say_usd(p->result.run.cost_usd_p50, usd, sizeof usd);
-	fprintf(f, "%s: %s: %.3g h, %s (P50)", label, p->name, p->result.run.wall_time_p50_s / 3600, usd);
-	if (p->result.run.wall_time_p90_s > p->result.run.wall_time_p50_s * (1 + 1e-6)) {
+	fprintf(f, "%s: %s: %.*f h, %s (P50)", label, p->name, h50 < 100 ? 1 : 0, h50, usd);
+	if (h90 > h50 * (1 + 1e-6)) {
 		say_usd(p->result.run.cost_usd_p90, usd, sizeof usd);
-		fprintf(f, "; %.3g h, %s (P90)", p->result.run.wall_time_p90_s / 3600, usd);
+		fprintf(f, "; %.*f h, %s (P90)", h90 < 100 ? 1 : 0, h90, usd);
 	}
 	if (tp->tp > 0)
 		fprintf(f, "; %ld GPUs, tp %d pp %d dp %d", p->gpus, tp->tp, tp->pp, tp->dp);
@@ -161,15 +162,19 @@ static void print_answer(FILE *f, const struct plan_outcome *o, const struct obj
 	if (o->n_front_p50 > 0 && o->points[o->cheapest].result.kind == RESULT_INFERENCE) {
 		say_point(f, "cheapest that meets the SLO", &o->points[o->cheapest]);
 		say_point(f, "fastest (TTFT P99) that meets the SLO", &o->points[o->fastest]);
-	} else if (o->objective_given && o->objective_met) {
-		char label[200];
-		snprintf(label, sizeof label, "cheapest that meets %s", what);
-		say_point(f, label, &o->points[o->cheapest]);
-		snprintf(label, sizeof label, "fastest that meets %s", what);
-		say_point(f, label, &o->points[o->fastest]);
 	} else {
-		say_point(f, "cheapest", &o->points[o->cheapest]);
-		say_point(f, "fastest", &o->points[o->fastest]);
+		char label[200];
+		const char *meets = o->objective_given && o->objective_met ? " that meets " : "";
+		const char *bounds = o->objective_given && o->objective_met ? what : "";
+		if (o->cheapest == o->fastest) {
+			snprintf(label, sizeof label, "cheapest and fastest%s%s", meets, bounds);
+			say_point(f, label, &o->points[o->cheapest]);
+		} else {
+			snprintf(label, sizeof label, "cheapest%s%s", meets, bounds);
+			say_point(f, label, &o->points[o->cheapest]);
+			snprintf(label, sizeof label, "fastest%s%s", meets, bounds);
+			say_point(f, label, &o->points[o->fastest]);
+		}
 	}
 	for (size_t k = 0; k < o->n_front_p50 && k < (size_t)top; k++) {
 		char why[512];
@@ -201,6 +206,13 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 			return cli_usage_error(err, "plan", "--deadline-h and --budget-usd are for training: a service's "
 					       "objective is its serving.slo");
 		memset(&obj, 0, sizeof obj);
+	}
+	if (cli_columns_help(&call->o)) {  /* the columns, without searching */
+		rowset *cols = front_rowset(evaluate_result_kind(s->workload.kind, false));
+		if (cli_write(&call->o, cols, err) < 0)
+			status = cli_status(err);
+		rowset_free(cols);
+		return status;
 	}
 	struct shape_ctx ctx = { .space = s->space, .cat = call->cat };
 	struct plan_problem p = {
@@ -251,12 +263,10 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	enum output_format fmt = cli_format(&call->o);
 	bool to_stdout = call->o.output == NULL || strcmp(call->o.output, "-") == 0;
 	/* the answer first: on standard output unless the rows go there for a script */
-	if (!cli_columns_help(&call->o)) {
-		FILE *af = fmt == FORMAT_TABLE || !to_stdout ? stdout : stderr;
-		print_answer(af, &o, &obj, (int)top);
-		if (af == stdout && to_stdout)
-			fputc('\n', stdout);
-	}
+	FILE *af = fmt == FORMAT_TABLE || !to_stdout ? stdout : stderr;
+	print_answer(af, &o, &obj, (int)top);
+	if (af == stdout && to_stdout)
+		fputc('\n', stdout);
 	struct cli_options wo = call->o;
 	if (wo.columns == NULL && fmt == FORMAT_TABLE && to_stdout)
 		wo.columns = "plan_rank,candidate,gpu,gpus,tp,pp,dp,wall_time_p50_h,cost_usd_p50,front";

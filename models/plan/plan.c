@@ -300,13 +300,15 @@ void plan_outcome_release(struct plan_outcome *out)
 	out->cheapest = out->fastest = -1;
 }
 
-/* "37 h", "45 min". */
+/* "45 min", "37.5 h", "1248 h". */
 static void say_time(double s, char *buf, size_t size)
 {
 	if (s < 3600)
 		snprintf(buf, size, "%.0f min", s / 60);
-	else
+	else if (s < 100 * 3600)
 		snprintf(buf, size, "%.3g h", s / 3600);
+	else
+		snprintf(buf, size, "%.0f h", s / 3600);
 }
 
 /* "$1,234,567". */

@@ -4,7 +4,10 @@
  * cheapest and fastest shapes that meet the objective.
  *
  * Each shape gets the best parallel plan that fits through evaluate()
- * (training and finetune: the plan search of train/search.h). Before
+ * (training and finetune: the plan search of train/search.h; serving: the
+ * fewest replicas that meet the SLO, compared on dollars per hour and TTFT
+ * P99, without time or cost bounds). Every shape draws the same random
+ * streams (row id 0), so shapes are compared on one load. Before
  * evaluating, each shape gets lower bounds: its wall time cannot be less
  * than the run's model FLOPs over all GPUs at the best kernel efficiency
  * the roofline allows, its cost not less than that time at its price, and
@@ -15,7 +18,9 @@
  * verdicts never change: tests/unit/test_plan.c compares with the
  * unpruned search). Shapes are evaluated cheapest bound first, so early
  * ones prune late ones. Never prints, never reads files: shapes come
- * resolved through a callback (the scenario reader's space.h).
+ * resolved through a callback (the scenario reader's space.h). The fronts
+ * are O(n^2) in the shapes evaluated: fine for thousands, a sort-based
+ * front would be needed past ~1e5.
  */
 #ifndef CLUSTERSIM_MODELS_PLAN_PLAN_H
 #define CLUSTERSIM_MODELS_PLAN_PLAN_H
