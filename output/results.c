@@ -628,7 +628,7 @@ static const struct results_column columns[] = {
 	{ "meets_budget_p90", UNIT_BOOL, "boolean", "the 90th-percentile cost is at most objective.budget_usd (empty without a budget or a price)" },
 	/* plan (docs/plan.md) */
 	{ "global_batch_tokens", UNIT_COUNT, "tokens", "the global batch the plan runs with (rounded with global_batch_tokens.round)" },
-	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90)" },
+	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90); serving: yes (one front of TTFT P99 and USD per hour)" },
 	{ "plan_rank", UNIT_COUNT, "rank", "place on the P50 front by cost, 1 the cheapest (empty off it)" },
 	{ "why", UNIT_TEXT, "text", "why this shape is a choice, against its neighbour on the front" },
 	/* inference */
