@@ -1,5 +1,6 @@
 /* clustersim plan: which cluster shape to rent for the scenario's job. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,7 +247,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 				   .seed = s->seed, .row_id = o.front[k] };
 		results_row(rs, &job, &pt->result);
 		if (pt->result.kind == RESULT_TRAINING && pt->result.train.tokens_per_step > 0)
-			rowset_real(rs, "global_batch_tokens", pt->result.train.tokens_per_step);
+			rowset_int(rs, "global_batch_tokens", (int64_t)pt->result.train.tokens_per_step);
 		if (pt->result.kind == RESULT_INFERENCE)
 			rowset_text(rs, "front", "yes");  /* one figure each: one front */
 		else
