@@ -184,6 +184,36 @@ static void print_answer(FILE *f, const struct plan_outcome *o, const struct obj
 	}
 }
 
+/* Serving with "mix": the cheapest mix of two GPU types, or why there is none. */
+static void print_mix(FILE *f, const struct plan_problem *p, const struct plan_outcome *o)
+{
+	struct plan_mix m;
+	char usd[48], single[48];
+	plan_mix_search(p, o, &m);
+	if (!m.searched) {
+		fprintf(f, "mixes of GPU types: not searched: %s\n", m.why_not);
+		return;
+	}
+	say_usd(m.single_usd_per_hour, single, sizeof single);
+	if (!m.found) {
+		fprintf(f, "mixes of GPU types: none of the %d mixes simulated (of %d types that meet the SLO alone) "
+			"is cheaper than %s/h\n", m.simulated, m.types, single);
+		return;
+	}
+	say_usd(m.usd_per_hour[0] + m.usd_per_hour[1], usd, sizeof usd);
+	fprintf(f, "cheaper as a mix: %s/h, %.0f%% less than %s/h: ", usd,
+		(1 - (m.usd_per_hour[0] + m.usd_per_hour[1]) / m.single_usd_per_hour) * 100, single);
+	for (int k = 0; k < 2; k++) {
+		char part[48];
+		const struct plan_point *pt = &o->points[m.shape[k]];
+		say_usd(m.usd_per_hour[k], part, sizeof part);
+		fprintf(f, "%s%d replica%s of %s (as in %s, %s/h) for %.0f%% of the requests (TTFT P99 %.0f ms, TPOT P99 %.0f ms)",
+			k ? " + " : "", m.replicas[k], m.replicas[k] == 1 ? "" : "s", pt->gpu, pt->name, part,
+			m.share[k] * 100, m.ttft_p99_ms[k], m.tpot_p99_ms[k]);
+	}
+	fprintf(f, "; %d mixes simulated\n", m.simulated);
+}
+
 static int plan_exec(struct cli_call *call, struct cs_error *err)
 {
 	const struct scenario *s = &call->scenario;
@@ -266,6 +296,8 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	/* the answer first: on standard output unless the rows go there for a script */
 	FILE *af = fmt == FORMAT_TABLE || !to_stdout ? stdout : stderr;
 	print_answer(af, &o, &obj, (int)top);
+	if (space_mix(s->space))
+		print_mix(af, &p, &o);
 	if (af == stdout && to_stdout)
 		fputc('\n', stdout);
 	struct cli_options wo = call->o;

@@ -93,6 +93,35 @@ void plan_search(const struct plan_problem *p, struct plan_outcome *out);
 
 void plan_outcome_release(struct plan_outcome *out);
 
+/*
+ * Serving: a mix of two GPU types may be cheaper than either alone at the
+ * same SLO (Griggs et al. 2024, Melange), because a type's replicas come
+ * in whole numbers. A mix sends each request to part A with probability
+ * `share` and to part B otherwise: thinning a Poisson stream gives two
+ * independent Poisson streams (rates share x and (1 - share) x the rate),
+ * each simulated on its own shape with its own replicas. The mix's TTFT
+ * (TPOT) distribution is the share-weighted mixture of the parts', whose
+ * 99th percentile is at most the larger of theirs, so a mix whose parts
+ * both meet the SLO meets it. Only Poisson arrivals run for a duration,
+ * not disaggregated.
+ */
+struct plan_mix {
+	bool searched;
+	char why_not[160];                 /* when not searched */
+	int types;                         /* GPU types that meet the SLO alone */
+	int simulated;                     /* mixes simulated */
+	bool found;                        /* a mix cheaper than every single type */
+	size_t shape[2];                   /* the parts' shapes (points of the outcome) */
+	int replicas[2];
+	double share[2];                   /* of the requests */
+	double usd_per_hour[2];
+	double ttft_p99_ms[2], tpot_p99_ms[2];
+	double single_usd_per_hour;        /* the cheapest single type's */
+};
+
+/* The cheapest mix of two GPU types for p after plan_search gave o. */
+void plan_mix_search(const struct plan_problem *p, const struct plan_outcome *o, struct plan_mix *out);
+
 /* The lower bounds of a shape (0 for a kind without them): wall time and,
  * when priced, cost; false when its memory cannot hold the model. */
 bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, double *time_lb_s,

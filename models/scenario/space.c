@@ -27,6 +27,7 @@ struct space {
 	size_t n_gpus;
 	char (*providers)[CAT_NAME_MAX];
 	size_t n_providers;
+	bool mix;                  /* serving: search mixes of two GPU types too */
 };
 
 static space *space_new(const char *file)
@@ -194,12 +195,12 @@ static int read_nodes(struct jread *r, const json_t *v, space *sp)
 space *space_read(struct jread *r, const json_t *x, const json_t *candidates, const catalog *cat,
 		  const char *file)
 {
-	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", NULL };
+	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", "mix", NULL };
 	space *sp = space_new(file);
 	const json_t *v;
 	size_t mark;
 
-	if (jread_object(r, x, keys) < 0)
+	if (jread_object(r, x, keys) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0)
 		goto out_free;
 #define SPACE_PART(key, call)                                   \
 	if ((v = json_object_get(x, key)) != NULL) {            \
@@ -225,6 +226,11 @@ space *space_read(struct jread *r, const json_t *x, const json_t *candidates, co
 out_free:
 	space_free(sp);
 	return NULL;
+}
+
+bool space_mix(const space *sp)
+{
+	return sp->mix;
 }
 
 size_t space_count(const space *sp)

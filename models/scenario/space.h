@@ -37,6 +37,9 @@ space *space_read(struct jread *r, const json_t *x, const json_t *candidates, co
 /* The space of the candidates as they are (no search block): one shape each. */
 space *space_of_candidates(const json_t *candidates, const char *file);
 
+/* Whether the block asks for mixes of two GPU types (serving: "mix": true). */
+bool space_mix(const space *sp);
+
 /* How many shapes the space has (bases x price types x node counts). */
 size_t space_count(const space *sp);
 

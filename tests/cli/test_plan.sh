@@ -79,11 +79,21 @@ awk -F, 'NR > 1 { t[NR] = $2; c[NR] = $3; if ($4 != "true") bad = 1 }
 	      exit bad }' "$TMP/out" && ok || fail "serving front: $(cat "$TMP/out")"
 # the cheapest on the front is the cheapest of every shape that meets the SLO (run on each)
 cheap=$(sed -n 2p "$TMP/out" | cut -d, -f3)
+# "mix": the cheapest mix of two GPU types, cheaper than the cheapest single type.
+expect_status 0 "$CLUSTERSIM" plan "$sv" --format table || fail "serving mix"
+mix=$(grep '^cheaper as a mix: ' "$TMP/out")
+[ -n "$mix" ] && ok || fail "no mix line: $(head -8 "$TMP/out")"
+musd=$(echo "$mix" | sed 's/^cheaper as a mix: \$\([0-9,]*\)\/h.*/\1/' | tr -d ,)
+[ "$musd" -lt "${cheap%.*}" ] && ok || fail "mix \$$musd/h is not below \$$cheap/h"
+expect_status 0 "$CLUSTERSIM" plan "$sv" --format table --set search.mix=false || fail "no mix"
+grep -q 'mix' "$TMP/out" && fail "a mix without search.mix: $(cat "$TMP/out")" || ok
+expect_status 0 "$CLUSTERSIM" plan "$ex" --format table --set search.mix=true || fail "training mix"
+grep -q '^mixes of GPU types: not searched: mixes are for serving$' "$TMP/out" && ok || fail "training mix: $(head -8 "$TMP/out")"
 expect_status 2 "$CLUSTERSIM" plan "$sv" --budget-usd 100 || fail "serving budget"
 grep -q 'objective is its serving.slo' "$TMP/err" && ok || fail "serving budget: $(cat "$TMP/err")"
-for n in 1 2 4; do
+for n in 1 2 4 8; do
 	"$CLUSTERSIM" run "$sv" --format csv --columns usd_per_hour,slo_met \
-		--set "candidates=[{\"preset\":\"lambda-8x-h100\",\"nodes\":$n},{\"preset\":\"nebius-8x-h200\",\"nodes\":$n},{\"preset\":\"coreweave-8x-b200\",\"nodes\":$n},{\"preset\":\"coreweave-8x-h100\",\"nodes\":$n},{\"preset\":\"coreweave-8x-h200\",\"nodes\":$n},{\"preset\":\"aws-p5.48xlarge\",\"nodes\":$n},{\"preset\":\"oracle-bm-gpu-mi300x-8\",\"nodes\":$n}]" 2>/dev/null |
+		--set "candidates=[{\"preset\":\"lambda-8x-h100\",\"nodes\":$n},{\"preset\":\"nebius-8x-h200\",\"nodes\":$n},{\"preset\":\"coreweave-8x-b200\",\"nodes\":$n},{\"preset\":\"coreweave-8x-h100\",\"nodes\":$n},{\"preset\":\"coreweave-8x-h200\",\"nodes\":$n},{\"preset\":\"aws-p5.48xlarge\",\"nodes\":$n},{\"preset\":\"oracle-bm-gpu-mi300x-8\",\"nodes\":$n},{\"preset\":\"lambda-8x-a100\",\"nodes\":$n}]" 2>/dev/null |
 		sed 1d
 done | awk -F, -v cheap="$cheap" '$2 == "true" && $1 < cheap - 1e-9 { bad = 1 } END { exit bad }' && ok ||
 	fail "a shape meeting the SLO is cheaper than $cheap"

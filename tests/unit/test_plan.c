@@ -257,6 +257,72 @@ static void test_nvl72(void **state)
 	assert_true(fmod(seqs, d) == 0 && fabs(seqs - 2048) <= d / 2);
 }
 
+/* Serving Llama 3 70B at 20 requests/s: H100 instances need 2 replicas
+ * ($48/h), A100s more; 1 H100 replica plus 2 A100 ones is cheaper. The
+ * mix search finds a mix cheaper than every single-type shape (all
+ * simulated), each part meets the SLO at its share of the Poisson stream
+ * (rerun here on its own), the shares split the rate in proportion to the
+ * parts' capacity, and the mix's price is its parts'. */
+static const char mix_scenario[] =
+	"{\"name\": \"mix\", \"seed\": 1,"
+	" \"workload\": {\"kind\": \"inference\", \"model\": \"llama3-70b\", \"precision\": \"bf16\","
+	"  \"serving\": {\"arrival\": {\"process\": \"poisson\", \"rate_per_s\": 20}, \"prompt_tokens\": 1000,"
+	"   \"output_tokens\": 200, \"duration_s\": 300, \"slo\": {\"ttft_p99_ms\": 2000, \"tpot_p99_ms\": 100},"
+	"   \"replicas\": \"auto\", \"tp\": 8}},"
+	" \"candidates\": [{\"name\": \"x\", \"preset\": \"lambda-8x-h100\"}],"
+	" \"search\": {\"presets\": [\"lambda-8x-h100\", \"lambda-8x-a100\", \"coreweave-8x-b200\"],"
+	"  \"nodes\": [1, 2, 4, 8], \"mix\": true}}";
+
+static void test_mix(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct plan_outcome o;
+	struct plan_mix m;
+	static struct shape_ctx ctx;
+	assert_int_equal(scenario_of_text(mix_scenario, &s, &err), 0);
+	assert_true(space_mix(s.space));
+	ctx.space = s.space;
+	struct plan_problem p = {
+		.workload = &s.workload, .monte_carlo = &s.monte_carlo, .scenario = s.name, .seed = s.seed,
+		.n_shapes = space_count(s.space), .shape = get_shape, .shape_ctx = &ctx, .no_prune = true,
+	};
+	plan_search(&p, &o);
+	plan_mix_search(&p, &o, &m);
+	assert_true(m.searched);
+	assert_int_equal(m.types, 3);
+	assert_true(m.found);
+	double total = m.usd_per_hour[0] + m.usd_per_hour[1];
+	for (size_t i = 0; i < o.n; i++)
+		if (o.points[i].feasible)
+			assert_true(total < o.points[i].result.serve_usd.usd_per_hour);
+	assert_close(total, 44.56, 0.01);  /* 1 H100 replica at $23.92/h + 2 A100 ones at $10.32/h */
+	assert_close(m.share[0] + m.share[1], 1, 1e-12);
+	double w[2];
+	for (int k = 0; k < 2; k++)
+		w[k] = (double)m.replicas[k] / o.points[m.shape[k]].result.serve.replicas;
+	assert_close(m.share[0], w[0] / (w[0] + w[1]), 1e-12);
+	for (int k = 0; k < 2; k++) {
+		/* the part on its own: its replicas at its share of the rate */
+		struct workload_spec wk = s.workload;
+		struct cluster_spec c;
+		struct result r;
+		wk.serving.rate_per_s = 20 * m.share[k];
+		wk.serving.replicas = m.replicas[k];
+		assert_true(get_shape(&ctx, m.shape[k], &c));
+		struct job j = { .kind = wk.kind, .workload = &wk, .cluster = &c, .monte_carlo = &s.monte_carlo,
+				 .objective = &s.objective, .scenario = s.name, .seed = s.seed, .row_id = (uint64_t)k + 1 };
+		evaluate(&j, &r);
+		assert_int_equal(r.outcome, OUTCOME_OK);
+		assert_true(r.serve.slo_met);
+		assert_true(r.serve.m.ttft_ms.p99 <= 2000 && r.serve.m.tpot_ms.p99 <= 100);
+		assert_true(r.serve_usd.usd_per_hour == m.usd_per_hour[k]);
+	}
+	plan_outcome_release(&o);
+	scenario_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_nearest_batch),
 		cmocka_unit_test(test_twelve_nodes),
 		cmocka_unit_test(test_nvl72),
+		cmocka_unit_test(test_mix),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
