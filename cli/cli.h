@@ -169,6 +169,7 @@ extern const struct cli_command cli_cmd_validate;
 extern const struct cli_command cli_cmd_trace;
 extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_merge;
+extern const struct cli_command cli_cmd_plan;
 extern const struct cli_command cli_cmd_plot;
 
 #endif

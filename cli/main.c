@@ -27,6 +27,7 @@ static const struct cli_command *const commands[] = {
 	&cli_cmd_trace,
 	&cli_cmd_sweep,
 	&cli_cmd_merge,
+	&cli_cmd_plan,
 	&cli_cmd_plot,
 	&cli_cmd_help,
 };

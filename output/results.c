@@ -642,6 +642,11 @@ static const struct results_column columns[] = {
 	{ "meets_budget_p90", UNIT_BOOL, "boolean", "the 90th-percentile cost is at most objective.budget_usd (empty without a budget or a price)" },
 	{ "t_data_stall_s", UNIT_NUMBER, "s", "the step's wait for its data from workload.data's tier (part of step_time_s; empty without a data block)" },
 	{ "frac_data_stall", UNIT_FRACTION, "fraction", "share of the GPUs' wall time waiting for data (one of the frac_ columns that add up to 1; empty without a data block)" },
+	/* plan (docs/plan.md) */
+	{ "global_batch_tokens", UNIT_COUNT, "tokens", "the global batch the plan runs with (rounded with global_batch_tokens.round)" },
+	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90); serving: yes (one front of TTFT P99 and USD per hour)" },
+	{ "plan_rank", UNIT_COUNT, "rank", "place on the P50 front by cost, 1 the cheapest (empty off it)" },
+	{ "why", UNIT_TEXT, "text", "why this shape is a choice, against its neighbour on the front" },
 	/* inference */
 	{ "replicas", UNIT_COUNT, "count", "model replicas serving requests" },
 	{ "rate_per_s", UNIT_NUMBER, "requests/s", "request arrival rate" },

@@ -226,6 +226,11 @@ static void evaluate_training(const struct job *j, struct result *out)
 				   "fastest of %d plans searched (%s); all fit in memory", r->plans_tried,
 				   r->searched_fields);
 	}
+	if (r->tokens_per_step != w->train.global_batch_tokens)  /* round_batch moved it */
+		reason_add(out->reason, sizeof out->reason,
+			   "global batch rounded from %.0f to %.0f sequences (%.0f tokens) to split over dp %d x micro_batch %d",
+			   w->train.global_batch_tokens / w->train.seq_len, r->tokens_per_step / w->train.seq_len,
+			   r->tokens_per_step, r->plan.dp, r->plan.micro_batch);
 	note_no_price(j, out);
 }
 

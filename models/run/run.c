@@ -692,8 +692,10 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 		  const struct train_result *r, const struct run_trials *t, struct run_result *out)
 {
 	memset(out, 0, sizeof *out);
-	out->steps = run->tokens > 0 ? ceil(run->tokens / w->global_batch_tokens) : 1;
-	out->tokens = out->steps * w->global_batch_tokens;
+	/* the step's batch: w's, or the plan's rounded one (round_batch) */
+	double batch = r->tokens_per_step > 0 ? r->tokens_per_step : w->global_batch_tokens;
+	out->steps = run->tokens > 0 ? ceil(run->tokens / batch) : 1;
+	out->tokens = out->steps * batch;
 	struct run_model m;
 	memset(&m, 0, sizeof m);
 	m.step_s = r->step_time_s;

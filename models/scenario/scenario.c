@@ -9,6 +9,7 @@
 #include "models/scenario/candidate.h"
 #include "models/scenario/override.h"
 #include "models/scenario/reader.h"
+#include "models/scenario/space.h"
 #include "models/scenario/wl.h"
 #include "models/scenario/wl_serve.h"
 #include "util/jread.h"
@@ -204,7 +205,7 @@ static int read_scenario(struct jread *r, json_t *root, const char *file, catalo
 {
 	static const char *const keys[] = {
 		"name", "description", "seed", "workload", "candidates", "monte_carlo", "objective",
-		"catalog", "validation", NULL
+		"catalog", "validation", "search", NULL
 	};
 	const json_t *x;
 	size_t mark;
@@ -224,6 +225,17 @@ static int read_scenario(struct jread *r, json_t *root, const char *file, catalo
 	jread_leave(r, mark);
 	if (read_candidates(r, root, cat, s) < 0)
 		return -1;
+	if ((x = json_object_get(root, "search")) != NULL) {
+		/* plan's shapes (docs/plan.md) */
+		mark = jread_enter_key(r, "search");
+		s->space = space_read(r, x, json_object_get(root, "candidates"), cat, file);
+		if (s->space == NULL)
+			return -1;
+		s->has_search = true;
+		jread_leave(r, mark);
+	} else {
+		s->space = space_of_candidates(json_object_get(root, "candidates"), file);
+	}
 	for (size_t i = 0; i < sizeof trailing_blocks / sizeof trailing_blocks[0]; i++) {
 		if ((x = json_object_get(root, trailing_blocks[i].key)) == NULL)
 			continue;
@@ -282,6 +294,8 @@ void scenario_release(struct scenario *s)
 	s->n_catalog_files = 0;
 	free(s->candidates);
 	free(s->workload.collective.bytes);
+	space_free(s->space);
+	s->space = NULL;
 	wl_serve_release(&s->workload);
 	s->candidates = NULL;
 	s->workload.collective.bytes = NULL;

@@ -44,6 +44,10 @@ struct scenario {
 	struct validation_spec validation;
 	char **catalog_files;             /* owned: the catalog files the scenario names, resolved */
 	size_t n_catalog_files;
+	/* owned: the shapes `clustersim plan` searches (space.h): the `search`
+	 * block's, else the candidates as they are */
+	struct space *space;
+	bool has_search;
 };
 
 /*

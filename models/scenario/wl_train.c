@@ -328,8 +328,20 @@ static int read_model_field(struct jread *r, const json_t *v, const catalog *cat
 /* global_batch_tokens (a whole number of sequences) and tokens. */
 static int read_batch(struct jread *r, const json_t *v, struct workload_spec *w)
 {
-	if (jread_real(r, v, "global_batch_tokens", true, 1, 1e12, &w->train.global_batch_tokens) < 0 ||
-	    jread_real(r, v, "tokens", false, 1, 1e17, &w->run.tokens) < 0)
+	const json_t *b = json_object_get(v, "global_batch_tokens");
+	if (json_is_object(b)) {
+		/* {"target": N, "round": true}: each plan rounds N to the nearest batch it divides */
+		static const char *const keys[] = { "target", "round", NULL };
+		size_t mark = jread_enter_key(r, "global_batch_tokens");
+		if (jread_object(r, b, keys) < 0 ||
+		    jread_real(r, b, "target", true, 1, 1e12, &w->train.global_batch_tokens) < 0 ||
+		    jread_bool(r, b, "round", false, &w->train.round_batch) < 0)
+			return -1;
+		jread_leave(r, mark);
+	} else if (jread_real(r, v, "global_batch_tokens", true, 1, 1e12, &w->train.global_batch_tokens) < 0) {
+		return -1;
+	}
+	if (jread_real(r, v, "tokens", false, 1, 1e17, &w->run.tokens) < 0)
 		return -1;
 	double seqs = w->train.global_batch_tokens / w->train.seq_len;
 	if (seqs != (double)(int64_t)seqs || seqs < 1) {

@@ -146,16 +146,57 @@ static bool check_ep_divides(struct train_plan *p, const struct plan_inputs *in,
 	return true;
 }
 
+/* The batch splits into dp replicas of whole micro-batches; the reason
+ * names the nearest batches that would. */
 static bool check_batch_splits(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
 	double seqs = sequences_per_step(in->w);
 	double per_replica = seqs / p->dp;
 	if (per_replica != floor(per_replica) || fmod(per_replica, p->micro_batch) != 0) {
-		snprintf(why, why_size, "%.0f sequences per step do not split into dp %d x micro_batch %d",
-			 seqs, p->dp, p->micro_batch);
+		double below, above, d = (double)p->dp * p->micro_batch;
+		int seq_len = in->w->seq_len;
+		parallel_nearest_batch(seqs, d, &below, &above);
+		if (below > 0)
+			snprintf(why, why_size, "%.0f sequences per step do not split into dp %d x micro_batch %d: "
+				 "the nearest batches that do are %.0f and %.0f sequences (%.0f and %.0f tokens)",
+				 seqs, p->dp, p->micro_batch, below, above, below * seq_len, above * seq_len);
+		else
+			snprintf(why, why_size, "%.0f sequences per step do not split into dp %d x micro_batch %d: "
+				 "the smallest batch that does is %.0f sequences (%.0f tokens)",
+				 seqs, p->dp, p->micro_batch, above, above * seq_len);
 		return false;
 	}
 	return true;
+}
+
+void parallel_nearest_batch(double seqs, double divisor, double *below, double *above)
+{
+	double k = floor(seqs / divisor);
+	*below = k * divisor;
+	*above = *below == seqs ? seqs : (k + 1) * divisor;
+	if (*below < divisor)
+		*below = 0;
+}
+
+double parallel_batch_divisor(const struct cluster_spec *c, const struct parallel_plan *req)
+{
+	long gpus = cluster_gpus(c);
+	long model_par = (long)(req->tp == PLAN_AUTO ? 1 : req->tp) * (req->cp == PLAN_AUTO ? 1 : req->cp) *
+			 (req->pp == PLAN_AUTO ? 1 : req->pp);
+	if (model_par <= 0 || gpus % model_par != 0)
+		return 0;
+	double dp = req->dp != PLAN_AUTO ? req->dp : (double)(gpus / model_par);
+	return dp * (req->micro_batch == PLAN_AUTO ? 1 : req->micro_batch);
+}
+
+double parallel_batch_tokens(const struct train_spec *w, const struct cluster_spec *c, const struct parallel_plan *req)
+{
+	double d = parallel_batch_divisor(c, req), below, above;
+	if (!w->round_batch || d <= 0)
+		return w->global_batch_tokens;
+	parallel_nearest_batch(sequences_per_step(w), d, &below, &above);
+	double seqs = below > 0 && sequences_per_step(w) - below <= above - sequences_per_step(w) ? below : above;
+	return seqs * w->seq_len;
 }
 
 /* The schedule is simulated op by op: bound one step's work, and the count
@@ -198,28 +239,41 @@ static bool check_tp_spans_nodes_evenly(struct train_plan *p, const struct plan_
 
 /* The checks, in the order their reasons are reported (the first failing
  * one gives the reason). */
-static plan_check_fn *const plan_checks[] = {
-	check_model_parallel_divides,
-	check_dp_matches,
-	check_tp_divides_heads,
-	check_stages_fit_layers,
-	check_cp_splits_sequence,
-	check_ep_divides,
-	check_batch_splits,
-	check_pipeline_ops_bound,
-	check_schedule_fits,
-	check_tp_spans_nodes_evenly,
+static const struct {
+	plan_check_fn *check;
+	enum parallel_failure failure;
+} plan_checks[] = {
+	{ check_model_parallel_divides, PARALLEL_FAIL_GPUS },
+	{ check_dp_matches, PARALLEL_FAIL_DP },
+	{ check_tp_divides_heads, PARALLEL_FAIL_HEADS },
+	{ check_stages_fit_layers, PARALLEL_FAIL_LAYERS },
+	{ check_cp_splits_sequence, PARALLEL_FAIL_CP },
+	{ check_ep_divides, PARALLEL_FAIL_EP },
+	{ check_batch_splits, PARALLEL_FAIL_BATCH },
+	{ check_pipeline_ops_bound, PARALLEL_FAIL_OPS },
+	{ check_schedule_fits, PARALLEL_FAIL_SCHEDULE },
+	{ check_tp_spans_nodes_evenly, PARALLEL_FAIL_TP_NODES },
 };
+
+bool parallel_fill_check(const struct train_spec *w, const struct cluster_spec *c, const struct parallel_plan *req,
+			 struct train_plan *p, char *why, size_t why_size, enum parallel_failure *failed)
+{
+	const struct plan_inputs in = { .w = w, .c = c, .req = req };
+	fill_defaults(w, req, p);
+	*failed = PARALLEL_FAIL_NONE;
+	for (size_t i = 0; i < sizeof plan_checks / sizeof *plan_checks; i++)
+		if (!plan_checks[i].check(p, &in, why, why_size)) {
+			*failed = plan_checks[i].failure;
+			return false;
+		}
+	return true;
+}
 
 bool parallel_fill(const struct train_spec *w, const struct cluster_spec *c, const struct parallel_plan *req,
 		   struct train_plan *p, char *why, size_t why_size)
 {
-	const struct plan_inputs in = { .w = w, .c = c, .req = req };
-	fill_defaults(w, req, p);
-	for (size_t i = 0; i < sizeof plan_checks / sizeof *plan_checks; i++)
-		if (!plan_checks[i](p, &in, why, why_size))
-			return false;
-	return true;
+	enum parallel_failure failed;
+	return parallel_fill_check(w, c, req, p, why, why_size, &failed);
 }
 
 void parallel_stage_layers(int layers, int P, int vs, int *first, int *count)

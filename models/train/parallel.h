@@ -21,7 +21,7 @@
 enum { PARALLEL_MAX_PIPELINE_OPS = 1 << 20 };
 
 /* Room for the reason parallel_fill gives (longer ones are cut). */
-enum { PARALLEL_WHY_MAX = 192 };
+enum { PARALLEL_WHY_MAX = 256 };
 
 /*
  * Fill the plan fields that are PLAN_AUTO with plain defaults (tp 1, pp 1,
@@ -32,6 +32,34 @@ enum { PARALLEL_WHY_MAX = 192 };
  */
 bool parallel_fill(const struct train_spec *w, const struct cluster_spec *c, const struct parallel_plan *req,
 		   struct train_plan *out, char *why, size_t why_size);
+
+/* Which of parallel_fill's checks a plan failed, in the order they run
+ * (a later one means the plan got further). */
+enum parallel_failure {
+	PARALLEL_FAIL_NONE, PARALLEL_FAIL_GPUS, PARALLEL_FAIL_DP, PARALLEL_FAIL_HEADS, PARALLEL_FAIL_LAYERS,
+	PARALLEL_FAIL_CP, PARALLEL_FAIL_EP, PARALLEL_FAIL_BATCH, PARALLEL_FAIL_OPS, PARALLEL_FAIL_SCHEDULE,
+	PARALLEL_FAIL_TP_NODES
+};
+
+/* parallel_fill, and *failed says which check failed (PARALLEL_FAIL_NONE
+ * when the plan can run). */
+bool parallel_fill_check(const struct train_spec *w, const struct cluster_spec *c, const struct parallel_plan *req,
+			 struct train_plan *out, char *why, size_t why_size, enum parallel_failure *failed);
+
+/* The whole numbers of sequences nearest `seqs` that `divisor` divides:
+ * *below (0 when none is at least divisor) and *above, both seqs when it
+ * divides. */
+void parallel_nearest_batch(double seqs, double divisor, double *below, double *above);
+
+/* The data-parallel degree x micro-batch a request divides the batch by on
+ * c (dp from the GPUs when auto), or 0 when tp x cp x pp does not divide
+ * the GPUs. */
+double parallel_batch_divisor(const struct cluster_spec *c, const struct parallel_plan *req);
+
+/* The global batch (tokens) request req runs with: w's, or with
+ * w->round_batch the nearest whole number of sequences its dp x
+ * micro_batch divides (ties to the smaller; at least one per replica). */
+double parallel_batch_tokens(const struct train_spec *w, const struct cluster_spec *c, const struct parallel_plan *req);
 
 /* Whether any field of q is PLAN_AUTO. */
 bool parallel_has_auto(const struct parallel_plan *q);

@@ -25,6 +25,7 @@ struct search_space {
 /* A plan that fits, with a lower bound on its step time. */
 struct candidate_plan {
 	struct train_plan plan;
+	double batch_tokens;  /* the global batch it runs with (rounded with round_batch) */
 	double bound_s;
 	int index;  /* enumeration order, for ties */
 };
@@ -35,7 +36,10 @@ struct search_pass1 {
 	size_t ncands, cap;
 	int tried;                   /* plans that divide the cluster */
 	int oom;                     /* of those, plans that do not fit in memory */
-	char last_reason[256];       /* why the last plan that did not divide failed */
+	char last_reason[256];       /* why the plan that got furthest through the checks failed (the first such) */
+	enum parallel_failure furthest;
+	double nearest_seqs;         /* of the plans failing only on the batch, the nearest batch that divides */
+	double nearest_dp;           /* and that plan's dp x micro_batch */
 	struct train_result best_oom;/* the smallest plan that does not fit */
 	bool have_oom;
 };
@@ -108,6 +112,7 @@ static bool search_request(const struct search_space *sp, const int digits[F_COU
 static void consider(struct search_pass1 *s1, const struct train_spec *w, const struct cluster_spec *c,
 		     const struct train_plan *p)
 {
+	/* w is the plan's own copy when the batch is rounded */
 	struct train_memory mem;
 	struct train_result cur;
 
@@ -129,15 +134,34 @@ static void consider(struct search_pass1 *s1, const struct train_spec *w, const 
 		s1->cands = xreallocarray(s1->cands, s1->cap, sizeof *s1->cands);
 	}
 	s1->cands[s1->ncands].plan = *p;
+	s1->cands[s1->ncands].batch_tokens = w->global_batch_tokens;
 	s1->cands[s1->ncands].bound_s = cur.step_time_s;
 	s1->cands[s1->ncands].index = s1->tried;
 	s1->ncands++;
 }
 
+/* A plan that fails only because its dp x micro_batch does not divide the
+ * batch: keep the nearest batch that some plan divides (ties to the
+ * smaller, then the first plan). */
+static void note_nearest_batch(struct search_pass1 *s1, const struct train_spec *w, const struct cluster_spec *c,
+			       const struct parallel_plan *t)
+{
+	double d = parallel_batch_divisor(c, t), below, above, seqs = w->global_batch_tokens / w->seq_len;
+	if (d <= 0)
+		return;
+	parallel_nearest_batch(seqs, d, &below, &above);
+	double best = below > 0 && seqs - below <= above - seqs ? below : above;
+	double cur = s1->nearest_seqs > 0 ? fabs(s1->nearest_seqs - seqs) : INFINITY;
+	if (fabs(best - seqs) < cur || (fabs(best - seqs) == cur && best < s1->nearest_seqs)) {
+		s1->nearest_seqs = best;
+		s1->nearest_dp = d;
+	}
+}
+
 /* Pass 1: every plan of the space that divides the cluster, in
  * enumeration order (an odometer over the fields, the last fastest). */
 static void pass1(struct search_pass1 *s1, const struct search_space *sp, const struct train_spec *w,
-		  const struct cluster_spec *c)
+		  const struct cluster_spec *c, struct train_spec *wr)
 {
 	int digits[F_COUNT] = { 0 };
 	memset(s1, 0, sizeof *s1);
@@ -147,10 +171,23 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 		struct train_plan p;
 		if (search_request(sp, digits, w, c, &t)) {
 			char why[PARALLEL_WHY_MAX];
-			if (!parallel_fill(w, c, &t, &p, why, sizeof why))
-				snprintf(s1->last_reason, sizeof s1->last_reason, "%s", why);
-			else
-				consider(s1, w, c, &p);
+			enum parallel_failure failed;
+			const struct train_spec *wp = w;
+			if (w->round_batch) {
+				*wr = *w;
+				wr->global_batch_tokens = parallel_batch_tokens(w, c, &t);
+				wp = wr;
+			}
+			if (!parallel_fill_check(wp, c, &t, &p, why, sizeof why, &failed)) {
+				if (failed > s1->furthest) {
+					s1->furthest = failed;
+					snprintf(s1->last_reason, sizeof s1->last_reason, "%s", why);
+				}
+				if (failed == PARALLEL_FAIL_BATCH)
+					note_nearest_batch(s1, w, c, &t);
+			} else {
+				consider(s1, wp, c, &p);
+			}
 		}
 		int f = F_COUNT - 1;
 		while (f >= 0 && ++digits[f] == sp->n[f])
@@ -173,7 +210,7 @@ static int compare_candidate_plans(const void *a, const void *b)
  * plan as soon as its bound cannot beat the best step so far; ties go to
  * the plan enumerated first. Returns whether any plan ran. */
 static bool pass2(struct candidate_plan *cands, size_t ncands, const struct train_spec *w,
-		  const struct cluster_spec *c, struct train_result *best)
+		  const struct cluster_spec *c, struct train_result *best, struct train_spec *wr)
 {
 	struct train_result cur;
 	bool found = false;
@@ -186,7 +223,13 @@ static bool pass2(struct candidate_plan *cands, size_t ncands, const struct trai
 		double bound = found ? best->step_time_s * (1 + 1e-9) : INFINITY;
 		if (cands[i].bound_s > bound)
 			break;  /* sorted: no later plan can win either */
-		if (!step_simulate_bounded(w, c, &cands[i].plan, &cur, NULL, bound))
+		const struct train_spec *wp = w;
+		if (w->round_batch) {
+			*wr = *w;
+			wr->global_batch_tokens = cands[i].batch_tokens;
+			wp = wr;
+		}
+		if (!step_simulate_bounded(wp, c, &cands[i].plan, &cur, NULL, bound))
 			continue;
 		if (cur.status != TRAIN_OK)
 			continue;
@@ -223,10 +266,12 @@ void search_plans(const struct train_spec *w, const struct cluster_spec *c, stru
 	struct search_pass1 s1;
 	struct train_result best;
 
+	struct train_spec *wr = w->round_batch ? xmalloc(sizeof *wr) : NULL;  /* a plan's rounded copy */
 	search_space_init(&sp, w, c);
-	pass1(&s1, &sp, w, c);
-	bool found = pass2(s1.cands, s1.ncands, w, c, &best);
+	pass1(&s1, &sp, w, c, wr);
+	bool found = pass2(s1.cands, s1.ncands, w, c, &best, wr);
 	free(s1.cands);
+	free(wr);
 	if (found) {
 		*r = best;
 	} else if (s1.have_oom) {
@@ -237,7 +282,16 @@ void search_plans(const struct train_spec *w, const struct cluster_spec *c, stru
 	} else {
 		memset(r, 0, sizeof *r);
 		r->status = TRAIN_INVALID;
-		snprintf(r->reason, sizeof r->reason, "%s", s1.last_reason);
+		if (s1.furthest == PARALLEL_FAIL_BATCH && s1.nearest_seqs > 0)
+			/* every plan that divides the GPUs fails on the batch: say so, and what would divide */
+			snprintf(r->reason, sizeof r->reason,
+				 "%.0f sequences per step split over no plan's dp x micro_batch on %ld GPUs: the nearest "
+				 "batch that divides is %.0f sequences (%.0f tokens, dp x micro_batch %.0f); "
+				 "or give global_batch_tokens {\"target\": %.0f, \"round\": true}",
+				 w->global_batch_tokens / w->seq_len, cluster_gpus(c), s1.nearest_seqs,
+				 s1.nearest_seqs * w->seq_len, s1.nearest_dp, w->global_batch_tokens);
+		else
+			snprintf(r->reason, sizeof r->reason, "%s", s1.last_reason);
 	}
 	r->searched = true;
 	r->plans_tried = s1.tried;

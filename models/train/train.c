@@ -1,11 +1,13 @@
 #include "train.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/train/parallel.h"
 #include "models/train/search.h"
 #include "models/train/step.h"
+#include "util/xalloc.h"
 
 const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
 const char *const moe_overlap_names[] = { "none", "1f1b", "dualpipe", NULL };
@@ -59,13 +61,21 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		.schedule = q->schedule, .recompute = q->recompute, .sequence_parallel = 0, .dp = 0 });
 	if (only_dp) {
 		char why[PARALLEL_WHY_MAX];
+		struct train_spec *wr = NULL;  /* the rounded copy, with round_batch */
+		if (w->round_batch) {
+			wr = xmalloc(sizeof *wr);
+			*wr = *w;
+			wr->global_batch_tokens = parallel_batch_tokens(w, c, q);
+			w = wr;
+		}
 		if (!parallel_fill(w, c, q, &p, why, sizeof why)) {
 			r->status = TRAIN_INVALID;
 			snprintf(r->reason, sizeof r->reason, "%s", why);
-			return;
+		} else {
+			step_simulate(w, c, &p, r, trace);
+			r->plans_tried = 1;
 		}
-		step_simulate(w, c, &p, r, trace);
-		r->plans_tried = 1;
+		free(wr);
 		return;
 	}
 	search_plans(w, c, r);

@@ -133,6 +133,7 @@ struct train_spec {
 	enum precision precision;
 	int seq_len;
 	double global_batch_tokens;
+	bool round_batch;             /* round the batch to the nearest one each plan's dp x micro_batch divides */
 	struct parallel_plan plan;
 	struct kernel_calibration kernels;
 	enum training_mode mode;

@@ -1,0 +1,337 @@
+/* clustersim plan: which cluster shape to rent for the scenario's job. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "models/eval/evaluate.h"
+#include "models/plan/plan.h"
+#include "models/scenario/space.h"
+#include "output/results.h"
+#include "util/xalloc.h"
+
+static const char usage_text[] =
+	"usage: clustersim plan SCENARIO.json [--deadline-h H] [--budget-usd D] [--top K] [--no-prune]\n"
+	"                       [--format table|csv|json|jsonl] [--set PATH=VALUE]... [--seed N]\n"
+	"                       [--catalog FILE]... [--columns LIST] [-o FILE]\n\n"
+	"Searches the scenario's cluster shapes (its `search` block: presets, GPUs, providers,\n"
+	"price types and node counts; without one, its candidates) for the best plan on each and\n"
+	"prints the answer first: the cheapest and the fastest shape that meet the objective, and\n"
+	"for each of the top choices one line of why, then the time/cost Pareto front.\n"
+	"  --deadline-h H    the run must finish within H hours (over objective.deadline_h)\n"
+	"  --budget-usd D    the run must cost at most D dollars (over objective.budget_usd)\n"
+	"  --top K           why lines for the K cheapest choices on the front (default 3)\n"
+	"  --no-prune        evaluate every priced shape (no lower-bound pruning)\n"
+	"  --format F        table (on a terminal), csv (otherwise), json or jsonl: the front's rows\n"
+	"  --columns a,b,c   the front's columns (all: every column; help: the list)\n"
+	"  -o, --output FILE write the front to FILE (atomically); the answer stays on standard output\n"
+	"  -h, --help        print this help\n\n"
+	"The front has run's columns plus global_batch_tokens, front, plan_rank and why\n"
+	"(docs/plan.md). How many shapes were evaluated and skipped goes to standard error.\n"
+	"Serving (an inference workload): each shape gets serving.replicas (\"auto\": the fewest\n"
+	"that meet serving.slo at the offered rate), compared on dollars per hour and TTFT P99.\n"
+	"Exit status: 0 when some shape is ok, 1 when none is, 2 for bad usage or bad input.\n";
+
+/* A positive number option, or a usage error. */
+static int read_positive(const char *cmd, const char *name, const char *arg, double max, double *out,
+			 struct cs_error *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !(v > 0) || v > max)
+		return cli_usage_error(err, cmd, "--%s expects a positive number up to %g, got '%.40s'", name, max, arg);
+	*out = v;
+	return 0;
+}
+
+static int check_deadline(const char *cmd, const char *arg, struct cs_error *err)
+{
+	double v;
+	return read_positive(cmd, "deadline-h", arg, 1e7, &v, err);
+}
+
+static int check_budget(const char *cmd, const char *arg, struct cs_error *err)
+{
+	double v;
+	return read_positive(cmd, "budget-usd", arg, 1e13, &v, err);
+}
+
+static int check_top(const char *cmd, const char *arg, struct cs_error *err)
+{
+	double v;
+	if (read_positive(cmd, "top", arg, 1000, &v, err) != 0)
+		return EXIT_USAGE;
+	if (v != (double)(int)v)
+		return cli_usage_error(err, cmd, "--top expects a whole number, got '%.40s'", arg);
+	return 0;
+}
+
+/* The space's shapes, for plan_search. */
+struct shape_ctx {
+	const struct space *space;
+	const catalog *cat;
+};
+
+static bool get_shape(void *ctx, size_t i, struct cluster_spec *c)
+{
+	const struct shape_ctx *s = ctx;
+	return space_shape(s->space, s->cat, i, c, NULL, 0);
+}
+
+/* The plan columns after the result kind's. */
+static const char *const plan_columns[] = { "global_batch_tokens", "front", "plan_rank", "why" };
+
+static rowset *front_rowset(enum result_kind kind)
+{
+	rowset *base = results_new(kind);
+	size_t n = rowset_ncols(base), extra = sizeof plan_columns / sizeof plan_columns[0];
+	const char **cols = xcalloc(n + extra, sizeof *cols);
+	for (size_t i = 0; i < n; i++)
+		cols[i] = rowset_column(base, i);
+	for (size_t i = 0; i < extra; i++)
+		cols[n + i] = plan_columns[i];
+	rowset *rs = rowset_new_n(cols, n + extra);
+	results_set_units(rs);
+	free(cols);
+	rowset_free(base);
+	return rs;
+}
+
+/* "$1,234,567" */
+static void say_usd(double usd, char *buf, size_t size)
+{
+	char digits[64];
+	snprintf(digits, sizeof digits, "%.0f", usd);
+	size_t len = strlen(digits), used = 0;
+	if (size < 2)
+		return;
+	buf[used++] = '$';
+	for (size_t i = 0; i < len && used + 2 < size; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[used++] = ',';
+		buf[used++] = digits[i];
+	}
+	buf[used] = '\0';
+}
+
+static void say_point(FILE *f, const char *label, const struct plan_point *p)
+{
+	char usd[48];
+	if (p->result.kind == RESULT_INFERENCE) {
+		const struct serve_result *sv = &p->result.serve;
+		say_usd(p->result.serve_usd.usd_per_hour, usd, sizeof usd);
+		fprintf(f, "%s: %s: %s/h, %d replica%s x tp %d (%ld GPUs), TTFT P99 %.0f ms, TPOT P99 %.0f ms\n", label,
+			p->name, usd, sv->replicas, sv->replicas == 1 ? "" : "s", sv->tp, sv->gpus_used, sv->m.ttft_ms.p99,
+			sv->m.tpot_ms.p99);
+		return;
+	}
+	const struct train_plan *tp = &p->result.train.plan;
+	double h50 = p->result.run.wall_time_p50_s / 3600, h90 = p->result.run.wall_time_p90_s / 3600;
+	say_usd(p->result.run.cost_usd_p50, usd, sizeof usd);
+	fprintf(f, "%s: %s: %.*f h, %s (P50)", label, p->name, h50 < 100 ? 1 : 0, h50, usd);
+	if (h90 > h50 * (1 + 1e-6)) {
+		say_usd(p->result.run.cost_usd_p90, usd, sizeof usd);
+		fprintf(f, "; %.*f h, %s (P90)", h90 < 100 ? 1 : 0, h90, usd);
+	}
+	if (tp->tp > 0)
+		fprintf(f, "; %ld GPUs, tp %d pp %d dp %d", p->gpus, tp->tp, tp->pp, tp->dp);
+	fputc('\n', f);
+}
+
+/* The answer: the verdict lines, then a why line for each top choice. */
+static void print_answer(FILE *f, const struct plan_outcome *o, const struct objective_spec *obj, int top)
+{
+	char what[160] = "", usd[48];
+	size_t used = 0;
+	if (obj->deadline_h > 0)
+		used += (size_t)snprintf(what + used, sizeof what - used, "the deadline of %g h", obj->deadline_h);
+	if (obj->budget_usd > 0) {
+		say_usd(obj->budget_usd, usd, sizeof usd);
+		snprintf(what + used, sizeof what - used, "%sthe budget of %s", used ? " and " : "", usd);
+	}
+	if (o->n_front_p50 == 0) {
+		fprintf(f, "no shape gives an ok, priced run%s: see the status and reason of each with clustersim run\n",
+			o->n > 0 && o->points[0].result.kind == RESULT_INFERENCE ? " that meets the SLO" : "");
+		return;
+	}
+	if (o->objective_given && !o->objective_met)
+		fprintf(f, "no shape meets %s; the front of all shapes follows\n", what);
+	if (o->n_front_p50 > 0 && o->points[o->cheapest].result.kind == RESULT_INFERENCE) {
+		say_point(f, "cheapest that meets the SLO", &o->points[o->cheapest]);
+		say_point(f, "fastest (TTFT P99) that meets the SLO", &o->points[o->fastest]);
+	} else {
+		char label[200];
+		const char *meets = o->objective_given && o->objective_met ? " that meets " : "";
+		const char *bounds = o->objective_given && o->objective_met ? what : "";
+		if (o->cheapest == o->fastest) {
+			snprintf(label, sizeof label, "cheapest and fastest%s%s", meets, bounds);
+			say_point(f, label, &o->points[o->cheapest]);
+		} else {
+			snprintf(label, sizeof label, "cheapest%s%s", meets, bounds);
+			say_point(f, label, &o->points[o->cheapest]);
+			snprintf(label, sizeof label, "fastest%s%s", meets, bounds);
+			say_point(f, label, &o->points[o->fastest]);
+		}
+	}
+	for (size_t k = 0; k < o->n_front_p50 && k < (size_t)top; k++) {
+		char why[512];
+		plan_why(o, k, why, sizeof why);
+		fprintf(f, "  %zu. %s\n", k + 1, why);
+	}
+}
+
+/* Serving with "mix": the cheapest mix of two GPU types, or why there is none. */
+static void print_mix(FILE *f, const struct plan_problem *p, const struct plan_outcome *o)
+{
+	struct plan_mix m;
+	char usd[48], single[48];
+	plan_mix_search(p, o, &m);
+	if (!m.searched) {
+		fprintf(f, "mixes of GPU types: not searched: %s\n", m.why_not);
+		return;
+	}
+	say_usd(m.single_usd_per_hour, single, sizeof single);
+	if (!m.found) {
+		fprintf(f, "mixes of GPU types: none of the %d mixes simulated (of %d types that meet the SLO alone) "
+			"is cheaper than %s/h\n", m.simulated, m.types, single);
+		return;
+	}
+	say_usd(m.usd_per_hour[0] + m.usd_per_hour[1], usd, sizeof usd);
+	fprintf(f, "cheaper as a mix: %s/h, %.0f%% less than %s/h: ", usd,
+		(1 - (m.usd_per_hour[0] + m.usd_per_hour[1]) / m.single_usd_per_hour) * 100, single);
+	for (int k = 0; k < 2; k++) {
+		char part[48];
+		const struct plan_point *pt = &o->points[m.shape[k]];
+		say_usd(m.usd_per_hour[k], part, sizeof part);
+		fprintf(f, "%s%d replica%s of %s (as in %s, %s/h) for %.0f%% of the requests (TTFT P99 %.0f ms, TPOT P99 %.0f ms)",
+			k ? " + " : "", m.replicas[k], m.replicas[k] == 1 ? "" : "s", pt->gpu, pt->name, part,
+			m.share[k] * 100, m.ttft_p99_ms[k], m.tpot_p99_ms[k]);
+	}
+	fprintf(f, "; %d mixes simulated\n", m.simulated);
+}
+
+static int plan_exec(struct cli_call *call, struct cs_error *err)
+{
+	const struct scenario *s = &call->scenario;
+	struct objective_spec obj = s->objective;
+	const char *v;
+	double top = 3;
+	int status = EXIT_OK;
+
+	if (s->workload.kind == WORKLOAD_COLLECTIVE)
+		return cli_usage_error(err, "plan", "'%s' is a collective benchmark: plan needs a training, "
+				       "finetune or inference workload", call->operands[0]);
+	if ((v = cli_value(call, 'd')) != NULL)
+		read_positive("plan", "deadline-h", v, 1e7, &obj.deadline_h, err);
+	if ((v = cli_value(call, 'b')) != NULL)
+		read_positive("plan", "budget-usd", v, 1e13, &obj.budget_usd, err);
+	if ((v = cli_value(call, 'K')) != NULL)
+		read_positive("plan", "top", v, 1000, &top, err);
+
+	if (s->workload.kind == WORKLOAD_INFERENCE) {
+		if (cli_value(call, 'd') != NULL || cli_value(call, 'b') != NULL)
+			return cli_usage_error(err, "plan", "--deadline-h and --budget-usd are for training: a service's "
+					       "objective is its serving.slo");
+		memset(&obj, 0, sizeof obj);
+	}
+	if (cli_columns_help(&call->o)) {  /* the columns, without searching */
+		rowset *cols = front_rowset(evaluate_result_kind(s->workload.kind, false));
+		if (cli_write(&call->o, cols, err) < 0)
+			status = cli_status(err);
+		rowset_free(cols);
+		return status;
+	}
+	struct shape_ctx ctx = { .space = s->space, .cat = call->cat };
+	struct plan_problem p = {
+		.workload = &s->workload, .monte_carlo = &s->monte_carlo, .objective = obj,
+		.scenario = s->name, .seed = s->seed, .n_shapes = space_count(s->space),
+		.shape = get_shape, .shape_ctx = &ctx, .no_prune = cli_value(call, 'P') != NULL,
+	};
+	struct plan_outcome o;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	plan_search(&p, &o);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	/* how much was searched, on standard error */
+	fprintf(stderr, "plan: %zu shapes, %zu evaluated (%zu ok)", o.n, o.fate_count[PLAN_EVALUATED], o.ok);
+	for (int f = PLAN_UNRESOLVED; f < PLAN_FATE_COUNT; f++)
+		if (o.fate_count[f] > 0)
+			fprintf(stderr, ", %zu %s", o.fate_count[f], plan_fate_names[f]);
+	fprintf(stderr, "; %zu on the front; %.2f s\n", o.n_front, elapsed);
+
+	/* the front's rows */
+	rowset *rs = front_rowset(evaluate_result_kind(s->workload.kind, false));
+	struct cluster_spec *c = xmalloc(sizeof *c);
+	for (size_t k = 0; k < o.n_front; k++) {
+		const struct plan_point *pt = &o.points[o.front[k]];
+		if (!get_shape(&ctx, o.front[k], c))
+			continue;
+		struct job job = { .kind = s->workload.kind, .workload = &s->workload, .cluster = c,
+				   .monte_carlo = &s->monte_carlo, .objective = &obj, .scenario = s->name,
+				   .seed = s->seed, .row_id = o.front[k] };
+		results_row(rs, &job, &pt->result);
+		if (pt->result.kind == RESULT_TRAINING && pt->result.train.tokens_per_step > 0)
+			rowset_int(rs, "global_batch_tokens", (int64_t)pt->result.train.tokens_per_step);
+		if (pt->result.kind == RESULT_INFERENCE)
+			rowset_text(rs, "front", "yes");  /* one figure each: one front */
+		else
+			rowset_text(rs, "front", pt->front_p50 && pt->front_p90 ? "p50+p90" : pt->front_p50 ? "p50" : "p90");
+		if (pt->rank > 0) {
+			char why[512];
+			rowset_int(rs, "plan_rank", pt->rank);
+			plan_why(&o, (size_t)pt->rank - 1, why, sizeof why);
+			rowset_text(rs, "why", why);
+		}
+	}
+	free(c);
+
+	enum output_format fmt = cli_format(&call->o);
+	bool to_stdout = call->o.output == NULL || strcmp(call->o.output, "-") == 0;
+	/* the answer first: on standard output unless the rows go there for a script */
+	FILE *af = fmt == FORMAT_TABLE || !to_stdout ? stdout : stderr;
+	print_answer(af, &o, &obj, (int)top);
+	if (space_mix(s->space))
+		print_mix(af, &p, &o);
+	if (af == stdout && to_stdout)
+		fputc('\n', stdout);
+	struct cli_options wo = call->o;
+	if (wo.columns == NULL && fmt == FORMAT_TABLE && to_stdout)
+		wo.columns = "plan_rank,candidate,gpu,gpus,tp,pp,dp,wall_time_p50_h,cost_usd_p50,front";
+	if (s->workload.kind == WORKLOAD_INFERENCE && wo.columns != NULL && call->o.columns == NULL)
+		wo.columns = "plan_rank,candidate,gpu,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,front";
+	if (cli_write(&wo, rs, err) < 0)
+		status = cli_status(err);
+	else if (o.n_front == 0) {
+		error_runtime(err, "plan: no shape of '%s' gives an ok, priced %s", call->operands[0],
+			      s->workload.kind == WORKLOAD_INFERENCE ? "service that meets the SLO" : "run");
+		status = EXIT_RUNTIME;
+	}
+	rowset_free(rs);
+	plan_outcome_release(&o);
+	return status;
+}
+
+static const struct cli_option plan_options[] = {
+	{ .name = "deadline-h", .key = 'd', .takes_value = true, .check = check_deadline },
+	{ .name = "budget-usd", .key = 'b', .takes_value = true, .check = check_budget },
+	{ .name = "top", .key = 'K', .takes_value = true, .check = check_top },
+	{ .name = "no-prune", .key = 'P' },
+	{ .name = NULL },
+};
+
+const struct cli_command cli_cmd_plan = {
+	.name = "plan",
+	.summary = "search cluster shapes for the cheapest and fastest that meet the objective",
+	.usage = usage_text,
+	.common = CLI_FORMAT | CLI_OUTPUT | CLI_SET | CLI_SEED | CLI_CATALOG | CLI_COLUMNS,
+	.options = plan_options,
+	.operands = { .min = 1, .max = 1, .name = "SCENARIO.json" },
+	.load = CLI_LOAD_SCENARIO,
+	.exec = plan_exec,
+};

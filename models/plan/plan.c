@@ -1,0 +1,549 @@
+#include "plan.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/eval/evaluate.h"
+#include "models/kernel/roofline.h"
+#include "models/kernel/transformer.h"
+#include "models/train/train.h"
+#include "util/xalloc.h"
+
+const char *const plan_fate_names[] = {
+	[PLAN_EVALUATED] = "evaluated", [PLAN_UNRESOLVED] = "not in the catalog", [PLAN_UNPRICED] = "unpriced",
+	[PLAN_NO_MEMORY] = "too little memory", [PLAN_PAST_DEADLINE] = "past the deadline",
+	[PLAN_OVER_BUDGET] = "over the budget", [PLAN_DOMINATED] = "dominated", [PLAN_FATE_COUNT] = NULL,
+};
+
+static bool is_training(const struct workload_spec *w)
+{
+	return w->kind == WORKLOAD_TRAINING || w->kind == WORKLOAD_FINETUNE;
+}
+
+/*
+ * Lower bounds. Every kernel's time in the step model is at least its
+ * FLOPs over the GPU's peak x the roofline's efficiency (roofline.c: GEMMs
+ * at MAMF x the GEMM factor, attention at its own), so a run of T tokens
+ * takes at least T x model FLOPs per token (3 x forward, Kaplan et al.
+ * 2020's 6N plus attention) / (GPUs x the larger of those rates); failures,
+ * checkpoints, bubbles and communication only add. A finetune's frozen
+ * weights need no weight gradients: its bound counts the forward pass only.
+ * The cost is at least that time x the GPUs' hourly price (billing rounds
+ * held time up). Memory: a full training run keeps weights, gradients and
+ * Adam's states (2 + 2 + 12 bytes per parameter, ZeRO section 3.1) at
+ * least once across all GPUs, whatever the plan.
+ */
+bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, double *time_lb_s,
+		 double *cost_lb_usd)
+{
+	*time_lb_s = 0;
+	*cost_lb_usd = 0;
+	if (w->kind == WORKLOAD_INFERENCE) {
+		/* one copy of the weights must fit in all the GPUs' memory */
+		enum precision wp = w->serving.has_weight_precision ? w->serving.weight_precision : w->train.precision;
+		return transformer_params_total(&w->train.model) * precision_bytes(wp) <=
+		       (double)cluster_gpus(c) * c->gpu.memory_bytes;
+	}
+	if (!is_training(w))
+		return true;
+	const struct train_spec *t = &w->train;
+	double gpus = (double)cluster_gpus(c);
+	if (!t->is_finetune) {
+		double need = transformer_params_total(&t->model) *
+			      (TRAIN_WEIGHT_BYTES + TRAIN_GRAD_BYTES + TRAIN_OPTIMIZER_BYTES);
+		if (need > gpus * c->gpu.memory_bytes)
+			return false;
+	}
+	if (c->gpu.peak_flops[t->precision] <= 0)
+		return true;  /* the precision is missing: evaluate says so */
+	struct roofline k;
+	roofline_init(&k, &c->gpu, t->precision, &t->kernels);
+	double rate = fmax(k.peak_flops_per_s * k.gemm_efficiency, k.attn_peak_flops_per_s * k.attn_efficiency);
+	double tokens = w->run.tokens > 0 ? w->run.tokens : t->global_batch_tokens;
+	if (t->round_batch && w->run.tokens <= 0)
+		tokens = 0;  /* one step of a batch not yet rounded: no bound */
+	double flops = tokens * transformer_model_flops_per_token(&t->model, t->seq_len);
+	if (t->is_finetune)
+		flops /= 3;
+	*time_lb_s = rate > 0 ? flops / (gpus * rate) : 0;
+	if (c->price.known)
+		*cost_lb_usd = *time_lb_s / 3600 * gpus * c->price.usd_per_gpu_hour;
+	return true;
+}
+
+/* The figures a point is compared on. */
+/* The figures a point is compared on: a training run's wall time and
+ * dollars (P50, P90); a service's TTFT P99 (s) and dollars per hour (one
+ * figure each: both fronts are the same). */
+static bool serving(const struct plan_point *p) { return p->result.kind == RESULT_INFERENCE; }
+static double t50(const struct plan_point *p)
+{
+	return serving(p) ? p->result.serve.m.ttft_ms.p99 / 1e3 : p->result.run.wall_time_p50_s;
+}
+static double t90(const struct plan_point *p)
+{
+	return serving(p) ? p->result.serve.m.ttft_ms.p99 / 1e3 : p->result.run.wall_time_p90_s;
+}
+static double c50(const struct plan_point *p)
+{
+	return serving(p) ? p->result.serve_usd.usd_per_hour : p->result.run.cost_usd_p50;
+}
+static double c90(const struct plan_point *p)
+{
+	return serving(p) ? p->result.serve_usd.usd_per_hour : p->result.run.cost_usd_p90;
+}
+
+/* An ok, priced result: a training run with dollars, or a service with
+ * dollars that meets its SLO. */
+static bool priced_ok(const struct result *r)
+{
+	if (r->outcome != OUTCOME_OK)
+		return false;
+	if (r->kind == RESULT_INFERENCE)
+		return r->serve_usd.priced && r->serve.slo_met;
+	return r->has_run && r->run.priced;
+}
+
+/* Two services that deploy the same replicas on the same GPUs (a larger
+ * shape of one base whose extra nodes stay unused): one deployment, the
+ * first shape keeps it. */
+static bool same_deployment(const struct plan_point *a, const struct plan_point *b)
+{
+	return serving(a) && serving(b) && t50(a) == t50(b) && c50(a) == c50(b) &&
+	       a->result.serve.gpus_used == b->result.serve.gpus_used && strcmp(a->gpu, b->gpu) == 0;
+}
+
+/* a dominates b: no worse on both, better on one. */
+static bool dominates(double at, double ac, double bt, double bc)
+{
+	return at <= bt && ac <= bc && (at < bt || ac < bc);
+}
+
+/* Evaluation order: the cost bound, then the time bound, then the shape. */
+struct order { size_t i; double cost, time; };
+
+static int compare_order(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static bool meets(const struct objective_spec *o, const struct plan_point *p)
+{
+	if (serving(p))
+		return true;  /* a service's objective is its SLO (priced_ok) */
+	if (o->deadline_h > 0 && t50(p) > o->deadline_h * 3600)
+		return false;
+	if (o->budget_usd > 0 && c50(p) > o->budget_usd)
+		return false;
+	return true;
+}
+
+/* Pass 1: resolve each shape, bound it; pass 2: evaluate in order. */
+static void search_once(const struct plan_problem *p, const struct objective_spec *obj, struct plan_outcome *out)
+{
+	struct cluster_spec *c = xmalloc(sizeof *c);
+	struct order *ord = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *ord);
+	size_t n_ord = 0;
+	size_t *feasible = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *feasible);
+	size_t n_feasible = 0;
+	bool bounded = is_training(p->workload);
+
+	memset(out, 0, sizeof *out);
+	out->points = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *out->points);
+	out->n = p->n_shapes;
+	out->cheapest = out->fastest = -1;
+	for (size_t i = 0; i < p->n_shapes; i++) {
+		struct plan_point *pt = &out->points[i];
+		if (!p->shape(p->shape_ctx, i, c)) {
+			pt->fate = PLAN_UNRESOLVED;
+			continue;
+		}
+		snprintf(pt->name, sizeof pt->name, "%s", c->name);
+		snprintf(pt->gpu, sizeof pt->gpu, "%s", c->gpu.id.name);
+		pt->nodes = c->nodes;
+		pt->gpus = cluster_gpus(c);
+		if (!c->price.known) {
+			pt->fate = PLAN_UNPRICED;
+			continue;
+		}
+		if (!plan_bounds(p->workload, c, &pt->time_lb_s, &pt->cost_lb_usd) && !p->no_prune) {
+			pt->fate = PLAN_NO_MEMORY;
+			continue;
+		}
+		ord[n_ord++] = (struct order){ .i = i, .cost = pt->cost_lb_usd, .time = pt->time_lb_s };
+	}
+	qsort(ord, n_ord, sizeof *ord, compare_order);
+	for (size_t k = 0; k < n_ord; k++) {
+		struct plan_point *pt = &out->points[ord[k].i];
+		if (!p->no_prune && bounded) {
+			if (obj->deadline_h > 0 && pt->time_lb_s > obj->deadline_h * 3600) {
+				pt->fate = PLAN_PAST_DEADLINE;
+				continue;
+			}
+			if (obj->budget_usd > 0 && pt->cost_lb_usd > obj->budget_usd) {
+				pt->fate = PLAN_OVER_BUDGET;
+				continue;
+			}
+			/* P90 figures of a feasible point bound both fronts: its P50 <= P90 <= s's bounds */
+			bool dominated = false;
+			for (size_t f = 0; f < n_feasible && !dominated; f++) {
+				const struct plan_point *q = &out->points[feasible[f]];
+				dominated = dominates(t90(q), c90(q), pt->time_lb_s, pt->cost_lb_usd);
+			}
+			if (dominated) {
+				pt->fate = PLAN_DOMINATED;
+				continue;
+			}
+		}
+		struct job job = {
+			.kind = p->workload->kind, .workload = p->workload, .cluster = c,
+			.monte_carlo = p->monte_carlo, .objective = obj, .scenario = p->scenario,
+			/* every shape draws the same random streams (arrivals, failures): compared on one load */
+			.seed = p->seed, .row_id = 0,
+		};
+		if (!p->shape(p->shape_ctx, ord[k].i, c))
+			continue;  /* resolved once already: cannot happen */
+		evaluate(&job, &pt->result);
+		pt->fate = PLAN_EVALUATED;
+		if (priced_ok(&pt->result)) {
+			out->ok++;
+			if (meets(obj, pt)) {
+				pt->feasible = true;
+				feasible[n_feasible++] = ord[k].i;
+			}
+		}
+	}
+	for (size_t i = 0; i < out->n; i++)
+		out->fate_count[out->points[i].fate]++;
+
+	/* the fronts among the feasible points */
+	for (size_t a = 0; a < n_feasible; a++) {
+		struct plan_point *pa = &out->points[feasible[a]];
+		bool d50 = false, d90 = false;
+		for (size_t b = 0; b < n_feasible && !(d50 && d90); b++) {
+			const struct plan_point *pb = &out->points[feasible[b]];
+			bool dup = b < a && same_deployment(pb, pa);
+			d50 = d50 || dup || dominates(t50(pb), c50(pb), t50(pa), c50(pa));
+			d90 = d90 || dup || dominates(t90(pb), c90(pb), t90(pa), c90(pa));
+		}
+		pa->front_p50 = !d50;
+		pa->front_p90 = !d90;
+	}
+	free(ord);
+	free(feasible);
+	free(c);
+}
+
+/* Front order: cost P50, then time P50, then the shape. */
+static const struct plan_outcome *sort_outcome;
+
+static int compare_front(const void *a, const void *b)
+{
+	const struct plan_point *x = &sort_outcome->points[*(const size_t *)a];
+	const struct plan_point *y = &sort_outcome->points[*(const size_t *)b];
+	if (x->front_p50 != y->front_p50)
+		return x->front_p50 ? -1 : 1;
+	if (c50(x) != c50(y))
+		return c50(x) < c50(y) ? -1 : 1;
+	if (t50(x) != t50(y))
+		return t50(x) < t50(y) ? -1 : 1;
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+void plan_search(const struct plan_problem *p, struct plan_outcome *out)
+{
+	struct objective_spec none = { 0 };
+	bool given = p->objective.deadline_h > 0 || p->objective.budget_usd > 0;
+
+	search_once(p, &p->objective, out);
+	size_t n_feasible = 0;
+	for (size_t i = 0; i < out->n; i++)
+		n_feasible += out->points[i].feasible;
+	out->objective_given = given;
+	out->objective_met = n_feasible > 0;
+	if (given && n_feasible == 0) {
+		/* nothing meets it: the front of every shape, so the answer says how close they come */
+		plan_outcome_release(out);
+		search_once(p, &none, out);
+		out->objective_given = true;
+		out->objective_met = false;
+	}
+	out->front = xcalloc(out->n ? out->n : 1, sizeof *out->front);
+	for (size_t i = 0; i < out->n; i++)
+		if (out->points[i].front_p50 || out->points[i].front_p90)
+			out->front[out->n_front++] = i;
+	sort_outcome = out;  /* qsort has no context argument in C11 */
+	qsort(out->front, out->n_front, sizeof *out->front, compare_front);
+	sort_outcome = NULL;
+	for (size_t k = 0; k < out->n_front; k++)
+		if (out->points[out->front[k]].front_p50)
+			out->points[out->front[k]].rank = (int)++out->n_front_p50;
+	if (out->n_front_p50 > 0) {
+		out->cheapest = (long)out->front[0];
+		out->fastest = (long)out->front[out->n_front_p50 - 1];
+	}
+}
+
+void plan_outcome_release(struct plan_outcome *out)
+{
+	free(out->points);
+	free(out->front);
+	memset(out, 0, sizeof *out);
+	out->cheapest = out->fastest = -1;
+}
+
+/* "45 min", "37.5 h", "1248 h". */
+static void say_time(double s, char *buf, size_t size)
+{
+	if (s < 3600)
+		snprintf(buf, size, "%.0f min", s / 60);
+	else if (s < 100 * 3600)
+		snprintf(buf, size, "%.3g h", s / 3600);
+	else
+		snprintf(buf, size, "%.0f h", s / 3600);
+}
+
+/* "$1,234,567". */
+static void say_usd(double usd, char *buf, size_t size)
+{
+	char digits[64];
+	snprintf(digits, sizeof digits, "%.0f", usd);
+	size_t len = strlen(digits), used = 0;
+	assert(size >= 2);
+	buf[used++] = '$';
+	for (size_t i = 0; i < len && used + 2 < size; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[used++] = ',';
+		buf[used++] = digits[i];
+	}
+	buf[used] = '\0';
+}
+
+/* "for 4% more than", "for 2.3x the cost of" (a ratio of 2 or more reads
+ * better as a factor), "for 3% less than". */
+static void say_more(double a, double b, char *buf, size_t size)
+{
+	double r = a / b;
+	if (r >= 2)
+		snprintf(buf, size, "for %.2gx the cost of", r);
+	else if (r >= 1.01)
+		snprintf(buf, size, "for %.0f%% more than", (r - 1) * 100);
+	else if (r >= 1)
+		snprintf(buf, size, "for %.1f%% more than", (r - 1) * 100);
+	else
+		snprintf(buf, size, "for %.0f%% less than", (1 - r) * 100);
+}
+
+/* "; fits with TP 4 instead of 8, 1.7x fewer GPU-hours" when the GPU differs. */
+static void say_plan_difference(const struct plan_point *a, const struct plan_point *b, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (strcmp(a->gpu, b->gpu) == 0)
+		return;
+	size_t used = 0;
+	const struct train_plan *pa = &a->result.train.plan, *pb = &b->result.train.plan;
+	used += (size_t)snprintf(buf, size, "; %s", a->gpu);
+	if (pa->tp != pb->tp && used < size)
+		used += (size_t)snprintf(buf + used, size - used, " fits with TP %d instead of %d", pa->tp, pb->tp);
+	double ga = a->result.run.gpu_hours, gb = b->result.run.gpu_hours;
+	if (ga > 0 && gb > 0 && used < size)
+		snprintf(buf + used, size - used, "%s %.2gx %s GPU-hours", pa->tp != pb->tp ? "," : "",
+			 ga < gb ? gb / ga : ga / gb, ga < gb ? "fewer" : "more");
+}
+
+/* The why line of a service: dollars per hour and TTFT P99 against its neighbour. */
+static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_t size)
+{
+	char more[48], usd[48];
+	const struct plan_point *a = &o->points[o->front[k]];
+	const struct serve_result *sa = &a->result.serve;
+	say_usd(c50(a), usd, sizeof usd);
+	if (o->n_front_p50 == 1) {
+		snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, TTFT P99 %.0f ms; "
+			 "no other shape is both faster and cheaper", a->name, sa->replicas, sa->replicas == 1 ? "" : "s",
+			 sa->gpus_used, usd, sa->m.ttft_ms.p99);
+		return;
+	}
+	const struct plan_point *b = &o->points[o->front[k == 0 ? 1 : k - 1]];
+	if (k == 0) {
+		say_more(c50(b), c50(a), more, sizeof more);
+		snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, the cheapest; the next faster, "
+			 "%s, has TTFT P99 %.0f ms instead of %.0f %s it", a->name, sa->replicas,
+			 sa->replicas == 1 ? "" : "s", sa->gpus_used, usd, b->name, b->result.serve.m.ttft_ms.p99,
+			 sa->m.ttft_ms.p99, more);
+		return;
+	}
+	say_more(c50(a), c50(b), more, sizeof more);
+	snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs), TTFT P99 %.0f ms, %s %s at %.0f ms",
+		 a->name, sa->replicas, sa->replicas == 1 ? "" : "s", sa->gpus_used, sa->m.ttft_ms.p99, more, b->name,
+		 b->result.serve.m.ttft_ms.p99);
+}
+
+void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
+{
+	if (k < o->n_front_p50 && serving(&o->points[o->front[k]])) {
+		why_serving(o, k, buf, size);
+		return;
+	}
+	char ta[32], tb[32], more[48], diff[160], usd[48];
+	assert(k < o->n_front_p50);
+	const struct plan_point *a = &o->points[o->front[k]];
+	say_time(t50(a), ta, sizeof ta);
+	say_usd(c50(a), usd, sizeof usd);
+	if (o->n_front_p50 == 1) {
+		snprintf(buf, size, "%s finishes in %s for %s, and no other shape is both faster and cheaper",
+			 a->name, ta, usd);
+		return;
+	}
+	if (k == 0) {
+		/* the cheapest, against the next faster choice */
+		const struct plan_point *b = &o->points[o->front[1]];
+		say_time(t50(b), tb, sizeof tb);
+		say_more(c50(b), c50(a), more, sizeof more);
+		say_plan_difference(b, a, diff, sizeof diff);
+		snprintf(buf, size, "%s finishes in %s for %s, the cheapest; the next faster, %s, takes %s %s it%s",
+			 a->name, ta, usd, b->name, tb, more, diff);
+		return;
+	}
+	const struct plan_point *b = &o->points[o->front[k - 1]];
+	say_time(t50(b), tb, sizeof tb);
+	say_more(c50(a), c50(b), more, sizeof more);
+	say_plan_difference(a, b, diff, sizeof diff);
+	snprintf(buf, size, "%s finishes in %s %s %s in %s%s", a->name, ta, more, b->name, tb, diff);
+}
+
+/* A GPU type for mixes: its cheapest shape that meets the SLO alone. */
+struct mix_type {
+	size_t point;
+	int replicas;
+	double usd_per_hour;
+};
+
+/* A mix to try: n[k] replicas of type t[k], its estimated price. */
+struct mix_try {
+	int t[2], n[2];
+	double est;
+	int index;
+};
+
+static int compare_mix_try(const void *a, const void *b)
+{
+	const struct mix_try *x = a, *y = b;
+	if (x->est != y->est)
+		return x->est < y->est ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* At most this many mixes are simulated (each is two serving runs). */
+enum { PLAN_MIX_MAX_SIMULATED = 32 };
+
+/* Serve n replicas of shape `point` at share x the rate; the result in *r. */
+static void mix_part(const struct plan_problem *p, size_t point, int n, double share, uint64_t row_id,
+		     struct cluster_spec *c, struct workload_spec *w, struct result *r)
+{
+	*w = *p->workload;
+	w->serving.rate_per_s = p->workload->serving.rate_per_s * share;
+	w->serving.replicas = n;
+	bool resolved = p->shape(p->shape_ctx, point, c);
+	assert(resolved);  /* it was evaluated */
+	(void)resolved;
+	struct job job = { .kind = w->kind, .workload = w, .cluster = c, .monte_carlo = p->monte_carlo,
+			   .objective = &p->objective, .scenario = p->scenario, .seed = p->seed, .row_id = row_id };
+	evaluate(&job, r);
+}
+
+void plan_mix_search(const struct plan_problem *p, const struct plan_outcome *o, struct plan_mix *out)
+{
+	const struct serving_spec *sv = &p->workload->serving;
+	memset(out, 0, sizeof *out);
+	if (p->workload->kind != WORKLOAD_INFERENCE) {
+		snprintf(out->why_not, sizeof out->why_not, "%s", "mixes are for serving");
+		return;
+	}
+	if (sv->process != ARRIVAL_POISSON || sv->requests > 0 || sv->prefill_replicas > 0 || sv->decode_replicas > 0) {
+		snprintf(out->why_not, sizeof out->why_not, "%s",
+			 "mixes need Poisson arrivals for a duration, not disaggregated (the split is a thinning)");
+		return;
+	}
+	out->searched = true;
+	struct mix_type *ty = xcalloc(o->n ? o->n : 1, sizeof *ty);
+	int nt = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		const struct plan_point *pt = &o->points[i];
+		if (!pt->feasible)
+			continue;
+		int k = 0;
+		while (k < nt && strcmp(o->points[ty[k].point].gpu, pt->gpu) != 0)
+			k++;
+		if (k == nt || c50(pt) < ty[k].usd_per_hour)
+			ty[k] = (struct mix_type){ .point = i, .replicas = pt->result.serve.replicas, .usd_per_hour = c50(pt) };
+		if (k == nt)
+			nt++;
+	}
+	out->types = nt;
+	double best = INFINITY;
+	for (int k = 0; k < nt; k++)
+		best = fmin(best, ty[k].usd_per_hour);
+	out->single_usd_per_hour = nt > 0 ? best : 0;
+
+	/* every pair's replica counts whose price, pro rata, is below the best single type's */
+	size_t cap = 16, n_try = 0;
+	struct mix_try *tries = xcalloc(cap, sizeof *tries);
+	for (int a = 0; a < nt; a++)
+		for (int b = a + 1; b < nt; b++)
+			for (int na = 1; na <= ty[a].replicas; na++)
+				for (int nb = 1; nb <= ty[b].replicas; nb++) {
+					double est = na * ty[a].usd_per_hour / ty[a].replicas +
+						     nb * ty[b].usd_per_hour / ty[b].replicas;
+					if (est >= best * (1 - 1e-9))
+						continue;
+					if (n_try == cap)
+						tries = xreallocarray(tries, cap *= 2, sizeof *tries);
+					tries[n_try] = (struct mix_try){ .t = { a, b }, .n = { na, nb }, .est = est,
+									 .index = (int)n_try };
+					n_try++;
+				}
+	qsort(tries, n_try, sizeof *tries, compare_mix_try);
+
+	struct cluster_spec *c = xmalloc(sizeof *c);
+	struct workload_spec *w = xmalloc(sizeof *w);
+	struct result *r = xmalloc(2 * sizeof *r);
+	for (size_t i = 0; i < n_try && out->simulated < PLAN_MIX_MAX_SIMULATED && !out->found; i++) {
+		const struct mix_try *m = &tries[i];
+		/* shares in proportion to each part's capacity: n / (the replicas that carry the whole rate) */
+		double wa = (double)m->n[0] / ty[m->t[0]].replicas, wb = (double)m->n[1] / ty[m->t[1]].replicas;
+		double share[2] = { wa / (wa + wb), wb / (wa + wb) };
+		bool ok = true;
+		out->simulated++;
+		for (int k = 0; k < 2 && ok; k++) {
+			/* independent streams for the two parts (row ids 1 and 2; the single types used 0) */
+			mix_part(p, ty[m->t[k]].point, m->n[k], share[k], (uint64_t)k + 1, c, w, &r[k]);
+			ok = priced_ok(&r[k]);
+		}
+		double total = ok ? r[0].serve_usd.usd_per_hour + r[1].serve_usd.usd_per_hour : INFINITY;
+		if (!ok || total >= best * (1 - 1e-9))
+			continue;
+		out->found = true;
+		for (int k = 0; k < 2; k++) {
+			out->shape[k] = ty[m->t[k]].point;
+			out->replicas[k] = m->n[k];
+			out->share[k] = share[k];
+			out->usd_per_hour[k] = r[k].serve_usd.usd_per_hour;
+			out->ttft_p99_ms[k] = r[k].serve.m.ttft_ms.p99;
+			out->tpot_p99_ms[k] = r[k].serve.m.tpot_ms.p99;
+		}
+	}
+	free(r);
+	free(w);
+	free(c);
+	free(tries);
+	free(ty);
+}

@@ -1,0 +1,135 @@
+/*
+ * plan: which cluster shape to rent: every shape of a search space
+ * evaluated (or proved not worth it), the time/cost Pareto front, and the
+ * cheapest and fastest shapes that meet the objective.
+ *
+ * Each shape gets the best parallel plan that fits through evaluate()
+ * (training and finetune: the plan search of train/search.h; serving: the
+ * fewest replicas that meet the SLO, compared on dollars per hour and TTFT
+ * P99, without time or cost bounds). Every shape draws the same random
+ * streams (row id 0), so shapes are compared on one load. Before
+ * evaluating, each shape gets lower bounds: its wall time cannot be less
+ * than the run's model FLOPs over all GPUs at the best kernel efficiency
+ * the roofline allows, its cost not less than that time at its price, and
+ * its memory must hold the weights, gradients and optimizer states once. A
+ * shape is skipped when a bound already breaks the deadline or the budget,
+ * when the memory cannot hold the model, or when a shape already evaluated
+ * beats both of its bounds (it is then dominated, so the front and the
+ * verdicts never change: tests/unit/test_plan.c compares with the
+ * unpruned search). Shapes are evaluated cheapest bound first, so early
+ * ones prune late ones. Never prints, never reads files: shapes come
+ * resolved through a callback (the scenario reader's space.h). The fronts
+ * are O(n^2) in the shapes evaluated: fine for thousands, a sort-based
+ * front would be needed past ~1e5.
+ */
+#ifndef CLUSTERSIM_MODELS_PLAN_PLAN_H
+#define CLUSTERSIM_MODELS_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/eval/job.h"
+#include "models/eval/result.h"
+#include "models/hw/hw.h"
+
+/* Resolve shape i into *c; false when it cannot be made (no such price). */
+typedef bool plan_shape_fn(void *ctx, size_t i, struct cluster_spec *c);
+
+struct plan_problem {
+	const struct workload_spec *workload;
+	const struct monte_carlo_spec *monte_carlo;
+	struct objective_spec objective;   /* the scenario's, with the command line's over it */
+	const char *scenario;              /* for the jobs */
+	uint64_t seed;
+	size_t n_shapes;
+	plan_shape_fn *shape;
+	void *shape_ctx;
+	bool no_prune;                     /* evaluate every priced shape (tests, --no-prune) */
+};
+
+/* What became of a shape, in the order plan_search decides it. */
+enum plan_fate {
+	PLAN_EVALUATED,      /* evaluated: result says how it went */
+	PLAN_UNRESOLVED,     /* the catalog cannot make it (no such price, a GPU or provider left out) */
+	PLAN_UNPRICED,       /* no price: it cannot be compared on cost */
+	PLAN_NO_MEMORY,      /* all its GPUs' memory cannot hold weights, gradients and optimizer states */
+	PLAN_PAST_DEADLINE,  /* its wall-time lower bound exceeds the deadline */
+	PLAN_OVER_BUDGET,    /* its cost lower bound exceeds the budget */
+	PLAN_DOMINATED,      /* a shape evaluated is faster and cheaper than its lower bounds */
+	PLAN_FATE_COUNT
+};
+extern const char *const plan_fate_names[];
+
+struct plan_point {
+	enum plan_fate fate;
+	char name[CAT_TEXT_MAX];           /* the shape's (candidate) name */
+	char gpu[CAT_NAME_MAX];
+	int nodes;
+	long gpus;
+	double time_lb_s, cost_lb_usd;     /* the lower bounds (0: none) */
+	struct result result;              /* PLAN_EVALUATED only */
+	bool feasible;                     /* ok, priced, and meets the objective at P50 */
+	bool front_p50, front_p90;         /* on the front of the feasible points */
+	int rank;                          /* 1, 2 ... on the P50 front by cost; 0 off it */
+};
+
+struct plan_outcome {
+	struct plan_point *points;         /* one per shape, in shape order; owned */
+	size_t n;
+	size_t fate_count[PLAN_FATE_COUNT];
+	size_t ok;                         /* evaluated and ok with a cost */
+	size_t *front;                     /* owned: points on the P50 front by rank, then P90-only ones */
+	size_t n_front, n_front_p50;
+	bool objective_given;
+	bool objective_met;                /* some shape meets it; else the front ignores it */
+	long cheapest, fastest;            /* on the P50 front (-1: none) */
+};
+
+/* Search p's shapes into *out (caller releases with plan_outcome_release).
+ * With an objective no shape meets, the front is that of every shape,
+ * searched again without it, and objective_met is false. */
+void plan_search(const struct plan_problem *p, struct plan_outcome *out);
+
+void plan_outcome_release(struct plan_outcome *out);
+
+/*
+ * Serving: a mix of two GPU types may be cheaper than either alone at the
+ * same SLO (Griggs et al. 2024, Melange), because a type's replicas come
+ * in whole numbers. A mix sends each request to part A with probability
+ * `share` and to part B otherwise: thinning a Poisson stream gives two
+ * independent Poisson streams (rates share x and (1 - share) x the rate),
+ * each simulated on its own shape with its own replicas. The mix's TTFT
+ * (TPOT) distribution is the share-weighted mixture of the parts', whose
+ * 99th percentile is at most the larger of theirs, so a mix whose parts
+ * both meet the SLO meets it. Only Poisson arrivals run for a duration,
+ * not disaggregated.
+ */
+struct plan_mix {
+	bool searched;
+	char why_not[160];                 /* when not searched */
+	int types;                         /* GPU types that meet the SLO alone */
+	int simulated;                     /* mixes simulated */
+	bool found;                        /* a mix cheaper than every single type */
+	size_t shape[2];                   /* the parts' shapes (points of the outcome) */
+	int replicas[2];
+	double share[2];                   /* of the requests */
+	double usd_per_hour[2];
+	double ttft_p99_ms[2], tpot_p99_ms[2];
+	double single_usd_per_hour;        /* the cheapest single type's */
+};
+
+/* The cheapest mix of two GPU types for p after plan_search gave o. */
+void plan_mix_search(const struct plan_problem *p, const struct plan_outcome *o, struct plan_mix *out);
+
+/* The lower bounds of a shape (0 for a kind without them): wall time and,
+ * when priced, cost; false when its memory cannot hold the model. */
+bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, double *time_lb_s,
+		 double *cost_lb_usd);
+
+/* One line of why the front's point of rank index k (0: the cheapest) is
+ * a choice, against its neighbour on the front (the next cheaper one; for
+ * the cheapest, the next faster one), into buf. */
+void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,318 @@
+#include "space.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <assert.h>
+
+#include "models/scenario/candidate.h"
+#include "models/scenario/reader.h"
+#include "util/error.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+
+struct space {
+	char file[1024];
+	json_t **bases;            /* owned cluster objects */
+	char (*labels)[CAT_TEXT_MAX];
+	bool *from_preset;         /* a preset the block names, not a candidate */
+	size_t n_bases;
+	int *types;                /* enum price_type; none: each base's own */
+	size_t n_types;
+	int *nodes;                /* none: each base's own node count */
+	size_t n_nodes;
+	char (*gpus)[CAT_NAME_MAX];  /* the GPUs kept (catalog names); none: all */
+	size_t n_gpus;
+	char (*providers)[CAT_NAME_MAX];
+	size_t n_providers;
+	bool mix;                  /* serving: search mixes of two GPU types too */
+};
+
+static space *space_new(const char *file)
+{
+	space *sp = xcalloc(1, sizeof *sp);
+	text_copy(sp->file, sizeof sp->file, file);
+	return sp;
+}
+
+static void add_base(space *sp, json_t *obj, const char *label, bool from_preset)
+{
+	size_t n = sp->n_bases + 1;
+	sp->bases = xreallocarray(sp->bases, n, sizeof *sp->bases);
+	sp->labels = xreallocarray(sp->labels, n, sizeof *sp->labels);
+	sp->from_preset = xreallocarray(sp->from_preset, n, sizeof *sp->from_preset);
+	sp->bases[sp->n_bases] = obj;
+	text_copy(sp->labels[sp->n_bases], sizeof sp->labels[0], label);
+	sp->from_preset[sp->n_bases] = from_preset;
+	sp->n_bases = n;
+}
+
+/* Each candidate object as a base, labelled with its name. */
+static void add_candidates(space *sp, const json_t *candidates)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(candidates, i, e) {
+		const char *name = json_string_value(json_object_get(e, "name"));
+		char label[CAT_TEXT_MAX];
+		if (name != NULL)
+			text_copy(label, sizeof label, name);
+		else
+			snprintf(label, sizeof label, "candidate %zu", i);
+		add_base(sp, json_deep_copy(e), label, false);
+	}
+}
+
+space *space_of_candidates(const json_t *candidates, const char *file)
+{
+	space *sp = space_new(file);
+	add_candidates(sp, candidates);
+	return sp;
+}
+
+/* "presets": "all" or an array of catalog preset names. */
+static int read_presets(struct jread *r, const json_t *v, const catalog *cat, space *sp)
+{
+	size_t i;
+	json_t *e;
+	if (json_is_string(v) && strcmp(json_string_value(v), "all") == 0) {
+		for (size_t k = 0; k < catalog_preset_count(cat); k++) {
+			const struct preset_spec *p = catalog_preset_at(cat, k);
+			add_base(sp, json_pack("{s:s}", "preset", p->id.name), p->id.name, true);
+		}
+		return 0;
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return jread_fail_value(r, v, "\"all\" or an array of preset names");
+	json_array_foreach(v, i, e) {
+		size_t mark = jread_enter_index(r, i);
+		const struct preset_spec *p = json_is_string(e) ? catalog_preset(cat, json_string_value(e)) : NULL;
+		if (!json_is_string(e))
+			return jread_fail_value(r, e, "a preset name");
+		if (p == NULL)
+			return reader_unknown_name(r, cat, CAT_PRESETS, NULL, "preset", json_string_value(e));
+		add_base(sp, json_pack("{s:s}", "preset", p->id.name), p->id.name, true);
+		jread_leave(r, mark);
+	}
+	return 0;
+}
+
+/* "gpus": GPU names (catalog names or aliases), kept as the catalog's names. */
+static int read_gpus(struct jread *r, const json_t *v, const catalog *cat, space *sp)
+{
+	size_t i;
+	json_t *e;
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return jread_fail_value(r, v, "an array of GPU names");
+	sp->gpus = xcalloc(json_array_size(v), sizeof *sp->gpus);
+	json_array_foreach(v, i, e) {
+		size_t mark = jread_enter_index(r, i);
+		const struct gpu_spec *g = json_is_string(e) ? catalog_gpu(cat, json_string_value(e)) : NULL;
+		if (!json_is_string(e))
+			return jread_fail_value(r, e, "a GPU name");
+		if (g == NULL)
+			return reader_unknown_name(r, cat, CAT_GPUS, NULL, "gpu", json_string_value(e));
+		text_copy(sp->gpus[sp->n_gpus++], sizeof sp->gpus[0], g->id.name);
+		jread_leave(r, mark);
+	}
+	return 0;
+}
+
+static int read_providers(struct jread *r, const json_t *v, const catalog *cat, space *sp)
+{
+	size_t i;
+	json_t *e;
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return jread_fail_value(r, v, "an array of provider names");
+	sp->providers = xcalloc(json_array_size(v), sizeof *sp->providers);
+	json_array_foreach(v, i, e) {
+		size_t mark = jread_enter_index(r, i);
+		if (!json_is_string(e))
+			return jread_fail_value(r, e, "a provider name");
+		if (!catalog_provider_known(cat, json_string_value(e)))
+			return jread_fail(r, "unknown provider %s (see clustersim catalog prices)", json_string_value(e));
+		text_copy(sp->providers[sp->n_providers++], sizeof sp->providers[0], json_string_value(e));
+		jread_leave(r, mark);
+	}
+	return 0;
+}
+
+static int read_types(struct jread *r, const json_t *v, space *sp)
+{
+	size_t i;
+	json_t *e;
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return jread_fail_value(r, v, "an array of price types (on-demand, spot, reserved)");
+	sp->types = xcalloc(json_array_size(v), sizeof *sp->types);
+	json_array_foreach(v, i, e) {
+		size_t mark = jread_enter_index(r, i);
+		int t = -1;
+		for (int k = 0; json_is_string(e) && price_type_names[k] != NULL; k++)
+			if (strcmp(price_type_names[k], json_string_value(e)) == 0 && k != PRICE_OWNED)
+				t = k;
+		if (t < 0)
+			return jread_fail_value(r, e, "on-demand, spot or reserved");
+		sp->types[sp->n_types++] = t;
+		jread_leave(r, mark);
+	}
+	return 0;
+}
+
+/* "nodes": an array of counts, or {"min": A, "max": B} (every count between). */
+static int read_nodes(struct jread *r, const json_t *v, space *sp)
+{
+	size_t i;
+	json_t *e;
+	if (json_is_object(v)) {
+		static const char *const keys[] = { "min", "max", NULL };
+		int64_t lo = 1, hi = 0;
+		if (jread_object(r, v, keys) < 0 || jread_int(r, v, "min", false, 1, 100000, &lo) < 0 ||
+		    jread_int(r, v, "max", true, 1, 100000, &hi) < 0)
+			return -1;
+		if (hi < lo)
+			return reader_fail_at(r, "max", "max is below min");
+		sp->nodes = xcalloc((size_t)(hi - lo + 1), sizeof *sp->nodes);
+		for (int64_t n = lo; n <= hi; n++)
+			sp->nodes[sp->n_nodes++] = (int)n;
+		return 0;
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return jread_fail_value(r, v, "an array of node counts or {\"min\": A, \"max\": B}");
+	sp->nodes = xcalloc(json_array_size(v), sizeof *sp->nodes);
+	json_array_foreach(v, i, e) {
+		size_t mark = jread_enter_index(r, i);
+		int64_t n;
+		if (jread_value_int(r, e, 1, 100000, &n) < 0)
+			return -1;
+		sp->nodes[sp->n_nodes++] = (int)n;
+		jread_leave(r, mark);
+	}
+	return 0;
+}
+
+space *space_read(struct jread *r, const json_t *x, const json_t *candidates, const catalog *cat,
+		  const char *file)
+{
+	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", "mix", NULL };
+	space *sp = space_new(file);
+	const json_t *v;
+	size_t mark;
+
+	if (jread_object(r, x, keys) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0)
+		goto out_free;
+#define SPACE_PART(key, call)                                   \
+	if ((v = json_object_get(x, key)) != NULL) {            \
+		mark = jread_enter_key(r, key);                 \
+		if ((call) < 0)                                 \
+			goto out_free;                          \
+		jread_leave(r, mark);                           \
+	}
+	SPACE_PART("presets", read_presets(r, v, cat, sp))
+	SPACE_PART("gpus", read_gpus(r, v, cat, sp))
+	SPACE_PART("providers", read_providers(r, v, cat, sp))
+	SPACE_PART("price_types", read_types(r, v, sp))
+	SPACE_PART("nodes", read_nodes(r, v, sp))
+#undef SPACE_PART
+	if (sp->n_bases == 0)
+		add_candidates(sp, candidates);
+	if (space_count(sp) > SPACE_MAX_SHAPES) {
+		jread_fail(r, "%zu shapes (bases x price types x node counts) are more than the %d one search may have",
+			   space_count(sp), SPACE_MAX_SHAPES);
+		goto out_free;
+	}
+	return sp;
+out_free:
+	space_free(sp);
+	return NULL;
+}
+
+bool space_mix(const space *sp)
+{
+	return sp->mix;
+}
+
+size_t space_count(const space *sp)
+{
+	return sp->n_bases * (sp->n_types ? sp->n_types : 1) * (sp->n_nodes ? sp->n_nodes : 1);
+}
+
+static bool listed(char (*list)[CAT_NAME_MAX], size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(list[i], name) == 0)
+			return true;
+	return false;
+}
+
+bool space_shape(const space *sp, const catalog *cat, size_t i, struct cluster_spec *c, char *why, size_t why_size)
+{
+	size_t nn = sp->n_nodes ? sp->n_nodes : 1, nt = sp->n_types ? sp->n_types : 1;
+	size_t b = i / (nn * nt), t = i / nn % nt, n = i % nn;
+	json_t *obj = json_deep_copy(sp->bases[b]);
+	char name[CAT_TEXT_MAX * 2];
+	size_t used;
+	struct cs_error err;
+	struct jread r;
+	bool ok = true;
+
+	assert(i < space_count(sp));
+	if (sp->n_nodes)
+		json_object_set_new(obj, "nodes", json_integer(sp->nodes[n]));
+	if (sp->n_types) {
+		json_t *price = json_object_get(obj, "price");
+		if (!json_is_object(price))
+			json_object_set_new(obj, "price", price = json_object());
+		json_object_set_new(price, "type", json_string(price_type_names[sp->types[t]]));
+	}
+	/* the shape's name: the base, its node count, its price type */
+	if (sp->from_preset[b])
+		used = (size_t)snprintf(name, sizeof name, "%d x %s",
+					(int)json_integer_value(json_object_get(obj, "nodes")) > 0
+						? (int)json_integer_value(json_object_get(obj, "nodes")) : 1,
+					sp->labels[b]);
+	else if (sp->n_nodes)
+		used = (size_t)snprintf(name, sizeof name, "%s @ %d nodes", sp->labels[b], sp->nodes[n]);
+	else
+		used = (size_t)snprintf(name, sizeof name, "%s", sp->labels[b]);
+	if (sp->n_types && used < sizeof name)
+		snprintf(name + used, sizeof name - used, ", %s", price_type_names[sp->types[t]]);
+	json_object_set_new(obj, "name", json_string(name));
+
+	memset(&err, 0, sizeof err);
+	jread_init(&r, "scenario", sp->file, &err);
+	size_t mark = jread_enter_key(&r, "search");
+	if (candidate_read(&r, obj, cat, c) < 0) {
+		ok = false;
+		if (why != NULL)
+			snprintf(why, why_size, "%s", err.msg);
+	} else if (sp->n_gpus && !listed(sp->gpus, sp->n_gpus, c->gpu.id.name)) {
+		ok = false;
+		if (why != NULL)
+			snprintf(why, why_size, "%s is not one of search.gpus", c->gpu.id.name);
+	} else if (sp->n_providers && !listed(sp->providers, sp->n_providers, c->price.provider)) {
+		ok = false;
+		if (why != NULL)
+			snprintf(why, why_size, "provider '%s' is not one of search.providers", c->price.provider);
+	}
+	jread_leave(&r, mark);
+	json_decref(obj);
+	return ok;
+}
+
+void space_free(space *sp)
+{
+	if (sp == NULL)
+		return;
+	for (size_t i = 0; i < sp->n_bases; i++)
+		json_decref(sp->bases[i]);
+	free(sp->bases);
+	free(sp->labels);
+	free(sp->from_preset);
+	free(sp->types);
+	free(sp->nodes);
+	free(sp->gpus);
+	free(sp->providers);
+	free(sp);
+}

@@ -1,0 +1,337 @@
+/* plan: the pruned search's front is the brute-force front, no lower bound
+ * exceeds the figure it bounds, the verdicts on a hand-made case, the
+ * batch reason's nearest divisible batch in closed form, and the rounded
+ * batch that gives 12 nodes of H100 a real answer for Llama 3 70B. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "catalog_fixture.h"
+#include "models/eval/evaluate.h"
+#include "models/plan/plan.h"
+#include "models/scenario/space.h"
+#include "models/train/parallel.h"
+
+struct shape_ctx {
+	const struct space *space;
+};
+
+static bool get_shape(void *ctx, size_t i, struct cluster_spec *c)
+{
+	const struct shape_ctx *s = ctx;
+	return space_shape(s->space, cat, i, c, NULL, 0);
+}
+
+static void search(const struct scenario *s, bool no_prune, struct plan_outcome *o)
+{
+	static struct shape_ctx ctx;
+	ctx.space = s->space;
+	struct plan_problem p = {
+		.workload = &s->workload, .monte_carlo = &s->monte_carlo, .objective = s->objective,
+		.scenario = s->name, .seed = s->seed, .n_shapes = space_count(s->space),
+		.shape = get_shape, .shape_ctx = &ctx, .no_prune = no_prune,
+	};
+	plan_search(&p, o);
+}
+
+static bool dominates(double at, double ac, double bt, double bc)
+{
+	return at <= bt && ac <= bc && (at < bt || ac < bc);
+}
+
+/* A space of 6 presets (one unpriced) x 8 node counts for Llama 3 8B, the
+ * batch rounded so 3, 5, 6 and 7 nodes run too, with failures, so P50 and
+ * P90 differ. */
+static const char space_scenario[] =
+	"{\"name\": \"plan-space\", \"seed\": 7,"
+	" \"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\", \"seq_len\": 8192,"
+	"  \"global_batch_tokens\": {\"target\": 4194304, \"round\": true}, \"tokens\": 2e11, \"parallelism\": \"auto\","
+	"  \"failures\": \"llama3\"},"
+	" \"candidates\": [{\"name\": \"x\", \"preset\": \"aws-p5.48xlarge\", \"nodes\": 1}],"
+	" \"search\": {\"presets\": [\"aws-p5.48xlarge\", \"coreweave-8x-h100\", \"coreweave-8x-h200\","
+	"  \"coreweave-8x-b200\", \"nebius-8x-h200\", \"dgx-h100\"], \"nodes\": {\"min\": 1, \"max\": 8}},"
+	" \"monte_carlo\": {\"trials\": 10}}";
+
+/* The front is exactly the non-dominated set of the feasible points of
+ * the whole space (brute force), at P50 and at P90; the pruned search
+ * finds the same front and verdicts while evaluating fewer shapes; every
+ * bound is at most the figure it bounds. */
+static void test_front_brute_force(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct plan_outcome all, pruned;
+	assert_int_equal(scenario_of_text(space_scenario, &s, &err), 0);
+	assert_int_equal(space_count(s.space), 48);
+	search(&s, true, &all);
+	search(&s, false, &pruned);
+	assert_int_equal(all.n, 48);
+	assert_int_equal(all.fate_count[PLAN_UNPRICED], 8);  /* dgx-h100 has no catalog price */
+	assert_int_equal(all.ok, 40);
+	size_t on_front = 0;
+	for (size_t i = 0; i < all.n; i++) {
+		const struct plan_point *a = &all.points[i];
+		if (!a->feasible)
+			continue;
+		const struct run_result *ra = &a->result.run;
+		/* lower bounds */
+		assert_true(a->time_lb_s > 0 && a->time_lb_s <= ra->wall_time_p50_s);
+		assert_true(a->cost_lb_usd > 0 && a->cost_lb_usd <= ra->cost_usd_p50);
+		bool d50 = false, d90 = false;
+		for (size_t j = 0; j < all.n; j++) {
+			const struct run_result *rb = &all.points[j].result.run;
+			if (!all.points[j].feasible)
+				continue;
+			d50 |= dominates(rb->wall_time_p50_s, rb->cost_usd_p50, ra->wall_time_p50_s, ra->cost_usd_p50);
+			d90 |= dominates(rb->wall_time_p90_s, rb->cost_usd_p90, ra->wall_time_p90_s, ra->cost_usd_p90);
+		}
+		assert_int_equal(a->front_p50, !d50);
+		assert_int_equal(a->front_p90, !d90);
+		on_front += a->front_p50 || a->front_p90;
+		/* the pruned search has the same point on its front */
+		assert_int_equal(pruned.points[i].front_p50, a->front_p50);
+		assert_int_equal(pruned.points[i].front_p90, a->front_p90);
+		assert_int_equal(pruned.points[i].rank, a->rank);
+	}
+	assert_int_equal(all.n_front, on_front);
+	assert_int_equal(pruned.n_front, on_front);
+	assert_true(on_front >= 2);
+	assert_int_equal(pruned.cheapest, all.cheapest);
+	assert_int_equal(pruned.fastest, all.fastest);
+	/* the pruning did prune */
+	assert_true(pruned.fate_count[PLAN_EVALUATED] < all.fate_count[PLAN_EVALUATED]);
+	assert_true(pruned.fate_count[PLAN_DOMINATED] + pruned.fate_count[PLAN_NO_MEMORY] > 0);
+	/* the front by rank: cost rises, time falls */
+	for (size_t k = 1; k < pruned.n_front_p50; k++) {
+		const struct run_result *p = &pruned.points[pruned.front[k - 1]].result.run;
+		const struct run_result *q = &pruned.points[pruned.front[k]].result.run;
+		assert_true(q->cost_usd_p50 >= p->cost_usd_p50);
+		assert_true(q->wall_time_p50_s < p->wall_time_p50_s);
+	}
+	plan_outcome_release(&all);
+	plan_outcome_release(&pruned);
+	scenario_release(&s);
+}
+
+/* Four candidates of one H100 node type at hand-set prices: A 2 nodes at
+ * $2/GPU-h, B 4 nodes at $2, C the same 4 nodes at $1 (as fast as B, half
+ * the price: B is dominated), D 8 nodes at $3. */
+static const char verdict_scenario[] =
+	"{\"name\": \"plan-verdicts\", \"seed\": 3,"
+	" \"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\", \"seq_len\": 8192,"
+	"  \"global_batch_tokens\": 4194304, \"tokens\": 1e11, \"parallelism\": \"auto\", \"failures\": \"none\"},"
+	" \"candidates\": ["
+	"  {\"name\": \"A\", \"preset\": \"hgx-h100\", \"nodes\": 2, \"price\": {\"usd_per_gpu_hour\": 2}},"
+	"  {\"name\": \"B\", \"preset\": \"hgx-h100\", \"nodes\": 4, \"price\": {\"usd_per_gpu_hour\": 2}},"
+	"  {\"name\": \"C\", \"preset\": \"hgx-h100\", \"nodes\": 4, \"price\": {\"usd_per_gpu_hour\": 1}},"
+	"  {\"name\": \"D\", \"preset\": \"hgx-h100\", \"nodes\": 8, \"price\": {\"usd_per_gpu_hour\": 3}}],"
+	" \"monte_carlo\": {\"trials\": 1}}";
+
+static void test_verdicts(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct plan_outcome o;
+	assert_int_equal(scenario_of_text(verdict_scenario, &s, &err), 0);
+	search(&s, true, &o);  /* unpruned, for every figure */
+	assert_int_equal(o.n, 4);
+	assert_int_equal(o.ok, 4);
+	double tA = o.points[0].result.run.wall_time_p50_s, tC = o.points[2].result.run.wall_time_p50_s;
+	double cC = o.points[2].result.run.cost_usd_p50, cD = o.points[3].result.run.cost_usd_p50;
+	assert_true(tA > tC);
+	assert_true(o.points[1].result.run.wall_time_p50_s == tC);  /* B and C: one cluster */
+	plan_outcome_release(&o);
+
+	/* no objective: C is the cheapest (A is slower and costs at least as much), D the fastest */
+	search(&s, false, &o);
+	assert_true(o.points[2].front_p50);
+	assert_false(o.points[1].front_p50);  /* B: C is as fast and cheaper */
+	assert_false(o.points[0].front_p50);
+	assert_int_equal(o.cheapest, 2);
+	assert_int_equal(o.fastest, 3);
+	assert_int_equal(o.n_front_p50, 2);
+	plan_outcome_release(&o);
+
+	/* a deadline between C's and A's time: C is the cheapest that meets it, D the fastest */
+	s.objective.deadline_h = (tA + tC) / 2 / 3600;
+	search(&s, false, &o);
+	assert_true(o.objective_met);
+	assert_int_equal(o.cheapest, 2);
+	assert_int_equal(o.fastest, 3);
+	assert_false(o.points[0].feasible);
+	plan_outcome_release(&o);
+
+	/* and a budget below D's cost: C is also the fastest within it */
+	s.objective.budget_usd = (cC + cD) / 2;
+	search(&s, false, &o);
+	assert_int_equal(o.cheapest, 2);
+	assert_int_equal(o.fastest, 2);
+	assert_int_equal(o.n_front_p50, 1);
+	plan_outcome_release(&o);
+
+	/* a deadline nothing meets: the front of all shapes, and it says so */
+	s.objective.deadline_h = 1e-3;
+	s.objective.budget_usd = 0;
+	search(&s, false, &o);
+	assert_true(o.objective_given);
+	assert_false(o.objective_met);
+	assert_int_equal(o.cheapest, 2);
+	assert_int_equal(o.fastest, 3);
+	plan_outcome_release(&o);
+	scenario_release(&s);
+}
+
+/* The nearest whole batches a divisor divides, in closed form. */
+static void test_nearest_batch(void **state)
+{
+	(void)state;
+	double lo, hi;
+	parallel_nearest_batch(2048, 3, &lo, &hi);   /* 3 x 682 = 2046, 3 x 683 = 2049 */
+	assert_true(lo == 2046 && hi == 2049);
+	parallel_nearest_batch(2048, 24, &lo, &hi);  /* 24 x 85 = 2040, 24 x 86 = 2064 */
+	assert_true(lo == 2040 && hi == 2064);
+	parallel_nearest_batch(2048, 8, &lo, &hi);   /* divides */
+	assert_true(lo == 2048 && hi == 2048);
+	parallel_nearest_batch(2048, 4096, &lo, &hi); /* none below */
+	assert_true(lo == 0 && hi == 4096);
+}
+
+static const char h100_12[] =
+	"{\"name\": \"twelve\", \"seed\": 1,"
+	" \"workload\": {\"kind\": \"training\", \"model\": \"llama3-70b\", \"precision\": \"bf16\", \"seq_len\": 8192,"
+	"  \"global_batch_tokens\": %s, \"tokens\": 1e12, \"parallelism\": \"auto\", \"failures\": \"none\"},"
+	" \"candidates\": [{\"name\": \"c\", \"preset\": \"%s\", \"nodes\": %d}],"
+	" \"monte_carlo\": {\"trials\": 1}}";
+
+static void evaluate_first(const char *preset, int nodes, const char *batch, struct result *r)
+{
+	char text[2048];
+	struct scenario s;
+	struct cs_error err;
+	snprintf(text, sizeof text, h100_12, batch, preset, nodes);
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	struct job j = { .kind = s.workload.kind, .workload = &s.workload, .cluster = &s.candidates[0],
+			 .monte_carlo = &s.monte_carlo, .objective = &s.objective, .scenario = s.name, .seed = 1 };
+	evaluate(&j, r);
+	scenario_release(&s);
+}
+
+/* 96 H100s: tp, cp and pp are powers of two, so dp has a factor 3 that
+ * 2,048 sequences lack. The reason says so and names 2,049 sequences (3 x
+ * 683, one away); with round the plan runs on a batch its dp x micro_batch
+ * divides, at most half a divisor from 2,048. */
+static void test_twelve_nodes(void **state)
+{
+	(void)state;
+	struct result r;
+	evaluate_first("aws-p5.48xlarge", 12, "16777216", &r);
+	assert_int_equal(r.outcome, OUTCOME_INVALID);
+	assert_non_null(strstr(r.reason, "2048 sequences per step split over no plan's dp x micro_batch on 96 GPUs"));
+	assert_non_null(strstr(r.reason, "nearest batch that divides is 2049 sequences (16785408 tokens"));
+	evaluate_first("aws-p5.48xlarge", 12, "{\"target\": 16777216, \"round\": true}", &r);
+	assert_int_equal(r.outcome, OUTCOME_OK);
+	double seqs = r.train.tokens_per_step / 8192, d = (double)r.train.plan.dp * r.train.plan.micro_batch;
+	assert_true(seqs == floor(seqs));
+	assert_true(fmod(seqs, d) == 0);
+	assert_true(fabs(seqs - 2048) <= d / 2);
+	assert_true(seqs != 2048);
+	assert_non_null(strstr(r.reason, "global batch rounded from 2048 to"));
+	/* the run's steps follow the rounded batch */
+	assert_true(r.run.steps == ceil(1e12 / r.train.tokens_per_step));
+}
+
+/* One GB200 NVL72 rack: 72 = 8 x 9, so every dp has a factor 9 or 3; the
+ * same: invalid with 2,048, ok rounded. */
+static void test_nvl72(void **state)
+{
+	(void)state;
+	struct result r;
+	evaluate_first("coreweave-gb200-nvl72", 1, "16777216", &r);
+	assert_int_equal(r.outcome, OUTCOME_INVALID);
+	assert_non_null(strstr(r.reason, "split over no plan's dp x micro_batch on 72 GPUs"));
+	evaluate_first("coreweave-gb200-nvl72", 1, "{\"target\": 16777216, \"round\": true}", &r);
+	assert_int_equal(r.outcome, OUTCOME_OK);
+	double seqs = r.train.tokens_per_step / 8192, d = (double)r.train.plan.dp * r.train.plan.micro_batch;
+	assert_true(fmod(seqs, d) == 0 && fabs(seqs - 2048) <= d / 2);
+}
+
+/* Serving Llama 3 70B at 20 requests/s: H100 instances need 2 replicas
+ * ($48/h), A100s more; 1 H100 replica plus 2 A100 ones is cheaper. The
+ * mix search finds a mix cheaper than every single-type shape (all
+ * simulated), each part meets the SLO at its share of the Poisson stream
+ * (rerun here on its own), the shares split the rate in proportion to the
+ * parts' capacity, and the mix's price is its parts'. */
+static const char mix_scenario[] =
+	"{\"name\": \"mix\", \"seed\": 1,"
+	" \"workload\": {\"kind\": \"inference\", \"model\": \"llama3-70b\", \"precision\": \"bf16\","
+	"  \"serving\": {\"arrival\": {\"process\": \"poisson\", \"rate_per_s\": 22}, \"prompt_tokens\": 1000,"
+	"   \"output_tokens\": 200, \"duration_s\": 300, \"slo\": {\"ttft_p99_ms\": 2000, \"tpot_p99_ms\": 100},"
+	"   \"replicas\": \"auto\", \"tp\": 8}},"
+	" \"candidates\": [{\"name\": \"x\", \"preset\": \"lambda-8x-h100\"}],"
+	" \"search\": {\"presets\": [\"lambda-8x-h100\", \"lambda-8x-a100\", \"coreweave-8x-b200\"],"
+	"  \"nodes\": [1, 2, 4, 8], \"mix\": true}}";
+
+static void test_mix(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct plan_outcome o;
+	struct plan_mix m;
+	static struct shape_ctx ctx;
+	assert_int_equal(scenario_of_text(mix_scenario, &s, &err), 0);
+	assert_true(space_mix(s.space));
+	ctx.space = s.space;
+	struct plan_problem p = {
+		.workload = &s.workload, .monte_carlo = &s.monte_carlo, .scenario = s.name, .seed = s.seed,
+		.n_shapes = space_count(s.space), .shape = get_shape, .shape_ctx = &ctx, .no_prune = true,
+	};
+	plan_search(&p, &o);
+	plan_mix_search(&p, &o, &m);
+	assert_true(m.searched);
+	assert_int_equal(m.types, 3);
+	assert_true(m.found);
+	double total = m.usd_per_hour[0] + m.usd_per_hour[1];
+	for (size_t i = 0; i < o.n; i++)
+		if (o.points[i].feasible)
+			assert_true(total < o.points[i].result.serve_usd.usd_per_hour);
+	assert_close(total, 44.56, 0.01);  /* 1 H100 replica at $23.92/h + 2 A100 ones at $10.32/h */
+	assert_close(m.share[0] + m.share[1], 1, 1e-12);
+	double w[2];
+	for (int k = 0; k < 2; k++)
+		w[k] = (double)m.replicas[k] / o.points[m.shape[k]].result.serve.replicas;
+	assert_close(m.share[0], w[0] / (w[0] + w[1]), 1e-12);
+	for (int k = 0; k < 2; k++) {
+		/* the part on its own: its replicas at its share of the rate */
+		struct workload_spec wk = s.workload;
+		struct cluster_spec c;
+		struct result r;
+		wk.serving.rate_per_s = 22 * m.share[k];
+		wk.serving.replicas = m.replicas[k];
+		assert_true(get_shape(&ctx, m.shape[k], &c));
+		struct job j = { .kind = wk.kind, .workload = &wk, .cluster = &c, .monte_carlo = &s.monte_carlo,
+				 .objective = &s.objective, .scenario = s.name, .seed = s.seed, .row_id = (uint64_t)k + 1 };
+		evaluate(&j, &r);
+		assert_int_equal(r.outcome, OUTCOME_OK);
+		assert_true(r.serve.slo_met);
+		assert_true(r.serve.m.ttft_ms.p99 <= 2000 && r.serve.m.tpot_ms.p99 <= 100);
+		assert_true(r.serve_usd.usd_per_hour == m.usd_per_hour[k]);
+	}
+	plan_outcome_release(&o);
+	scenario_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_front_brute_force),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_nearest_batch),
+		cmocka_unit_test(test_twelve_nodes),
+		cmocka_unit_test(test_nvl72),
+		cmocka_unit_test(test_mix),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
