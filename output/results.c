@@ -306,7 +306,9 @@ static const char *const training_columns[] = {
 	/* additions: what each instance is billed for */
 	"billed_h",
 	/* additions: the objective's verdicts */
-	"meets_deadline_p50", "meets_deadline_p90", "meets_budget_p50", "meets_budget_p90", NULL
+	"meets_deadline_p50", "meets_deadline_p90", "meets_budget_p50", "meets_budget_p90",
+	/* additions: costs that grow with scale */
+	"t_straggler_s", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -349,6 +351,7 @@ static void step_cells(rowset *rs, const struct train_result *t)
 	rowset_real(rs, "t_comm_dp_s", b->comm_dp);
 	rowset_real(rs, "t_bubble_s", b->bubble);
 	rowset_real(rs, "t_wait_s", b->other);
+	rowset_real(rs, "t_straggler_s", b->straggler);
 }
 
 /* The whole run's columns, shared by every kind that has a run. */
@@ -535,6 +538,7 @@ static const struct results_column columns[] = {
 	{ "t_comm_dp_s", UNIT_NUMBER, "s", "the step's data-parallel reductions not hidden by the backward pass" },
 	{ "t_bubble_s", UNIT_NUMBER, "s", "the step's pipeline bubble" },
 	{ "t_wait_s", UNIT_NUMBER, "s", "the rest of the step (waits)" },
+	{ "t_straggler_s", UNIT_NUMBER, "s", "the step's wait for the slowest GPU of the job: sigma x E[max of N normal draws] x t_compute_s (docs/training.md)" },
 	{ "micro_batches", UNIT_COUNT, "count", "micro-batches per step on each pipeline" },
 	{ "sequence_parallel", UNIT_BOOL, "boolean", "sequence parallelism with tensor parallelism" },
 	{ "plans_tried", UNIT_COUNT, "count", "plans that divide the cluster, searched when a plan field is auto" },

@@ -14,6 +14,7 @@
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/pipeline.h"
+#include "models/train/straggler.h"
 #include "sim/timeline.h"
 #include "util/xalloc.h"
 
@@ -213,6 +214,23 @@ static struct bucket_chunk *dp_buckets(const struct layer_ctx *x, const struct c
 	return chunks;
 }
 
+/* Seconds of the all-reduce of the gradient norm and the loss (a few fp32
+ * scalars, 16 bytes) over every GPU of the job: latency-bound, on the
+ * critical path between the gradient reduction and the update. */
+static double step_norm_allreduce_s(const struct layer_ctx *x)
+{
+	long used = (long)x->p->tp * x->p->cp * x->p->pp * x->p->dp;
+	int per_node = x->c->gpus_per_node;
+	struct collective_group g;
+	if (used < 2)
+		return 0;
+	if (used <= per_node)
+		collective_group_make(&g, 1, (int)used);
+	else
+		collective_group_make(&g, (int)((used + per_node - 1) / per_node), per_node);
+	return layer_coll_s(x, &g, COLL_ALL_REDUCE, 16.0);
+}
+
 /*
  * Stage i's tail after its last compute operation (ending at end_s of pr):
  * the data-parallel reduction, the optimizer, then (ZeRO-1/2) gathering
@@ -266,20 +284,39 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	}
 	if (end > dp_end)
 		dp_end = end;
+	/* the gradient norm (clipping) and the loss: one all-reduce of a few
+	 * fp32 scalars over every GPU of the job before the update (Megatron's
+	 * clip_grad_norm over the model- and data-parallel groups), latency-bound */
+	double norm = step_norm_allreduce_s(x);
 	double local = grad_params / (p->zero >= 1 ? p->dp : 1);
 	double opt = roofline_memory_s(&x->k, ADAM_TRAFFIC_BYTES * local, 4);
 	double ag_exposed = 0;
 	if (p->dp > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {
+		/* the updated weights, gathered bucket by bucket (one per layer):
+		 * overlapped with the next step's first forward, the first bucket
+		 * exposed since that forward needs it (Megatron-Core's
+		 * --overlap-param-gather; docs/training.md) */
 		double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
-		ag_exposed = roofline_overlap_s(ag, first_fwd);
+		int buckets = 0;
+		for (int ch = 0; ch < p->vpp; ch++)
+			buckets += in->layers[ch * p->pp + i];
+		if (buckets < 1)
+			buckets = 1;
+		ag_exposed = ag / buckets + roofline_overlap_s(ag * (buckets - 1) / buckets, first_fwd);
 	}
-	out->total_s = dp_end + opt + ag_exposed;
-	out->dp_s = dp_end - pr->stage_end_s[i] + ag_exposed;
+	out->total_s = dp_end + norm + opt + ag_exposed;
+	out->dp_s = dp_end - pr->stage_end_s[i] + norm + ag_exposed;
 	out->opt_s = opt;
 	if (trace != NULL) {
 		/* what the compute stream waits for after its last operation */
 		if (dp_end > pr->stage_end_s[i])
 			timeline_add(trace, i, PIPE_STREAM_COMPUTE, "comm_dp", "wait: DP gradients", pr->stage_end_s[i], dp_end);
+		if (norm > 0) {
+			struct timeline_span *np = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "comm_dp",
+								"gradient-norm all-reduce", dp_end, dp_end + norm);
+			timeline_span_arg(np, "group_ranks", (double)cluster_gpus(x->c));
+		}
+		dp_end += norm;
 		struct timeline_span *sp = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "optimizer", "optimizer", dp_end, dp_end + opt);
 		timeline_span_arg(sp, "params", local);
 		timeline_span_arg(sp, "bytes", ADAM_TRAFFIC_BYTES * local);
@@ -534,6 +571,19 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 			step = tails[i].total_s;
 	}
 	fill_breakdown(r, p, in, &pr, tails, step);
+	/* every GPU of the job meets at the step's end: the step waits for the
+	 * slowest one's kernels (straggler.h) */
+	long ranks = (long)p->tp * p->cp * p->pp * p->dp;
+	r->br.straggler = straggler_wait_s(r->br.compute, ranks, straggler_default_sigma);
+	if (trace != NULL && r->br.straggler > 0)
+		for (int i = 0; i < p->pp; i++) {
+			struct timeline_span *sp = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "straggler",
+								"wait: slowest GPU (stragglers)", tails[i].total_s,
+								tails[i].total_s + r->br.straggler);
+			timeline_span_arg(sp, "group_ranks", (double)ranks);
+			timeline_span_arg(sp, "expected_max_sigmas", straggler_expected_max(ranks));
+		}
+	step += r->br.straggler;
 	fill_rates(r, x, step);
 
 	pipeline_result_release(&pr);

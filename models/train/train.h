@@ -136,6 +136,7 @@ struct train_breakdown {
 	double comm_dp;       /* data-parallel reduction not hidden by backward */
 	double bubble;        /* waiting for pipeline neighbours (incl. transfers) */
 	double other;         /* waiting for the slowest stage */
+	double straggler;     /* waiting for the slowest GPU of the job (straggler.h) */
 };
 
 struct train_result {
