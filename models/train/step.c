@@ -131,6 +131,19 @@ static void stage_inputs_release(struct stage_inputs *in)
 	free(in->layers);
 }
 
+/* The output layer's GEMM (tokens x hidden by hidden x vocab / tp) in
+ * one pass: forward (F), input gradient (B) or weight gradient (W). */
+static double logits_gemm_s(const struct layer_ctx *x, enum pipeline_op pass)
+{
+	double T = x->tokens, h = x->w->model.hidden, V = (double)x->w->model.vocab / x->p->tp;
+	switch (pass) {
+	case PIPE_F: return roofline_gemm_tiled_s(&x->k, T, V, h);
+	case PIPE_B: return roofline_gemm_tiled_s(&x->k, T, h, V);
+	case PIPE_W: return roofline_gemm_tiled_s(&x->k, h, V, T);
+	}
+	return 0;
+}
+
 /* Virtual stage vs's times from the dense (D) and MoE (E) layer costs plus
  * z3_f / z3_b per layer: its layers, the embedding on the first, the output
  * projection and loss on the last, the transfers to the next. */
@@ -158,11 +171,10 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 		fwd += roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * m->hidden * 2, 1);  /* embedding */
 	if (vs == P - 1) {
 		/* output projection and the loss (fp32 softmax over V / t) */
-		double logits = roofline_gemm_s(&x->k, x->tokens, (double)m->vocab / p->tp, m->hidden);
 		double loss = roofline_memory_s(&x->k, 4.0 * 3 * x->tokens * m->vocab / p->tp, 3);
-		fwd += logits + loss;
-		bin += logits + loss;
-		bw += logits;
+		fwd += logits_gemm_s(x, PIPE_F) + loss;
+		bin += logits_gemm_s(x, PIPE_B) + loss;
+		bw += logits_gemm_s(x, PIPE_W);
 	}
 	in->f_s[vs] = fwd;
 	if (p->schedule == SCHED_ZB_H1) {
@@ -518,7 +530,7 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 	}
 	if (vs == in->P - 1)
 		/* the loss and the output layer's gradients (its weight gradient is W's under ZB-H1) */
-		t += roofline_gemm_s(&x->k, x->tokens, (double)m->vocab / p->tp, m->hidden) * (zb ? 1 : 2) +
+		t += logits_gemm_s(x, PIPE_B) + (zb ? 0 : logits_gemm_s(x, PIPE_W)) +
 		     roofline_memory_s(&x->k, 4.0 * 3 * x->tokens * m->vocab / p->tp, 3);
 	for (int l = first + count - 1; l >= first; l--) {
 		int d, e;
