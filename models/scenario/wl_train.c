@@ -14,6 +14,7 @@ static void plan_set_auto(struct parallel_plan *p)
 {
 	p->order[0] = '\0';
 	p->tp_comm_overlap = false;
+	p->overlap_param_gather = true;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 }
@@ -32,11 +33,13 @@ static int read_schedule_recompute(struct jread *r, const json_t *v, struct para
 	return 0;
 }
 
-/* order (a rank order placement accepts) and tp_comm_overlap. */
+/* order (a rank order placement accepts), tp_comm_overlap and
+ * overlap_param_gather. */
 static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
-	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0)
+	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0 ||
+	    jread_bool(r, v, "overlap_param_gather", false, &p->overlap_param_gather) < 0)
 		return -1;
 	if (p->order[0]) {
 		struct placement pl;
@@ -73,7 +76,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
-		"sequence_parallel", "order", "tp_comm_overlap", NULL
+		"sequence_parallel", "order", "tp_comm_overlap", "overlap_param_gather", NULL
 	};
 
 	plan_set_auto(p);

@@ -27,6 +27,7 @@ static void fill_defaults(const struct parallel_plan *req, struct train_plan *p)
 	p->sp = req->sequence_parallel == PLAN_AUTO ? p->tp > 1 : req->sequence_parallel == 1;
 	snprintf(p->order, sizeof p->order, "%s", req->order);
 	p->tp_overlap = req->tp_comm_overlap;
+	p->param_gather_overlap = req->overlap_param_gather;
 }
 
 /* What the checks read besides the plan. */

@@ -221,8 +221,13 @@ static struct bucket_chunk *dp_buckets(const struct layer_ctx *x, const struct c
 	double lora_chunk = 0;
 	if (x->lora)
 		lora_chunk = memory_lora_params_per_layer(x->w, p) * x->w->model.layers / p->pp / p->vpp;
+	/* one bucket per layer for the first chunk, one per chunk for the
+	 * others, whose reduction runs under the later chunks' backward
+	 * (Megatron-Core's get_model: "Turn off bucketing for model_chunk 2
+	 * onwards") */
 	for (int vs = 0; vs < in->P; vs++)
-		bucket_chunk_init(&chunks[vs], x, dpg, in->layers[vs], x->lora ? lora_chunk : in->params[vs]);
+		bucket_chunk_init(&chunks[vs], x, dpg, vs / p->pp > 0 ? 1 : in->layers[vs],
+				  x->lora ? lora_chunk : in->params[vs]);
 	return chunks;
 }
 
@@ -304,17 +309,19 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	double opt = roofline_memory_s(&x->k, ADAM_TRAFFIC_BYTES * local, 4);
 	double ag_exposed = 0;
 	if (p->dp > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {
-		/* the updated weights, gathered bucket by bucket (one per layer):
-		 * overlapped with the next step's first forward, the first bucket
-		 * exposed since that forward needs it (Megatron-Core's
-		 * --overlap-param-gather; docs/training.md) */
+		/* the updated weights, gathered in the gradients' buckets: with
+		 * overlap_param_gather under the next step's first forward, only
+		 * the first bucket exposed since that forward needs it ("exposes
+		 * only one DP communication chunk": NeMo, Communication Overlap);
+		 * without it, all of it after the optimizer */
 		double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
 		int buckets = 0;
 		for (int ch = 0; ch < p->vpp; ch++)
-			buckets += in->layers[ch * p->pp + i];
-		if (buckets < 1)
-			buckets = 1;
-		ag_exposed = ag / buckets + roofline_overlap_s(ag * (buckets - 1) / buckets, first_fwd);
+			buckets += chunks[ch * p->pp + i].buckets;
+		if (!p->param_gather_overlap)
+			ag_exposed = ag;
+		else
+			ag_exposed = ag / buckets + roofline_overlap_s(ag * (buckets - 1) / buckets, first_fwd);
 	}
 	out->total_s = dp_end + norm + opt + ag_exposed;
 	out->dp_s = dp_end - pr->stage_end_s[i] + norm + ag_exposed;

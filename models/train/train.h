@@ -59,6 +59,8 @@ struct parallel_plan {
 	int sequence_parallel;  /* 0, 1 or PLAN_AUTO */
 	char order[32];         /* rank placement, "" = tp-cp-pp-dp */
 	bool tp_comm_overlap;   /* TP collectives overlapped with GEMMs (userbuffers) */
+	bool overlap_param_gather; /* ZeRO-1/2 weight all-gather under the next forward
+				    * (default true: docs/training.md) */
 };
 
 enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
@@ -115,6 +117,7 @@ struct train_plan {
 	enum recompute_kind recompute;
 	bool sp;
 	bool tp_overlap;
+	bool param_gather_overlap;    /* the ZeRO-1/2 weight all-gather overlaps the next forward */
 	char order[32];
 };
 
