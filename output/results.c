@@ -27,7 +27,9 @@ rowset *results_catalog_gpus(const catalog *c)
 	static const char *const cols[] = {
 		"name", "aliases", "description", "vendor", "memory_gib", "mem_bw_GBps", "tflops_fp64",
 		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
-		"scale_up", "scale_up_GBps", "tdp_w", "year", "confidence", "source", NULL
+		"scale_up", "scale_up_GBps", "tdp_w", "year", "confidence", "source",
+		/* additions */
+		"sms", NULL
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_gpu_count(c); i++) {
@@ -48,6 +50,8 @@ rowset *results_catalog_gpus(const catalog *c)
 		rowset_real(rs, "scale_up_GBps", g->scale_up_bytes_per_s / 1e9);
 		rowset_real(rs, "tdp_w", g->tdp_w);
 		rowset_int(rs, "year", g->year);
+		if (g->sms > 0)
+			rowset_int(rs, "sms", g->sms);
 		provenance_cells(rs, &g->id);
 	}
 	return rs;
