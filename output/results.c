@@ -27,7 +27,9 @@ rowset *results_catalog_gpus(const catalog *c)
 	static const char *const cols[] = {
 		"name", "aliases", "description", "vendor", "memory_gib", "mem_bw_GBps", "tflops_fp64",
 		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
-		"scale_up", "scale_up_GBps", "tdp_w", "year", "confidence", "source", NULL
+		"scale_up", "scale_up_GBps", "tdp_w", "year", "confidence", "source",
+		/* additions */
+		"sms", NULL
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_gpu_count(c); i++) {
@@ -48,6 +50,8 @@ rowset *results_catalog_gpus(const catalog *c)
 		rowset_real(rs, "scale_up_GBps", g->scale_up_bytes_per_s / 1e9);
 		rowset_real(rs, "tdp_w", g->tdp_w);
 		rowset_int(rs, "year", g->year);
+		if (g->sms > 0)
+			rowset_int(rs, "sms", g->sms);
 		provenance_cells(rs, &g->id);
 	}
 	return rs;
@@ -316,7 +320,9 @@ static const char *const training_columns[] = {
 	/* additions: the objective's verdicts */
 	"meets_deadline_p50", "meets_deadline_p90", "meets_budget_p50", "meets_budget_p90",
 	/* additions: the step's wait for its data */
-	"t_data_stall_s", "frac_data_stall", NULL
+	"t_data_stall_s", "frac_data_stall",
+	/* additions: costs that grow with scale */
+	"t_straggler_s", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -359,6 +365,7 @@ static void step_cells(rowset *rs, const struct train_result *t)
 	rowset_real(rs, "t_comm_dp_s", b->comm_dp);
 	rowset_real(rs, "t_bubble_s", b->bubble);
 	rowset_real(rs, "t_wait_s", b->other);
+	rowset_real(rs, "t_straggler_s", b->straggler);
 }
 
 /* The whole run's columns, shared by every kind that has a run. */
@@ -630,6 +637,7 @@ static const struct results_column columns[] = {
 	{ "t_comm_dp_s", UNIT_NUMBER, "s", "the step's data-parallel reductions not hidden by the backward pass (with ZeRO-3, also the per-layer weight gathers and gradient reduce-scatters not hidden)" },
 	{ "t_bubble_s", UNIT_NUMBER, "s", "the step's pipeline bubble" },
 	{ "t_wait_s", UNIT_NUMBER, "s", "the rest of the step (waits)" },
+	{ "t_straggler_s", UNIT_NUMBER, "s", "the step's wait for the slowest GPU of the job: sigma x E[max of N normal draws] x t_compute_s (docs/training.md)" },
 	{ "micro_batches", UNIT_COUNT, "count", "micro-batches per step on each pipeline" },
 	{ "sequence_parallel", UNIT_BOOL, "boolean", "sequence parallelism with tensor parallelism" },
 	{ "plans_tried", UNIT_COUNT, "count", "plans that divide the cluster, searched when a plan field is auto" },

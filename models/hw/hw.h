@@ -64,6 +64,8 @@ struct gpu_spec {
 	char host_link[CAT_NAME_MAX];
 	double tdp_w;
 	int year;
+	int sms;                        /* streaming multiprocessors (AMD: compute units); 0 = not known */
+	char sms_source[CAT_TEXT_MAX];
 };
 
 enum fabric_kind { FABRIC_SCALE_UP, FABRIC_HOST, FABRIC_SCALE_OUT };

@@ -1,5 +1,7 @@
 #include "roofline.h"
 
+#include <math.h>
+
 /*
  * The global constants of the kernel model, fitted once to the published
  * runs of scenarios/validation (docs/calibration.md: a grid over plausible
@@ -8,7 +10,7 @@
  * tools/calibrate.sh can rebuild with other values.
  */
 #ifndef GEMM_FACTOR
-#define GEMM_FACTOR 0.75
+#define GEMM_FACTOR 0.77
 #endif
 #ifndef ATTN_FACTOR
 #define ATTN_FACTOR 0.5
@@ -61,6 +63,7 @@ void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision 
 			     (cal->hbm_efficiency > 0 ? cal->hbm_efficiency : roofline_default_hbm_efficiency);
 	k->launch_s = cal->launch_s >= 0 ? cal->launch_s : roofline_default_launch_s;
 	k->operand_bytes = pr == PREC_FP8 ? 1.0 : pr == PREC_FP4 ? 0.5 : 2.0;
+	k->sms = g->sms;
 }
 
 double roofline_gemm_s(const struct roofline *k, double M, double N, double K)
@@ -68,6 +71,46 @@ double roofline_gemm_s(const struct roofline *k, double M, double N, double K)
 	double flops = 2 * M * N * K;
 	double bytes = k->operand_bytes * (M * K + K * N) + OUTPUT_BYTES * M * N;
 	double tc = flops / (k->peak_flops_per_s * k->gemm_efficiency), tm = bytes / k->hbm_bytes_per_s;
+	return (tc > tm ? tc : tm) + k->launch_s;
+}
+
+/* Useful output over the output computed by whole waves of tm x tn tiles
+ * (with split-K below one wave). */
+static double tiled_efficiency(double M, double N, double K, double tm, double tn, int sms)
+{
+	double tiles = ceil(M / tm) * ceil(N / tn);
+	double units = tiles, waves;
+	if (tiles < sms) {
+		double split = floor(sms / tiles), deepest = floor(K / ROOFLINE_SPLIT_K_MIN);
+		if (split > deepest)
+			split = deepest;
+		if (split < 1)
+			split = 1;
+		units = tiles * split;
+	}
+	waves = ceil(units / sms);
+	return (M * N) / (tiles * tm * tn) * units / (waves * sms);
+}
+
+double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double N, double K)
+{
+	if (k->sms <= 0 || !(M > 0 && N > 0 && K > 0))
+		return 1;
+	double a = tiled_efficiency(M, N, K, ROOFLINE_TILE_M, ROOFLINE_TILE_N, k->sms);
+	double b = tiled_efficiency(M, N, K, ROOFLINE_TILE_N, ROOFLINE_TILE_M, k->sms);
+	return a > b ? a : b;
+}
+
+/* Wave and tile quantization: NVIDIA, "Matrix Multiplication Background
+ * User's Guide" (Deep Learning Performance documentation), sections on
+ * tile and wave quantization: a GEMM runs in whole tiles and in waves of
+ * one tile per SM, so its time steps with ceil(tiles / SMs). */
+double roofline_gemm_tiled_s(const struct roofline *k, double M, double N, double K)
+{
+	double eff = roofline_gemm_shape_efficiency(k, M, N, K);
+	double flops = 2 * M * N * K;
+	double bytes = k->operand_bytes * (M * K + K * N) + OUTPUT_BYTES * M * N;
+	double tc = flops / (k->peak_flops_per_s * k->gemm_efficiency * eff), tm = bytes / k->hbm_bytes_per_s;
 	return (tc > tm ? tc : tm) + k->launch_s;
 }
 

@@ -37,6 +37,7 @@ struct roofline {
 	double hbm_bytes_per_s;        /* reached by memory-bound kernels */
 	double launch_s;               /* fixed cost of each kernel */
 	double operand_bytes;          /* bytes per element of GEMM operands */
+	int sms;                       /* the GPU's SMs (0: not known, no shape model) */
 };
 
 /* The rates of GPU g computing in precision pr, with cal's overrides
@@ -47,6 +48,26 @@ void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision 
 /* Seconds of a GEMM of M x K by K x N (16-bit output): the roofline plus a
  * launch. */
 double roofline_gemm_s(const struct roofline *k, double M, double N, double K);
+
+/* Seconds of the same GEMM with its shape's efficiency: the output is cut
+ * into ROOFLINE_TILE_M x ROOFLINE_TILE_N tiles (either way round, the
+ * better), which run in waves of one tile per SM; a GEMM of fewer tiles
+ * than SMs splits K to fill them (split-K, at least ROOFLINE_SPLIT_K_MIN
+ * deep per split). The compute rate is the large-GEMM rate times
+ * (useful output / output computed in whole tiles and waves); the HBM
+ * bound and the launch are roofline_gemm_s's. Without the GPU's SM count,
+ * roofline_gemm_s. */
+double roofline_gemm_tiled_s(const struct roofline *k, double M, double N, double K);
+
+/* The shape's efficiency of roofline_gemm_tiled_s, in (0, 1] (1 without
+ * the SM count). */
+double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double N, double K);
+
+/* The tile of the large-GEMM kernels (CUTLASS's and cuBLAS's 128 x 256 x 64
+ * warp-specialized tensor-core tile on Hopper), and the shallowest split of K. */
+#define ROOFLINE_TILE_M 128.0
+#define ROOFLINE_TILE_N 256.0
+#define ROOFLINE_SPLIT_K_MIN 256.0
 
 /* Seconds of `kernels` memory-bound kernels moving `bytes` in all. */
 double roofline_memory_s(const struct roofline *k, double bytes, int kernels);

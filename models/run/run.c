@@ -432,7 +432,7 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 	double ettr = 0, fck = 0, flost = 0, fails = 0, preempts = 0, lost = 0, saves = 0;
 	const struct train_breakdown *b = &m->br;
 	double comm = b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp;
-	double step_sum = b->compute + b->optimizer + comm + b->bubble + b->other + m->data_stall_s;
+	double step_sum = b->compute + b->optimizer + comm + b->bubble + b->other + b->straggler + m->data_stall_s;
 	out->failed = false;
 	for (int i = 0; i < n; i++) {
 		gsl_rng *rng = rng_stream_new(tr->seed, tr->row_id, (unsigned)RNG_FAILURES + 256u * (unsigned)i);
@@ -483,7 +483,7 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 		out->frac_compute = fprod * (b->compute + b->optimizer) / step_sum;
 		out->frac_comm_exposed = fprod * comm / step_sum;
 		out->frac_bubble = fprod * b->bubble / step_sum;
-		out->frac_idle = fprod * b->other / step_sum;
+		out->frac_idle = fprod * (b->other + b->straggler) / step_sum;  /* waits, for a stage or the slowest GPU */
 		out->frac_data_stall = fprod * m->data_stall_s / step_sum;
 		out->frac_checkpoint = fck / n;
 		out->frac_lost_to_failures = flost / n;

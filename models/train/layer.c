@@ -8,6 +8,11 @@
 #include "models/train/memory.h"
 #include "util/xalloc.h"
 
+/* Seconds of a layer's GEMMs in each pass. */
+struct layer_gemms {
+	double fwd, dgrad, wgrad;
+};
+
 int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct cluster_spec *c,
 		   const struct train_plan *p, struct cs_error *err)
 {
@@ -95,10 +100,21 @@ double layer_coll_s(const struct layer_ctx *x, const struct collective_group *g,
 	return cost.time_s;
 }
 
-/* Forward MLP GEMMs of one layer (dense, or routed and shared experts)
- * into *mlp_s, and the MLP's inner width per token on this GPU (for the
+/* A GEMM of a layer, M x K by K x N, in its three passes: the forward
+ * (output M x N), the input gradient (M x K, reducing over N) and the
+ * weight gradient (K x N, reducing over M), each with its shape's
+ * efficiency (roofline_gemm_tiled_s), times `count`, added to g. */
+static void gemm_add(const struct roofline *k, double count, double M, double N, double K, struct layer_gemms *g)
+{
+	g->fwd += count * roofline_gemm_tiled_s(k, M, N, K);
+	g->dgrad += count * roofline_gemm_tiled_s(k, M, K, N);
+	g->wgrad += count * roofline_gemm_tiled_s(k, K, N, M);
+}
+
+/* MLP GEMMs of one layer (dense, or routed and shared experts) added to
+ * *g, and the MLP's inner width per token on this GPU (for the
  * elementwise work) into *inner. */
-static void mlp_gemms(const struct layer_ctx *x, bool moe, double *mlp_s, double *inner)
+static void mlp_gemms(const struct layer_ctx *x, bool moe, struct layer_gemms *g, double *inner)
 {
 	const struct model_spec *m = &x->w->model;
 	const struct train_plan *p = x->p;
@@ -107,7 +123,8 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, double *mlp_s, double
 	double gated = m->mlp == MLP_SWIGLU;
 
 	if (!moe) {
-		*mlp_s = roofline_gemm_s(k, T, (gated ? 2 : 1) * m->ffn / t, h) + roofline_gemm_s(k, T, h, m->ffn / t);
+		gemm_add(k, 1, T, (gated ? 2 : 1) * m->ffn / t, h, g);
+		gemm_add(k, 1, T, h, m->ffn / t, g);
 		*inner = m->ffn / t;
 		return;
 	}
@@ -115,13 +132,14 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, double *mlp_s, double
 	double local = (double)m->experts / p->ep;
 	double per_expert = T * m->experts_active * p->ep / m->experts;
 	double fe = m->expert_ffn / t;
-	double mlp = roofline_gemm_s(k, T, m->experts, h) +
-		     local * (roofline_gemm_s(k, per_expert, (gated ? 2 : 1) * fe, h) + roofline_gemm_s(k, per_expert, h, fe));
+	gemm_add(k, 1, T, m->experts, h, g);
+	gemm_add(k, local, per_expert, (gated ? 2 : 1) * fe, h, g);
+	gemm_add(k, local, per_expert, h, fe, g);
 	if (m->shared_experts > 0) {
 		double fs = (double)m->shared_experts * m->expert_ffn / t;
-		mlp += roofline_gemm_s(k, T, (gated ? 2 : 1) * fs, h) + roofline_gemm_s(k, T, h, fs);
+		gemm_add(k, 1, T, (gated ? 2 : 1) * fs, h, g);
+		gemm_add(k, 1, T, h, fs, g);
 	}
-	*mlp_s = mlp;
 	*inner = (m->experts_active + m->shared_experts) * fe;
 }
 
@@ -342,14 +360,15 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	double T = x->tokens, t = p->tp;
 	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
 	double gated = m->mlp == MLP_SWIGLU;
-	double mlp, inner, attn, attn_bwd;
+	double inner, attn, attn_bwd;
+	struct layer_gemms gm = { 0, 0, 0 };
 
 	memset(lt, 0, sizeof *lt);
-	/* GEMMs, forward */
-	double qkv = roofline_gemm_s(k, T, (a * d + 2 * g * d) / t, h);
-	double out = roofline_gemm_s(k, T, h, a * d / t);
-	mlp_gemms(x, moe, &mlp, &inner);
-	double gemms = qkv + out + mlp;
+	/* GEMMs: QKV, attention output, MLP */
+	gemm_add(k, 1, T, (a * d + 2 * g * d) / t, h, &gm);
+	gemm_add(k, 1, T, h, a * d / t, &gm);
+	mlp_gemms(x, moe, &gm, &inner);
+	double gemms = gm.fwd;
 	attention(x, &attn, &attn_bwd);
 	/* elementwise: norms, residual adds, rotary, activation (bytes read and written) */
 	double rep = p->sp ? t : 1;
@@ -361,9 +380,9 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	lt->dequant = x->lora ? dequant_s(x, moe) : 0;
 	lt->fwd = gemms + attn + elem + permute + lt->dequant;
 	/* backward: input and weight gradients each as much GEMM work as the
-	 * forward; elementwise twice */
-	lt->bwd_input = gemms + attn_bwd + 2 * elem + permute + lt->dequant;
-	lt->bwd_weight = gemms;
+	 * forward, in their own shapes; elementwise twice */
+	lt->bwd_input = gm.dgrad + attn_bwd + 2 * elem + permute + lt->dequant;
+	lt->bwd_weight = gm.wgrad;
 	if (x->lora) {
 		/* frozen base: no weight gradients beyond the small adapters */
 		lt->bwd_weight = 0.02 * gemms;

@@ -14,6 +14,7 @@
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/pipeline.h"
+#include "models/train/straggler.h"
 #include "sim/timeline.h"
 #include "util/xalloc.h"
 
@@ -133,6 +134,19 @@ static void stage_inputs_release(struct stage_inputs *in)
 	free(in->layers);
 }
 
+/* The output layer's GEMM (tokens x hidden by hidden x vocab / tp) in
+ * one pass: forward (F), input gradient (B) or weight gradient (W). */
+static double logits_gemm_s(const struct layer_ctx *x, enum pipeline_op pass)
+{
+	double T = x->tokens, h = x->w->model.hidden, V = (double)x->w->model.vocab / x->p->tp;
+	switch (pass) {
+	case PIPE_F: return roofline_gemm_tiled_s(&x->k, T, V, h);
+	case PIPE_B: return roofline_gemm_tiled_s(&x->k, T, h, V);
+	case PIPE_W: return roofline_gemm_tiled_s(&x->k, h, V, T);
+	}
+	return 0;
+}
+
 /* Virtual stage vs's times from the dense (D) and MoE (E) layer costs plus
  * z3_f / z3_b per layer: its layers, the embedding on the first, the output
  * projection and loss on the last, the transfers to the next. */
@@ -161,11 +175,10 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 		fwd += roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * m->hidden * 2, 1);  /* embedding */
 	if (vs == P - 1) {
 		/* output projection and the loss (fp32 softmax over V / t) */
-		double logits = roofline_gemm_s(&x->k, x->tokens, (double)m->vocab / p->tp, m->hidden);
 		double loss = roofline_memory_s(&x->k, 4.0 * 3 * x->tokens * m->vocab / p->tp, 3);
-		fwd += logits + loss;
-		bin += logits + loss;
-		bw += logits;
+		fwd += logits_gemm_s(x, PIPE_F) + loss;
+		bin += logits_gemm_s(x, PIPE_B) + loss;
+		bw += logits_gemm_s(x, PIPE_W);
 	}
 	in->f_s[vs] = fwd;
 	if (p->schedule == SCHED_ZB_H1) {
@@ -212,9 +225,31 @@ static struct bucket_chunk *dp_buckets(const struct layer_ctx *x, const struct c
 	double lora_chunk = 0;
 	if (x->lora)
 		lora_chunk = memory_lora_params_per_layer(x->w, p) * x->w->model.layers / p->pp / p->vpp;
+	/* one bucket per layer for the first chunk, one per chunk for the
+	 * others, whose reduction runs under the later chunks' backward
+	 * (Megatron-Core's get_model: "Turn off bucketing for model_chunk 2
+	 * onwards") */
 	for (int vs = 0; vs < in->P; vs++)
-		bucket_chunk_init(&chunks[vs], x, dpg, in->layers[vs], x->lora ? lora_chunk : in->params[vs]);
+		bucket_chunk_init(&chunks[vs], x, dpg, vs / p->pp > 0 ? 1 : in->layers[vs],
+				  x->lora ? lora_chunk : in->params[vs]);
 	return chunks;
+}
+
+/* Seconds of the all-reduce of the gradient norm and the loss (a few fp32
+ * scalars, 16 bytes) over every GPU of the job: latency-bound, on the
+ * critical path between the gradient reduction and the update. */
+double step_norm_allreduce_s(const struct layer_ctx *x)
+{
+	long used = (long)x->p->tp * x->p->cp * x->p->pp * x->p->dp;
+	int per_node = x->c->gpus_per_node;
+	struct collective_group g;
+	if (used < 2)
+		return 0;
+	if (used <= per_node)
+		collective_group_make(&g, 1, (int)used);
+	else
+		collective_group_make(&g, (int)((used + per_node - 1) / per_node), per_node);
+	return layer_coll_s(x, &g, COLL_ALL_REDUCE, 16.0);
 }
 
 /*
@@ -270,21 +305,42 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	}
 	if (end > dp_end)
 		dp_end = end;
+	/* the gradient norm (clipping) and the loss: one all-reduce of a few
+	 * fp32 scalars over every GPU of the job before the update (Megatron's
+	 * clip_grad_norm over the model- and data-parallel groups), latency-bound */
+	double norm = step_norm_allreduce_s(x);
 	/* Megatron's distributed optimizer shards over dp x cp (memory.c) */
 	double local = grad_params / (p->zero >= 1 ? (double)p->dp * p->cp : 1);
 	double opt = roofline_memory_s(&x->k, ADAM_TRAFFIC_BYTES * local, 4);
 	double ag_exposed = 0;
 	if (dpg->n > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {
+		/* the updated weights, gathered in the gradients' buckets: with
+		 * overlap_param_gather under the next step's first forward, only
+		 * the first bucket exposed since that forward needs it ("exposes
+		 * only one DP communication chunk": NeMo, Communication Overlap);
+		 * without it, all of it after the optimizer */
 		double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
-		ag_exposed = roofline_overlap_s(ag, first_fwd);
+		int buckets = 0;
+		for (int ch = 0; ch < p->vpp; ch++)
+			buckets += chunks[ch * p->pp + i].buckets;
+		if (!p->param_gather_overlap)
+			ag_exposed = ag;
+		else
+			ag_exposed = ag / buckets + roofline_overlap_s(ag * (buckets - 1) / buckets, first_fwd);
 	}
-	out->total_s = dp_end + opt + ag_exposed;
-	out->dp_s = dp_end - pr->stage_end_s[i] + ag_exposed;
+	out->total_s = dp_end + norm + opt + ag_exposed;
+	out->dp_s = dp_end - pr->stage_end_s[i] + norm + ag_exposed;
 	out->opt_s = opt;
 	if (trace != NULL) {
 		/* what the compute stream waits for after its last operation */
 		if (dp_end > pr->stage_end_s[i])
 			timeline_add(trace, i, PIPE_STREAM_COMPUTE, "comm_dp", "wait: DP gradients", pr->stage_end_s[i], dp_end);
+		if (norm > 0) {
+			struct timeline_span *np = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "comm_dp",
+								"gradient-norm all-reduce", dp_end, dp_end + norm);
+			timeline_span_arg(np, "group_ranks", (double)cluster_gpus(x->c));
+		}
+		dp_end += norm;
 		struct timeline_span *sp = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "optimizer", "optimizer", dp_end, dp_end + opt);
 		timeline_span_arg(sp, "params", local);
 		timeline_span_arg(sp, "bytes", ADAM_TRAFFIC_BYTES * local);
@@ -487,7 +543,7 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 	}
 	if (vs == in->P - 1)
 		/* the loss and the output layer's gradients (its weight gradient is W's under ZB-H1) */
-		t += roofline_gemm_s(&x->k, x->tokens, (double)m->vocab / p->tp, m->hidden) * (zb ? 1 : 2) +
+		t += logits_gemm_s(x, PIPE_B) + (zb ? 0 : logits_gemm_s(x, PIPE_W)) +
 		     roofline_memory_s(&x->k, 4.0 * 3 * x->tokens * m->vocab / p->tp, 3);
 	for (int l = first + count - 1; l >= first; l--) {
 		int d, e;
@@ -540,6 +596,19 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 			step = tails[i].total_s;
 	}
 	fill_breakdown(r, p, in, &pr, tails, step);
+	/* every GPU of the job meets at the step's end: the step waits for the
+	 * slowest one's kernels (straggler.h) */
+	long ranks = (long)p->tp * p->cp * p->pp * p->dp;
+	r->br.straggler = straggler_wait_s(r->br.compute, ranks, straggler_default_sigma);
+	if (trace != NULL && r->br.straggler > 0)
+		for (int i = 0; i < p->pp; i++) {
+			struct timeline_span *sp = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "straggler",
+								"wait: slowest GPU (stragglers)", tails[i].total_s,
+								tails[i].total_s + r->br.straggler);
+			timeline_span_arg(sp, "group_ranks", (double)ranks);
+			timeline_span_arg(sp, "expected_max_sigmas", straggler_expected_max(ranks));
+		}
+	step += r->br.straggler;
 	fill_rates(r, x, step);
 
 	pipeline_result_release(&pr);

@@ -32,4 +32,10 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 			   const struct train_plan *p, struct train_result *r, struct timeline *trace,
 			   double bound_s);
 
+struct layer_ctx;
+
+/* Seconds of the all-reduce of the gradient norm and the loss (16 bytes)
+ * over every GPU of the plan: part of the data-parallel tail (t_comm_dp_s). */
+double step_norm_allreduce_s(const struct layer_ctx *x);
+
 #endif

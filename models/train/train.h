@@ -92,6 +92,8 @@ struct parallel_plan {
 	int moe_max_nodes;      /* node-limited routing: nodes a token may reach (0: unlimited) */
 	int pipeline_split;     /* enum pipeline_split (0: even layers) */
 	int grad_reduce;        /* enum grad_reduce (0: auto) */
+	bool overlap_param_gather; /* ZeRO-1/2 weight all-gather under the next forward
+				    * (default true: docs/training.md) */
 };
 
 enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
@@ -151,6 +153,7 @@ struct train_plan {
 	bool tp_overlap;
 	enum moe_overlap moe_overlap;
 	int moe_max_nodes;            /* 0: unlimited */
+	bool param_gather_overlap;    /* the ZeRO-1/2 weight all-gather overlaps the next forward */
 	char order[32];
 	enum pipeline_split split;
 	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */
@@ -174,6 +177,7 @@ struct train_breakdown {
 	double comm_dp;       /* data-parallel reduction not hidden by backward */
 	double bubble;        /* waiting for pipeline neighbours (incl. transfers) */
 	double other;         /* waiting for the slowest stage */
+	double straggler;     /* waiting for the slowest GPU of the job (straggler.h) */
 };
 
 struct train_result {

@@ -44,7 +44,8 @@ import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 x = [e for e in ev if e["ph"] == "X"]
 cats = {e["cat"] for e in x}
-assert {"compute", "comm_tp", "pp_send", "pp_recv", "dp_bucket", "optimizer"} <= cats, cats
+assert {"compute", "comm_tp", "pp_send", "pp_recv", "dp_bucket", "optimizer", "straggler"} <= cats, cats
+assert any(e["name"] == "gradient-norm all-reduce" for e in x)
 op = next(e for e in x if e["name"] == "F mb0 chunk1")
 assert {"layer_first", "layer_last", "flops", "micro_batch", "virtual_stage"} <= set(op["args"]), op
 assert op["args"]["virtual_stage"] == 4 and op["args"]["layer_first"] == 16, op

@@ -31,7 +31,8 @@ tail -n +2 "$TMP/out" | awk -F, '{ e = $5 < 0 ? -$5 : $5; if (e > 25) bad = 1 } 
 
 # trace: 2 stages x 8 micro-batches x (F + B) operations, each with its 16
 # layers' tensor-parallel collectives nested (512), 16 transfers as a send
-# and a receive each (32), one optimizer span per stage: 578 slices
+# and a receive each (32), one gradient-norm all-reduce, one optimizer and one
+# straggler wait span per stage: 582 slices
 # (tests/cli/test_trace.sh checks the format and the time accounting).
 cat >"$TMP/tr.json" <<'JSON'
 { "workload": { "kind": "training", "model": "llama3-8b", "seq_len": 4096, "global_batch_tokens": 32768,
@@ -40,7 +41,7 @@ cat >"$TMP/tr.json" <<'JSON'
   "candidates": [ { "name": "two", "preset": "dgx-h100", "nodes": 2 } ] }
 JSON
 expect_status 0 "$CLUSTERSIM" trace "$TMP/tr.json" -o "$TMP/trace.json" || fail "trace"
-[ "$(grep -o '"ph":"X"' "$TMP/trace.json" | wc -l)" -eq 578 ] && ok || fail "trace spans: $(grep -o '"ph":"X"' "$TMP/trace.json" | wc -l)"
+[ "$(grep -o '"ph":"X"' "$TMP/trace.json" | wc -l)" -eq 582 ] && ok || fail "trace spans: $(grep -o '"ph":"X"' "$TMP/trace.json" | wc -l)"
 grep -q '"traceEvents"' "$TMP/trace.json" && grep -q '"GPU 8 compute"' "$TMP/trace.json" && ok || fail "trace tracks"
 expect_status 2 "$CLUSTERSIM" trace "$TOP/scenarios/examples/nccl-allreduce.json" || fail "trace of a collective"
 expect_status 2 "$CLUSTERSIM" trace "$ex" --candidate "no such" || fail "trace unknown candidate"

@@ -31,10 +31,10 @@ import sys
 ROUND_S = 1e-5      # the CSV's six significant digits, and a ns per slice
 CRIT_FRAC = 0.15    # the row averages stages: the critical stage differs by their spread
 COLUMNS = ["t_compute_s", "t_comm_tp_s", "t_comm_ep_s", "t_comm_cp_s", "t_comm_dp_s",
-           "t_optimizer_s", "t_bubble_s", "t_wait_s"]
+           "t_optimizer_s", "t_bubble_s", "t_wait_s", "t_straggler_s"]
 CAT_COLUMN = {"compute": "t_compute_s", "zero3": "t_comm_dp_s", "comm_tp": "t_comm_tp_s",
               "comm_ep": "t_comm_ep_s", "comm_cp": "t_comm_cp_s", "comm_dp": "t_comm_dp_s",
-              "optimizer": "t_optimizer_s"}
+              "optimizer": "t_optimizer_s", "straggler": "t_straggler_s"}
 REQUIRED = {"X": ["name", "ph", "ts", "dur", "pid", "tid"], "M": ["name", "args"],
             "s": ["id", "ts", "pid", "tid"], "f": ["id", "ts", "pid", "tid", "bp"]}
 
@@ -149,7 +149,7 @@ def stage_times(v):
         if cat == "compute" and top and "micro_batch" in e.get("args", {}):
             ops_busy += b - a
             ops_end = max(ops_end, b)
-        elif top and cat in ("comm_dp", "optimizer") and tail_start is None:
+        elif top and cat in ("comm_dp", "optimizer", "straggler") and tail_start is None:
             tail_start = a
         last_end = max(last_end, b)
     stage_end = tail_start if tail_start is not None else ops_end

@@ -93,6 +93,78 @@ static void test_overlap(void **state)
 	assert_close(roofline_overlap_s(0.0, 3.0), 0.0, 0);
 }
 
+/* A GPU with 132 SMs (H100 SXM) for the shape model, no launch cost. */
+static void tiled(struct roofline *k, struct gpu_spec *g)
+{
+	static const struct kernel_calibration nolaunch = { .launch_s = 0 };
+	gpu(g);
+	g->sms = 132;
+	roofline_init(k, g, PREC_BF16, &nolaunch);
+}
+
+/* Wave quantization: 264 tiles of 128 x 256 fill exactly 2 waves of 132
+ * SMs (512 x 16896: 4 x 66 tiles, or 2 x 132 the other way round); 265
+ * tiles (640 x 13568: 5 x 53) need a third wave, so at the same K the
+ * second takes 3/2 of the first's time, and the first runs at the
+ * large-GEMM rate exactly. */
+static void test_gemm_waves(void **state)
+{
+	(void)state;
+	struct gpu_spec g;
+	struct roofline k;
+	tiled(&k, &g);
+	double K = 8192;
+	double full = roofline_gemm_tiled_s(&k, 512, 16896, K);
+	double extra = roofline_gemm_tiled_s(&k, 640, 13568, K);
+	assert_close(full, 2 * 512 * 16896 * K / (1e15 * 0.8 * roofline_default_gemm_factor), 1e-12);
+	assert_close(roofline_gemm_shape_efficiency(&k, 512, 16896, K), 1.0, 1e-15);
+	/* each wave costs one tile's time: 2 K x 128 x 256 FLOPs at a 132th of the rate */
+	double wave_s = 2 * K * 128 * 256 * 132 / (1e15 * 0.8 * roofline_default_gemm_factor);
+	assert_close(full, 2 * wave_s, 1e-12);
+	assert_close(extra, 3 * wave_s, 1e-12);
+	assert_close(extra / full, 3.0 / 2.0, 1e-12);
+	/* tile quantization: 129 rows take as long as 256 */
+	assert_close(roofline_gemm_tiled_s(&k, 129, 132 * 256, K), roofline_gemm_tiled_s(&k, 256, 132 * 256, K), 1e-12);
+}
+
+/* A huge GEMM reaches the large-GEMM (MAMF) rate within 1%: 16384^3 is
+ * 128 x 64 = 8192 tiles, 62.06 waves of 132, efficiency 62.06/63. */
+static void test_gemm_huge(void **state)
+{
+	(void)state;
+	struct gpu_spec g;
+	struct roofline k;
+	tiled(&k, &g);
+	double n = 16384;
+	double e = roofline_gemm_shape_efficiency(&k, n, n, n);
+	assert_close(e, 8192.0 / (63 * 132), 1e-12);
+	assert_true(e > 0.98);
+	double flat = 2 * n * n * n / (1e15 * 0.8 * roofline_default_gemm_factor);
+	assert_close(roofline_gemm_tiled_s(&k, n, n, n), flat / e, 1e-12);
+}
+
+/* A tiny GEMM is memory- or launch-bound: one token through a 4096 x 4096
+ * weight splits K to fill the SMs (16 tiles x 8 splits of 512) and still
+ * takes the weights' bytes at HBM speed; with a launch cost, 16 x 16 x 16
+ * is the launch and one tile on one SM (0.2 us). Without the SM count the shape
+ * model is off. */
+static void test_gemm_tiny(void **state)
+{
+	(void)state;
+	struct gpu_spec g;
+	struct roofline k;
+	tiled(&k, &g);
+	double bytes = 2.0 * (4096 + 4096.0 * 4096) + 2.0 * 4096;
+	assert_close(roofline_gemm_tiled_s(&k, 1, 4096, 4096), bytes / (4e12 * roofline_default_hbm_efficiency), 1e-12);
+	roofline_init(&k, &g, PREC_BF16, &defaults);
+	double t = roofline_gemm_tiled_s(&k, 16, 16, 16);
+	/* one SM computes one padded 128 x 256 x 16 tile: 2^20 FLOPs at 1/132 of the rate */
+	assert_close(t, roofline_default_launch_s + 2.0 * 128 * 256 * 16 * 132 / (1e15 * 0.8 * roofline_default_gemm_factor), 1e-12);
+	g.sms = 0;
+	roofline_init(&k, &g, PREC_BF16, &defaults);
+	assert_close(roofline_gemm_tiled_s(&k, 640, 13568, 8192), roofline_gemm_s(&k, 640, 13568, 8192), 1e-15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +173,9 @@ int main(void)
 		cmocka_unit_test(test_calibration_and_precision),
 		cmocka_unit_test(test_memory_kernels),
 		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_gemm_waves),
+		cmocka_unit_test(test_gemm_huge),
+		cmocka_unit_test(test_gemm_tiny),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,68 @@
+#include "straggler.h"
+
+#include <assert.h>
+#include <math.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_math.h>
+#include <gsl/gsl_randist.h>
+
+/*
+ * sigma: GPUs of one SKU in one cluster run the same GEMM benchmark 8%
+ * apart on average, from the slowest to the fastest non-outlier GPU
+ * (Sinha et al., "Not All GPUs Are Created Equal", SC'22: 18,800 hours on
+ * over 90% of the GPUs of Summit, Vortex, Frontera, Longhorn and Corona;
+ * outliers up to 1.5x slower were left out). Reading that range as a box
+ * plot's whiskers (Q1 - 1.5 IQR to Q3 + 1.5 IQR, 5.4 standard deviations of
+ * a normal distribution) gives sigma = 0.08 / 5.4 = 1.5%. A macro only so
+ * that tools/calibrate.sh can rebuild with another value.
+ */
+#ifndef STRAGGLER_SIGMA
+#define STRAGGLER_SIGMA 0.015
+#endif
+
+const double straggler_default_sigma = STRAGGLER_SIGMA;
+
+/* The integrand of E[max of n] = int x n phi(x) Phi(x)^(n-1) dx. */
+static double max_density_x(double x, void *arg)
+{
+	double n = *(const double *)arg;
+	double P = gsl_cdf_ugaussian_P(x);
+	if (P <= 0)
+		return 0;
+	return x * n * gsl_ran_ugaussian_pdf(x) * exp((n - 1) * log(P));
+}
+
+double straggler_expected_max(long n)
+{
+	if (n <= 1)
+		return 0;
+	if (n == 2)
+		return 1 / sqrt(M_PI);
+	if (n > STRAGGLER_EXACT_MAX_N) {
+		/* the leading terms of the expansion of the mode plus Euler's
+		 * constant over it (David and Nagaraja, section 10.5) */
+		double l = 2 * log((double)n);
+		double a = sqrt(l) - (log(log((double)n)) + log(4 * M_PI)) / (2 * sqrt(l));
+		return a + 0.5772156649015329 / sqrt(l);
+	}
+	double dn = (double)n;
+	gsl_function f = { .function = max_density_x, .params = &dn };
+	gsl_integration_workspace *ws = gsl_integration_workspace_alloc(200);
+	double result = 0, abserr = 0;
+	/* the density of the maximum lives within [-9, 10] for every n here */
+	int rc = gsl_integration_qag(&f, -9.0, 10.0, 1e-10, 1e-9, 200, GSL_INTEG_GAUSS61, ws, &result, &abserr);
+	gsl_integration_workspace_free(ws);
+	assert(rc == GSL_SUCCESS);
+	(void)rc;
+	return result;
+}
+
+double straggler_wait_s(double compute_s, long n, double sigma)
+{
+	if (n <= 1 || !(compute_s > 0) || !(sigma > 0))
+		return 0;
+	return sigma * straggler_expected_max(n) * compute_s;
+}

@@ -1,0 +1,122 @@
+/* Costs that grow with scale, against closed forms: pipeline transfers on
+ * the 1F1B critical path, the distributed optimizer's weight all-gather
+ * overlapped with the next forward or not. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "models/scenario/scenario.h"
+#include "models/train/layer.h"
+#include "models/train/parallel.h"
+#include "models/train/pipeline.h"
+#include "models/train/train.h"
+
+#include "catalog_fixture.h"
+
+static void load(const char *workload, const char *candidate, struct scenario *s)
+{
+	char text[4096];
+	struct cs_error err;
+	snprintf(text, sizeof text, "{\"workload\": %s, \"candidates\": [%s]}", workload, candidate);
+	assert_int_equal(scenario_of_text(text, s, &err), 0);
+}
+
+static double span_1f1b(int p, int m, double f, double b, double c)
+{
+	double fs[8], bs[8], sf[8], sb[8];
+	for (int i = 0; i < 8; i++) {
+		fs[i] = f;
+		bs[i] = b;
+		sf[i] = sb[i] = c;
+	}
+	struct pipeline_config pc = { .p = p, .v = 1, .m = m, .schedule = SCHED_1F1B,
+				      .f_s = fs, .b_s = bs, .send_f_s = sf, .send_b_s = sb };
+	struct pipeline_result r;
+	pipeline_run(&pc, &r, NULL);
+	double span = r.span_s;
+	pipeline_result_release(&r);
+	return span;
+}
+
+/*
+ * Point-to-point transfers of c (latency + bytes / bandwidth) between
+ * stages sit on the critical path. One micro-batch goes down p stages and
+ * back: p (f + b) + 2 (p - 1) c exactly. With m micro-batches the 1F1B span
+ * is at least the transfer-free (m + p - 1)(f + b) plus that first round
+ * trip's 2 (p - 1) c, and every further micro-batch adds at most one
+ * transfer each way: at most (m + p - 1)(f + b) + 2 (m + p - 2) c. In the
+ * steady state each micro-batch waits for part of a transfer (the
+ * simulation gives (p - 1)/p of c per micro-batch here), so the cost grows
+ * with m, not just with p.
+ */
+static void test_p2p_on_critical_path(void **state)
+{
+	(void)state;
+	double f = 1, b = 2, c = 0.1;
+	for (int p = 2; p <= 6; p++) {
+		assert_close(span_1f1b(p, 1, f, b, c), p * (f + b) + 2 * (p - 1) * c, 1e-9);
+		for (int m = 2; m <= 16; m++) {
+			double s = span_1f1b(p, m, f, b, c), free = (m + p - 1) * (f + b);
+			assert_close(span_1f1b(p, m, f, b, 0), free, 1e-9);
+			assert_true(s >= free + 2 * (p - 1) * c - 1e-9);
+			assert_true(s <= free + 2 * (m + p - 2) * c + 1e-9);
+		}
+		/* more micro-batches, more transfers waited for */
+		assert_true(span_1f1b(p, 16, f, b, c) - span_1f1b(p, 16, f, b, 0) >
+			    span_1f1b(p, 2, f, b, c) - span_1f1b(p, 2, f, b, 0) + 1e-9);
+	}
+}
+
+/*
+ * The distributed optimizer's weight all-gather (ag seconds, in one bucket
+ * per layer, B = 32): without overlap_param_gather all of it follows the
+ * optimizer; with it (the default) only the first bucket does, the rest
+ * runs under the next step's first forward (longer here: Llama 3 8B, tp 8
+ * in a node, dp 2 across two nodes, 4 x 8192 tokens per micro-batch),
+ * slowing it by the overlap slowdown. So the step differs by
+ * ag (B - 1)/B (1 - slowdown), all of it in t_comm_dp_s.
+ */
+static void test_param_gather_overlap(void **state)
+{
+	(void)state;
+	const char *wl = "{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 8192, \"global_batch_tokens\": 131072,"
+			 " \"parallelism\": {\"tp\": 8, \"pp\": 1, \"vpp\": 1, \"dp\": 2, \"cp\": 1, \"ep\": 1, \"zero\": 1,"
+			 " \"micro_batch\": 4, \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true%s}}";
+	char text[1024];
+	struct scenario on, off;
+	struct train_result ron, roff;
+	snprintf(text, sizeof text, wl, "");
+	load(text, "{\"preset\": \"dgx-h100\", \"nodes\": 2}", &on);
+	snprintf(text, sizeof text, wl, ", \"overlap_param_gather\": false");
+	load(text, "{\"preset\": \"dgx-h100\", \"nodes\": 2}", &off);
+	assert_true(on.workload.train.plan.overlap_param_gather);
+	assert_false(off.workload.train.plan.overlap_param_gather);
+	train_evaluate(&on.workload.train, &on.candidates[0], NULL, &ron);
+	train_evaluate(&off.workload.train, &off.candidates[0], NULL, &roff);
+	assert_int_equal(ron.status, TRAIN_OK);
+	assert_int_equal(roff.status, TRAIN_OK);
+
+	struct layer_ctx x;
+	struct cs_error err;
+	struct collective_group dpg;
+	assert_int_equal(layer_ctx_init(&x, &on.workload.train, &on.candidates[0], &ron.plan, &err), 0);
+	layer_group_shape(&x, DIM_DP, 2, &dpg);
+	double params = parallel_vstage_params(&on.workload.train.model, &ron.plan, 0, 1);
+	double ag = layer_coll_s(&x, &dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
+	double B = on.workload.train.model.layers;
+	double want = ag * (B - 1) / B * (1 - roofline_overlap_slowdown);
+	assert_true(ag > 0.005);
+	assert_close(roff.step_time_s - ron.step_time_s, want, 1e-6);
+	assert_close(roff.br.comm_dp - ron.br.comm_dp, want, 1e-6);
+	scenario_release(&on);
+	scenario_release(&off);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_p2p_on_critical_path),
+		cmocka_unit_test(test_param_gather_overlap),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
