@@ -1,8 +1,494 @@
 #include "fleet.h"
 
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/cost/billing.h"
+#include "models/fleet/fleet_sim.h"
+#include "sim/rng.h"
+#include "util/xalloc.h"
 
 const char *const fleet_policy_names[] = { "fifo", "sjf", "priority", "backfill", NULL };
 const char *const fleet_duration_dist_names[] = { "fixed", "exponential", "lognormal", "uniform", NULL };
 const char *const fleet_arrival_names[] = { "poisson", "trace", NULL };
 const char *const fleet_trace_format_names[] = { "sacct", "csv", NULL };
+
+/* The sizing search looks no further than this many times the candidate's
+ * nodes (and never past this many nodes). */
+enum { SIZING_GROWTH_MAX = 64, SIZING_NODES_MAX = 1000000 };
+
+int fleet_team_index(const struct fleet_spec *f, const char *name)
+{
+	for (int t = 0; t < f->n_teams; t++)
+		if (strcmp(f->team_names[t], name) == 0)
+			return t;
+	return -1;
+}
+
+static void fail(struct fleet_result *r, enum fleet_status s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fail(struct fleet_result *r, enum fleet_status s, const char *fmt, ...)
+{
+	va_list ap;
+	r->status = s;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+	va_end(ap);
+}
+
+/* Append "; text" to the reason (or the text when it is empty). */
+static void note(struct fleet_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct fleet_result *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->reason);
+	va_list ap;
+	if (used > 0 && used + 2 < sizeof r->reason) {
+		memcpy(r->reason + used, "; ", 3);
+		used += 2;
+	}
+	if (used + 1 >= sizeof r->reason)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->reason + used, sizeof r->reason - used, fmt, ap);
+	va_end(ap);
+}
+
+/* One stated duration drawn: fixed, or from its distribution, clamped to
+ * [min_s, max_s] where given. A lognormal of mean m and sd s has
+ * sigma^2 = ln(1 + s^2/m^2), mu = ln m - sigma^2/2. */
+static double draw_duration(const struct fleet_duration *d, gsl_rng *rng)
+{
+	double v = d->mean_s;
+	switch (d->dist) {
+	case FLEET_DUR_FIXED:
+		break;
+	case FLEET_DUR_EXPONENTIAL:
+		v = gsl_ran_exponential(rng, d->mean_s);
+		break;
+	case FLEET_DUR_LOGNORMAL: {
+		double s2 = log(1 + d->sd_s * d->sd_s / (d->mean_s * d->mean_s));
+		v = gsl_ran_lognormal(rng, log(d->mean_s) - s2 / 2, sqrt(s2));
+		break;
+	}
+	case FLEET_DUR_UNIFORM:
+		v = gsl_ran_flat(rng, d->min_s, d->max_s);
+		break;
+	}
+	if (d->min_s > 0 && v < d->min_s)
+		v = d->min_s;
+	if (d->max_s > 0 && v > d->max_s)
+		v = d->max_s;
+	return v > 1 ? v : 1;  /* a job lasts at least a second */
+}
+
+/* Everything one fleet_run works with. */
+struct fleet_ctx {
+	const struct fleet_spec *f;
+	const struct cluster_spec *c;
+	uint64_t seed, row_id;
+	struct fleet_class_eval ce[FLEET_CLASSES_MAX];
+	double class_duration_s[FLEET_CLASSES_MAX];
+	double class_ckpt_s[FLEET_CLASSES_MAX];
+	double class_restart_s[FLEET_CLASSES_MAX];
+	struct fleet_job *jobs;       /* the batch jobs, by submission */
+	size_t n_jobs, cap;
+	long dropped;                 /* trace jobs submitted after the window */
+	int service_nodes[FLEET_TEAMS_MAX];  /* per team: whole nodes its services hold */
+	int service_gpus[FLEET_TEAMS_MAX];
+	int max_job_gpus;
+};
+
+static void push_job(struct fleet_ctx *x, const struct fleet_job *j)
+{
+	if (x->n_jobs == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 1024;
+		x->jobs = xreallocarray(x->jobs, x->cap, sizeof *x->jobs);
+	}
+	x->jobs[x->n_jobs++] = *j;
+	if (j->gpus > x->max_job_gpus)
+		x->max_job_gpus = j->gpus;
+}
+
+static int job_order(const void *a, const void *b)
+{
+	const struct fleet_job *p = a, *q = b;
+	if (p->submit_s != q->submit_s)
+		return p->submit_s < q->submit_s ? -1 : 1;
+	if (p->cls != q->cls)
+		return p->cls < q->cls ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The jobs of class i: Poisson arrivals over the window (its own stream of
+ * the scenario seed and the class, so the same on every candidate and
+ * node count) with stated or modelled durations, or its trace's jobs.
+ */
+static void draw_class(struct fleet_ctx *x, int i)
+{
+	const struct fleet_spec *f = x->f;
+	const struct fleet_class *k = &f->classes[i];
+	const double window_s = f->duration_h * 3600;
+	int team = fleet_team_index(f, k->team);
+	struct fleet_job j = {
+		.cls = i, .team = team, .gpus = k->gpus, .priority = k->priority,
+		.checkpoint_interval_s = x->class_ckpt_s[i], .restart_s = x->class_restart_s[i],
+		.trace_wait_s = -1,
+	};
+	double factor = k->estimate_factor > 0 ? k->estimate_factor : 1;
+
+	if (k->arrival == FLEET_ARRIVAL_TRACE) {
+		for (size_t n = 0; k->trace_jobs != NULL && n < k->trace_jobs->n; n++) {
+			const struct fleet_trace_job *t = &k->trace_jobs->jobs[n];
+			if (t->submit_s > window_s) {
+				x->dropped++;
+				continue;
+			}
+			j.submit_s = t->submit_s;
+			j.gpus = t->gpus;
+			j.duration_s = t->duration_s > 1 ? t->duration_s : 1;
+			j.estimate_s = j.duration_s * factor;
+			j.trace_wait_s = t->trace_wait_s;
+			j.team = t->team[0] ? fleet_team_index(f, t->team) : team;
+			push_job(x, &j);
+		}
+		return;
+	}
+	gsl_rng *arr = rng_stream_new(x->seed, (uint64_t)i, RNG_ARRIVALS);
+	gsl_rng *len = rng_stream_new(x->seed, (uint64_t)i, RNG_LENGTHS);
+	double t = gsl_ran_exponential(arr, 3600 / k->rate_per_h);
+	while (t <= window_s) {
+		j.submit_s = t;
+		j.duration_s = k->workload != NULL ? x->class_duration_s[i] : draw_duration(&k->duration, len);
+		j.estimate_s = j.duration_s * factor;
+		push_job(x, &j);
+		t += gsl_ran_exponential(arr, 3600 / k->rate_per_h);
+	}
+	gsl_rng_free(arr);
+	gsl_rng_free(len);
+}
+
+/* Each class that names a workload, through the evaluate call; services
+ * are set aside. Returns -1 after failing r. */
+static int evaluate_classes(struct fleet_ctx *x, fleet_eval_fn *eval, void *ctx, struct fleet_result *r)
+{
+	const struct fleet_spec *f = x->f;
+	int gpn = x->c->gpus_per_node;
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_class *k = &f->classes[i];
+		struct fleet_class_eval *e = &x->ce[i];
+		memset(e, 0, sizeof *e);
+		x->class_duration_s[i] = -1;
+		x->class_ckpt_s[i] = 0;
+		x->class_restart_s[i] = f->failures.restart_s;
+		if (k->workload == NULL)
+			continue;
+		eval(k, x->c, ctx, e);
+		if (!e->ok) {
+			fail(r, FLEET_INVALID, "jobs[%d] \"%s\": %s", i, k->name, e->reason);
+			return -1;
+		}
+		x->class_ckpt_s[i] = e->checkpoint_interval_s;
+		x->class_restart_s[i] = e->restart_s;
+		if (e->service) {
+			int team = fleet_team_index(f, k->team);
+			int nodes = (e->gpus + gpn - 1) / gpn;
+			x->service_nodes[team] += nodes;
+			x->service_gpus[team] += nodes * gpn;
+			continue;
+		}
+		x->class_duration_s[i] = e->duration_s;
+	}
+	return 0;
+}
+
+static int sum_services(const struct fleet_ctx *x, const bool *teams)
+{
+	int n = 0;
+	for (int t = 0; t < x->f->n_teams; t++)
+		if (teams == NULL || teams[t])
+			n += x->service_nodes[t];
+	return n;
+}
+
+/* Dollars of holding n nodes of the candidate's type for window_s. */
+static double nodes_usd(const struct fleet_ctx *x, int n, double window_s)
+{
+	struct cluster_spec c = *x->c;
+	c.nodes = n;
+	return billing_cost_usd(&c, window_s);
+}
+
+/*
+ * Simulate `jobs` on n nodes, services of the teams in `teams` (NULL: all)
+ * held beside them for the whole window, into *m; *usd the dollars of the
+ * n nodes over the window. Returns -1 with reason set when it cannot run.
+ */
+static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, const struct fleet_job *jobs,
+		    size_t n_jobs, const bool *teams, int nodes, struct fleet_metrics *m, double *usd,
+		    char *reason, size_t reason_len)
+{
+	const struct cluster_spec *c = x->c;
+	int svc = sum_services(x, teams);
+	int batch_nodes = nodes - svc;
+	double price = c->price.known ? c->price.usd_per_gpu_hour : 0;
+	struct fleet_sim_config cfg = {
+		.spec = spec, .nodes = batch_nodes, .gpus_per_node = c->gpus_per_node,
+		.domain_gpus = c->scale_up.domain_gpus > 0 ? c->scale_up.domain_gpus : c->gpus_per_node,
+		.nodes_per_leaf = c->topology.nodes_per_leaf, .jobs = jobs, .n_jobs = n_jobs,
+		.class_duration_s = x->class_duration_s, .class_checkpoint_interval_s = x->class_ckpt_s,
+		.class_restart_s = x->class_restart_s, .n_teams = spec->n_teams,
+		.team_names = spec->team_names, .usd_per_gpu_hour = price, .seed = x->seed, .row_id = x->row_id,
+	};
+
+	memset(m, 0, sizeof *m);
+	*usd = 0;
+	if (batch_nodes < 1 && n_jobs > 0) {
+		snprintf(reason, reason_len, "%d nodes leave none beside the %d the services hold", nodes, svc);
+		return -1;
+	}
+	if (n_jobs > 0 && fleet_sim_run(&cfg, m, reason, reason_len) < 0)
+		return -1;
+	/* the window the sim held its GPUs for; without batch jobs, the stated one */
+	long batch_gpus = (long)batch_nodes * c->gpus_per_node;
+	double window_h = batch_gpus > 0 && m->held_gpu_hours > 0 ? m->held_gpu_hours / (double)batch_gpus
+								   : spec->duration_h;
+	if (n_jobs == 0) {
+		m->n_teams = spec->n_teams;
+		for (int t = 0; t < spec->n_teams; t++)
+			snprintf(m->teams[t].team, sizeof m->teams[t].team, "%s", spec->team_names[t]);
+		snprintf(m->fleet.team, sizeof m->fleet.team, "%s", "");
+		m->held_gpu_hours = (double)batch_gpus * window_h;
+		m->idle_gpu_hours = m->held_gpu_hours;
+	}
+	/* the services: whole nodes held, allocated and busy for the window */
+	for (int t = 0; t < spec->n_teams; t++) {
+		if ((teams != NULL && !teams[t]) || x->service_gpus[t] == 0)
+			continue;
+		double h = x->service_gpus[t] * window_h;
+		m->teams[t].gpu_hours += h;
+		m->fleet.gpu_hours += h;
+		m->held_gpu_hours += h;
+		m->allocated_gpu_hours += h;
+		m->busy_gpu_hours += h;
+	}
+	if (m->held_gpu_hours > 0) {
+		m->utilization = m->allocated_gpu_hours / m->held_gpu_hours;
+		m->busy_utilization = m->busy_gpu_hours / m->held_gpu_hours;
+	}
+	/* the billed dollars (billing granularity and minimum): each team pays
+	 * for its GPU-hours and a share of the idle ones in proportion to them */
+	*usd = nodes_usd(x, nodes, window_h * 3600);
+	double used = 0;
+	for (int t = 0; t < m->n_teams; t++)
+		used += m->teams[t].gpu_hours;
+	for (int t = 0; t < m->n_teams; t++)
+		m->teams[t].usd = used > 0 ? *usd * m->teams[t].gpu_hours / used : 0;
+	m->fleet.usd = *usd;
+	return 0;
+}
+
+static bool meets(const struct fleet_spec *f, const struct fleet_metrics *m)
+{
+	return f->objective_wait_p90_h <= 0 || m->fleet.wait_h.p90 <= f->objective_wait_p90_h;
+}
+
+/*
+ * The fewest nodes in [lo, ...] on which `jobs` meet the objective, by
+ * bisection (a node more never lengthens the P90 wait: assumed, see
+ * docs/fleet.md), starting from `start`; 0 when none up to the cap does.
+ * *usd: its dollars.
+ */
+static int size_nodes(const struct fleet_ctx *x, const struct fleet_spec *spec, const struct fleet_job *jobs,
+		      size_t n_jobs, const bool *teams, int lo, int start, double *usd)
+{
+	struct fleet_metrics *m = xmalloc(sizeof *m);
+	char reason[256];
+	double u = 0, best_usd = 0;
+	int cap = start * SIZING_GROWTH_MAX < SIZING_NODES_MAX ? start * SIZING_GROWTH_MAX : SIZING_NODES_MAX;
+	int hi = start < lo ? lo : start, fail_at = lo - 1, found = 0;
+
+	*usd = 0;
+	/* grow until a count meets the objective */
+	for (;;) {
+		if (simulate(x, spec, jobs, n_jobs, teams, hi, m, &u, reason, sizeof reason) == 0 && meets(spec, m)) {
+			found = hi;
+			best_usd = u;
+			break;
+		}
+		fail_at = hi;
+		if (hi >= cap)
+			goto out;
+		hi = hi * 2 < cap ? hi * 2 : cap;
+	}
+	/* fail_at fails (or is below the fewest that hold the largest job), found meets */
+	if (fail_at < lo - 1)
+		fail_at = lo - 1;
+	while (found - fail_at > 1) {
+		int mid = fail_at + (found - fail_at) / 2;
+		if (simulate(x, spec, jobs, n_jobs, teams, mid, m, &u, reason, sizeof reason) == 0 && meets(spec, m)) {
+			found = mid;
+			best_usd = u;
+		} else {
+			fail_at = mid;
+		}
+	}
+	*usd = best_usd;
+out:
+	free(m);
+	return found;
+}
+
+struct edge {
+	double t;
+	int d;    /* + GPUs at a start, - at an end */
+};
+
+/* By time, an end before a start at the same instant. */
+static int edge_order(const void *a, const void *b)
+{
+	const struct edge *p = a, *q = b;
+	if (p->t != q->t)
+		return p->t < q->t ? -1 : 1;
+	return (p->d > q->d) - (p->d < q->d);
+}
+
+/* The most GPUs the batch jobs ask at once if none waited (each from its
+ * submission for its duration), in whole nodes. */
+static int peak_nodes(const struct fleet_ctx *x, const struct fleet_job *jobs, size_t n)
+{
+	struct edge *e = xcalloc(2 * n + 1, sizeof *e);
+	int gpn = x->c->gpus_per_node;
+	long cur = 0, peak = 0;
+	for (size_t i = 0; i < n; i++) {
+		e[2 * i] = (struct edge){ jobs[i].submit_s, jobs[i].gpus };
+		e[2 * i + 1] = (struct edge){ jobs[i].submit_s + jobs[i].duration_s, -jobs[i].gpus };
+	}
+	qsort(e, 2 * n, sizeof *e, edge_order);
+	for (size_t i = 0; i < 2 * n; i++) {
+		cur += e[i].d;
+		if (cur > peak)
+			peak = cur;
+	}
+	free(e);
+	return (int)((peak + gpn - 1) / gpn);
+}
+
+/* The fewest nodes that hold the largest job beside the services. */
+static int fewest_nodes(const struct fleet_ctx *x, const bool *teams, int max_gpus)
+{
+	int gpn = x->c->gpus_per_node;
+	int batch = max_gpus > 0 ? (max_gpus + gpn - 1) / gpn : 0;
+	int n = sum_services(x, teams) + batch;
+	return n > 0 ? n : 1;
+}
+
+/* The sizing answer: on one shared cluster, one cluster per team, and
+ * rented for the peak. */
+static void sizing(struct fleet_ctx *x, struct fleet_result *r)
+{
+	const struct fleet_spec *f = x->f;
+
+	r->sized_nodes = size_nodes(x, f, x->jobs, x->n_jobs, NULL, fewest_nodes(x, NULL, x->max_job_gpus),
+				    x->c->nodes, &r->sized_usd);
+	if (r->sized_nodes == 0)
+		note(r, "no cluster of up to %d nodes meets the P90 wait objective of %g h",
+		     x->c->nodes * SIZING_GROWTH_MAX, f->objective_wait_p90_h);
+
+	/* each team alone: its jobs and services, no quotas */
+	struct fleet_spec *alone = xmalloc(sizeof *alone);
+	struct fleet_job *mine = xcalloc(x->n_jobs + 1, sizeof *mine);
+	*alone = *f;
+	memset(alone->team_quota, 0, sizeof alone->team_quota);
+	r->per_team_nodes = 0;
+	r->per_team_usd = 0;
+	for (int t = 0; t < f->n_teams; t++) {
+		bool teams[FLEET_TEAMS_MAX] = { false };
+		size_t n = 0;
+		int max_gpus = 0;
+		double usd = 0;
+		teams[t] = true;
+		for (size_t i = 0; i < x->n_jobs; i++) {
+			if (x->jobs[i].team != t)
+				continue;
+			mine[n++] = x->jobs[i];
+			if (x->jobs[i].gpus > max_gpus)
+				max_gpus = x->jobs[i].gpus;
+		}
+		if (n == 0 && x->service_nodes[t] == 0)
+			continue;
+		int lo = fewest_nodes(x, teams, max_gpus);
+		int got = size_nodes(x, alone, mine, n, teams, lo, lo, &usd);
+		if (got == 0) {
+			note(r, "team \"%s\" alone meets the objective on no cluster of up to %d nodes", f->team_names[t],
+			     lo * SIZING_GROWTH_MAX);
+			r->per_team_nodes = 0;
+			r->per_team_usd = 0;
+			break;
+		}
+		r->per_team_nodes += got;
+		r->per_team_usd += usd;
+	}
+	free(mine);
+	free(alone);
+}
+
+void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
+	       fleet_eval_fn *eval, void *ctx, struct fleet_result *r)
+{
+	struct fleet_ctx *x = xcalloc(1, sizeof *x);
+	char reason[256] = "";
+	double usd = 0;
+
+	memset(r, 0, sizeof *r);
+	r->status = FLEET_OK;
+	x->f = f;
+	x->c = c;
+	x->seed = seed;
+	x->row_id = row_id;
+	if (evaluate_classes(x, eval, ctx, r) < 0)
+		goto out;
+	for (int i = 0; i < f->n_classes; i++)
+		if (!x->ce[i].service)
+			draw_class(x, i);
+	if (x->n_jobs > 1)
+		qsort(x->jobs, x->n_jobs, sizeof *x->jobs, job_order);
+	int need = fewest_nodes(x, NULL, x->max_job_gpus);
+	if (need > c->nodes) {
+		fail(r, FLEET_INVALID, "needs at least %d nodes (the largest job asks for %d GPUs%s), the candidate has %d",
+		     need, x->max_job_gpus, sum_services(x, NULL) > 0 ? " beside the services' nodes" : "", c->nodes);
+		goto out;
+	}
+	if (simulate(x, f, x->jobs, x->n_jobs, NULL, c->nodes, &r->m, &usd, reason, sizeof reason) < 0) {
+		fail(r, FLEET_INVALID, "%s", reason);
+		goto out;
+	}
+	r->priced = c->price.known;
+	r->usd_total = r->priced ? usd : 0;
+	r->usd_per_job = r->priced && r->m.fleet.jobs_done > 0 ? usd / (double)r->m.fleet.jobs_done : 0;
+	r->meets_objective = meets(f, &r->m);
+	if (x->dropped > 0)
+		note(r, "%ld trace jobs submitted after duration_h (%g h) were not replayed", x->dropped, f->duration_h);
+	if (sum_services(x, NULL) > 0)
+		note(r, "services hold %d of the %d nodes for the whole window", sum_services(x, NULL), c->nodes);
+
+	double window_s = r->m.held_gpu_hours / (double)cluster_gpus(c) * 3600;
+	if (f->objective_wait_p90_h > 0) {
+		sizing(x, r);
+		int pn = sum_services(x, NULL) + peak_nodes(x, x->jobs, x->n_jobs);
+		r->peak_nodes = pn > 0 ? pn : 1;
+		r->peak_usd = nodes_usd(x, r->peak_nodes, window_s);
+	}
+	if (!r->priced) {
+		r->sized_usd = r->per_team_usd = r->peak_usd = 0;
+		note(r, "%s", c->price.missing[0] ? c->price.missing : "no price: give candidates[].price");
+	}
+out:
+	free(x->jobs);
+	free(x);
+}
