@@ -98,6 +98,7 @@ struct fleet_ctx {
 	struct fleet_job *jobs;       /* the batch jobs, by submission */
 	size_t n_jobs, cap;
 	long dropped;                 /* trace jobs submitted after the window */
+	long rounded;                 /* trace jobs of more than a node, rounded up to whole nodes */
 	int service_nodes[FLEET_TEAMS_MAX];  /* per team: whole nodes its services hold */
 	int service_gpus[FLEET_TEAMS_MAX];
 	int max_job_gpus;
@@ -149,8 +150,14 @@ static void draw_class(struct fleet_ctx *x, int i)
 				x->dropped++;
 				continue;
 			}
+			int gpn = x->c->gpus_per_node;
 			j.submit_s = t->submit_s;
 			j.gpus = t->gpus;
+			if (j.gpus > gpn && j.gpus % gpn != 0) {
+				/* a job spanning nodes holds them whole */
+				j.gpus = (j.gpus + gpn - 1) / gpn * gpn;
+				x->rounded++;
+			}
 			j.duration_s = t->duration_s > 1 ? t->duration_s : 1;
 			j.estimate_s = j.duration_s * factor;
 			j.trace_wait_s = t->trace_wait_s;
@@ -451,6 +458,14 @@ void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_
 	x->c = c;
 	x->seed = seed;
 	x->row_id = row_id;
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_class *k = &f->classes[i];
+		if (k->arrival != FLEET_ARRIVAL_TRACE && k->gpus > c->gpus_per_node && k->gpus % c->gpus_per_node != 0) {
+			fail(r, FLEET_INVALID, "jobs[%d] \"%s\": %d GPUs span nodes but are not a whole number of "
+			     "%d-GPU nodes", i, k->name, k->gpus, c->gpus_per_node);
+			goto out;
+		}
+	}
 	if (evaluate_classes(x, eval, ctx, r) < 0)
 		goto out;
 	for (int i = 0; i < f->n_classes; i++)
@@ -472,6 +487,15 @@ void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_
 	r->usd_total = r->priced ? usd : 0;
 	r->usd_per_job = r->priced && r->m.fleet.jobs_done > 0 ? usd / (double)r->m.fleet.jobs_done : 0;
 	r->meets_objective = meets(f, &r->m);
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_trace *t = f->classes[i].trace_jobs;
+		if (t != NULL && t->skipped_steps + t->skipped_no_gpus + t->skipped_not_run > 0)
+			note(r, "jobs[%d] \"%s\": the trace's %ld job steps, %ld jobs without GPUs and %ld jobs never "
+			     "started or not ended are not replayed", i, f->classes[i].name, t->skipped_steps,
+			     t->skipped_no_gpus, t->skipped_not_run);
+	}
+	if (x->rounded > 0)
+		note(r, "%ld trace jobs of more than a node but not whole nodes hold their nodes whole", x->rounded);
 	if (x->dropped > 0)
 		note(r, "%ld trace jobs submitted after duration_h (%g h) were not replayed", x->dropped, f->duration_h);
 	if (sum_services(x, NULL) > 0)

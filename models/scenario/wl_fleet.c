@@ -197,13 +197,17 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 			return reader_fail_at(r, "name", msg);
 		}
 	}
-	if (add_team(r, f, k->team, "team") < 0)
-		return -1;
 	if ((x = reader_enter_required(r, v, "arrival", &mark)) == NULL || read_arrival(r, x, file, k) < 0)
 		return -1;
 	jread_leave(r, mark);
 
 	bool trace = k->arrival == FLEET_ARRIVAL_TRACE;
+	/* a trace's jobs that name no team are the class's */
+	bool class_team = !trace;
+	for (size_t n = 0; trace && n < k->trace_jobs->n && !class_team; n++)
+		class_team = k->trace_jobs->jobs[n].team[0] == '\0';
+	if (class_team && add_team(r, f, k->team, "team") < 0)
+		return -1;
 	bool has_w = json_object_get(v, "workload") != NULL, has_d = json_object_get(v, "duration_s") != NULL;
 	if (trace) {
 		if (has_w || has_d)
