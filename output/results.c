@@ -569,25 +569,12 @@ static void fleet_group_cells(rowset *rs, const struct job *j, const struct flee
 		rowset_real(rs, "trace_wait_p50_h", g->trace_wait_p50_h);
 }
 
-/* The fleet's row, then one row per team (its `team` cell set). */
-static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
+/* The fleet row's own figures: its group, utilization, the sizing answer. */
+static void fleet_totals_cells(rowset *rs, const struct job *j, const struct result *r)
 {
-	const struct cluster_spec *c = j->cluster;
 	const struct fleet_result *f = &r->fleet;
 	const struct fleet_metrics *m = &f->m;
 	const struct fleet_spec *spec = j->workload->fleet;
-
-	row_head(rs, j, r);
-	rowset_text(rs, "gpu", c->gpu.id.name);
-	rowset_int(rs, "nodes", c->nodes);
-	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
-	rowset_int(rs, "gpus", r->cluster.gpus);
-	if (spec->objective_wait_p90_h > 0)
-		rowset_real(rs, "objective_wait_p90_h", spec->objective_wait_p90_h);
-	if (r->cluster.priced)
-		rowset_real(rs, "usd_per_gpu_hour", c->price.usd_per_gpu_hour);
-	if (r->outcome != OUTCOME_OK)
-		return;
 	fleet_group_cells(rs, j, f, &m->fleet);
 	if (spec->objective_wait_p90_h > 0)
 		rowset_text(rs, "meets_objective", f->meets_objective ? "true" : "false");
@@ -614,14 +601,38 @@ static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 			rowset_real(rs, "peak_usd", f->peak_usd);
 		}
 	}
-	for (int t = 0; t < m->n_teams; t++) {
+}
+
+/* The fleet's row, then one row per team (its `team` cell set). */
+static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
+{
+	const struct cluster_spec *c = j->cluster;
+	const struct fleet_result *f = &r->fleet;
+	const struct fleet_metrics *m = &f->m;
+	const struct fleet_spec *spec = j->workload->fleet;
+
+	row_head(rs, j, r);
+	rowset_text(rs, "gpu", c->gpu.id.name);
+	rowset_int(rs, "nodes", c->nodes);
+	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
+	rowset_int(rs, "gpus", r->cluster.gpus);
+	if (spec->objective_wait_p90_h > 0)
+		rowset_real(rs, "objective_wait_p90_h", spec->objective_wait_p90_h);
+	if (r->cluster.priced)
+		rowset_real(rs, "usd_per_gpu_hour", c->price.usd_per_gpu_hour);
+	if (r->outcome == OUTCOME_OK)
+		fleet_totals_cells(rs, j, r);
+	/* a team's row follows whatever the status, so a fleet always gives
+	 * 1 + teams rows (jobs_rows_per_job) */
+	for (int t = 0; t < spec->n_teams; t++) {
 		row_head(rs, j, r);
 		rowset_text(rs, "gpu", c->gpu.id.name);
 		rowset_int(rs, "nodes", c->nodes);
 		rowset_int(rs, "gpus_per_node", c->gpus_per_node);
 		rowset_int(rs, "gpus", r->cluster.gpus);
-		rowset_text(rs, "team", m->teams[t].team);
-		fleet_group_cells(rs, j, f, &m->teams[t]);
+		rowset_text(rs, "team", spec->team_names[t]);
+		if (r->outcome == OUTCOME_OK && t < m->n_teams)
+			fleet_group_cells(rs, j, f, &m->teams[t]);
 	}
 }
 

@@ -309,23 +309,20 @@ static bool meets(const struct fleet_spec *f, const struct fleet_metrics *m)
  * The fewest nodes in [lo, ...] on which `jobs` meet the objective, by
  * bisection (a node more never lengthens the P90 wait: assumed, see
  * docs/fleet.md), starting from `start`; 0 when none up to the cap does.
- * *usd: its dollars.
  */
 static int size_nodes(const struct fleet_ctx *x, const struct fleet_spec *spec, const struct fleet_job *jobs,
-		      size_t n_jobs, const bool *teams, int lo, int start, double *usd)
+		      size_t n_jobs, const bool *teams, int lo, int start)
 {
 	struct fleet_metrics *m = xmalloc(sizeof *m);
 	char reason[256];
-	double u = 0, best_usd = 0;
+	double u = 0;
 	int cap = start * SIZING_GROWTH_MAX < SIZING_NODES_MAX ? start * SIZING_GROWTH_MAX : SIZING_NODES_MAX;
 	int hi = start < lo ? lo : start, fail_at = lo - 1, found = 0;
 
-	*usd = 0;
 	/* grow until a count meets the objective */
 	for (;;) {
 		if (simulate(x, spec, jobs, n_jobs, teams, hi, m, &u, reason, sizeof reason) == 0 && meets(spec, m)) {
 			found = hi;
-			best_usd = u;
 			break;
 		}
 		fail_at = hi;
@@ -340,12 +337,10 @@ static int size_nodes(const struct fleet_ctx *x, const struct fleet_spec *spec, 
 		int mid = fail_at + (found - fail_at) / 2;
 		if (simulate(x, spec, jobs, n_jobs, teams, mid, m, &u, reason, sizeof reason) == 0 && meets(spec, m)) {
 			found = mid;
-			best_usd = u;
 		} else {
 			fail_at = mid;
 		}
 	}
-	*usd = best_usd;
 out:
 	free(m);
 	return found;
@@ -396,13 +391,15 @@ static int fewest_nodes(const struct fleet_ctx *x, const bool *teams, int max_gp
 }
 
 /* The sizing answer: on one shared cluster, one cluster per team, and
- * rented for the peak. */
-static void sizing(struct fleet_ctx *x, struct fleet_result *r)
+ * rented for the peak, each priced over the candidate's window window_s
+ * (so that the three compare). */
+static void sizing(struct fleet_ctx *x, double window_s, struct fleet_result *r)
 {
 	const struct fleet_spec *f = x->f;
 
 	r->sized_nodes = size_nodes(x, f, x->jobs, x->n_jobs, NULL, fewest_nodes(x, NULL, x->max_job_gpus),
-				    x->c->nodes, &r->sized_usd);
+				    x->c->nodes);
+	r->sized_usd = nodes_usd(x, r->sized_nodes, window_s);
 	if (r->sized_nodes == 0)
 		note(r, "no cluster of up to %d nodes meets the P90 wait objective of %g h",
 		     x->c->nodes * SIZING_GROWTH_MAX, f->objective_wait_p90_h);
@@ -418,7 +415,6 @@ static void sizing(struct fleet_ctx *x, struct fleet_result *r)
 		bool teams[FLEET_TEAMS_MAX] = { false };
 		size_t n = 0;
 		int max_gpus = 0;
-		double usd = 0;
 		teams[t] = true;
 		for (size_t i = 0; i < x->n_jobs; i++) {
 			if (x->jobs[i].team != t)
@@ -430,7 +426,7 @@ static void sizing(struct fleet_ctx *x, struct fleet_result *r)
 		if (n == 0 && x->service_nodes[t] == 0)
 			continue;
 		int lo = fewest_nodes(x, teams, max_gpus);
-		int got = size_nodes(x, alone, mine, n, teams, lo, lo, &usd);
+		int got = size_nodes(x, alone, mine, n, teams, lo, lo);
 		if (got == 0) {
 			note(r, "team \"%s\" alone meets the objective on no cluster of up to %d nodes", f->team_names[t],
 			     lo * SIZING_GROWTH_MAX);
@@ -439,7 +435,7 @@ static void sizing(struct fleet_ctx *x, struct fleet_result *r)
 			break;
 		}
 		r->per_team_nodes += got;
-		r->per_team_usd += usd;
+		r->per_team_usd += nodes_usd(x, got, window_s);
 	}
 	free(mine);
 	free(alone);
@@ -503,7 +499,7 @@ void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_
 
 	double window_s = r->m.held_gpu_hours / (double)cluster_gpus(c) * 3600;
 	if (f->objective_wait_p90_h > 0) {
-		sizing(x, r);
+		sizing(x, window_s, r);
 		int pn = sum_services(x, NULL) + peak_nodes(x, x->jobs, x->n_jobs);
 		r->peak_nodes = pn > 0 ? pn : 1;
 		r->peak_usd = nodes_usd(x, r->peak_nodes, window_s);

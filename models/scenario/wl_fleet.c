@@ -197,6 +197,25 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 			return reader_fail_at(r, "name", msg);
 		}
 	}
+	/* an inference class is a service: held for the whole window, no arrivals */
+	const json_t *wk = json_object_get(json_object_get(v, "workload"), "kind");
+	bool service = json_is_string(wk) && strcmp(json_string_value(wk), "inference") == 0;
+	if (service && json_object_get(v, "arrival") != NULL)
+		return reader_fail_at(r, "arrival", "not used by an inference class (a service is held for the "
+				      "whole window; its requests are workload.serving.arrival)");
+	if (service && json_object_get(v, "estimate_factor") != NULL)
+		return reader_fail_at(r, "estimate_factor", "not used by an inference class (a service is never queued)");
+	if (service) {
+		if (add_team(r, f, k->team, "team") < 0)
+			return -1;
+		if (json_object_get(v, "duration_s") != NULL)
+			return reader_fail_at(r, "duration_s", "not used by an inference class (a service is held for "
+					      "the whole window)");
+		if (json_object_get(v, "gpus") != NULL)
+			return reader_fail_at(r, "gpus", "not used by an inference class (its replicas, sized by "
+					      "workload.serving, set its GPUs)");
+		return read_class_workload(r, v, file, cat, k);
+	}
 	if ((x = reader_enter_required(r, v, "arrival", &mark)) == NULL || read_arrival(r, x, file, k) < 0)
 		return -1;
 	jread_leave(r, mark);
@@ -235,13 +254,6 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 		jread_leave(r, mark);
 	} else if (read_class_workload(r, v, file, cat, k) < 0) {
 		return -1;
-	}
-	bool service = k->workload != NULL && k->workload->kind == WORKLOAD_INFERENCE;
-	if (service) {
-		if (json_object_get(v, "gpus") != NULL)
-			return reader_fail_at(r, "gpus", "not used by an inference class (its replicas, sized by "
-					      "workload.serving, set its GPUs)");
-		return 0;
 	}
 	return jread_int32(r, v, "gpus", true, 1, FLEET_GPUS_MAX, &k->gpus);
 }
