@@ -100,6 +100,12 @@ struct sim {
 	size_t n_units;
 
 	bool pass_pending;
+	/* backfill: the head's reservation, kept while nothing but finishes,
+	 * submissions and reservation-respecting starts happened */
+	uint64_t gen, res_gen;
+	int res_head, res_n;
+	double res_shadow_s;
+	int *res_nodes;
 	double w0_s, w1_s;           /* the window */
 
 	/* sums over the window, GPU-seconds */
@@ -436,6 +442,7 @@ static void interrupt(struct sim *s, int i)
 	double lost = progressed - saved;
 	engine_cancel(s->e, jb->finish_ev);
 	stop(s, i, t, lost);
+	s->gen++;
 	jb->lost_s += lost;
 	jb->saved_s = saved;
 	jb->restarting = true;
@@ -463,8 +470,9 @@ static int cmp_victim(const void *pa, const void *pb)
 }
 
 /* Waiting job w cannot start: free its GPUs by preempting running jobs of
- * lower priority, the lowest and most recently started first, as few of
- * them in that order as make it fit. True when it now fits. */
+ * lower priority, the lowest and most recently started first: the shortest
+ * prefix of that order that makes it fit, and of those only the ones on
+ * the nodes it would then take. True when it now fits. */
 static bool try_preempt(struct sim *s, int w)
 {
 	int pw = s->jobs[w].j.priority, n = 0;
@@ -491,11 +499,23 @@ static bool try_preempt(struct sim *s, int w)
 			break;
 		}
 	}
-	for (int k = 0; k < need; k++) {
-		int v = vs[k].job;
-		s->jobs[v].preemptions++;
-		s->preemptions++;
-		interrupt(s, v);
+	if (need > 0) {
+		/* of those, only the ones on the nodes w would take matter */
+		struct fleet_alloc a;
+		fleet_place_take(&s->scratch, s->jobs[w].j.gpus, s->tmp, &a);
+		for (int k = 0; k < need; k++) {
+			int v = vs[k].job;
+			const int *vn = s->alloc_nodes + s->jobs[v].alloc_off;
+			bool hit = false;
+			for (int x = 0; x < s->jobs[v].alloc.n && !hit; x++)
+				for (int y = 0; y < a.n && !hit; y++)
+					hit = vn[x] == s->tmp[y];
+			if (!hit)
+				continue;
+			s->jobs[v].preemptions++;
+			s->preemptions++;
+			interrupt(s, v);
+		}
 	}
 	free(vs);
 	if (need < 0)
@@ -632,36 +652,49 @@ static void pass_backfill(struct sim *s)
 	}
 	if (h < 0)
 		return;
-	double shadow = INFINITY, t = now_s(s);
-	int n_res = -1, looked = 0;
-	int *res = NULL;
-	for (int i = s->jobs[h].next, nx; i >= 0 && looked < FLEET_QUEUE_DEPTH; i = nx, looked++) {
+	double t = now_s(s);
+	int looked = 0;
+	bool have = false;
+	int *res = s->res_nodes;
+	long free_all = s->place.free_gpus;   /* free GPUs, reserved nodes included */
+	for (int i = s->jobs[h].next, nx; i >= 0 && looked < FLEET_QUEUE_DEPTH && free_all > 0; i = nx, looked++) {
 		nx = s->jobs[i].next;
 		int g = s->jobs[i].j.gpus;
-		if (n_res < 0) {
+		if (g > free_all)
+			continue;
+		if (!have) {
 			if (!fleet_place_fits(&s->place, g))
 				continue;
-			n_res = reserve(s, h, &shadow);
-			s->jobs[h].reservation_s = shadow;
-			res = xmalloc(((size_t)n_res + 1) * sizeof *res);
-			memcpy(res, s->tmp, (size_t)n_res * sizeof *res);
-			block(s, res, n_res, true);
+			/* the reservation stands while the head is the same, nothing
+			 * stopped, failed or came back, and its time is not past */
+			if (s->res_head != h || s->res_gen != s->gen || s->res_shadow_s < t) {
+				s->res_n = reserve(s, h, &s->res_shadow_s);
+				memcpy(res, s->tmp, (size_t)s->res_n * sizeof *res);
+				s->res_head = h;
+				s->res_gen = s->gen;
+				s->jobs[h].reservation_s = s->res_shadow_s;
+			}
+			have = true;
+			block(s, res, s->res_n, true);
 		}
+		double shadow = s->res_shadow_s;
+		int n_res = s->res_n;
 		if (fleet_place_fits(&s->place, g)) {
 			start(s, i);
+			free_all -= g;
 			continue;
 		}
 		if (t + remaining_est_s(&s->jobs[i]) <= shadow) {
 			block(s, res, n_res, false);
-			if (fleet_place_fits(&s->place, g))
+			if (fleet_place_fits(&s->place, g)) {
 				start(s, i);
+				free_all -= g;
+			}
 			block(s, res, n_res, true);
 		}
 	}
-	if (n_res >= 0) {
-		block(s, res, n_res, false);
-		free(res);
-	}
+	if (have)
+		block(s, res, s->res_n, false);
 }
 
 /* Free GPUs (on nodes in service) that no waiting job can use: all of them
@@ -755,6 +788,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 	if (!s->up[node])
 		return;
 	s->failures++;
+	s->gen++;
 	int n = 0;
 	for (size_t k = 0; k < s->n_run; k++) {
 		const struct sjob *jb = &s->jobs[s->run[k]];
@@ -783,6 +817,7 @@ static void on_repair(engine *e, struct engine_handler *h, uint64_t arg)
 	(void)e;
 	struct sim *s = SIM_OF(h, on_repair);
 	int node = (int)arg;
+	s->gen++;
 	s->up[node] = 1;
 	fleet_place_set_usable(&s->place, node, true);
 	request_pass(s);
@@ -992,6 +1027,7 @@ static void sim_release(struct sim *s)
 	free(s->units);
 	free(s->tmp);
 	free(s->rel);
+	free(s->res_nodes);
 }
 
 int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out, char *reason, size_t reason_len)
@@ -1036,6 +1072,8 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	s->run = xmalloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->run);
 	s->tmp = xmalloc(((size_t)s->total_gpus + (size_t)cfg->nodes + 1) * sizeof *s->tmp);
 	s->rel = xmalloc(((size_t)cfg->nodes + 1) * sizeof *s->rel);
+	s->res_nodes = xmalloc(((size_t)cfg->nodes + 1) * sizeof *s->res_nodes);
+	s->res_head = -1;
 	s->up = xmalloc((size_t)cfg->nodes);
 	memset(s->up, 1, (size_t)cfg->nodes);
 	s->repair_at_s = xcalloc((size_t)cfg->nodes, sizeof *s->repair_at_s);
