@@ -36,6 +36,20 @@ struct fleet_job {
 	double trace_wait_s;         /* < 0: unknown */
 };
 
+/* What happened to one job (fleet_sim_config.records: for tests and traces). */
+struct fleet_job_record {
+	int cls, team, gpus;
+	double submit_s;
+	double first_start_s;        /* < 0: never started */
+	double start_s;              /* its last start */
+	double end_s;                /* < 0: not finished */
+	int gpus_placed;             /* the fewest GPUs it ever ran on (gang: = gpus) */
+	int nodes_spanned, leaves_spanned, domains_spanned;  /* of its last placement */
+	long preemptions, failures;  /* times it was stopped by either */
+	double lost_s;               /* work lost to them: the time since the last checkpoint, summed */
+	double reservation_s;        /* backfill: the last start reserved for it as the head; < 0: none */
+};
+
 struct fleet_sim_config {
 	const struct fleet_spec *spec;
 	int nodes, gpus_per_node;
@@ -52,6 +66,10 @@ struct fleet_sim_config {
 	const char (*team_names)[FLEET_NAME_MAX];
 	double usd_per_gpu_hour;     /* 0 = unpriced */
 	uint64_t seed, row_id;
+	/* optional: what happened to the first n_records jobs (in submission
+	 * order), filled by fleet_sim_run; NULL = none */
+	struct fleet_job_record *records;
+	size_t n_records;
 };
 
 /* Run the fleet; returns 0, or -1 with reason filled (a job larger than
