@@ -1,6 +1,5 @@
 #include "fleet.h"
 
-#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,8 +8,8 @@
 #include <string.h>
 
 #include "models/cost/billing.h"
+#include "models/fleet/fleet_load.h"
 #include "models/fleet/fleet_sim.h"
-#include "sim/rng.h"
 #include "util/xalloc.h"
 
 const char *const fleet_policy_names[] = { "fifo", "sjf", "priority", "backfill", NULL };
@@ -58,34 +57,6 @@ static void note(struct fleet_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* One stated duration drawn: fixed, or from its distribution, clamped to
- * [min_s, max_s] where given. A lognormal of mean m and sd s has
- * sigma^2 = ln(1 + s^2/m^2), mu = ln m - sigma^2/2. */
-static double draw_duration(const struct fleet_duration *d, gsl_rng *rng)
-{
-	double v = d->mean_s;
-	switch (d->dist) {
-	case FLEET_DUR_FIXED:
-		break;
-	case FLEET_DUR_EXPONENTIAL:
-		v = gsl_ran_exponential(rng, d->mean_s);
-		break;
-	case FLEET_DUR_LOGNORMAL: {
-		double s2 = log(1 + d->sd_s * d->sd_s / (d->mean_s * d->mean_s));
-		v = gsl_ran_lognormal(rng, log(d->mean_s) - s2 / 2, sqrt(s2));
-		break;
-	}
-	case FLEET_DUR_UNIFORM:
-		v = gsl_ran_flat(rng, d->min_s, d->max_s);
-		break;
-	}
-	if (d->min_s > 0 && v < d->min_s)
-		v = d->min_s;
-	if (d->max_s > 0 && v > d->max_s)
-		v = d->max_s;
-	return v > 1 ? v : 1;  /* a job lasts at least a second */
-}
-
 /* Everything one fleet_run works with. */
 struct fleet_ctx {
 	const struct fleet_spec *f;
@@ -96,88 +67,50 @@ struct fleet_ctx {
 	double class_ckpt_s[FLEET_CLASSES_MAX];
 	double class_restart_s[FLEET_CLASSES_MAX];
 	struct fleet_job *jobs;       /* the batch jobs, by submission */
-	size_t n_jobs, cap;
-	long dropped;                 /* trace jobs submitted after the window */
+	size_t n_jobs;
 	long rounded;                 /* trace jobs of more than a node, rounded up to whole nodes */
 	int service_nodes[FLEET_TEAMS_MAX];  /* per team: whole nodes its services hold */
 	int service_gpus[FLEET_TEAMS_MAX];
 	int max_job_gpus;
 };
 
-static void push_job(struct fleet_ctx *x, const struct fleet_job *j)
-{
-	if (x->n_jobs == x->cap) {
-		x->cap = x->cap ? 2 * x->cap : 1024;
-		x->jobs = xreallocarray(x->jobs, x->cap, sizeof *x->jobs);
-	}
-	x->jobs[x->n_jobs++] = *j;
-	if (j->gpus > x->max_job_gpus)
-		x->max_job_gpus = j->gpus;
-}
-
-static int job_order(const void *a, const void *b)
-{
-	const struct fleet_job *p = a, *q = b;
-	if (p->submit_s != q->submit_s)
-		return p->submit_s < q->submit_s ? -1 : 1;
-	if (p->cls != q->cls)
-		return p->cls < q->cls ? -1 : 1;
-	return 0;
-}
-
 /*
- * The jobs of class i: Poisson arrivals over the window (its own stream of
- * the scenario seed and the class, so the same on every candidate and
- * node count) with stated or modelled durations, or its trace's jobs.
+ * The jobs: drawn from the classes (fleet_load: Poisson arrivals over the
+ * window, durations stated, modelled or drawn) or replayed from their
+ * traces, with streams of the scenario seed only (row 0), so every
+ * candidate and node count sees the same submissions (common random
+ * numbers). A trace job of more than a node that is not whole nodes holds
+ * its nodes whole. Returns -1 after failing r.
  */
-static void draw_class(struct fleet_ctx *x, int i)
+static int load_jobs(struct fleet_ctx *x, struct fleet_result *r)
 {
 	const struct fleet_spec *f = x->f;
-	const struct fleet_class *k = &f->classes[i];
-	const double window_s = f->duration_h * 3600;
-	int team = fleet_team_index(f, k->team);
-	struct fleet_job j = {
-		.cls = i, .team = team, .gpus = k->gpus, .priority = k->priority,
-		.checkpoint_interval_s = x->class_ckpt_s[i], .restart_s = x->class_restart_s[i],
-		.trace_wait_s = -1,
+	int gpn = x->c->gpus_per_node;
+	char reason[256];
+	struct fleet_sim_config cfg = {
+		.spec = f, .nodes = x->c->nodes, .gpus_per_node = gpn,
+		.class_duration_s = x->class_duration_s, .class_checkpoint_interval_s = x->class_ckpt_s,
+		.class_restart_s = x->class_restart_s, .n_teams = f->n_teams, .team_names = f->team_names,
+		.seed = x->seed, .row_id = 0,
 	};
-	double factor = k->estimate_factor > 0 ? k->estimate_factor : 1;
-
-	if (k->arrival == FLEET_ARRIVAL_TRACE) {
-		for (size_t n = 0; k->trace_jobs != NULL && n < k->trace_jobs->n; n++) {
-			const struct fleet_trace_job *t = &k->trace_jobs->jobs[n];
-			if (t->submit_s > window_s) {
-				x->dropped++;
-				continue;
-			}
-			int gpn = x->c->gpus_per_node;
-			j.submit_s = t->submit_s;
-			j.gpus = t->gpus;
-			if (j.gpus > gpn && j.gpus % gpn != 0) {
-				/* a job spanning nodes holds them whole */
-				j.gpus = (j.gpus + gpn - 1) / gpn * gpn;
-				x->rounded++;
-			}
-			j.duration_s = t->duration_s > 1 ? t->duration_s : 1;
-			j.estimate_s = j.duration_s * factor;
-			j.trace_wait_s = t->trace_wait_s;
-			j.team = t->team[0] ? fleet_team_index(f, t->team) : team;
-			push_job(x, &j);
+	char (*teams)[FLEET_NAME_MAX] = xcalloc(FLEET_TEAMS_MAX, sizeof *teams);
+	int n_teams = 0;
+	int rc = fleet_load_jobs(&cfg, &x->jobs, &x->n_jobs, teams, &n_teams, reason, sizeof reason);
+	free(teams);
+	if (rc != 0) {
+		fail(r, FLEET_INVALID, "%s", reason);
+		return -1;
+	}
+	for (size_t i = 0; i < x->n_jobs; i++) {
+		struct fleet_job *j = &x->jobs[i];
+		if (f->classes[j->cls].arrival == FLEET_ARRIVAL_TRACE && j->gpus > gpn && j->gpus % gpn != 0) {
+			j->gpus = (j->gpus + gpn - 1) / gpn * gpn;
+			x->rounded++;
 		}
-		return;
+		if (j->gpus > x->max_job_gpus)
+			x->max_job_gpus = j->gpus;
 	}
-	gsl_rng *arr = rng_stream_new(x->seed, (uint64_t)i, RNG_ARRIVALS);
-	gsl_rng *len = rng_stream_new(x->seed, (uint64_t)i, RNG_LENGTHS);
-	double t = gsl_ran_exponential(arr, 3600 / k->rate_per_h);
-	while (t <= window_s) {
-		j.submit_s = t;
-		j.duration_s = k->workload != NULL ? x->class_duration_s[i] : draw_duration(&k->duration, len);
-		j.estimate_s = j.duration_s * factor;
-		push_job(x, &j);
-		t += gsl_ran_exponential(arr, 3600 / k->rate_per_h);
-	}
-	gsl_rng_free(arr);
-	gsl_rng_free(len);
+	return 0;
 }
 
 /* Each class that names a workload, through the evaluate call; services
@@ -300,9 +233,26 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 	return 0;
 }
 
+/* A group meets the objective: every job it submitted finished (a job the
+ * run never started has no wait to count) and its P90 wait is within it. */
+static bool group_meets(const struct fleet_spec *f, const struct fleet_group *g)
+{
+	return g->jobs_done == g->jobs_submitted && g->wait_h.p90 <= f->objective_wait_p90_h;
+}
+
+/* The objective holds for the fleet and for every team: a P90 over all jobs
+ * alone would let a team of a few large jobs wait any time behind many
+ * small ones. */
 static bool meets(const struct fleet_spec *f, const struct fleet_metrics *m)
 {
-	return f->objective_wait_p90_h <= 0 || m->fleet.wait_h.p90 <= f->objective_wait_p90_h;
+	if (f->objective_wait_p90_h <= 0)
+		return true;
+	if (!group_meets(f, &m->fleet))
+		return false;
+	for (int t = 0; t < m->n_teams; t++)
+		if (!group_meets(f, &m->teams[t]))
+			return false;
+	return true;
 }
 
 /*
@@ -464,11 +414,8 @@ void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_
 	}
 	if (evaluate_classes(x, eval, ctx, r) < 0)
 		goto out;
-	for (int i = 0; i < f->n_classes; i++)
-		if (!x->ce[i].service)
-			draw_class(x, i);
-	if (x->n_jobs > 1)
-		qsort(x->jobs, x->n_jobs, sizeof *x->jobs, job_order);
+	if (load_jobs(x, r) < 0)
+		goto out;
 	int need = fewest_nodes(x, NULL, x->max_job_gpus);
 	if (need > c->nodes) {
 		fail(r, FLEET_INVALID, "needs at least %d nodes (the largest job asks for %d GPUs%s), the candidate has %d",
@@ -492,8 +439,6 @@ void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_
 	}
 	if (x->rounded > 0)
 		note(r, "%ld trace jobs of more than a node but not whole nodes hold their nodes whole", x->rounded);
-	if (x->dropped > 0)
-		note(r, "%ld trace jobs submitted after duration_h (%g h) were not replayed", x->dropped, f->duration_h);
 	if (sum_services(x, NULL) > 0)
 		note(r, "services hold %d of the %d nodes for the whole window", sum_services(x, NULL), c->nodes);
 
