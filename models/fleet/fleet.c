@@ -439,6 +439,15 @@ void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_
 	}
 	if (x->rounded > 0)
 		note(r, "%ld trace jobs of more than a node but not whole nodes hold their nodes whole", x->rounded);
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_class_eval *e = &x->ce[i];
+		if (f->classes[i].workload == NULL)
+			continue;
+		if (e->service)
+			note(r, "\"%s\": a service of %d GPUs", f->classes[i].name, e->gpus);
+		else
+			note(r, "\"%s\": %.3g h a job on %d GPUs", f->classes[i].name, e->duration_s / 3600, e->gpus);
+	}
 	if (sum_services(x, NULL) > 0)
 		note(r, "services hold %d of the %d nodes for the whole window", sum_services(x, NULL), c->nodes);
 
