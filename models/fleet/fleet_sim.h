@@ -72,8 +72,11 @@ struct fleet_sim_config {
 	size_t n_records;
 };
 
-/* Run the fleet; returns 0, or -1 with reason filled (a job larger than
- * the cluster, too many events). */
+/* Run the fleet (docs/fleet.md, "The scheduler simulation"); returns 0,
+ * or -1 with reason filled (a job of no GPUs, more GPUs than the cluster,
+ * or spanning nodes with a GPU count that is not a whole number of nodes;
+ * a negative duration or submission; too many teams or jobs). *out is
+ * zeroed first; cfg->records, when given, is filled. Same cfg, same bytes. */
 int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out, char *reason, size_t reason_len);
 
 /* Erlang C: probability that an arrival waits in an M/M/c queue with
