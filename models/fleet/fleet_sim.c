@@ -116,6 +116,10 @@ struct sim {
 	double frag_area, frag_level, frag_t_s;
 	long preemptions, failures;
 
+	/* the utilization series: GPUs allocated now, integrated since series_t_s */
+	long alloc_now;
+	double series_t_s;
+
 	/* scratch for passes */
 	int *tmp;
 	struct rel *rel;             /* reservation: nodes coming back */
@@ -146,6 +150,23 @@ static double clip(const struct sim *s, double a, double b)
 {
 	double lo = a > s->w0_s ? a : s->w0_s, hi = b < s->w1_s ? b : s->w1_s;
 	return hi > lo ? hi - lo : 0;
+}
+
+/* Integrate the allocated GPUs since the last change into the series'
+ * buckets, up to t. */
+static void series_advance(struct sim *s, double t)
+{
+	const struct fleet_sim_config *cfg = s->cfg;
+	double a = s->series_t_s;
+	s->series_t_s = t;
+	if (cfg->util_series == NULL || !(cfg->series_step_h > 0) || s->alloc_now == 0 || !(t > a))
+		return;
+	double step = cfg->series_step_h * 3600, share = (double)s->alloc_now / (double)s->total_gpus;
+	for (size_t k = (size_t)(a / step); k < cfg->n_series && (double)k * step < t; k++) {
+		double lo = fmax(a, (double)k * step), hi = fmin(t, (double)(k + 1) * step);
+		if (hi > lo)
+			cfg->util_series[k] += share * (hi - lo) / step;
+	}
 }
 
 static void request_pass(struct sim *s)
@@ -387,6 +408,8 @@ static void start(struct sim *s, int i)
 	double left = jb->j.duration_s - jb->saved_s;
 	jb->finish_ev = engine_at(s->e, engine_now(s->e) + ns_of(jb->seg_restart_s + (left > 0 ? left : 0)),
 				  ENGINE_CLASS_WORK, &s->on_finish, (uint64_t)i);
+	series_advance(s, t);
+	s->alloc_now += jb->j.gpus;
 	s->team_held_gpus[jb->j.team] += jb->j.gpus;
 	s->run_by_prank[jb->prank]++;
 	run_insert(s, i);
@@ -404,6 +427,8 @@ static void stop(struct sim *s, int i, double t, double lost_s)
 	s->alloc_gpu_s += g * held;
 	s->busy_gpu_s += g * (held - restart - lost);
 	s->team_gpu_s[jb->j.team] += g * held;
+	series_advance(s, t);
+	s->alloc_now -= jb->j.gpus;
 	s->team_held_gpus[jb->j.team] -= jb->j.gpus;
 	s->run_by_prank[jb->prank]--;
 	run_remove(s, i);
@@ -1051,6 +1076,8 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	}
 	struct sim *s = xcalloc(1, sizeof *s);
 	int rc = -1;
+	if (cfg->util_series != NULL)
+		memset(cfg->util_series, 0, cfg->n_series * sizeof *cfg->util_series);
 	s->cfg = cfg;
 	s->sp = cfg->spec;
 	fleet_place_init(&s->place, cfg->nodes, cfg->gpus_per_node, cfg->domain_gpus, cfg->nodes_per_leaf);

@@ -70,6 +70,12 @@ struct fleet_sim_config {
 	 * order), filled by fleet_sim_run; NULL = none */
 	struct fleet_job_record *records;
 	size_t n_records;
+	/* optional: utilization over time (for charts): util_series[k] = the
+	 * mean fraction of the cluster's GPUs allocated during
+	 * [k, k + 1) x series_step_h from time 0, for k < n_series; NULL = none */
+	double *util_series;
+	size_t n_series;
+	double series_step_h;
 };
 
 /* Run the fleet (docs/fleet.md, "The scheduler simulation"); returns 0,

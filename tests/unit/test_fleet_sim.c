@@ -141,7 +141,8 @@ static void test_mmc_erlang_and_little(void **state)
  * inside the window is the allocated GPU-hours; busy <= allocated <= held;
  * the teams' GPU-hours add up to the fleet's and their dollars to the
  * held GPU-hours' price; every gang got all its GPUs, whole nodes when it
- * spans nodes, one NVL72 domain when it fits one. */
+ * spans nodes, one NVL72 domain when it fits one; the utilization series
+ * averages to the utilization over the window. */
 static void test_conservation_and_gangs(void **state)
 {
 	(void)state;
@@ -159,8 +160,19 @@ static void test_conservation_and_gangs(void **state)
 	struct fleet_job_record *rec = calloc(cap, sizeof *rec);
 	cfg.records = rec;
 	cfg.n_records = cap;
+	double series[12];
+	cfg.util_series = series;
+	cfg.n_series = 12;
+	cfg.series_step_h = 50;
 	struct fleet_metrics m;
 	run_ok(&cfg, &m);
+	/* the series' buckets 1..9 are the window [50 h, 500 h]: their mean is the utilization */
+	double su = 0;
+	for (int k = 1; k <= 9; k++) {
+		assert_true(series[k] >= 0 && series[k] <= 1 + 1e-12);
+		su += series[k] / 9;
+	}
+	assert_close(su, m.utilization, 1e-9);
 	double sum = 0, w0 = 50 * 3600.0, w1 = 500 * 3600.0;
 	long short_gangs = 0, n = 0, out_of_domain = 0;
 	for (size_t i = 0; i < cap && rec[i].gpus > 0; i++, n++) {
