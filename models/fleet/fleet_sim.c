@@ -36,6 +36,7 @@ struct sjob {
 	bool counted;                /* submitted at or after the warm-up */
 	bool restarting;             /* its next start pays restart_s */
 	int level;                   /* queue level (priority policy: by priority) */
+	int prank;                   /* rank of its priority among the jobs', 0 = highest */
 	int prev, next;              /* waiting list links */
 	int qfront;                  /* SJF: 0 = requeued after a stop (goes first), 1 = new */
 	size_t heap_pos;
@@ -88,6 +89,8 @@ struct sim {
 	/* running jobs sorted by (estimated end, index) */
 	int *run;
 	size_t n_run;
+	int n_prio;
+	long *run_by_prank;          /* running jobs per priority rank */
 
 	/* nodes */
 	unsigned char *up;
@@ -112,6 +115,10 @@ struct sim {
 	double alloc_gpu_s, busy_gpu_s, team_gpu_s[FLEET_TEAMS_MAX];
 	double frag_area, frag_level, frag_t_s;
 	long preemptions, failures;
+
+	/* the utilization series: GPUs allocated now, integrated since series_t_s */
+	long alloc_now;
+	double series_t_s;
 
 	/* scratch for passes */
 	int *tmp;
@@ -143,6 +150,23 @@ static double clip(const struct sim *s, double a, double b)
 {
 	double lo = a > s->w0_s ? a : s->w0_s, hi = b < s->w1_s ? b : s->w1_s;
 	return hi > lo ? hi - lo : 0;
+}
+
+/* Integrate the allocated GPUs since the last change into the series'
+ * buckets, up to t. */
+static void series_advance(struct sim *s, double t)
+{
+	const struct fleet_sim_config *cfg = s->cfg;
+	double a = s->series_t_s;
+	s->series_t_s = t;
+	if (cfg->util_series == NULL || !(cfg->series_step_h > 0) || s->alloc_now == 0 || !(t > a))
+		return;
+	double step = cfg->series_step_h * 3600, share = (double)s->alloc_now / (double)s->total_gpus;
+	for (size_t k = (size_t)(a / step); k < cfg->n_series && (double)k * step < t; k++) {
+		double lo = fmax(a, (double)k * step), hi = fmin(t, (double)(k + 1) * step);
+		if (hi > lo)
+			cfg->util_series[k] += share * (hi - lo) / step;
+	}
 }
 
 static void request_pass(struct sim *s)
@@ -384,7 +408,10 @@ static void start(struct sim *s, int i)
 	double left = jb->j.duration_s - jb->saved_s;
 	jb->finish_ev = engine_at(s->e, engine_now(s->e) + ns_of(jb->seg_restart_s + (left > 0 ? left : 0)),
 				  ENGINE_CLASS_WORK, &s->on_finish, (uint64_t)i);
+	series_advance(s, t);
+	s->alloc_now += jb->j.gpus;
 	s->team_held_gpus[jb->j.team] += jb->j.gpus;
+	s->run_by_prank[jb->prank]++;
 	run_insert(s, i);
 }
 
@@ -400,7 +427,10 @@ static void stop(struct sim *s, int i, double t, double lost_s)
 	s->alloc_gpu_s += g * held;
 	s->busy_gpu_s += g * (held - restart - lost);
 	s->team_gpu_s[jb->j.team] += g * held;
+	series_advance(s, t);
+	s->alloc_now -= jb->j.gpus;
 	s->team_held_gpus[jb->j.team] -= jb->j.gpus;
+	s->run_by_prank[jb->prank]--;
 	run_remove(s, i);
 	fleet_place_give(&s->place, s->alloc_nodes + jb->alloc_off, &jb->alloc);
 }
@@ -476,6 +506,11 @@ static int cmp_victim(const void *pa, const void *pb)
 static bool try_preempt(struct sim *s, int w)
 {
 	int pw = s->jobs[w].j.priority, n = 0;
+	long below = 0;
+	for (int r = s->jobs[w].prank + 1; r < s->n_prio; r++)
+		below += s->run_by_prank[r];
+	if (below == 0)
+		return false;
 	for (size_t k = 0; k < s->n_run; k++)
 		if (s->jobs[s->run[k]].j.priority < pw)
 			n++;
@@ -972,25 +1007,25 @@ static int cmp_prio_desc(const void *a, const void *b)
 static void levels_init(struct sim *s)
 {
 	s->n_levels = 1;
-	int *pr = NULL;
+	int *pr = xmalloc((s->n_jobs ? s->n_jobs : 1) * sizeof *pr);
 	size_t np = 0;
-	if (s->sp->policy == FLEET_PRIORITY && s->n_jobs > 0) {
-		pr = xmalloc(s->n_jobs * sizeof *pr);
-		for (size_t i = 0; i < s->n_jobs; i++)
-			pr[i] = s->jobs[i].j.priority;
-		qsort(pr, s->n_jobs, sizeof *pr, cmp_prio_desc);
-		for (size_t i = 0; i < s->n_jobs; i++)
-			if (np == 0 || pr[np - 1] != pr[i])
-				pr[np++] = pr[i];
+	for (size_t i = 0; i < s->n_jobs; i++)
+		pr[i] = s->jobs[i].j.priority;
+	qsort(pr, s->n_jobs, sizeof *pr, cmp_prio_desc);
+	for (size_t i = 0; i < s->n_jobs; i++)
+		if (np == 0 || pr[np - 1] != pr[i])
+			pr[np++] = pr[i];
+	s->n_prio = (int)np;
+	s->run_by_prank = xcalloc(np ? np : 1, sizeof *s->run_by_prank);
+	if (s->sp->policy == FLEET_PRIORITY && np > 0)
 		s->n_levels = (int)np;
-	}
 	s->head = xmalloc((size_t)s->n_levels * sizeof *s->head);
 	s->tail = xmalloc((size_t)s->n_levels * sizeof *s->tail);
 	for (int l = 0; l < s->n_levels; l++)
 		s->head[l] = s->tail[l] = -1;
 	for (size_t i = 0; i < s->n_jobs; i++) {
 		int l = 0;
-		if (pr != NULL) {
+		{
 			size_t lo = 0, hi = np;
 			while (hi - lo > 1) {
 				size_t mid = (lo + hi) / 2;
@@ -1002,7 +1037,8 @@ static void levels_init(struct sim *s)
 			l = (int)lo;
 			assert(pr[l] == s->jobs[i].j.priority);
 		}
-		s->jobs[i].level = l;
+		s->jobs[i].prank = l;
+		s->jobs[i].level = s->n_levels > 1 ? l : 0;
 	}
 	free(pr);
 }
@@ -1028,6 +1064,7 @@ static void sim_release(struct sim *s)
 	free(s->tmp);
 	free(s->rel);
 	free(s->res_nodes);
+	free(s->run_by_prank);
 }
 
 int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out, char *reason, size_t reason_len)
@@ -1039,6 +1076,8 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	}
 	struct sim *s = xcalloc(1, sizeof *s);
 	int rc = -1;
+	if (cfg->util_series != NULL)
+		memset(cfg->util_series, 0, cfg->n_series * sizeof *cfg->util_series);
 	s->cfg = cfg;
 	s->sp = cfg->spec;
 	fleet_place_init(&s->place, cfg->nodes, cfg->gpus_per_node, cfg->domain_gpus, cfg->nodes_per_leaf);

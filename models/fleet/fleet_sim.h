@@ -70,10 +70,19 @@ struct fleet_sim_config {
 	 * order), filled by fleet_sim_run; NULL = none */
 	struct fleet_job_record *records;
 	size_t n_records;
+	/* optional: utilization over time (for charts): util_series[k] = the
+	 * mean fraction of the cluster's GPUs allocated during
+	 * [k, k + 1) x series_step_h from time 0, for k < n_series; NULL = none */
+	double *util_series;
+	size_t n_series;
+	double series_step_h;
 };
 
-/* Run the fleet; returns 0, or -1 with reason filled (a job larger than
- * the cluster, too many events). */
+/* Run the fleet (docs/fleet.md, "The scheduler simulation"); returns 0,
+ * or -1 with reason filled (a job of no GPUs, more GPUs than the cluster,
+ * or spanning nodes with a GPU count that is not a whole number of nodes;
+ * a negative duration or submission; too many teams or jobs). *out is
+ * zeroed first; cfg->records, when given, is filled. Same cfg, same bytes. */
 int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out, char *reason, size_t reason_len);
 
 /* Erlang C: probability that an arrival waits in an M/M/c queue with

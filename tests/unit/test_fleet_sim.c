@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "models/fleet/fleet_load.h"
 #include "models/fleet/fleet_place.h"
 #include "models/fleet/fleet_sim.h"
 
@@ -140,7 +141,8 @@ static void test_mmc_erlang_and_little(void **state)
  * inside the window is the allocated GPU-hours; busy <= allocated <= held;
  * the teams' GPU-hours add up to the fleet's and their dollars to the
  * held GPU-hours' price; every gang got all its GPUs, whole nodes when it
- * spans nodes, one NVL72 domain when it fits one. */
+ * spans nodes, one NVL72 domain when it fits one; the utilization series
+ * averages to the utilization over the window. */
 static void test_conservation_and_gangs(void **state)
 {
 	(void)state;
@@ -158,8 +160,19 @@ static void test_conservation_and_gangs(void **state)
 	struct fleet_job_record *rec = calloc(cap, sizeof *rec);
 	cfg.records = rec;
 	cfg.n_records = cap;
+	double series[12];
+	cfg.util_series = series;
+	cfg.n_series = 12;
+	cfg.series_step_h = 50;
 	struct fleet_metrics m;
 	run_ok(&cfg, &m);
+	/* the series' buckets 1..9 are the window [50 h, 500 h]: their mean is the utilization */
+	double su = 0;
+	for (int k = 1; k <= 9; k++) {
+		assert_true(series[k] >= 0 && series[k] <= 1 + 1e-12);
+		su += series[k] / 9;
+	}
+	assert_close(su, m.utilization, 1e-9);
 	double sum = 0, w0 = 50 * 3600.0, w1 = 500 * 3600.0;
 	long short_gangs = 0, n = 0, out_of_domain = 0;
 	for (size_t i = 0; i < cap && rec[i].gpus > 0; i++, n++) {
@@ -434,6 +447,74 @@ static void test_seeds(void **state)
 	free(sp);
 }
 
+/* Fragmentation: two nodes of 8 GPUs, two 6-GPU jobs of 10 h (one per
+ * node: best fit) and an 8-GPU job waiting behind them. For those 10 h the
+ * 4 free GPUs are of no use to the waiting job: fragmentation over the
+ * 100 h window = 4/16 x 10/100. A 2-GPU job that arrives 1 s later and
+ * waits too could use them, so from then on it is 0 (what FIFO's order
+ * keeps idle is not fragmentation). The
+ * trace's own waits come back as their median. */
+static void test_fragmentation(void **state)
+{
+	(void)state;
+	struct fleet_spec *sp = spec_new(FLEET_FIFO, 100, 0);
+	add_class(sp, "a", 8, 0, expo(1));
+	struct fleet_job jobs[] = { job(0, 6, 36000), job(0, 6, 36000), job(0, 8, 3600), job(1, 2, 60) };
+	jobs[0].trace_wait_s = 3600;
+	jobs[1].trace_wait_s = 7200;
+	jobs[2].trace_wait_s = 10800;
+	struct fleet_job_record rec[4];
+	struct fleet_sim_config cfg = config(sp, 2, 8, 1);
+	cfg.jobs = jobs;
+	cfg.n_jobs = 3;
+	cfg.records = rec;
+	cfg.n_records = 3;
+	struct fleet_metrics m;
+	run_ok(&cfg, &m);
+	assert_int_not_equal(rec[0].nodes_spanned, 0);
+	assert_close(rec[2].first_start_s, 36000, 1e-12);
+	assert_close(m.fragmentation, 4.0 / 16 * 10 / 100, 1e-12);
+	assert_close(m.fleet.trace_wait_p50_h, 2, 1e-12);
+	assert_close(m.teams[0].trace_wait_p50_h, 2, 1e-12);
+	cfg.n_jobs = 4;
+	run_ok(&cfg, &m);
+	assert_close(m.fragmentation, 4.0 / 16 * 1 / 360000, 1e-9);  /* only the first second */
+	free(sp);
+}
+
+/* Drawn durations keep their stated means (4 standard errors over 10^5
+ * draws) and their clamps. */
+static void test_durations(void **state)
+{
+	(void)state;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 1);
+	const struct fleet_duration ds[] = {
+		{ .dist = FLEET_DUR_EXPONENTIAL, .mean_s = 3600 },
+		{ .dist = FLEET_DUR_LOGNORMAL, .mean_s = 3600, .sd_s = 1800 },
+		{ .dist = FLEET_DUR_UNIFORM, .min_s = 600, .max_s = 1800 },
+	};
+	const double mean[] = { 3600, 3600, 1200 }, sd[] = { 3600, 1800, 1200 / sqrt(12) };
+	for (int k = 0; k < 3; k++) {
+		double sum = 0;
+		int n = 100000;
+		for (int i = 0; i < n; i++) {
+			double x = fleet_load_duration(&ds[k], r);
+			assert_true(x >= ds[k].min_s && (ds[k].max_s <= 0 || x <= ds[k].max_s));
+			sum += x;
+		}
+		assert_close_abs(sum / n, mean[k], 4 * sd[k] / sqrt(n));
+	}
+	struct fleet_duration clamp = { .dist = FLEET_DUR_EXPONENTIAL, .mean_s = 3600, .min_s = 100, .max_s = 200 };
+	for (int i = 0; i < 1000; i++) {
+		double x = fleet_load_duration(&clamp, r);
+		assert_true(x >= 100 && x <= 200);
+	}
+	struct fleet_duration fixed = { .dist = FLEET_DUR_FIXED, .mean_s = 42 };
+	assert_close(fleet_load_duration(&fixed, r), 42, 0);
+	gsl_rng_free(r);
+}
+
 /* Bad shapes come back as -1 with a reason. */
 static void test_invalid(void **state)
 {
@@ -494,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_preemption),
 		cmocka_unit_test(test_quota),
 		cmocka_unit_test(test_seeds),
+		cmocka_unit_test(test_fragmentation),
+		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_place),
 	};
