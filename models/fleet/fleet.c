@@ -227,8 +227,8 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 	double used = 0;
 	for (int t = 0; t < m->n_teams; t++)
 		used += m->teams[t].gpu_hours;
-	for (int t = 0; t < m->n_teams; t++)
-		m->teams[t].usd = used > 0 ? *usd * m->teams[t].gpu_hours / used : 0;
+	for (int t = 0; t < m->n_teams; t++)  /* evenly when nothing ran, as fleet_sim does */
+		m->teams[t].usd = used > 0 ? *usd * m->teams[t].gpu_hours / used : *usd / m->n_teams;
 	m->fleet.usd = *usd;
 	return 0;
 }
