@@ -194,10 +194,11 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 	}
 	if (n_jobs > 0 && fleet_sim_run(&cfg, m, reason, reason_len) < 0)
 		return -1;
-	/* the window the sim held its GPUs for; without batch jobs, the stated one */
+	/* the window the sim held its GPUs for; without batch jobs, the stated
+	 * one (warmup_h to duration_h, as fleet_sim counts it) */
 	long batch_gpus = (long)batch_nodes * c->gpus_per_node;
 	double window_h = batch_gpus > 0 && m->held_gpu_hours > 0 ? m->held_gpu_hours / (double)batch_gpus
-								   : spec->duration_h;
+								   : spec->duration_h - spec->warmup_h;
 	if (n_jobs == 0) {
 		m->n_teams = spec->n_teams;
 		for (int t = 0; t < spec->n_teams; t++)

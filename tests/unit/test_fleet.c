@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/cost/billing.h"
+#include "models/eval/job.h"
 #include "models/fleet/fleet.h"
 
 static struct cluster_spec cluster(int nodes, double usd_per_gpu_hour)
@@ -129,7 +130,7 @@ static void test_service(void **state)
 	struct fleet_result *r = calloc(1, sizeof *r);
 	struct cluster_spec c = cluster(4, 3.0);
 	struct eval_ctx e = { .service = true, .gpus = 12 };
-	struct workload_spec *w = (struct workload_spec *)&e;  /* never read: only non-NULL */
+	static struct workload_spec w;  /* what fake_eval answers for, never read */
 	f->duration_h = 10;
 	add_team(f, "batch");
 	add_team(f, "serve");
@@ -137,7 +138,7 @@ static void test_service(void **state)
 	struct fleet_class *s = &f->classes[f->n_classes++];
 	snprintf(s->name, sizeof s->name, "svc");
 	snprintf(s->team, sizeof s->team, "serve");
-	s->workload = w;
+	s->workload = &w;
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
 	if (r->status != FLEET_OK)
 		print_error("%s\n", r->reason);
@@ -178,7 +179,8 @@ static void test_workload_class(void **state)
 	k->rate_per_h = 0.5;
 	k->gpus = 8;
 	k->estimate_factor = 1;
-	k->workload = (const struct workload_spec *)&e;
+	static struct workload_spec w;  /* what fake_eval answers for, never read */
+	k->workload = &w;
 	fleet_run(f, &c, 3, 0, fake_eval, &e, r);
 	assert_int_equal(r->status, FLEET_OK);
 	assert_int_equal(e.calls, 1);
@@ -201,12 +203,44 @@ static void test_workload_class(void **state)
 	free(r);
 }
 
+/* Only a service: nothing is queued; its 2 nodes are held, allocated and
+ * billed for the window (warmup_h to duration_h). */
+static void test_service_only(void **state)
+{
+	(void)state;
+	static struct workload_spec w;
+	struct fleet_spec *f = calloc(1, sizeof *f);
+	struct fleet_result *r = calloc(1, sizeof *r);
+	struct cluster_spec c = cluster(3, 1.0);
+	struct eval_ctx e = { .service = true, .gpus = 16 };
+	f->duration_h = 30;
+	f->warmup_h = 6;
+	f->objective_wait_p90_h = 1;
+	add_team(f, "serve");
+	struct fleet_class *s = &f->classes[f->n_classes++];
+	snprintf(s->name, sizeof s->name, "svc");
+	snprintf(s->team, sizeof s->team, "serve");
+	s->workload = &w;
+	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
+	assert_int_equal(r->status, FLEET_OK);
+	assert_close(r->m.held_gpu_hours, 24 * 24, 1e-9);
+	assert_close(r->m.fleet.gpu_hours, 16 * 24, 1e-9);
+	assert_close(r->m.utilization, 16.0 / 24, 1e-9);
+	assert_close(r->usd_total, 24 * 24 * 1.0, 1e-9);
+	assert_close(r->m.teams[0].usd, r->usd_total, 1e-9);
+	assert_int_equal(r->sized_nodes, 2);
+	assert_int_equal(r->peak_nodes, 2);
+	free(f);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_closed_form),
 		cmocka_unit_test(test_service),
 		cmocka_unit_test(test_workload_class),
+		cmocka_unit_test(test_service_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
