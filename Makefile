@@ -108,6 +108,7 @@ install: $(BUILD)/clustersim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/clustersim/examples
 	install -m 755 $(BUILD)/clustersim $(DESTDIR)$(PREFIX)/bin/clustersim
 	install -m 644 scenarios/examples/*.json $(DESTDIR)$(PREFIX)/share/clustersim/examples/
+	install -m 644 scenarios/examples/*.txt $(DESTDIR)$(PREFIX)/share/clustersim/examples/
 	install -d $(DESTDIR)$(PREFIX)/share/clustersim/validation
 	install -m 644 scenarios/validation/*.json $(DESTDIR)$(PREFIX)/share/clustersim/validation/
 

@@ -456,6 +456,11 @@ static int check_output_after_load(const struct cli_call *call, struct cs_error 
 	if (s->workload.kind == WORKLOAD_INFERENCE && s->workload.serving.trace[0] != '\0' &&
 	    outfile_check_not_input(out, s->workload.serving.trace, "request trace", err) < 0)
 		return EXIT_USAGE;
+	for (int i = 0; s->workload.kind == WORKLOAD_FLEET && i < s->workload.fleet->n_classes; i++) {
+		const char *trace = s->workload.fleet->classes[i].trace;
+		if (trace[0] != '\0' && outfile_check_not_input(out, trace, "job trace", err) < 0)
+			return EXIT_USAGE;
+	}
 	return 0;
 }
 

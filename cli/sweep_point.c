@@ -235,8 +235,9 @@ rowset *sweep_point_expected(const struct sweep_run *run, uint64_t k)
 	if (!point_ready(run, k, ex, &s, &fresh))
 		return ex;
 	jobs = jobs_from_scenario(&s, run->dry_run, (int64_t)k, &n);
-	for (size_t j = 0; j < n; j++) {
-		results_head_row(ex, jobs[j].scenario, jobs[j].cluster->name, k, jobs[j].seed, "", "");
+	size_t per = jobs_rows_per_job(&s, run->dry_run);
+	for (size_t j = 0; j < n * per; j++) {
+		results_head_row(ex, jobs[j / per].scenario, jobs[j / per].cluster->name, k, jobs[j / per].seed, "", "");
 		put_tail(run, ex, rowset_nrows(ex) - 1, k);
 	}
 	free(jobs);

@@ -535,6 +535,115 @@ static void inference_row(rowset *rs, const struct job *j, const struct result *
 	}
 }
 
+static const char *const fleet_columns[] = {
+	"scenario", "candidate", "row_id", "seed", "status", "reason",
+	"jobs_done", "queue_wait_p50_h", "queue_wait_p90_h", "queue_wait_p99_h", "jct_p50_h", "utilization",
+	"idle_gpu_hours", "fragmentation", "usd_per_job", "meets_objective",
+	/* additions: the cluster, the team of a team's row, more of the queue, GPU-hours and dollars */
+	"gpu", "nodes", "gpus_per_node", "gpus", "team", "jobs_submitted", "queue_wait_mean_h", "jct_p90_h",
+	"gpu_hours", "held_gpu_hours", "busy_gpu_hours", "busy_utilization", "makespan_h", "usd_per_gpu_hour",
+	"usd_total", "preemptions", "failures", "objective_wait_p90_h",
+	/* additions: the sizing answer */
+	"sized_nodes", "sized_usd", "per_team_nodes", "per_team_usd", "peak_nodes", "peak_usd",
+	/* additions: the trace's own waits */
+	"trace_wait_p50_h", NULL
+};
+
+/* What a group of jobs (the fleet, or one team) got. */
+static void fleet_group_cells(rowset *rs, const struct job *j, const struct fleet_result *f,
+			      const struct fleet_group *g)
+{
+	double objective = j->workload->fleet->objective_wait_p90_h;
+	rowset_int(rs, "jobs_submitted", g->jobs_submitted);
+	rowset_int(rs, "jobs_done", g->jobs_done);
+	if (g->jobs_done > 0) {
+		rowset_real(rs, "queue_wait_p50_h", g->wait_h.p50);
+		rowset_real(rs, "queue_wait_p90_h", g->wait_h.p90);
+		rowset_real(rs, "queue_wait_p99_h", g->wait_h.p99);
+		rowset_real(rs, "queue_wait_mean_h", g->wait_h.mean);
+		rowset_real(rs, "jct_p50_h", g->jct_h.p50);
+		rowset_real(rs, "jct_p90_h", g->jct_h.p90);
+		rowset_text(rs, "meets_objective", objective <= 0 || (g->wait_h.p90 <= objective &&
+								       g->jobs_done == g->jobs_submitted)
+							   ? "true" : "false");
+	}
+	rowset_real(rs, "gpu_hours", g->gpu_hours);
+	if (f->priced) {
+		rowset_real(rs, "usd_total", g->usd);
+		if (g->jobs_done > 0)
+			rowset_real(rs, "usd_per_job", g->usd / (double)g->jobs_done);
+	}
+	if (g->trace_wait_p50_h >= 0)
+		rowset_real(rs, "trace_wait_p50_h", g->trace_wait_p50_h);
+}
+
+/* The fleet row's own figures: its group, utilization, the sizing answer. */
+static void fleet_totals_cells(rowset *rs, const struct job *j, const struct result *r)
+{
+	const struct fleet_result *f = &r->fleet;
+	const struct fleet_metrics *m = &f->m;
+	const struct fleet_spec *spec = j->workload->fleet;
+	fleet_group_cells(rs, j, f, &m->fleet);
+	if (spec->objective_wait_p90_h > 0)
+		rowset_text(rs, "meets_objective", f->meets_objective ? "true" : "false");
+	rowset_real(rs, "utilization", m->utilization);
+	rowset_real(rs, "busy_utilization", m->busy_utilization);
+	rowset_real(rs, "idle_gpu_hours", m->idle_gpu_hours);
+	rowset_real(rs, "held_gpu_hours", m->held_gpu_hours);
+	rowset_real(rs, "busy_gpu_hours", m->busy_gpu_hours);
+	rowset_real(rs, "fragmentation", m->fragmentation);
+	rowset_real(rs, "makespan_h", m->makespan_h);
+	rowset_int(rs, "preemptions", m->preemptions);
+	rowset_int(rs, "failures", m->failures);
+	if (spec->objective_wait_p90_h > 0) {
+		if (f->sized_nodes > 0)
+			rowset_int(rs, "sized_nodes", f->sized_nodes);
+		if (f->per_team_nodes > 0)
+			rowset_int(rs, "per_team_nodes", f->per_team_nodes);
+		rowset_int(rs, "peak_nodes", f->peak_nodes);
+		if (f->priced) {
+			if (f->sized_nodes > 0)
+				rowset_real(rs, "sized_usd", f->sized_usd);
+			if (f->per_team_nodes > 0)
+				rowset_real(rs, "per_team_usd", f->per_team_usd);
+			rowset_real(rs, "peak_usd", f->peak_usd);
+		}
+	}
+}
+
+/* The fleet's row, then one row per team (its `team` cell set). */
+static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
+{
+	const struct cluster_spec *c = j->cluster;
+	const struct fleet_result *f = &r->fleet;
+	const struct fleet_metrics *m = &f->m;
+	const struct fleet_spec *spec = j->workload->fleet;
+
+	row_head(rs, j, r);
+	rowset_text(rs, "gpu", c->gpu.id.name);
+	rowset_int(rs, "nodes", c->nodes);
+	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
+	rowset_int(rs, "gpus", r->cluster.gpus);
+	if (spec->objective_wait_p90_h > 0)
+		rowset_real(rs, "objective_wait_p90_h", spec->objective_wait_p90_h);
+	if (r->cluster.priced)
+		rowset_real(rs, "usd_per_gpu_hour", c->price.usd_per_gpu_hour);
+	if (r->outcome == OUTCOME_OK)
+		fleet_totals_cells(rs, j, r);
+	/* a team's row follows whatever the status, so a fleet always gives
+	 * 1 + teams rows (jobs_rows_per_job) */
+	for (int t = 0; t < spec->n_teams; t++) {
+		row_head(rs, j, r);
+		rowset_text(rs, "gpu", c->gpu.id.name);
+		rowset_int(rs, "nodes", c->nodes);
+		rowset_int(rs, "gpus_per_node", c->gpus_per_node);
+		rowset_int(rs, "gpus", r->cluster.gpus);
+		rowset_text(rs, "team", spec->team_names[t]);
+		if (r->outcome == OUTCOME_OK && t < m->n_teams)
+			fleet_group_cells(rs, j, f, &m->teams[t]);
+	}
+}
+
 /* One entry per result kind: its columns (the contract with users'
  * scripts: add at the end, never rename or reorder), its row, and the few
  * columns a table shows a person by default (status and reason always, so
@@ -555,6 +664,9 @@ static const struct result_format {
 					"tpot_p50_ms,slo_attainment,usd_per_mtok,reason" },
 	[RESULT_COLLECTIVE] = { .columns = collective_columns, .row = collective_row,
 				.brief = "candidate,status,op,algorithm,gpus,bytes,time_us,busbw_GBps,reason" },
+	[RESULT_FLEET] = { .columns = fleet_columns, .row = fleet_row,
+			   .brief = "candidate,team,status,nodes,jobs_done,queue_wait_p50_h,queue_wait_p90_h,"
+				    "utilization,usd_total,sized_nodes,reason" },
 };
 
 /*
@@ -692,6 +804,35 @@ static const struct results_column columns[] = {
 	{ "usd_per_mtok_total", UNIT_USD, "USD", "serving: cost per million prompt and output tokens" },
 	{ "slo_met", UNIT_BOOL, "boolean", "serving: the p99 TTFT and TPOT are within workload.serving.slo (empty without an slo)" },
 	{ "gpus_used", UNIT_COUNT, "count", "serving: GPUs the replicas occupy (the dollars are for the whole nodes they are on)" },
+	/* fleet */
+	{ "jobs_done", UNIT_COUNT, "count", "fleet: jobs (submitted after warmup_h) that completed; a team's row: that team's" },
+	{ "queue_wait_p50_h", UNIT_HOURS, "h", "fleet: submission to start (all the job's GPUs at once), median" },
+	{ "queue_wait_p90_h", UNIT_HOURS, "h", "fleet: submission to start, 90th percentile (what objective.wait_p90_h bounds)" },
+	{ "queue_wait_p99_h", UNIT_HOURS, "h", "fleet: submission to start, 99th percentile" },
+	{ "queue_wait_mean_h", UNIT_HOURS, "h", "fleet: submission to start, mean" },
+	{ "jct_p50_h", UNIT_HOURS, "h", "fleet: job completion time (submission to completion), median" },
+	{ "jct_p90_h", UNIT_HOURS, "h", "fleet: job completion time, 90th percentile" },
+	{ "utilization", UNIT_FRACTION, "fraction", "fleet: allocated GPU-hours / held GPU-hours" },
+	{ "busy_utilization", UNIT_FRACTION, "fraction", "fleet: busy GPU-hours (allocated minus time lost to failures and restarts) / held" },
+	{ "idle_gpu_hours", UNIT_COUNT, "GPU-hours", "fleet: held minus allocated: billed, unused" },
+	{ "held_gpu_hours", UNIT_COUNT, "GPU-hours", "fleet: the cluster's GPUs x the window it is held for" },
+	{ "busy_gpu_hours", UNIT_COUNT, "GPU-hours", "fleet: allocated GPU-hours minus those lost to failures and restarts" },
+	{ "fragmentation", UNIT_FRACTION, "fraction", "fleet: time-mean fraction of GPUs free while a waiting job could not start" },
+	{ "makespan_h", UNIT_HOURS, "h", "fleet: first submission to last completion" },
+	{ "usd_per_job", UNIT_USD, "USD", "fleet: usd_total / jobs_done" },
+	{ "usd_total", UNIT_USD, "USD", "fleet: the held cluster's dollars over the window (billing rounding included); a team's row: its GPU-hours' dollars plus its share of the idle ones, by use (the teams' add up to the fleet's)" },
+	{ "meets_objective", UNIT_BOOL, "boolean", "fleet: every job submitted finished and queue_wait_p90_h is at most workload.fleet.objective.wait_p90_h; the fleet's row: for the fleet and every team (true without an objective)" },
+	{ "objective_wait_p90_h", UNIT_HOURS, "h", "fleet: the objective's bound on the P90 queue wait" },
+	{ "team", UNIT_TEXT, "text", "fleet: the team of a team's row (empty on the fleet's row)" },
+	{ "jobs_submitted", UNIT_COUNT, "count", "fleet: jobs submitted after warmup_h" },
+	{ "failures", UNIT_COUNT, "count", "fleet: node failures during the window" },
+	{ "sized_nodes", UNIT_COUNT, "count", "fleet: the fewest nodes of the candidate's node type whose P90 queue wait meets the objective (the same jobs)" },
+	{ "sized_usd", UNIT_USD, "USD", "fleet: the dollars of sized_nodes over the window" },
+	{ "per_team_nodes", UNIT_COUNT, "count", "fleet: one cluster per team: the sum of each team's fewest nodes meeting the objective alone" },
+	{ "per_team_usd", UNIT_USD, "USD", "fleet: the dollars of those per-team clusters" },
+	{ "peak_nodes", UNIT_COUNT, "count", "fleet: rent for the peak: the nodes of the most GPUs the jobs ever ask at once (as if none waited), services included" },
+	{ "peak_usd", UNIT_USD, "USD", "fleet: the dollars of peak_nodes over the window" },
+	{ "trace_wait_p50_h", UNIT_HOURS, "h", "fleet: the median wait the trace itself recorded (Start - Submit), beside the simulated one" },
 	/* validate */
 	{ "id", UNIT_TEXT, "text", "the published figure's id" },
 	{ "metric", UNIT_TEXT, "text", "what the figure measures (its unit is in the name)" },

@@ -7,7 +7,9 @@
 #   util  sim  models  output  cli
 # The feature folders of models/, in order (a file may include its own
 # folder and earlier ones): the README's layout table shows the same order.
-#   hw cost comm kernel train run serve eval scenario validate plan fleet
+#   hw cost comm kernel train run serve fleet eval scenario validate plan
+# (fleet comes before eval: its records are part of eval's job and result,
+# and it reaches the evaluate call only through a callback, fleet.h)
 # Only jansson-reading modules may include <jansson.h>: models/scenario/,
 # models/hw/catalog.c, util/jread, output/ and cli/.
 set -u
@@ -15,7 +17,7 @@ top=${1:-.}
 cd "$top" || exit 2
 
 layers="util sim models output cli"
-features="hw cost comm kernel train run serve eval scenario validate plan fleet"
+features="hw cost comm kernel train run serve fleet eval scenario validate plan"
 
 rank() { # rank WORD LIST: position of WORD in LIST (1-based), 0 if absent
 	i=1

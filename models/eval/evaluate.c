@@ -3,14 +3,17 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/cost/billing.h"
 #include "models/eval/objective.h"
+#include "models/fleet/fleet.h"
 #include "models/hw/cluster.h"
 #include "models/serve/serve.h"
+#include "util/xalloc.h"
 
-const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", NULL };
+const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", "fleet", NULL };
 const char *const outcome_names[] = { "ok", "oom", "invalid", "unsupported", "error", NULL };
 
 /* Just under 2^63 ns, where the engine's clock saturates. */
@@ -320,6 +323,114 @@ static void evaluate_inference(const struct job *j, struct result *out)
 	note_no_price(j, out);
 }
 
+/*
+ * The allocation of a fleet job of `gpus` GPUs on candidate c's node type:
+ * gpus / gpus_per_node whole nodes, or one node of only those GPUs (and
+ * at most as many NICs) for a job smaller than a node.
+ */
+static void fleet_allocation(const struct cluster_spec *c, int gpus, struct cluster_spec *out)
+{
+	*out = *c;
+	if (gpus >= c->gpus_per_node) {
+		out->nodes = gpus / c->gpus_per_node;
+		return;
+	}
+	out->nodes = 1;
+	out->gpus_per_node = gpus;
+	if (out->nics_per_node > gpus)
+		out->nics_per_node = gpus;
+}
+
+/*
+ * fleet_eval_fn: a fleet class's workload through evaluate() on its
+ * allocation. Training and finetune: the whole run's wall time P50 on
+ * gpus / gpus_per_node nodes (its checkpoint interval and restart for the
+ * scheduler's preemptions and failures); inference: a service sized on the
+ * whole candidate (replicas "auto" searches the fewest that meet the SLO),
+ * holding the whole nodes its replicas occupy; collective: the time of one
+ * pass over its message sizes on the allocation.
+ */
+static void fleet_class_evaluate(const struct fleet_class *k, const struct cluster_spec *c, void *ctx,
+				 struct fleet_class_eval *e)
+{
+	const struct job *fj = ctx;
+	const struct workload_spec *w = k->workload;
+	struct cluster_spec *alloc = xmalloc(sizeof *alloc);
+	struct result *r = xmalloc(sizeof *r);
+	struct job j = *fj;
+
+	j.kind = w->kind;
+	j.workload = w;
+	j.trace = NULL;
+	j.cluster = alloc;
+	if (w->kind == WORKLOAD_INFERENCE)
+		*alloc = *c;
+	else
+		fleet_allocation(c, k->gpus, alloc);
+	e->ok = true;
+	e->gpus = k->gpus;
+	if (w->kind == WORKLOAD_COLLECTIVE) {
+		e->duration_s = 0;
+		for (size_t b = 0; b < w->collective.n_bytes && e->ok; b++) {
+			j.collective_bytes = w->collective.bytes[b];
+			evaluate(&j, r);
+			e->ok = r->outcome == OUTCOME_OK;
+			e->duration_s += r->collective.time_s;
+		}
+	} else {
+		evaluate(&j, r);
+		e->ok = r->outcome == OUTCOME_OK;
+	}
+	if (!e->ok) {
+		snprintf(e->reason, sizeof e->reason, "its workload is %s on %d GPUs of \"%.60s\": %.280s",
+			 outcome_names[r->outcome], w->kind == WORKLOAD_INFERENCE ? (int)cluster_gpus(c) : k->gpus,
+			 c->name, r->reason);
+	} else if (w->kind == WORKLOAD_INFERENCE) {
+		e->service = true;
+		e->gpus = (int)(r->serve_usd.instances > 0 ? r->serve_usd.instances * c->gpus_per_node : r->serve.gpus_used);
+	} else if (w->kind != WORKLOAD_COLLECTIVE) {
+		e->duration_s = r->run.wall_time_p50_s;
+		e->checkpoint_interval_s = w->run.checkpoint.enabled ? r->run.ckpt_interval_s : 0;
+		e->restart_s = w->run.failures.restart_s;
+	}
+	free(r);
+	free(alloc);
+}
+
+static enum outcome outcome_of_fleet(enum fleet_status s)
+{
+	static const enum outcome map[] = {
+		[FLEET_OK] = OUTCOME_OK, [FLEET_INVALID] = OUTCOME_INVALID, [FLEET_ERROR] = OUTCOME_ERROR,
+	};
+	return map[s];
+}
+
+/* A NaN or an infinity never reaches a fleet result that says ok. */
+static bool fleet_figures_finite(const struct fleet_result *f)
+{
+	const struct fleet_metrics *m = &f->m;
+	double v[] = { m->fleet.wait_h.p50, m->fleet.wait_h.p90, m->fleet.wait_h.p99, m->fleet.jct_h.p50,
+		       m->utilization, m->busy_utilization, m->idle_gpu_hours, m->fragmentation, m->makespan_h,
+		       m->held_gpu_hours, f->usd_total, f->usd_per_job, f->sized_usd, f->per_team_usd, f->peak_usd };
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		if (!isfinite(v[i]))
+			return false;
+	return true;
+}
+
+/* A fleet on the candidate: fleet_run with the evaluate call for its classes. */
+static void evaluate_fleet(const struct job *j, struct result *out)
+{
+	struct fleet_result *f = &out->fleet;
+	fleet_run(j->workload->fleet, j->cluster, j->seed, j->row_id, fleet_class_evaluate, (void *)j, f);
+	out->outcome = outcome_of_fleet(f->status);
+	snprintf(out->reason, sizeof out->reason, "%s", f->reason);
+	if (out->outcome == OUTCOME_OK && !fleet_figures_finite(f)) {
+		out->outcome = OUTCOME_ERROR;
+		snprintf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
+	}
+}
+
 /* One entry per workload kind: the model that evaluates it and the
  * columns its rows have. */
 static const struct evaluator {
@@ -330,6 +441,7 @@ static const struct evaluator {
 	[WORKLOAD_FINETUNE] = { .result = RESULT_TRAINING, .run = evaluate_training },
 	[WORKLOAD_INFERENCE] = { .result = RESULT_INFERENCE, .run = evaluate_inference },
 	[WORKLOAD_COLLECTIVE] = { .result = RESULT_COLLECTIVE, .run = evaluate_collective },
+	[WORKLOAD_FLEET] = { .result = RESULT_FLEET, .run = evaluate_fleet },
 };
 
 enum result_kind evaluate_result_kind(enum workload_kind kind, bool shape_only)

@@ -12,12 +12,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "models/comm/nccl_tests.h"
+#include "models/fleet/fleet.h"
 #include "models/hw/hw.h"
 #include "models/run/run.h"
 #include "models/serve/serve.h"
 #include "models/train/train.h"
 
-enum workload_kind { WORKLOAD_TRAINING, WORKLOAD_FINETUNE, WORKLOAD_INFERENCE, WORKLOAD_COLLECTIVE };
+enum workload_kind { WORKLOAD_TRAINING, WORKLOAD_FINETUNE, WORKLOAD_INFERENCE, WORKLOAD_COLLECTIVE, WORKLOAD_FLEET };
 extern const char *const workload_kind_names[];
 
 /* A workload as the scenario describes it; each kind reads its part. */
@@ -32,6 +33,7 @@ struct workload_spec {
 	 * state ("" for a catalog name or when it states all): what run
 	 * --dry-run notes on standard error. */
 	char model_defaults[1024];
+	struct fleet_spec *fleet;       /* fleet: owned by the loaded scenario (its classes' workloads too) */
 };
 
 struct timeline;

@@ -17,6 +17,7 @@
 
 #include "models/comm/nccl_tests.h"
 #include "models/eval/objective.h"
+#include "models/fleet/fleet.h"
 #include "models/run/run.h"
 #include "models/serve/serve.h"
 #include "models/train/train.h"
@@ -25,7 +26,7 @@ enum outcome { OUTCOME_OK, OUTCOME_OOM, OUTCOME_INVALID, OUTCOME_UNSUPPORTED, OU
 extern const char *const outcome_names[];
 
 /* Which columns a result fills (output/results.c has one entry for each). */
-enum result_kind { RESULT_SHAPE, RESULT_TRAINING, RESULT_INFERENCE, RESULT_COLLECTIVE, RESULT_KIND_COUNT };
+enum result_kind { RESULT_SHAPE, RESULT_TRAINING, RESULT_INFERENCE, RESULT_COLLECTIVE, RESULT_FLEET, RESULT_KIND_COUNT };
 
 /* A candidate's size, peak and price, whatever runs on it. */
 struct cluster_figures {
@@ -61,6 +62,7 @@ struct result {
 	struct nccl_point collective;      /* RESULT_COLLECTIVE */
 	struct serve_result serve;         /* RESULT_INFERENCE */
 	struct inference_dollars serve_usd; /* RESULT_INFERENCE, with serve */
+	struct fleet_result fleet;         /* RESULT_FLEET */
 };
 
 #endif

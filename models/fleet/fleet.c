@@ -1,8 +1,469 @@
 #include "fleet.h"
 
+#include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/cost/billing.h"
+#include "models/fleet/fleet_load.h"
+#include "models/fleet/fleet_sim.h"
+#include "util/xalloc.h"
 
 const char *const fleet_policy_names[] = { "fifo", "sjf", "priority", "backfill", NULL };
 const char *const fleet_duration_dist_names[] = { "fixed", "exponential", "lognormal", "uniform", NULL };
 const char *const fleet_arrival_names[] = { "poisson", "trace", NULL };
 const char *const fleet_trace_format_names[] = { "sacct", "csv", NULL };
+
+/* The sizing search looks no further than this many times the candidate's
+ * nodes (and never past this many nodes). */
+enum { SIZING_GROWTH_MAX = 64, SIZING_NODES_MAX = 1000000 };
+
+int fleet_team_index(const struct fleet_spec *f, const char *name)
+{
+	for (int t = 0; t < f->n_teams; t++)
+		if (strcmp(f->team_names[t], name) == 0)
+			return t;
+	return -1;
+}
+
+static void fail(struct fleet_result *r, enum fleet_status s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fail(struct fleet_result *r, enum fleet_status s, const char *fmt, ...)
+{
+	va_list ap;
+	r->status = s;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+	va_end(ap);
+}
+
+/* Append "; text" to the reason (or the text when it is empty). */
+static void note(struct fleet_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct fleet_result *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->reason);
+	va_list ap;
+	if (used > 0 && used + 2 < sizeof r->reason) {
+		memcpy(r->reason + used, "; ", 3);
+		used += 2;
+	}
+	if (used + 1 >= sizeof r->reason)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->reason + used, sizeof r->reason - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Everything one fleet_run works with. */
+struct fleet_ctx {
+	const struct fleet_spec *f;
+	const struct cluster_spec *c;
+	uint64_t seed, row_id;
+	struct fleet_class_eval ce[FLEET_CLASSES_MAX];
+	double class_duration_s[FLEET_CLASSES_MAX];
+	double class_ckpt_s[FLEET_CLASSES_MAX];
+	double class_restart_s[FLEET_CLASSES_MAX];
+	struct fleet_job *jobs;       /* the batch jobs, by submission */
+	size_t n_jobs;
+	long rounded;                 /* trace jobs of more than a node, rounded up to whole nodes */
+	int service_nodes[FLEET_TEAMS_MAX];  /* per team: whole nodes its services hold */
+	int service_gpus[FLEET_TEAMS_MAX];
+	int max_job_gpus;
+};
+
+/*
+ * The jobs: drawn from the classes (fleet_load: Poisson arrivals over the
+ * window, durations stated, modelled or drawn) or replayed from their
+ * traces, with streams of the scenario seed only (row 0), so every
+ * candidate and node count sees the same submissions (common random
+ * numbers). A trace job of more than a node that is not whole nodes holds
+ * its nodes whole. Returns -1 after failing r.
+ */
+static int load_jobs(struct fleet_ctx *x, struct fleet_result *r)
+{
+	const struct fleet_spec *f = x->f;
+	int gpn = x->c->gpus_per_node;
+	char reason[256];
+	struct fleet_sim_config cfg = {
+		.spec = f, .nodes = x->c->nodes, .gpus_per_node = gpn,
+		.class_duration_s = x->class_duration_s, .class_checkpoint_interval_s = x->class_ckpt_s,
+		.class_restart_s = x->class_restart_s, .n_teams = f->n_teams, .team_names = f->team_names,
+		.seed = x->seed, .row_id = 0,
+	};
+	char (*teams)[FLEET_NAME_MAX] = xcalloc(FLEET_TEAMS_MAX, sizeof *teams);
+	int n_teams = 0;
+	int rc = fleet_load_jobs(&cfg, &x->jobs, &x->n_jobs, teams, &n_teams, reason, sizeof reason);
+	free(teams);
+	if (rc != 0) {
+		fail(r, FLEET_INVALID, "%s", reason);
+		return -1;
+	}
+	for (size_t i = 0; i < x->n_jobs; i++) {
+		struct fleet_job *j = &x->jobs[i];
+		if (f->classes[j->cls].arrival == FLEET_ARRIVAL_TRACE && j->gpus > gpn && j->gpus % gpn != 0) {
+			j->gpus = (j->gpus + gpn - 1) / gpn * gpn;
+			x->rounded++;
+		}
+		if (j->gpus > x->max_job_gpus)
+			x->max_job_gpus = j->gpus;
+	}
+	return 0;
+}
+
+/* Each class that names a workload, through the evaluate call; services
+ * are set aside. Returns -1 after failing r. */
+static int evaluate_classes(struct fleet_ctx *x, fleet_eval_fn *eval, void *ctx, struct fleet_result *r)
+{
+	const struct fleet_spec *f = x->f;
+	int gpn = x->c->gpus_per_node;
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_class *k = &f->classes[i];
+		struct fleet_class_eval *e = &x->ce[i];
+		memset(e, 0, sizeof *e);
+		x->class_duration_s[i] = -1;
+		x->class_ckpt_s[i] = 0;
+		x->class_restart_s[i] = f->failures.restart_s;
+		if (k->workload == NULL)
+			continue;
+		eval(k, x->c, ctx, e);
+		if (!e->ok) {
+			fail(r, FLEET_INVALID, "jobs[%d] \"%s\": %s", i, k->name, e->reason);
+			return -1;
+		}
+		x->class_ckpt_s[i] = e->checkpoint_interval_s;
+		x->class_restart_s[i] = e->restart_s;
+		if (e->service) {
+			int team = fleet_team_index(f, k->team);
+			int nodes = (e->gpus + gpn - 1) / gpn;
+			x->service_nodes[team] += nodes;
+			x->service_gpus[team] += nodes * gpn;
+			continue;
+		}
+		x->class_duration_s[i] = e->duration_s;
+	}
+	return 0;
+}
+
+static int sum_services(const struct fleet_ctx *x, const bool *teams)
+{
+	int n = 0;
+	for (int t = 0; t < x->f->n_teams; t++)
+		if (teams == NULL || teams[t])
+			n += x->service_nodes[t];
+	return n;
+}
+
+/* Dollars of holding n nodes of the candidate's type for window_s. */
+static double nodes_usd(const struct fleet_ctx *x, int n, double window_s)
+{
+	struct cluster_spec c = *x->c;
+	c.nodes = n;
+	return billing_cost_usd(&c, window_s);
+}
+
+/*
+ * Simulate `jobs` on n nodes, services of the teams in `teams` (NULL: all)
+ * held beside them for the whole window, into *m; *usd the dollars of the
+ * n nodes over the window. Returns -1 with reason set when it cannot run.
+ */
+static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, const struct fleet_job *jobs,
+		    size_t n_jobs, const bool *teams, int nodes, struct fleet_metrics *m, double *usd,
+		    char *reason, size_t reason_len)
+{
+	const struct cluster_spec *c = x->c;
+	int svc = sum_services(x, teams);
+	int batch_nodes = nodes - svc;
+	double price = c->price.known ? c->price.usd_per_gpu_hour : 0;
+	struct fleet_sim_config cfg = {
+		.spec = spec, .nodes = batch_nodes, .gpus_per_node = c->gpus_per_node,
+		.domain_gpus = c->scale_up.domain_gpus > 0 ? c->scale_up.domain_gpus : c->gpus_per_node,
+		.nodes_per_leaf = c->topology.nodes_per_leaf, .jobs = jobs, .n_jobs = n_jobs,
+		.class_duration_s = x->class_duration_s, .class_checkpoint_interval_s = x->class_ckpt_s,
+		.class_restart_s = x->class_restart_s, .n_teams = spec->n_teams,
+		.team_names = spec->team_names, .usd_per_gpu_hour = price, .seed = x->seed, .row_id = x->row_id,
+	};
+
+	memset(m, 0, sizeof *m);
+	*usd = 0;
+	if (batch_nodes < 1 && n_jobs > 0) {
+		snprintf(reason, reason_len, "%d nodes leave none beside the %d the services hold", nodes, svc);
+		return -1;
+	}
+	if (n_jobs > 0 && fleet_sim_run(&cfg, m, reason, reason_len) < 0)
+		return -1;
+	/* the window the sim held its GPUs for; without batch jobs, the stated
+	 * one (warmup_h to duration_h, as fleet_sim counts it) */
+	long batch_gpus = (long)batch_nodes * c->gpus_per_node;
+	double window_h = batch_gpus > 0 && m->held_gpu_hours > 0 ? m->held_gpu_hours / (double)batch_gpus
+								   : spec->duration_h - spec->warmup_h;
+	if (n_jobs == 0) {
+		m->n_teams = spec->n_teams;
+		for (int t = 0; t < spec->n_teams; t++)
+			snprintf(m->teams[t].team, sizeof m->teams[t].team, "%s", spec->team_names[t]);
+		snprintf(m->fleet.team, sizeof m->fleet.team, "%s", "");
+		m->held_gpu_hours = (double)batch_gpus * window_h;
+		m->idle_gpu_hours = m->held_gpu_hours;
+	}
+	/* the services: whole nodes held, allocated and busy for the window */
+	for (int t = 0; t < spec->n_teams; t++) {
+		if ((teams != NULL && !teams[t]) || x->service_gpus[t] == 0)
+			continue;
+		double h = x->service_gpus[t] * window_h;
+		m->teams[t].gpu_hours += h;
+		m->fleet.gpu_hours += h;
+		m->held_gpu_hours += h;
+		m->allocated_gpu_hours += h;
+		m->busy_gpu_hours += h;
+	}
+	if (m->held_gpu_hours > 0) {
+		m->utilization = m->allocated_gpu_hours / m->held_gpu_hours;
+		m->busy_utilization = m->busy_gpu_hours / m->held_gpu_hours;
+	}
+	/* the billed dollars (billing granularity and minimum): each team pays
+	 * for its GPU-hours and a share of the idle ones in proportion to them */
+	*usd = nodes_usd(x, nodes, window_h * 3600);
+	double used = 0;
+	for (int t = 0; t < m->n_teams; t++)
+		used += m->teams[t].gpu_hours;
+	for (int t = 0; t < m->n_teams; t++)  /* evenly when nothing ran, as fleet_sim does */
+		m->teams[t].usd = used > 0 ? *usd * m->teams[t].gpu_hours / used : *usd / m->n_teams;
+	m->fleet.usd = *usd;
+	return 0;
+}
+
+/* A group meets the objective: every job it submitted finished (a job the
+ * run never started has no wait to count) and its P90 wait is within it. */
+static bool group_meets(const struct fleet_spec *f, const struct fleet_group *g)
+{
+	return g->jobs_done == g->jobs_submitted && g->wait_h.p90 <= f->objective_wait_p90_h;
+}
+
+/* The objective holds for the fleet and for every team: a P90 over all jobs
+ * alone would let a team of a few large jobs wait any time behind many
+ * small ones. */
+static bool meets(const struct fleet_spec *f, const struct fleet_metrics *m)
+{
+	if (f->objective_wait_p90_h <= 0)
+		return true;
+	if (!group_meets(f, &m->fleet))
+		return false;
+	for (int t = 0; t < m->n_teams; t++)
+		if (!group_meets(f, &m->teams[t]))
+			return false;
+	return true;
+}
+
+/*
+ * The fewest nodes in [lo, ...] on which `jobs` meet the objective, by
+ * bisection (a node more never lengthens the P90 wait: assumed, see
+ * docs/fleet.md), starting from `start`; 0 when none up to the cap does.
+ */
+static int size_nodes(const struct fleet_ctx *x, const struct fleet_spec *spec, const struct fleet_job *jobs,
+		      size_t n_jobs, const bool *teams, int lo, int start)
+{
+	struct fleet_metrics *m = xmalloc(sizeof *m);
+	char reason[256];
+	double u = 0;
+	int cap = start * SIZING_GROWTH_MAX < SIZING_NODES_MAX ? start * SIZING_GROWTH_MAX : SIZING_NODES_MAX;
+	int hi = start < lo ? lo : start, fail_at = lo - 1, found = 0;
+
+	/* grow until a count meets the objective */
+	for (;;) {
+		if (simulate(x, spec, jobs, n_jobs, teams, hi, m, &u, reason, sizeof reason) == 0 && meets(spec, m)) {
+			found = hi;
+			break;
+		}
+		fail_at = hi;
+		if (hi >= cap)
+			goto out;
+		hi = hi * 2 < cap ? hi * 2 : cap;
+	}
+	/* fail_at fails (or is below the fewest that hold the largest job), found meets */
+	if (fail_at < lo - 1)
+		fail_at = lo - 1;
+	while (found - fail_at > 1) {
+		int mid = fail_at + (found - fail_at) / 2;
+		if (simulate(x, spec, jobs, n_jobs, teams, mid, m, &u, reason, sizeof reason) == 0 && meets(spec, m)) {
+			found = mid;
+		} else {
+			fail_at = mid;
+		}
+	}
+out:
+	free(m);
+	return found;
+}
+
+struct edge {
+	double t;
+	int d;    /* + GPUs at a start, - at an end */
+};
+
+/* By time, an end before a start at the same instant. */
+static int edge_order(const void *a, const void *b)
+{
+	const struct edge *p = a, *q = b;
+	if (p->t != q->t)
+		return p->t < q->t ? -1 : 1;
+	return (p->d > q->d) - (p->d < q->d);
+}
+
+/* The most GPUs the batch jobs ask at once if none waited (each from its
+ * submission for its duration), in whole nodes. */
+static int peak_nodes(const struct fleet_ctx *x, const struct fleet_job *jobs, size_t n)
+{
+	struct edge *e = xcalloc(2 * n + 1, sizeof *e);
+	int gpn = x->c->gpus_per_node;
+	long cur = 0, peak = 0;
+	for (size_t i = 0; i < n; i++) {
+		e[2 * i] = (struct edge){ jobs[i].submit_s, jobs[i].gpus };
+		e[2 * i + 1] = (struct edge){ jobs[i].submit_s + jobs[i].duration_s, -jobs[i].gpus };
+	}
+	qsort(e, 2 * n, sizeof *e, edge_order);
+	for (size_t i = 0; i < 2 * n; i++) {
+		cur += e[i].d;
+		if (cur > peak)
+			peak = cur;
+	}
+	free(e);
+	return (int)((peak + gpn - 1) / gpn);
+}
+
+/* The fewest nodes that hold the largest job beside the services. */
+static int fewest_nodes(const struct fleet_ctx *x, const bool *teams, int max_gpus)
+{
+	int gpn = x->c->gpus_per_node;
+	int batch = max_gpus > 0 ? (max_gpus + gpn - 1) / gpn : 0;
+	int n = sum_services(x, teams) + batch;
+	return n > 0 ? n : 1;
+}
+
+/* The sizing answer: on one shared cluster, one cluster per team, and
+ * rented for the peak, each priced over the candidate's window window_s
+ * (so that the three compare). */
+static void sizing(struct fleet_ctx *x, double window_s, struct fleet_result *r)
+{
+	const struct fleet_spec *f = x->f;
+
+	r->sized_nodes = size_nodes(x, f, x->jobs, x->n_jobs, NULL, fewest_nodes(x, NULL, x->max_job_gpus),
+				    x->c->nodes);
+	r->sized_usd = nodes_usd(x, r->sized_nodes, window_s);
+	if (r->sized_nodes == 0)
+		note(r, "no cluster of up to %d nodes meets the P90 wait objective of %g h",
+		     x->c->nodes * SIZING_GROWTH_MAX, f->objective_wait_p90_h);
+
+	/* each team alone: its jobs and services, no quotas */
+	struct fleet_spec *alone = xmalloc(sizeof *alone);
+	struct fleet_job *mine = xcalloc(x->n_jobs + 1, sizeof *mine);
+	*alone = *f;
+	memset(alone->team_quota, 0, sizeof alone->team_quota);
+	r->per_team_nodes = 0;
+	r->per_team_usd = 0;
+	for (int t = 0; t < f->n_teams; t++) {
+		bool teams[FLEET_TEAMS_MAX] = { false };
+		size_t n = 0;
+		int max_gpus = 0;
+		teams[t] = true;
+		for (size_t i = 0; i < x->n_jobs; i++) {
+			if (x->jobs[i].team != t)
+				continue;
+			mine[n++] = x->jobs[i];
+			if (x->jobs[i].gpus > max_gpus)
+				max_gpus = x->jobs[i].gpus;
+		}
+		if (n == 0 && x->service_nodes[t] == 0)
+			continue;
+		int lo = fewest_nodes(x, teams, max_gpus);
+		int got = size_nodes(x, alone, mine, n, teams, lo, lo);
+		if (got == 0) {
+			note(r, "team \"%s\" alone meets the objective on no cluster of up to %d nodes", f->team_names[t],
+			     lo * SIZING_GROWTH_MAX);
+			r->per_team_nodes = 0;
+			r->per_team_usd = 0;
+			break;
+		}
+		r->per_team_nodes += got;
+		r->per_team_usd += nodes_usd(x, got, window_s);
+	}
+	free(mine);
+	free(alone);
+}
+
+void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
+	       fleet_eval_fn *eval, void *ctx, struct fleet_result *r)
+{
+	struct fleet_ctx *x = xcalloc(1, sizeof *x);
+	char reason[256] = "";
+	double usd = 0;
+
+	memset(r, 0, sizeof *r);
+	r->status = FLEET_OK;
+	x->f = f;
+	x->c = c;
+	x->seed = seed;
+	x->row_id = row_id;
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_class *k = &f->classes[i];
+		if (k->arrival != FLEET_ARRIVAL_TRACE && k->gpus > c->gpus_per_node && k->gpus % c->gpus_per_node != 0) {
+			fail(r, FLEET_INVALID, "jobs[%d] \"%s\": %d GPUs span nodes but are not a whole number of "
+			     "%d-GPU nodes", i, k->name, k->gpus, c->gpus_per_node);
+			goto out;
+		}
+	}
+	if (evaluate_classes(x, eval, ctx, r) < 0)
+		goto out;
+	if (load_jobs(x, r) < 0)
+		goto out;
+	int need = fewest_nodes(x, NULL, x->max_job_gpus);
+	if (need > c->nodes) {
+		fail(r, FLEET_INVALID, "needs at least %d nodes (the largest job asks for %d GPUs%s), the candidate has %d",
+		     need, x->max_job_gpus, sum_services(x, NULL) > 0 ? " beside the services' nodes" : "", c->nodes);
+		goto out;
+	}
+	if (simulate(x, f, x->jobs, x->n_jobs, NULL, c->nodes, &r->m, &usd, reason, sizeof reason) < 0) {
+		fail(r, FLEET_INVALID, "%s", reason);
+		goto out;
+	}
+	r->priced = c->price.known;
+	r->usd_total = r->priced ? usd : 0;
+	r->usd_per_job = r->priced && r->m.fleet.jobs_done > 0 ? usd / (double)r->m.fleet.jobs_done : 0;
+	r->meets_objective = meets(f, &r->m);
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_trace *t = f->classes[i].trace_jobs;
+		if (t != NULL && t->skipped_steps + t->skipped_no_gpus + t->skipped_not_run > 0)
+			note(r, "jobs[%d] \"%s\": the trace's %ld job steps, %ld jobs without GPUs and %ld jobs never "
+			     "started or not ended are not replayed", i, f->classes[i].name, t->skipped_steps,
+			     t->skipped_no_gpus, t->skipped_not_run);
+	}
+	if (x->rounded > 0)
+		note(r, "%ld trace jobs of more than a node but not whole nodes hold their nodes whole", x->rounded);
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_class_eval *e = &x->ce[i];
+		if (f->classes[i].workload == NULL)
+			continue;
+		if (e->service)
+			note(r, "\"%s\": a service of %d GPUs", f->classes[i].name, e->gpus);
+		else
+			note(r, "\"%s\": %.3g h a job on %d GPUs", f->classes[i].name, e->duration_s / 3600, e->gpus);
+	}
+	if (sum_services(x, NULL) > 0)
+		note(r, "services hold %d of the %d nodes for the whole window", sum_services(x, NULL), c->nodes);
+
+	double window_s = r->m.held_gpu_hours / (double)cluster_gpus(c) * 3600;
+	if (f->objective_wait_p90_h > 0) {
+		sizing(x, window_s, r);
+		int pn = sum_services(x, NULL) + peak_nodes(x, x->jobs, x->n_jobs);
+		r->peak_nodes = pn > 0 ? pn : 1;
+		r->peak_usd = nodes_usd(x, r->peak_nodes, window_s);
+	}
+	if (!r->priced) {
+		r->sized_usd = r->per_team_usd = r->peak_usd = 0;
+		note(r, "%s", c->price.missing[0] ? c->price.missing : "no price: give candidates[].price");
+	}
+out:
+	free(x->jobs);
+	free(x);
+}

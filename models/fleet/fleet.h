@@ -56,6 +56,9 @@ struct fleet_trace_job {
 struct fleet_trace {
 	struct fleet_trace_job *jobs;
 	size_t n;
+	/* rows of the file not replayed (sacct): job steps (a JobID with a
+	 * dot), jobs without GPUs, jobs that never started or have not ended */
+	long skipped_steps, skipped_no_gpus, skipped_not_run;
 };
 
 struct workload_spec;            /* models/eval/job.h */
@@ -86,6 +89,10 @@ struct fleet_spec {
 	int n_classes;
 	struct fleet_class classes[FLEET_CLASSES_MAX];
 	struct failure_spec failures; /* node failures on the fleet (the whole-run model) */
+	/* the teams in order of first appearance (the classes', then the traces'
+	 * own); team_quota[] and fleet_job.team index this table */
+	int n_teams;
+	char team_names[FLEET_TEAMS_MAX][FLEET_NAME_MAX];
 };
 
 /* Percentiles in hours. */
@@ -140,5 +147,48 @@ struct fleet_result {
 	int peak_nodes;              /* "rent for the peak": nodes of the most GPUs ever asked at once */
 	double peak_usd;
 };
+
+/* What a class's workload takes on its allocation (fleet_run asks once per
+ * class; the evaluate call answers, through fleet_eval_fn). */
+struct fleet_class_eval {
+	bool ok;
+	char reason[400];            /* why not, when !ok */
+	bool service;                /* a long-running service: its GPUs held for the whole window */
+	int gpus;                    /* the allocation (a service: the whole nodes its replicas occupy) */
+	double duration_s;           /* one job on it, failures aside (training: wall time P50) */
+	double checkpoint_interval_s;/* work lost to a preemption or failure is at most this; 0 = all */
+	double restart_s;            /* relaunch and reload after one */
+};
+
+/*
+ * The evaluate call, as fleet/ sees it (eval/ comes after fleet/, so it
+ * hands fleet_run this callback): the duration of class k's workload on
+ * k->gpus GPUs of candidate c's node type (a training or finetune class:
+ * its wall time P50 on that many nodes; an inference class: the GPUs its
+ * replicas need on c, held as a service; a collective class: its time).
+ * ctx is fleet_run's, passed through.
+ */
+typedef void fleet_eval_fn(const struct fleet_class *k, const struct cluster_spec *c, void *ctx,
+			   struct fleet_class_eval *out);
+
+/*
+ * Simulate fleet f on candidate c into *r (fully overwritten): the classes
+ * that name a workload get their duration from eval (once each), the jobs
+ * are drawn from the classes' arrivals and durations (streams of the
+ * scenario seed only, so every candidate and every node count sees the
+ * same submissions: common random numbers) or replayed from their traces,
+ * and the scheduler simulation (fleet_sim.h) runs them on c. Dollars are
+ * the candidate's price and billing (cost/billing.h) over the held window.
+ * With an objective, the sizing answer: the fewest nodes of c's node type
+ * whose P90 wait meets it (bisection, each count one simulation of the
+ * same jobs), each team alone on its own fewest nodes (summed), and the
+ * nodes of the most GPUs ever asked at once. row_id is the row's (for
+ * the failures' streams). Never prints.
+ */
+void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
+	       fleet_eval_fn *eval, void *ctx, struct fleet_result *r);
+
+/* The index of team `name` in f's team table, or -1. */
+int fleet_team_index(const struct fleet_spec *f, const char *name);
 
 #endif

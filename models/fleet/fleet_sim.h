@@ -36,6 +36,20 @@ struct fleet_job {
 	double trace_wait_s;         /* < 0: unknown */
 };
 
+/* What happened to one job (fleet_sim_config.records: for tests and traces). */
+struct fleet_job_record {
+	int cls, team, gpus;
+	double submit_s;
+	double first_start_s;        /* < 0: never started */
+	double start_s;              /* its last start */
+	double end_s;                /* < 0: not finished */
+	int gpus_placed;             /* the fewest GPUs it ever ran on (gang: = gpus) */
+	int nodes_spanned, leaves_spanned, domains_spanned;  /* of its last placement */
+	long preemptions, failures;  /* times it was stopped by either */
+	double lost_s;               /* work lost to them: the time since the last checkpoint, summed */
+	double reservation_s;        /* backfill: the last start reserved for it as the head; < 0: none */
+};
+
 struct fleet_sim_config {
 	const struct fleet_spec *spec;
 	int nodes, gpus_per_node;
@@ -52,10 +66,23 @@ struct fleet_sim_config {
 	const char (*team_names)[FLEET_NAME_MAX];
 	double usd_per_gpu_hour;     /* 0 = unpriced */
 	uint64_t seed, row_id;
+	/* optional: what happened to the first n_records jobs (in submission
+	 * order), filled by fleet_sim_run; NULL = none */
+	struct fleet_job_record *records;
+	size_t n_records;
+	/* optional: utilization over time (for charts): util_series[k] = the
+	 * mean fraction of the cluster's GPUs allocated during
+	 * [k, k + 1) x series_step_h from time 0, for k < n_series; NULL = none */
+	double *util_series;
+	size_t n_series;
+	double series_step_h;
 };
 
-/* Run the fleet; returns 0, or -1 with reason filled (a job larger than
- * the cluster, too many events). */
+/* Run the fleet (docs/fleet.md, "The scheduler simulation"); returns 0,
+ * or -1 with reason filled (a job of no GPUs, more GPUs than the cluster,
+ * or spanning nodes with a GPU count that is not a whole number of nodes;
+ * a negative duration or submission; too many teams or jobs). *out is
+ * zeroed first; cfg->records, when given, is filled. Same cfg, same bytes. */
 int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out, char *reason, size_t reason_len);
 
 /* Erlang C: probability that an arrival waits in an M/M/c queue with

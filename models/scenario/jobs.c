@@ -9,6 +9,13 @@ static size_t jobs_per_candidate(const struct scenario *s, bool shape_only)
 	return 1;
 }
 
+size_t jobs_rows_per_job(const struct scenario *s, bool shape_only)
+{
+	if (!shape_only && s->workload.kind == WORKLOAD_FLEET)
+		return 1 + (size_t)s->workload.fleet->n_teams;
+	return 1;
+}
+
 struct job *jobs_from_scenario(const struct scenario *s, bool shape_only, int64_t fixed_row_id,
 			       size_t *n)
 {

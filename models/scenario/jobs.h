@@ -4,7 +4,8 @@
  * One job per candidate, in the order the scenario lists them; a collective
  * workload gives one job per candidate and message size (sizes vary
  * fastest). Row ids count from 0 in that order, or are all `fixed_row_id`
- * when it is >= 0 (a sweep point's rows share its id). The jobs borrow the
+ * when it is >= 0 (a sweep point's rows share its id). A fleet's job gives
+ * several rows (jobs_rows_per_job). The jobs borrow the
  * scenario, which must outlive them.
  */
 #ifndef CLUSTERSIM_MODELS_SCENARIO_JOBS_H
@@ -21,5 +22,9 @@
  * jobs report the cluster's shape and price only (--dry-run). */
 struct job *jobs_from_scenario(const struct scenario *s, bool shape_only, int64_t fixed_row_id,
 			       size_t *n);
+
+/* The result rows each job of the scenario yields: 1, or for a fleet
+ * (not shape_only) the fleet's row and one per team. */
+size_t jobs_rows_per_job(const struct scenario *s, bool shape_only);
 
 #endif

@@ -11,6 +11,7 @@
 #include "models/scenario/reader.h"
 #include "models/scenario/space.h"
 #include "models/scenario/wl.h"
+#include "models/scenario/wl_fleet.h"
 #include "models/scenario/wl_serve.h"
 #include "util/jread.h"
 #include "util/text.h"
@@ -182,6 +183,9 @@ static int read_objective(struct jread *r, const json_t *x, struct scenario *s)
 	if (s->workload.kind == WORKLOAD_INFERENCE)
 		return jread_fail(r, "not used by inference workloads (a serving objective is "
 				  "workload.serving.slo)");
+	if (s->workload.kind == WORKLOAD_FLEET)
+		return jread_fail(r, "not used by fleet workloads (a fleet's objective is "
+				  "workload.fleet.objective.wait_p90_h)");
 	if (jread_object(r, x, keys) < 0 ||
 	    jread_real(r, x, "deadline_h", false, 0.001, 1e7, &s->objective.deadline_h) < 0 ||
 	    jread_real(r, x, "budget_usd", false, 0.01, 1e13, &s->objective.budget_usd) < 0)
@@ -297,6 +301,7 @@ void scenario_release(struct scenario *s)
 	space_free(s->space);
 	s->space = NULL;
 	wl_serve_release(&s->workload);
+	wl_fleet_release(&s->workload);
 	s->candidates = NULL;
 	s->workload.collective.bytes = NULL;
 	s->n_candidates = 0;

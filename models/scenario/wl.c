@@ -7,6 +7,7 @@
 
 #include "models/scenario/reader.h"
 #include "models/scenario/wl_collective.h"
+#include "models/scenario/wl_fleet.h"
 #include "models/scenario/wl_serve.h"
 #include "models/scenario/wl_train.h"
 
@@ -40,6 +41,12 @@ static const struct wl_reader wl_readers[] = {
 		.name = "collective",
 		.read = wl_collective_read,
 		.keys = (const char *const[]){ "collective", NULL },
+	},
+	{
+		.kind = WORKLOAD_FLEET,
+		.name = "fleet",
+		.read = wl_fleet_read,
+		.keys = (const char *const[]){ "fleet", NULL },
 	},
 };
 

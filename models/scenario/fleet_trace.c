@@ -1,0 +1,471 @@
+#include "fleet_trace.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/text.h"
+#include "util/xalloc.h"
+
+/* The most GPUs one job may ask for, and the longest job (the engine's
+ * clock ends near 9e9 s). */
+#define TRACE_GPUS_MAX 1000000
+#define TRACE_SECONDS_MAX 1e9
+
+/* The columns either format reads. */
+enum {
+	COL_JOBID, COL_SUBMIT, COL_START, COL_END, COL_TRES, COL_PARTITION, COL_QOS, /* sacct */
+	COL_SUBMIT_S, COL_GPUS, COL_DURATION_S, COL_TEAM,                            /* csv */
+	N_COLS
+};
+static const char *const col_names[N_COLS] = {
+	"JobID", "Submit", "Start", "End", "AllocTRES", "Partition", "QOS",
+	"submit_s", "gpus", "duration_s", "team",
+};
+
+/* A cell longer than this is not a field either format has. */
+enum { CELL_MAX = 1024 };
+
+struct parse {
+	const char *shown;
+	enum fleet_trace_format format;
+	size_t line;                  /* the line being parsed, from 1 */
+	size_t field;                 /* the field of the row being parsed */
+	char cells[N_COLS][CELL_MAX + 1];
+	bool too_long[N_COLS];
+	int col_of[N_COLS];           /* the header's position of each column, or -1 */
+	bool have_header;
+	struct fleet_trace *t;
+	size_t cap;
+	char *msg;
+	size_t msg_size;
+	bool failed;
+};
+
+static void parse_fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void parse_fail(struct parse *p, const char *fmt, ...)
+{
+	char reason[512];
+	va_list ap;
+	if (p->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof reason, fmt, ap);
+	va_end(ap);
+	snprintf(p->msg, p->msg_size, "trace '%s': line %zu: %s", p->shown, p->line, reason);
+	p->failed = true;
+}
+
+/* The header names of the format: [first, last). */
+static void format_columns(enum fleet_trace_format f, int *first, int *last)
+{
+	*first = f == FLEET_TRACE_SACCT ? COL_JOBID : COL_SUBMIT_S;
+	*last = f == FLEET_TRACE_SACCT ? COL_SUBMIT_S : N_COLS;
+}
+
+static void on_field(void *field, size_t len, void *data)
+{
+	struct parse *p = data;
+	const char *s = field != NULL ? field : "";
+	if (field == NULL)
+		len = 0;
+	if (!p->have_header) {
+		int first, last;
+		format_columns(p->format, &first, &last);
+		for (int c = first; c < last; c++) {
+			if (strlen(col_names[c]) != len || memcmp(col_names[c], s, len) != 0)
+				continue;
+			if (p->col_of[c] >= 0)
+				parse_fail(p, "column \"%s\" is given twice", col_names[c]);
+			p->col_of[c] = (int)p->field;
+		}
+		if (p->format == FLEET_TRACE_CSV) {
+			bool known = false;
+			for (int c = first; c < last; c++)
+				known = known || p->col_of[c] == (int)p->field;
+			if (!known && !(len == 0 && p->field == 0)) {
+				char name[CELL_MAX + 1], q[96];
+				snprintf(name, sizeof name, "%.*s", (int)(len < CELL_MAX ? len : CELL_MAX), s);
+				text_quote(name, q, sizeof q);
+				parse_fail(p, "unknown column %s (the header is submit_s,gpus,duration_s and optionally team)", q);
+			}
+		}
+	} else {
+		for (int c = 0; c < N_COLS; c++) {
+			if (p->col_of[c] != (int)p->field)
+				continue;
+			size_t n = len < CELL_MAX ? len : CELL_MAX;
+			memcpy(p->cells[c], s, n);
+			p->cells[c][n] = '\0';
+			p->too_long[c] = len > CELL_MAX;
+		}
+	}
+	p->field++;
+}
+
+/* The header read: every column the format needs is there. */
+static void check_header(struct parse *p)
+{
+	static const int sacct_needs[] = { COL_JOBID, COL_SUBMIT, COL_START, COL_END, COL_TRES };
+	static const int csv_needs[] = { COL_SUBMIT_S, COL_GPUS, COL_DURATION_S };
+	const int *needs = p->format == FLEET_TRACE_SACCT ? sacct_needs : csv_needs;
+	size_t n = p->format == FLEET_TRACE_SACCT ? 5 : 3;
+	for (size_t i = 0; i < n; i++) {
+		if (p->col_of[needs[i]] < 0) {
+			parse_fail(p, "no column \"%s\" (%s)", col_names[needs[i]],
+				   p->format == FLEET_TRACE_SACCT
+					   ? "an sacct --parsable2 header needs JobID, Submit, Start, End and AllocTRES"
+					   : "the header is submit_s,gpus,duration_s and optionally team");
+			return;
+		}
+	}
+	p->have_header = true;
+}
+
+int fleet_trace_parse_time(const char *s, double *out_s)
+{
+	int y, mo, d, h, mi, se;
+	char tail;
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &tail) != 6 || strlen(s) != 19 ||
+	    mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60 || y < 1970 || h < 0 || mi < 0 ||
+	    se < 0)
+		return -1;
+	/* days from civil (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms") */
+	int yy = mo <= 2 ? y - 1 : y;
+	int era = yy / 400;
+	int yoe = yy - era * 400;
+	int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	double days = (double)era * 146097 + doe - 719468;
+	*out_s = days * 86400 + h * 3600 + mi * 60 + se;
+	return 0;
+}
+
+/* The cell of column c as a number; false after failing when it is not one. */
+static bool cell_number(struct parse *p, int c, double lo, double hi, double *out)
+{
+	const char *s = p->cells[c];
+	char *end;
+	char q[96];
+	errno = 0;
+	*out = strtod(s, &end);
+	if (p->too_long[c] || s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(*out) || *out < lo ||
+	    *out > hi) {
+		text_quote(s, q, sizeof q);
+		parse_fail(p, "%s: expected a number from %g to %g, got %s", col_names[c], lo, hi, q);
+		return false;
+	}
+	return true;
+}
+
+static void add_job(struct parse *p, const struct fleet_trace_job *j)
+{
+	struct fleet_trace *t = p->t;
+	if (t->n == FLEET_TRACE_MAX_JOBS) {
+		parse_fail(p, "more than %d jobs", FLEET_TRACE_MAX_JOBS);
+		return;
+	}
+	if (t->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 1024;
+		t->jobs = xreallocarray(t->jobs, p->cap, sizeof *t->jobs);
+	}
+	t->jobs[t->n++] = *j;
+}
+
+static bool set_team(struct parse *p, const char *s, struct fleet_trace_job *j)
+{
+	if (strlen(s) >= sizeof j->team) {
+		char q[96];
+		text_quote(s, q, sizeof q);
+		parse_fail(p, "team: %s is longer than %zu characters", q, sizeof j->team - 1);
+		return false;
+	}
+	text_copy(j->team, sizeof j->team, s);
+	return true;
+}
+
+static void read_csv_job(struct parse *p)
+{
+	struct fleet_trace_job j = { .trace_wait_s = -1 };
+	double gpus;
+	if (!cell_number(p, COL_SUBMIT_S, 0, TRACE_SECONDS_MAX, &j.submit_s) ||
+	    !cell_number(p, COL_GPUS, 1, TRACE_GPUS_MAX, &gpus) ||
+	    !cell_number(p, COL_DURATION_S, 0, TRACE_SECONDS_MAX, &j.duration_s))
+		return;
+	if (gpus != floor(gpus)) {
+		parse_fail(p, "gpus: expected a whole number, got %s", p->cells[COL_GPUS]);
+		return;
+	}
+	j.gpus = (int)gpus;
+	if (p->col_of[COL_TEAM] >= 0 && !set_team(p, p->cells[COL_TEAM], &j))
+		return;
+	add_job(p, &j);
+}
+
+/* AllocTRES's GPUs: gres/gpu=N, else the sum of gres/gpu:TYPE=N; 0 when none. */
+static bool tres_gpus(struct parse *p, const char *tres, long *out)
+{
+	long plain = -1, typed = 0;
+	const char *s = tres;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		const char *eq = memchr(s, '=', n);
+		if (eq != NULL && strncmp(s, "gres/gpu", 8) == 0 && (s[8] == '=' || s[8] == ':')) {
+			char *end;
+			errno = 0;
+			long v = strtol(eq + 1, &end, 10);
+			if (end != s + n || eq + 1 == end || errno == ERANGE || v < 0 || v > TRACE_GPUS_MAX) {
+				char item[128], q[160];
+				snprintf(item, sizeof item, "%.*s", (int)(n < 100 ? n : 100), s);
+				text_quote(item, q, sizeof q);
+				parse_fail(p, "AllocTRES: expected gres/gpu=N with N a whole number up to %d, got %s",
+					   TRACE_GPUS_MAX, q);
+				return false;
+			}
+			if (s[8] == '=')
+				plain = v;
+			else
+				typed += v;
+		}
+		s += n;
+		if (*s == ',')
+			s++;
+	}
+	*out = plain >= 0 ? plain : typed;
+	return true;
+}
+
+/* A timestamp cell, or false (and *unset) for Unknown, None or empty. */
+static bool cell_time(struct parse *p, int c, double *out, bool *unset)
+{
+	const char *s = p->cells[c];
+	*unset = s[0] == '\0' || strcmp(s, "Unknown") == 0 || strcmp(s, "None") == 0;
+	if (*unset)
+		return false;
+	if (fleet_trace_parse_time(s, out) < 0) {
+		char q[96];
+		text_quote(s, q, sizeof q);
+		parse_fail(p, "%s: expected a time such as 2024-03-01T12:00:00, got %s", col_names[c], q);
+		return false;
+	}
+	return true;
+}
+
+static void read_sacct_job(struct parse *p)
+{
+	struct fleet_trace_job j = { .trace_wait_s = -1 };
+	double submit, start, end;
+	bool unset;
+	long gpus;
+
+	if (strchr(p->cells[COL_JOBID], '.') != NULL) {
+		p->t->skipped_steps++;
+		return;
+	}
+	if (!tres_gpus(p, p->cells[COL_TRES], &gpus))
+		return;
+	if (!cell_time(p, COL_SUBMIT, &submit, &unset)) {
+		if (unset)
+			parse_fail(p, "Submit: expected a time such as 2024-03-01T12:00:00, got \"%s\"", p->cells[COL_SUBMIT]);
+		return;
+	}
+	if (!cell_time(p, COL_START, &start, &unset) || !cell_time(p, COL_END, &end, &unset)) {
+		if (unset && !p->failed)
+			p->t->skipped_not_run++;
+		return;
+	}
+	if (gpus == 0) {
+		p->t->skipped_no_gpus++;
+		return;
+	}
+	if (start < submit) {
+		parse_fail(p, "Start %s is before Submit %s", p->cells[COL_START], p->cells[COL_SUBMIT]);
+		return;
+	}
+	if (end < start) {
+		parse_fail(p, "End %s is before Start %s", p->cells[COL_END], p->cells[COL_START]);
+		return;
+	}
+	j.submit_s = submit;
+	j.gpus = (int)gpus;
+	j.duration_s = end - start;
+	j.trace_wait_s = start - submit;
+	const char *team = p->col_of[COL_PARTITION] >= 0 ? p->cells[COL_PARTITION] : "";
+	if (team[0] == '\0' && p->col_of[COL_QOS] >= 0)
+		team = p->cells[COL_QOS];
+	if (!set_team(p, team, &j))
+		return;
+	add_job(p, &j);
+}
+
+/* c: the character that ended the row, or -1 at the end of the input. */
+static void on_row(int c, void *data)
+{
+	struct parse *p = data;
+	size_t fields = p->field;
+	(void)c;
+	p->field = 0;
+	if (p->failed)
+		return;
+	if (!p->have_header) {
+		check_header(p);
+		return;
+	}
+	bool blank = fields == 1;
+	for (int k = 0; k < N_COLS && blank; k++)
+		blank = p->col_of[k] < 0 || p->cells[k][0] == '\0';
+	if (blank && fields == 1)
+		goto clear;  /* an empty line */
+	int need = 0;
+	for (int k = 0; k < N_COLS; k++)
+		if (p->col_of[k] + 1 > need)
+			need = p->col_of[k] + 1;
+	if ((int)fields < need) {
+		parse_fail(p, "%zu fields, the header names a column at field %d", fields, need);
+		return;
+	}
+	if (p->format == FLEET_TRACE_SACCT)
+		read_sacct_job(p);
+	else
+		read_csv_job(p);
+clear:
+	for (int k = 0; k < N_COLS; k++) {
+		p->cells[k][0] = '\0';
+		p->too_long[k] = false;
+	}
+}
+
+static int is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static void *csv_xrealloc(void *q, size_t n)
+{
+	return xreallocarray(q, n ? n : 1, 1);
+}
+
+static int job_order(const void *a, const void *b)
+{
+	/* every field, so that equal submissions sort the same on every libc */
+	const struct fleet_trace_job *x = a, *y = b;
+	if (x->submit_s != y->submit_s)
+		return x->submit_s < y->submit_s ? -1 : 1;
+	if (x->gpus != y->gpus)
+		return x->gpus < y->gpus ? -1 : 1;
+	if (x->duration_s != y->duration_s)
+		return x->duration_s < y->duration_s ? -1 : 1;
+	if (x->trace_wait_s != y->trace_wait_s)
+		return x->trace_wait_s < y->trace_wait_s ? -1 : 1;
+	return strcmp(x->team, y->team);
+}
+
+struct fleet_trace *fleet_trace_read(FILE *f, const char *path, enum fleet_trace_format format, char *msg,
+				     size_t msg_size)
+{
+	struct csv_parser parser;
+	struct parse *p = xcalloc(1, sizeof *p);
+	char *line = NULL;
+	size_t linecap = 0;
+	ssize_t got;
+	struct fleet_trace *t;
+
+	p->shown = path;
+	p->format = format;
+	p->line = 1;
+	p->msg = msg;
+	p->msg_size = msg_size;
+	for (int c = 0; c < N_COLS; c++)
+		p->col_of[c] = -1;
+	p->t = xcalloc(1, sizeof *p->t);
+	if (csv_init(&parser, CSV_APPEND_NULL | (format == FLEET_TRACE_CSV ? CSV_STRICT | CSV_STRICT_FINI : 0)) != 0) {
+		snprintf(msg, msg_size, "trace '%s': cannot start the CSV parser", path);
+		fleet_trace_free(p->t);
+		free(p);
+		return NULL;
+	}
+	if (format == FLEET_TRACE_SACCT) {
+		/* --parsable2: fields end at '|' and are never quoted (a NUL
+		 * byte, refused below, is the only "quote") */
+		csv_set_delim(&parser, '|');
+		csv_set_quote(&parser, '\0');
+	} else {
+		csv_set_space_func(&parser, is_space);
+	}
+	csv_set_realloc_func(&parser, csv_xrealloc);
+	csv_set_free_func(&parser, free);
+	while (!p->failed && (got = getline(&line, &linecap, f)) >= 0) {
+		size_t n = (size_t)got, skip = 0;
+		if (p->line == 1 && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+			skip = 3;
+		if (memchr(line, '\0', n) != NULL)
+			parse_fail(p, "contains a NUL byte, not text");
+		else if (csv_parse(&parser, line + skip, n - skip, on_field, on_row, p) != n - skip)
+			parse_fail(p, "malformed CSV: %s", csv_strerror(csv_error(&parser)));
+		if (n > 0 && line[n - 1] == '\n')
+			p->line++;
+	}
+	if (!p->failed && ferror(f))
+		parse_fail(p, "cannot read: %s", strerror(errno ? errno : EIO));
+	if (!p->failed && csv_fini(&parser, on_field, on_row, p) != 0)
+		parse_fail(p, "a quoted field is not closed at the end of the file");
+	csv_free(&parser);
+	free(line);
+	t = p->t;
+	if (!p->failed && (!p->have_header || t->n == 0)) {
+		if (!p->have_header)
+			snprintf(msg, msg_size, "trace '%s': no header line (an empty file)", path);
+		else
+			snprintf(msg, msg_size, "trace '%s': no job to replay (%ld job steps, %ld jobs without GPUs, "
+				 "%ld never started or not ended)", path, t->skipped_steps, t->skipped_no_gpus,
+				 t->skipped_not_run);
+		p->failed = true;
+	}
+	if (p->failed) {
+		fleet_trace_free(t);
+		free(p);
+		return NULL;
+	}
+	free(p);
+	qsort(t->jobs, t->n, sizeof *t->jobs, job_order);
+	double first = t->jobs[0].submit_s;
+	for (size_t i = 0; i < t->n; i++)
+		t->jobs[i].submit_s -= first;
+	return t;
+}
+
+struct fleet_trace *fleet_trace_load(const char *path, enum fleet_trace_format format, char *msg,
+				     size_t msg_size)
+{
+	struct stat st;
+	struct fleet_trace *t;
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL) {
+		snprintf(msg, msg_size, "trace '%s': cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		snprintf(msg, msg_size, "trace '%s': is a directory", path);
+		return NULL;
+	}
+	t = fleet_trace_read(f, path, format, msg, msg_size);
+	fclose(f);
+	return t;
+}
+
+void fleet_trace_free(struct fleet_trace *t)
+{
+	if (t == NULL)
+		return;
+	free(t->jobs);
+	free(t);
+}

@@ -1,0 +1,389 @@
+#include "wl_fleet.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/scenario/fleet_trace.h"
+#include "models/scenario/reader.h"
+#include "models/scenario/wl_serve.h"
+#include "models/scenario/wl_train.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+
+/* The longest window and job: the engine's clock ends near 9e9 s. */
+#define FLEET_HOURS_MAX 1e6
+#define FLEET_SECONDS_MAX 1e9
+#define FLEET_GPUS_MAX 1000000
+
+static inline unsigned dist_bit(enum fleet_duration_dist d)
+{
+	return 1u << d;
+}
+
+/*
+ * The keys of a duration object and the distributions that take each (and
+ * those that need it): a key given to a distribution that does not take it
+ * is an error, never silently ignored.
+ */
+static const struct duration_key {
+	const char *key;
+	unsigned takes, needs;
+} duration_keys[] = {
+	{ "mean", 1u << FLEET_DUR_FIXED | 1u << FLEET_DUR_EXPONENTIAL | 1u << FLEET_DUR_LOGNORMAL,
+	  1u << FLEET_DUR_FIXED | 1u << FLEET_DUR_EXPONENTIAL | 1u << FLEET_DUR_LOGNORMAL },
+	{ "sd", 1u << FLEET_DUR_LOGNORMAL, 1u << FLEET_DUR_LOGNORMAL },
+	{ "min", 1u << FLEET_DUR_EXPONENTIAL | 1u << FLEET_DUR_LOGNORMAL | 1u << FLEET_DUR_UNIFORM,
+	  1u << FLEET_DUR_UNIFORM },
+	{ "max", 1u << FLEET_DUR_EXPONENTIAL | 1u << FLEET_DUR_LOGNORMAL | 1u << FLEET_DUR_UNIFORM,
+	  1u << FLEET_DUR_UNIFORM },
+};
+
+/* duration_s: seconds, or {dist, mean, sd, min, max} (clamped to [min, max]). */
+static int read_duration(struct jread *r, const json_t *v, struct fleet_duration *d)
+{
+	static const char *const keys[] = { "dist", "mean", "sd", "min", "max", NULL };
+	int dist = FLEET_DUR_FIXED;
+	double *field[] = { &d->mean_s, &d->sd_s, &d->min_s, &d->max_s };
+
+	memset(d, 0, sizeof *d);
+	if (json_is_number(v)) {
+		if (jread_value_real(r, v, 1, FLEET_SECONDS_MAX, &d->mean_s) < 0)
+			return -1;
+		d->min_s = d->max_s = d->mean_s;
+		return 0;
+	}
+	if (!json_is_object(v))
+		return jread_fail_value(r, v, "a number of seconds or a {dist, mean, ...} object");
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_enum(r, v, "dist", true, fleet_duration_dist_names, &dist) < 0)
+		return -1;
+	d->dist = (enum fleet_duration_dist)dist;
+	for (size_t i = 0; i < sizeof duration_keys / sizeof duration_keys[0]; i++) {
+		const struct duration_key *k = &duration_keys[i];
+		bool given = json_object_get(v, k->key) != NULL;
+		char msg[160];
+		if (given && !(k->takes & dist_bit(d->dist))) {
+			snprintf(msg, sizeof msg, "not used by dist \"%s\"", fleet_duration_dist_names[d->dist]);
+			return reader_fail_at(r, k->key, msg);
+		}
+		if (!given && (k->needs & dist_bit(d->dist))) {
+			snprintf(msg, sizeof msg, "missing required key (dist \"%s\" needs it)",
+				 fleet_duration_dist_names[d->dist]);
+			return reader_fail_at(r, k->key, msg);
+		}
+		if (jread_real(r, v, k->key, false, i == 1 ? 0 : 1, FLEET_SECONDS_MAX, field[i]) < 0)
+			return -1;
+	}
+	if (d->max_s > 0 && d->min_s > d->max_s) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "%g is above max %g", d->min_s, d->max_s);
+		return reader_fail_at(r, "min", msg);
+	}
+	if (d->dist == FLEET_DUR_UNIFORM)
+		d->mean_s = (d->min_s + d->max_s) / 2;
+	return 0;
+}
+
+/* The `arrival` object: poisson {rate_per_h} or trace {trace, format}. */
+static int read_arrival(struct jread *r, const json_t *v, const char *file, struct fleet_class *k)
+{
+	static const char *const keys[] = { "process", "rate_per_h", "trace", "format", NULL };
+	int process = FLEET_ARRIVAL_POISSON, format = FLEET_TRACE_CSV;
+	char trace[512] = "";
+
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_enum(r, v, "process", true, fleet_arrival_names, &process) < 0)
+		return -1;
+	k->arrival = (enum fleet_arrival)process;
+	if (k->arrival == FLEET_ARRIVAL_POISSON) {
+		if (json_object_get(v, "trace") != NULL)
+			return reader_fail_at(r, "trace", "not used by process \"poisson\"");
+		if (json_object_get(v, "format") != NULL)
+			return reader_fail_at(r, "format", "not used by process \"poisson\"");
+		return jread_real(r, v, "rate_per_h", true, 1e-6, 1e6, &k->rate_per_h);
+	}
+	if (json_object_get(v, "rate_per_h") != NULL)
+		return reader_fail_at(r, "rate_per_h", "not used by process \"trace\" (the trace's rows are the jobs)");
+	if (jread_string(r, v, "trace", true, trace, sizeof trace) < 0 ||
+	    jread_enum(r, v, "format", false, fleet_trace_format_names, &format) < 0)
+		return -1;
+	if (trace[0] == '\0')
+		return reader_fail_at(r, "trace", "expected a file name, got \"\"");
+	reader_resolve_relative(file, trace, k->trace, sizeof k->trace);
+	k->trace_format = (enum fleet_trace_format)format;
+	char msg[ERROR_MSG_MAX / 2];
+	struct fleet_trace *t = fleet_trace_load(k->trace, k->trace_format, msg, sizeof msg);
+	if (t == NULL) {
+		size_t mark = jread_enter_key(r, "trace");
+		jread_fail(r, "%s", msg);
+		jread_leave(r, mark);
+		return -1;
+	}
+	k->trace_jobs = t;
+	return 0;
+}
+
+/* Add `name` to the team table (failing at `key` when it is full). */
+static int add_team(struct jread *r, struct fleet_spec *f, const char *name, const char *key)
+{
+	if (fleet_team_index(f, name) >= 0)
+		return 0;
+	if (f->n_teams == FLEET_TEAMS_MAX) {
+		char msg[160], q[96];
+		text_quote(name, q, sizeof q);
+		snprintf(msg, sizeof msg, "team %s is one more than the %d teams a fleet may have", q, FLEET_TEAMS_MAX);
+		return reader_fail_at(r, key, msg);
+	}
+	text_copy(f->team_names[f->n_teams++], FLEET_NAME_MAX, name);
+	return 0;
+}
+
+/* A class's nested `workload`: training, finetune, inference or collective,
+ * read by its kind's reader into a heap workload the class owns. */
+static int read_class_workload(struct jread *r, const json_t *v, const char *file, const catalog *cat,
+			       struct fleet_class *k)
+{
+	const json_t *x = json_object_get(v, "workload");
+	size_t mark = jread_enter_key(r, "workload");
+	struct workload_spec *w = xcalloc(1, sizeof *w);
+
+	k->workload = w;  /* owned from here on, failure or not (wl_fleet_release) */
+	if (!json_is_object(x))
+		return jread_fail_value(r, x, "a training, finetune, inference or collective workload object");
+	const json_t *kind = json_object_get(x, "kind");
+	if (json_is_string(kind) && strcmp(json_string_value(kind), "fleet") == 0)
+		return reader_fail_at(r, "kind", "\"fleet\": a job class's workload is training, finetune, "
+				      "inference or collective");
+	if (json_object_get(x, "failures") != NULL)
+		return reader_fail_at(r, "failures", "not used in a job class (the fleet's nodes fail: "
+				      "workload.failures of the fleet)");
+	if (wl_read(r, x, file, cat, w) < 0)
+		return -1;
+	jread_leave(r, mark);
+	return 0;
+}
+
+/* One job class: jobs[i]. */
+static int read_class(struct jread *r, const json_t *v, size_t i, const char *file, const catalog *cat,
+		      struct fleet_spec *f)
+{
+	static const char *const keys[] = {
+		"name", "team", "priority", "arrival", "gpus", "duration_s", "estimate_factor", "workload", NULL
+	};
+	struct fleet_class *k = &f->classes[i];
+	const json_t *x;
+	size_t mark;
+
+	snprintf(k->name, sizeof k->name, "jobs[%zu]", i);
+	k->estimate_factor = 1;
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_string(r, v, "name", false, k->name, sizeof k->name) < 0)
+		return -1;
+	text_copy(k->team, sizeof k->team, k->name);
+	if (jread_string(r, v, "team", false, k->team, sizeof k->team) < 0 ||
+	    jread_int32(r, v, "priority", false, -1000000, 1000000, &k->priority) < 0 ||
+	    jread_real(r, v, "estimate_factor", false, 0.001, 1000, &k->estimate_factor) < 0)
+		return -1;
+	if (k->team[0] == '\0')
+		return reader_fail_at(r, "team", "expected a team name, got \"\"");
+	for (size_t e = 0; e < i; e++) {
+		if (strcmp(f->classes[e].name, k->name) == 0) {
+			char msg[160], q[96];
+			text_quote(k->name, q, sizeof q);
+			snprintf(msg, sizeof msg, "%s is also the name of jobs[%zu]", q, e);
+			return reader_fail_at(r, "name", msg);
+		}
+	}
+	/* an inference class is a service: held for the whole window, no arrivals */
+	const json_t *wk = json_object_get(json_object_get(v, "workload"), "kind");
+	bool service = json_is_string(wk) && strcmp(json_string_value(wk), "inference") == 0;
+	if (service && json_object_get(v, "arrival") != NULL)
+		return reader_fail_at(r, "arrival", "not used by an inference class (a service is held for the "
+				      "whole window; its requests are workload.serving.arrival)");
+	if (service && json_object_get(v, "estimate_factor") != NULL)
+		return reader_fail_at(r, "estimate_factor", "not used by an inference class (a service is never queued)");
+	if (service) {
+		if (add_team(r, f, k->team, "team") < 0)
+			return -1;
+		if (json_object_get(v, "duration_s") != NULL)
+			return reader_fail_at(r, "duration_s", "not used by an inference class (a service is held for "
+					      "the whole window)");
+		if (json_object_get(v, "gpus") != NULL)
+			return reader_fail_at(r, "gpus", "not used by an inference class (its replicas, sized by "
+					      "workload.serving, set its GPUs)");
+		return read_class_workload(r, v, file, cat, k);
+	}
+	if ((x = reader_enter_required(r, v, "arrival", &mark)) == NULL || read_arrival(r, x, file, k) < 0)
+		return -1;
+	jread_leave(r, mark);
+
+	bool trace = k->arrival == FLEET_ARRIVAL_TRACE;
+	/* a trace's jobs that name no team are the class's */
+	bool class_team = !trace;
+	for (size_t n = 0; trace && n < k->trace_jobs->n && !class_team; n++)
+		class_team = k->trace_jobs->jobs[n].team[0] == '\0';
+	if (class_team && add_team(r, f, k->team, "team") < 0)
+		return -1;
+	bool has_w = json_object_get(v, "workload") != NULL, has_d = json_object_get(v, "duration_s") != NULL;
+	if (trace) {
+		if (has_w || has_d)
+			return reader_fail_at(r, has_w ? "workload" : "duration_s",
+					      "not used by arrival process \"trace\" (each row gives its duration)");
+		if (json_object_get(v, "gpus") != NULL)
+			return reader_fail_at(r, "gpus", "not used by arrival process \"trace\" (each row gives its GPUs)");
+		for (size_t n = 0; n < k->trace_jobs->n; n++) {
+			if (k->trace_jobs->jobs[n].team[0] == '\0')
+				continue;
+			mark = jread_enter_key(r, "arrival");
+			if (add_team(r, f, k->trace_jobs->jobs[n].team, "trace") < 0)
+				return -1;
+			jread_leave(r, mark);
+		}
+		return 0;
+	}
+	if (has_w == has_d)
+		return reader_fail_at(r, "duration_s", has_w ? "give duration_s or workload, not both"
+							     : "missing: give duration_s or workload");
+	if (has_d) {
+		mark = jread_enter_key(r, "duration_s");
+		if (read_duration(r, json_object_get(v, "duration_s"), &k->duration) < 0)
+			return -1;
+		jread_leave(r, mark);
+	} else if (read_class_workload(r, v, file, cat, k) < 0) {
+		return -1;
+	}
+	return jread_int32(r, v, "gpus", true, 1, FLEET_GPUS_MAX, &k->gpus);
+}
+
+/* The `scheduler` object: policy, preemption and quotas {team: fraction}. */
+static int read_scheduler(struct jread *r, const json_t *v, struct fleet_spec *f)
+{
+	static const char *const keys[] = { "policy", "preemption", "quotas", NULL };
+	int policy = FLEET_FIFO;
+	const json_t *q;
+
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_enum(r, v, "policy", false, fleet_policy_names, &policy) < 0 ||
+	    jread_bool(r, v, "preemption", false, &f->preemption) < 0)
+		return -1;
+	f->policy = (enum fleet_policy)policy;
+	if ((q = json_object_get(v, "quotas")) == NULL)
+		return 0;
+	if (f->policy != FLEET_PRIORITY)
+		return reader_fail_at(r, "quotas", "used only by policy \"priority\"");
+	size_t mark = jread_enter_key(r, "quotas");
+	if (!json_is_object(q))
+		return jread_fail_value(r, q, "an object of {team: fraction of the GPUs}");
+	const char *team;
+	json_t *x;
+	json_object_foreach((json_t *)q, team, x) {
+		int t = fleet_team_index(f, team);
+		if (t < 0) {
+			char msg[200], name[96];
+			text_quote(team, name, sizeof name);
+			snprintf(msg, sizeof msg, "no job class has team %s", name);
+			return reader_fail_at(r, team, msg);
+		}
+		if (jread_real(r, q, team, true, 0.001, 1, &f->team_quota[t]) < 0)
+			return -1;
+	}
+	jread_leave(r, mark);
+	return 0;
+}
+
+/* The `fleet` block. */
+static int read_fleet(struct jread *r, const json_t *v, const char *file, const catalog *cat,
+		      struct fleet_spec *f)
+{
+	static const char *const keys[] = { "duration_h", "warmup_h", "scheduler", "objective", "jobs", NULL };
+	const json_t *x;
+	size_t mark, i;
+	json_t *e;
+
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_real(r, v, "duration_h", true, 0.001, FLEET_HOURS_MAX, &f->duration_h) < 0 ||
+	    jread_real(r, v, "warmup_h", false, 0, FLEET_HOURS_MAX, &f->warmup_h) < 0)
+		return -1;
+	if (f->warmup_h >= f->duration_h) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "%g h is not shorter than duration_h %g h (no job would be counted)",
+			 f->warmup_h, f->duration_h);
+		return reader_fail_at(r, "warmup_h", msg);
+	}
+	if ((x = reader_enter_required(r, v, "jobs", &mark)) == NULL)
+		return -1;
+	if (!json_is_array(x) || json_array_size(x) == 0 || json_array_size(x) > FLEET_CLASSES_MAX) {
+		char expected[96];
+		snprintf(expected, sizeof expected, "an array of 1 to %d job classes", FLEET_CLASSES_MAX);
+		return jread_fail_value(r, x, expected);
+	}
+	json_array_foreach(x, i, e) {
+		size_t m2 = jread_enter_index(r, i);
+		f->n_classes = (int)i + 1;
+		if (read_class(r, e, i, file, cat, f) < 0)
+			return -1;
+		jread_leave(r, m2);
+	}
+	jread_leave(r, mark);
+	if ((x = json_object_get(v, "scheduler")) != NULL) {
+		mark = jread_enter_key(r, "scheduler");
+		if (read_scheduler(r, x, f) < 0)
+			return -1;
+		jread_leave(r, mark);
+	}
+	if ((x = json_object_get(v, "objective")) != NULL) {
+		static const char *const okeys[] = { "wait_p90_h", NULL };
+		mark = jread_enter_key(r, "objective");
+		if (jread_object(r, x, okeys) < 0 ||
+		    jread_real(r, x, "wait_p90_h", true, 1e-6, FLEET_HOURS_MAX, &f->objective_wait_p90_h) < 0)
+			return -1;
+		jread_leave(r, mark);
+	}
+	return 0;
+}
+
+int wl_fleet_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,
+		  struct workload_spec *w)
+{
+	static const char *const refused[] = { "seq_len", "tokens", "kernels", "precision", NULL };
+	size_t mark;
+	const json_t *x;
+
+	for (size_t i = 0; refused[i] != NULL; i++)
+		if (json_object_get(v, refused[i]) != NULL)
+			return reader_fail_at(r, refused[i], "not used by fleet workloads (each job class's "
+					      "workload has its own)");
+	w->fleet = xcalloc(1, sizeof *w->fleet);
+	if (wl_train_read_failures(r, v, &w->fleet->failures) < 0)
+		return -1;
+	if ((x = reader_enter_required(r, v, "fleet", &mark)) == NULL ||
+	    read_fleet(r, x, file, cat, w->fleet) < 0)
+		return -1;
+	jread_leave(r, mark);
+	return 0;
+}
+
+static void release_class_workload(struct workload_spec *w)
+{
+	if (w == NULL)
+		return;
+	free(w->collective.bytes);
+	wl_serve_release(w);
+	free(w);
+}
+
+void wl_fleet_release(struct workload_spec *w)
+{
+	struct fleet_spec *f = w->fleet;
+	if (f == NULL)
+		return;
+	for (int i = 0; i < f->n_classes; i++) {
+		release_class_workload((struct workload_spec *)f->classes[i].workload);
+		fleet_trace_free((struct fleet_trace *)f->classes[i].trace_jobs);
+	}
+	free(f);
+	w->fleet = NULL;
+}

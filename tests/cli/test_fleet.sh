@@ -1,0 +1,110 @@
+#!/bin/sh
+# Fleet sizing from the command line, on the README's two examples: a fleet
+# gives its row and one per team; the teams' GPU-hours and dollars add up to
+# the fleet's; a replayed trace holds exactly the GPU-hours its rows say; the
+# sized node count meets the P90 wait objective and one node fewer does not
+# (each run as its own candidate); the same seed gives the same bytes; a bad
+# trace row stops the run (exit 2, one line naming the trace and its line).
+. "$TOP/tests/cli/lib.sh"
+
+ex="$TOP/scenarios/examples"
+cols=candidate,team,status,jobs_done,gpu_hours,usd_total,held_gpu_hours,idle_gpu_hours,utilization,queue_wait_p90_h,meets_objective,sized_nodes,nodes
+
+# conserved FILE: for each ok candidate, the sum over its team rows of
+# gpu_hours and usd_total equals the fleet row's (to CSV's six digits),
+# utilization = gpu_hours / held and idle = held - gpu_hours, never above 1
+conserved() {
+	awk -F, 'NR > 1 && $3 == "ok" {
+		if ($2 == "") { c = $1; order[++n] = c; gh[c] = $5; usd[c] = $6; held[c] = $7; idle[c] = $8; u[c] = $9 }
+		else { tgh[$1] += $5; tusd[$1] += $6; teams[$1]++ }
+	} END {
+		for (i = 1; i <= n; i++) {
+			c = order[i]
+			if (teams[c] == 0) { print c ": no team rows"; bad = 1 }
+			if ((tgh[c] - gh[c]) ^ 2 > (1e-5 * gh[c]) ^ 2) { print c ": team GPU-hours " tgh[c] " != " gh[c]; bad = 1 }
+			if ((tusd[c] - usd[c]) ^ 2 > (1e-5 * usd[c]) ^ 2) { print c ": team dollars " tusd[c] " != " usd[c]; bad = 1 }
+			if ((held[c] - gh[c] - idle[c]) ^ 2 > (1e-5 * held[c]) ^ 2) { print c ": held != allocated + idle"; bad = 1 }
+			if ((u[c] - gh[c] / held[c]) ^ 2 > 1e-10 || u[c] > 1) { print c ": utilization " u[c]; bad = 1 }
+		}
+		exit bad || n == 0
+	}' "$1"
+}
+
+# sized FILE CANDIDATE_INDEX SCENARIO: run the scenario with candidate i at
+# its row's sized_nodes and at one node fewer: the first meets the
+# objective, the second does not (or cannot hold the jobs at all)
+sized() {
+	n=$(awk -F, -v c="$2" 'NR > 1 && $2 == "" && $3 == "ok" { if (k++ == c) print $12 }' "$1")
+	if [ -z "$n" ]; then
+		fail "$3: candidate $2 has no sized_nodes"
+		return
+	fi
+	expect_status 0 "$CLUSTERSIM" run "$3" --format csv --columns "$cols" --set "candidates[$2].nodes=$n" ||
+		return
+	awk -F, -v n="$n" 'NR > 1 && $2 == "" && $13 == n { found = 1; exit !($3 == "ok" && $11 == "true") }
+		END { exit !found }' "$TMP/out" && ok || fail "$3: $n nodes do not meet the objective: $(cat "$TMP/out")"
+	m=$((n - 1))
+	"$CLUSTERSIM" run "$3" --format csv --columns "$cols" --set "candidates[$2].nodes=$m" >"$TMP/out" 2>"$TMP/err"
+	awk -F, -v n="$m" 'NR > 1 && $2 == "" && $13 == n { found = 1; exit !($3 == "invalid" || $11 == "false") }
+		END { exit !found }' "$TMP/out" && ok || fail "$3: $m nodes (one fewer) meet the objective too: $(cat "$TMP/out")"
+}
+
+# (a) three teams on 32, 48 and 64 nodes
+expect_status 0 "$CLUSTERSIM" run "$ex/fleet-three-teams.json" --format csv --columns "$cols" || fail "three teams"
+cp "$TMP/out" "$TMP/three.csv"
+# 3 candidates x (the fleet + 3 teams) rows
+[ "$(awk 'END { print NR }' "$TMP/three.csv")" -eq 13 ] && ok || fail "three teams: rows: $(cat "$TMP/three.csv")"
+# 32 nodes cannot hold the 256-GPU run beside the service
+grep -q '^32 x H100,,invalid,' "$TMP/three.csv" && ok || fail "32 nodes: $(cat "$TMP/three.csv")"
+conserved "$TMP/three.csv" && ok || fail "three teams: not conserved: $(cat "$TMP/three.csv")"
+# every candidate runs the same jobs (common random numbers): the same GPU-hours and sizing answer
+awk -F, 'NR > 1 && $2 == "" && $3 == "ok" { g[$5]++; s[$12]++ } END { exit !(length(g) == 1 && length(s) == 1) }' \
+	"$TMP/three.csv" && ok || fail "three teams: candidates ran different jobs: $(cat "$TMP/three.csv")"
+sized "$TMP/three.csv" 0 "$ex/fleet-three-teams.json"
+
+# (b) a synthetic sacct export on the nodes it ran on and on 30% fewer
+expect_status 0 "$CLUSTERSIM" run "$ex/fleet-sacct-replay.json" --format csv --columns "$cols" || fail "sacct replay"
+cp "$TMP/out" "$TMP/sacct.csv"
+conserved "$TMP/sacct.csv" && ok || fail "sacct replay: not conserved: $(cat "$TMP/sacct.csv")"
+# the GPU-hours are the trace's own: sum of gres/gpu x (End - Start) over its jobs (not steps)
+want=$(awk -F'|' '
+	function days(y, m, d) { if (m <= 2) y--; era = int(y / 400); yoe = y - era * 400
+		doy = int((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
+		return era * 146097 + yoe * 365 + int(yoe / 4) - int(yoe / 100) + doy }
+	function t(s) { dd = days(substr(s, 1, 4) + 0, substr(s, 6, 2) + 0, substr(s, 9, 2) + 0)
+		return dd * 86400 + substr(s, 12, 2) * 3600 + substr(s, 15, 2) * 60 + substr(s, 18, 2) }
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	index($col["JobID"], ".") == 0 && $col["Start"] ~ /^2/ && $col["End"] ~ /^2/ &&
+	match($col["AllocTRES"], /gres\/gpu=[0-9]+/) {
+		g = substr($col["AllocTRES"], RSTART + 9, RLENGTH - 9); sum += g * (t($col["End"]) - t($col["Start"])); n++
+	} END { printf "%d %.6f\n", n, sum / 3600 }' "$ex/fleet-sacct-synthetic.txt")
+awk -F, -v want="$want" 'BEGIN { split(want, w, " ") }
+	NR > 1 && $2 == "" { k++; if ($3 != "ok" || $4 != w[1] || ($5 - w[2]) ^ 2 > (1e-5 * w[2]) ^ 2) bad = 1 }
+	END { exit bad || k != 2 }' "$TMP/sacct.csv" && ok ||
+	fail "sacct replay: wanted $want (jobs, GPU-hours) on both candidates: $(cat "$TMP/sacct.csv")"
+# the steps, the CPU-only job and the two that never ran are said
+expect_status 0 "$CLUSTERSIM" run "$ex/fleet-sacct-replay.json" --format csv --columns candidate,team,reason ||
+	fail "sacct replay reasons"
+[ "$(grep -c 'the trace.s 292 job steps, 1 jobs without GPUs and 2 jobs never started or not ended are not replayed' "$TMP/out")" -eq 8 ] &&
+	ok || fail "sacct replay: skipped rows not said: $(cat "$TMP/out")"
+# 30% fewer nodes never shorten the P90 wait
+awk -F, 'NR > 1 && $2 == "" { p[$13] = $10 } END { exit !(p[11] >= p[16]) }' "$TMP/sacct.csv" && ok ||
+	fail "sacct replay: fewer nodes, shorter waits: $(cat "$TMP/sacct.csv")"
+sized "$TMP/sacct.csv" 1 "$ex/fleet-sacct-replay.json"
+
+# same seed, same bytes
+"$CLUSTERSIM" run "$ex/fleet-three-teams.json" --format csv >"$TMP/a.csv" 2>/dev/null
+"$CLUSTERSIM" run "$ex/fleet-three-teams.json" --format csv >"$TMP/b.csv" 2>/dev/null
+cmp -s "$TMP/a.csv" "$TMP/b.csv" && ok || fail "two runs differ"
+
+# -o may not be the trace; a bad trace row is exit 2 with its line
+cp "$ex/fleet-sacct-synthetic.txt" "$TMP/jobs.txt"
+sed 's/"fleet-sacct-synthetic.txt"/"jobs.txt"/' "$ex/fleet-sacct-replay.json" >"$TMP/replay.json"
+expect_status 2 "$CLUSTERSIM" run "$TMP/replay.json" -o "$TMP/jobs.txt" || fail "-o over the trace"
+grep -q 'job trace' "$TMP/err" && cmp -s "$TMP/jobs.txt" "$ex/fleet-sacct-synthetic.txt" && ok ||
+	fail "-o over the trace: $(cat "$TMP/err")"
+sed '2s/gres\/gpu=1,/gres\/gpu=x,/' "$ex/fleet-sacct-synthetic.txt" >"$TMP/jobs.txt"
+expect_status 2 "$CLUSTERSIM" run "$TMP/replay.json" -o "$TMP/res.csv" || fail "bad trace row"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "workload.fleet.jobs\[0\].arrival.trace: trace '.*jobs.txt': line 2: AllocTRES" "$TMP/err" &&
+	[ ! -e "$TMP/res.csv" ] && ok || fail "bad trace row: $(cat "$TMP/err")"
+finish

@@ -1,0 +1,338 @@
+/* The fleet workload's reader (wl_fleet) and the job trace reader
+ * (fleet_trace): every key of `fleet` arrives in struct fleet_spec, sacct
+ * and CSV traces give the jobs and waits their rows say, and every bad
+ * value is refused with its path and value (a trace's with its line). */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "models/fleet/fleet.h"
+#include "models/scenario/fleet_trace.h"
+#include "models/scenario/wl.h"
+
+#include "catalog_fixture.h"
+
+static void write_file(const char *name, const char *text, char *path, size_t size)
+{
+	snprintf(path, size, "%s/%s", test_dir(), name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A scenario around a `fleet` object written by the test, read as if the
+ * scenario file were in the test's directory (traces resolve there). */
+static int fleet_of(const char *fleet, const char *extra, struct scenario *s, struct cs_error *err)
+{
+	char text[8192], file[256];
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"fleet\", \"fleet\": %s%s},"
+		 " \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 4}]}", fleet, extra);
+	snprintf(file, sizeof file, "%s/test.json", test_dir());
+	json_error_t jerr;
+	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL)
+		print_error("bad test JSON: %s: %s\n", jerr.text, text);
+	assert_non_null(root);
+	error_clear(err);
+	int rc = scenario_from_json(root, file, cat, s, err);
+	json_decref(root);
+	return rc;
+}
+
+static void assert_refused(const char *fleet, const char *extra, const char *want)
+{
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(fleet_of(fleet, extra, &s, &err), -1);
+	if (strstr(err.msg, want) == NULL) {
+		print_error("message \"%s\" lacks \"%s\"\n", err.msg, want);
+		fail();
+	}
+	assert_int_equal(err.kind, ERROR_INPUT);
+}
+
+/* Seconds since the epoch of sacct's timestamps: a closed form (2024-03-01
+ * is day 19783 after 1970-01-01; 2024 is a leap year). */
+static void test_parse_time(void **state)
+{
+	(void)state;
+	double t;
+	assert_int_equal(fleet_trace_parse_time("1970-01-01T00:00:00", &t), 0);
+	assert_close(t, 0, 0);
+	assert_int_equal(fleet_trace_parse_time("2024-03-01T12:00:00", &t), 0);
+	assert_close(t, 19783.0 * 86400 + 12 * 3600, 0);
+	assert_int_equal(fleet_trace_parse_time("2024-02-29T00:00:01", &t), 0);
+	assert_close(t, 19782.0 * 86400 + 1, 0);
+	assert_int_equal(fleet_trace_parse_time("2024-03-01 12:00:00", &t), -1);
+	assert_int_equal(fleet_trace_parse_time("2024-13-01T12:00:00", &t), -1);
+	assert_int_equal(fleet_trace_parse_time("Unknown", &t), -1);
+	assert_int_equal(fleet_trace_parse_time("2024-03-01T12:00:00Z", &t), -1);
+}
+
+/* An sacct --parsable2 export: steps, jobs without GPUs and jobs that never
+ * ran are skipped and counted; GPUs from gres/gpu (or the typed counts),
+ * duration End - Start, the trace's wait Start - Submit, team the
+ * Partition (the QOS when it is empty), submissions from the first, sorted. */
+static void test_sacct(void **state)
+{
+	(void)state;
+	char path[256], msg[512];
+	write_file("a.sacct",
+		   "JobID|JobName|Partition|QOS|Submit|Start|End|NNodes|AllocTRES|State\n"
+		   "7|b|research|normal|2024-03-01T01:00:00|2024-03-01T03:00:00|2024-03-01T04:30:00|2|billing=256,cpu=256,gres/gpu=16,mem=2T,node=2|COMPLETED\n"
+		   "7.batch|batch|||2024-03-01T03:00:00|2024-03-01T03:00:00|2024-03-01T04:30:00|1|cpu=16,gres/gpu=8,node=1|COMPLETED\n"
+		   "7.0|python|||2024-03-01T03:00:00|2024-03-01T03:00:00|2024-03-01T04:30:00|2|cpu=256,gres/gpu=16,node=2|COMPLETED\n"
+		   "5|a||high|2024-03-01T00:00:00|2024-03-01T00:00:10|2024-03-01T00:10:10|1|cpu=8,gres/gpu:h100=2,gres/gpu:a100=1,node=1|COMPLETED\n"
+		   "9|cpu|cpu|normal|2024-03-01T00:30:00|2024-03-01T00:30:00|2024-03-01T01:00:00|1|cpu=32,mem=64G,node=1|COMPLETED\n"
+		   "10|p|research|normal|2024-03-01T02:00:00|Unknown|Unknown|1|gres/gpu=8|PENDING\n"
+		   "11|c|research|normal|2024-03-01T02:00:00|None|2024-03-01T02:05:00|1|gres/gpu=8|CANCELLED by 0\n"
+		   "12|r|prod|normal|2024-03-01T02:00:00|2024-03-01T02:00:00|Unknown|1|gres/gpu=8|RUNNING\n",
+		   path, sizeof path);
+	struct fleet_trace *t = fleet_trace_load(path, FLEET_TRACE_SACCT, msg, sizeof msg);
+	if (t == NULL)
+		print_error("%s\n", msg);
+	assert_non_null(t);
+	assert_int_equal(t->n, 2);
+	assert_int_equal(t->skipped_steps, 2);
+	assert_int_equal(t->skipped_no_gpus, 1);
+	assert_int_equal(t->skipped_not_run, 3);
+	assert_close(t->jobs[0].submit_s, 0, 0);
+	assert_int_equal(t->jobs[0].gpus, 3);
+	assert_close(t->jobs[0].duration_s, 600, 0);
+	assert_close(t->jobs[0].trace_wait_s, 10, 0);
+	assert_string_equal(t->jobs[0].team, "high");
+	assert_close(t->jobs[1].submit_s, 3600, 0);
+	assert_int_equal(t->jobs[1].gpus, 16);
+	assert_close(t->jobs[1].duration_s, 5400, 0);
+	assert_close(t->jobs[1].trace_wait_s, 7200, 0);
+	assert_string_equal(t->jobs[1].team, "research");
+	fleet_trace_free(t);
+}
+
+/* The plain CSV: columns in any order, team optional, sorted by submission. */
+static void test_csv(void **state)
+{
+	(void)state;
+	char path[256], msg[512];
+	write_file("a.csv", "gpus,submit_s,duration_s,team\n8,100,3600,nlp\n1,40,60,\"vision\"\n", path, sizeof path);
+	struct fleet_trace *t = fleet_trace_load(path, FLEET_TRACE_CSV, msg, sizeof msg);
+	assert_non_null(t);
+	assert_int_equal(t->n, 2);
+	assert_close(t->jobs[0].submit_s, 0, 0);
+	assert_int_equal(t->jobs[0].gpus, 1);
+	assert_string_equal(t->jobs[0].team, "vision");
+	assert_close(t->jobs[1].submit_s, 60, 0);
+	assert_close(t->jobs[1].duration_s, 3600, 0);
+	assert_true(t->jobs[1].trace_wait_s < 0);
+	fleet_trace_free(t);
+	write_file("b.csv", "submit_s,gpus,duration_s\n0,4,10\n", path, sizeof path);
+	t = fleet_trace_load(path, FLEET_TRACE_CSV, msg, sizeof msg);
+	assert_non_null(t);
+	assert_string_equal(t->jobs[0].team, "");
+	fleet_trace_free(t);
+}
+
+/* Each defect names the file and the line. */
+static void test_trace_bad(void **state)
+{
+	(void)state;
+	char path[256], msg[512], want[512];
+	static const char head[] = "JobID|Partition|Submit|Start|End|AllocTRES\n";
+	static const struct {
+		enum fleet_trace_format format;
+		const char *text;
+		const char *want;   /* after "trace 'PATH': " */
+	} cases[] = {
+		{ FLEET_TRACE_SACCT, "", "no header line (an empty file)" },
+		{ FLEET_TRACE_SACCT, "JobID|Submit|Start|End\n", "line 1: no column \"AllocTRES\"" },
+		{ FLEET_TRACE_SACCT, "JobID|Submit|Start|End|AllocTRES|Submit\n", "line 1: column \"Submit\" is given twice" },
+		{ FLEET_TRACE_SACCT, "%s1.batch|a|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T00:00:00|gres/gpu=1\n",
+		  "no job to replay (1 job steps, 0 jobs without GPUs, 0 never started or not ended)" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-03-01|2024-03-01T00:00:00|2024-03-01T00:00:00|gres/gpu=1\n",
+		  "line 2: Submit: expected a time such as 2024-03-01T12:00:00, got \"2024-03-01\"" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-03-01T00:00:00|2024-03-01T01:00:00|2024-03-01T00:30:00|gres/gpu=1\n",
+		  "line 2: End 2024-03-01T00:30:00 is before Start 2024-03-01T01:00:00" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-03-01T02:00:00|2024-03-01T01:00:00|2024-03-01T03:00:00|gres/gpu=1\n",
+		  "line 2: Start 2024-03-01T01:00:00 is before Submit 2024-03-01T02:00:00" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T00:00:00|gres/gpu=eight\n",
+		  "line 2: AllocTRES: expected gres/gpu=N with N a whole number up to 1000000, got \"gres/gpu=eight\"" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-03-01T00:00:00\n", "line 2: 3 fields, the header names a column at field 6" },
+		{ FLEET_TRACE_CSV, "submit_s,gpus\n", "line 1: no column \"duration_s\"" },
+		{ FLEET_TRACE_CSV, "submit_s,gpus,duration_s,nodes\n", "line 1: unknown column \"nodes\"" },
+		{ FLEET_TRACE_CSV, "submit_s,gpus,duration_s\n0,0,5\n", "line 2: gpus: expected a number from 1 to 1e+06, got \"0\"" },
+		{ FLEET_TRACE_CSV, "submit_s,gpus,duration_s\n0,1.5,5\n", "line 2: gpus: expected a whole number, got 1.5" },
+		{ FLEET_TRACE_CSV, "submit_s,gpus,duration_s\n0,1,5\n-3,1,5\n",
+		  "line 3: submit_s: expected a number from 0 to 1e+09, got \"-3\"" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, cases[i].text, head);
+		write_file("bad.txt", text, path, sizeof path);
+		assert_null(fleet_trace_load(path, cases[i].format, msg, sizeof msg));
+		snprintf(want, sizeof want, "trace '%s': %s", path, cases[i].want);
+		if (strncmp(msg, want, strlen(want)) != 0) {
+			print_error("case %zu: \"%s\" does not start with \"%s\"\n", i, msg, want);
+			fail();
+		}
+	}
+	snprintf(path, sizeof path, "%s/absent.txt", test_dir());
+	assert_null(fleet_trace_load(path, FLEET_TRACE_SACCT, msg, sizeof msg));
+	assert_non_null(strstr(msg, "cannot open"));
+}
+
+/* Every key arrives; teams are numbered in order of first appearance, the
+ * traces' own teams after the classes'; nested workloads are their kind's. */
+static void test_every_key(void **state)
+{
+	(void)state;
+	char path[256];
+	struct scenario s;
+	struct cs_error err;
+	write_file("jobs.csv", "submit_s,gpus,duration_s,team\n0,8,60,vision\n5,8,60,\n", path, sizeof path);
+	int rc = fleet_of(
+		"{\"duration_h\": 100, \"warmup_h\": 10,"
+		" \"scheduler\": {\"policy\": \"priority\", \"preemption\": true, \"quotas\": {\"nlp\": 0.5}},"
+		" \"objective\": {\"wait_p90_h\": 2},"
+		" \"jobs\": [{\"name\": \"a\", \"team\": \"nlp\", \"priority\": 3,"
+		"            \"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 0.5}, \"gpus\": 16,"
+		"            \"duration_s\": {\"dist\": \"lognormal\", \"mean\": 3600, \"sd\": 1800, \"min\": 60, \"max\": 7200},"
+		"            \"estimate_factor\": 2},"
+		"           {\"name\": \"b\", \"team\": \"ops\", \"arrival\": {\"process\": \"trace\", \"trace\": \"jobs.csv\", \"format\": \"csv\"}},"
+		"           {\"name\": \"c\", \"team\": \"nlp\", \"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 8,"
+		"            \"workload\": {\"kind\": \"finetune\", \"model\": \"llama3-8b\", \"seq_len\": 4096,"
+		"                           \"global_batch_tokens\": 65536, \"tokens\": 1e8}}]}",
+		", \"failures\": {\"node_mtbf_h\": 1000, \"restart_s\": 120}", &s, &err);
+	if (rc != 0)
+		print_error("%s\n", err.msg);
+	assert_int_equal(rc, 0);
+	const struct fleet_spec *f = s.workload.fleet;
+	assert_non_null(f);
+	assert_int_equal(s.workload.kind, WORKLOAD_FLEET);
+	assert_close(f->duration_h, 100, 0);
+	assert_close(f->warmup_h, 10, 0);
+	assert_int_equal(f->policy, FLEET_PRIORITY);
+	assert_true(f->preemption);
+	assert_close(f->objective_wait_p90_h, 2, 0);
+	assert_true(f->failures.enabled);
+	assert_close(f->failures.node_mtbf_h, 1000, 0);
+	assert_close(f->failures.restart_s, 120, 0);
+	assert_int_equal(f->n_classes, 3);
+	assert_int_equal(f->n_teams, 3);
+	assert_string_equal(f->team_names[0], "nlp");
+	assert_string_equal(f->team_names[1], "ops");    /* the trace's job without a team */
+	assert_string_equal(f->team_names[2], "vision");
+	assert_close(f->team_quota[0], 0.5, 0);
+	assert_close(f->team_quota[1], 0, 0);
+	const struct fleet_class *a = &f->classes[0], *b = &f->classes[1], *c = &f->classes[2];
+	assert_int_equal(a->priority, 3);
+	assert_int_equal(a->arrival, FLEET_ARRIVAL_POISSON);
+	assert_close(a->rate_per_h, 0.5, 0);
+	assert_int_equal(a->gpus, 16);
+	assert_int_equal(a->duration.dist, FLEET_DUR_LOGNORMAL);
+	assert_close(a->duration.mean_s, 3600, 0);
+	assert_close(a->duration.sd_s, 1800, 0);
+	assert_close(a->duration.min_s, 60, 0);
+	assert_close(a->duration.max_s, 7200, 0);
+	assert_close(a->estimate_factor, 2, 0);
+	assert_null(a->workload);
+	assert_int_equal(b->arrival, FLEET_ARRIVAL_TRACE);
+	assert_int_equal(b->trace_format, FLEET_TRACE_CSV);
+	assert_string_equal(b->trace, path);
+	assert_non_null(b->trace_jobs);
+	assert_int_equal(b->trace_jobs->n, 2);
+	assert_close(c->estimate_factor, 1, 0);
+	assert_non_null(c->workload);
+	assert_int_equal(c->workload->kind, WORKLOAD_FINETUNE);
+	assert_int_equal(c->workload->train.seq_len, 4096);
+	assert_close(c->workload->run.tokens, 1e8, 0);
+	scenario_release(&s);
+	assert_null(s.workload.fleet);
+}
+
+/* Left out: fifo, no preemption, no objective, no failures, team = name. */
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(fleet_of("{\"duration_h\": 5, \"jobs\": [{\"name\": \"x\", \"arrival\": {\"process\": \"poisson\","
+				  " \"rate_per_h\": 2}, \"gpus\": 1, \"duration_s\": 30}]}", "", &s, &err), 0);
+	const struct fleet_spec *f = s.workload.fleet;
+	assert_int_equal(f->policy, FLEET_FIFO);
+	assert_false(f->preemption);
+	assert_close(f->objective_wait_p90_h, 0, 0);
+	assert_close(f->warmup_h, 0, 0);
+	assert_false(f->failures.enabled);
+	assert_string_equal(f->classes[0].team, "x");
+	assert_int_equal(f->classes[0].duration.dist, FLEET_DUR_FIXED);
+	assert_close(f->classes[0].duration.mean_s, 30, 0);
+	scenario_release(&s);
+}
+
+static void test_bad_values(void **state)
+{
+	(void)state;
+	static const char job[] = "{\"name\": \"x\", \"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 2}, \"gpus\": 8, \"duration_s\": 30}";
+	char fleet[2048];
+	static const struct {
+		const char *fleet;   /* %s: one good job class */
+		const char *extra;
+		const char *want;
+	} cases[] = {
+		{ "{\"jobs\": [%s]}", "", "workload.fleet.duration_h: missing required key" },
+		{ "{\"duration_h\": 0, \"jobs\": [%s]}", "", "workload.fleet.duration_h: expected a number from 0.001 to 1e+06, got 0" },
+		{ "{\"duration_h\": 5, \"warmup_h\": 5, \"jobs\": [%s]}", "", "workload.fleet.warmup_h: 5 h is not shorter than duration_h 5 h" },
+		{ "{\"duration_h\": 5, \"jobs\": []}", "", "workload.fleet.jobs: expected an array of 1 to 64 job classes, got an array" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s], \"scheduler\": {\"policy\": \"lifo\"}}", "", "workload.fleet.scheduler.policy: expected one of" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s], \"scheduler\": {\"quotas\": {\"x\": 0.5}}}", "", "workload.fleet.scheduler.quotas: used only by policy \"priority\"" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s], \"scheduler\": {\"policy\": \"priority\", \"quotas\": {\"y\": 0.5}}}", "", "workload.fleet.scheduler.quotas.y: no job class has team \"y\"" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s], \"scheduler\": {\"policy\": \"priority\", \"quotas\": {\"x\": 1.5}}}", "", "workload.fleet.scheduler.quotas.x: expected a number from 0.001 to 1, got 1.5" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s], \"objective\": {\"wait_p90_h\": -1}}", "", "workload.fleet.objective.wait_p90_h: expected a number from 1e-06" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s, %s]}", "", "workload.fleet.jobs[1].name: \"x\" is also the name of jobs[0]" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"name\": \"x\", \"gpus\": 1, \"duration_s\": 3}]}", "", "workload.fleet.jobs[0].arrival: missing required key" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\"}, \"gpus\": 1, \"duration_s\": 3}]}", "", "workload.fleet.jobs[0].arrival.rate_per_h: missing required key" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"duration_s\": 3}]}", "", "workload.fleet.jobs[0].gpus: missing required key" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 1}]}", "", "workload.fleet.jobs[0].duration_s: missing: give duration_s or workload" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 1, \"duration_s\": {\"dist\": \"uniform\", \"min\": 5}}]}", "", "workload.fleet.jobs[0].duration_s.max: missing required key (dist \"uniform\" needs it)" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 1, \"duration_s\": {\"dist\": \"exponential\", \"mean\": 5, \"sd\": 1}}]}", "", "workload.fleet.jobs[0].duration_s.sd: not used by dist \"exponential\"" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"trace\", \"trace\": \"none.csv\"}}]}", "", "workload.fleet.jobs[0].arrival.trace: trace '" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 1, \"workload\": {\"kind\": \"fleet\"}}]}", "", "workload.fleet.jobs[0].workload.kind: \"fleet\": a job class's workload is training" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 1, \"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"failures\": \"llama3\"}}]}", "", "workload.fleet.jobs[0].workload.failures: not used in a job class" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 1, \"workload\": {\"kind\": \"training\", \"model\": \"llama-9\"}}]}", "", "workload.fleet.jobs[0].workload.model: unknown model \"llama-9\"" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"workload\": {\"kind\": \"inference\", \"model\": \"llama3-8b\", \"serving\": {\"arrival\": {\"rate_per_s\": 1}, \"prompt_tokens\": 10, \"output_tokens\": 10}}, \"gpus\": 8}]}", "", "workload.fleet.jobs[0].gpus: not used by an inference class" },
+		{ "{\"duration_h\": 5, \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"workload\": {\"kind\": \"inference\", \"model\": \"llama3-8b\", \"serving\": {\"arrival\": {\"rate_per_s\": 1}, \"prompt_tokens\": 10, \"output_tokens\": 10}}}]}", "", "workload.fleet.jobs[0].arrival: not used by an inference class" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s]}", ", \"seq_len\": 4096", "workload.seq_len: not used by fleet workloads" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s]}", ", \"model\": \"llama3-8b\"", "workload.model: not used by fleet workloads" },
+		{ "{\"duration_h\": 5, \"jobs\": [%s], \"window\": 3}", "", "workload.fleet: unknown key \"window\"" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(fleet, sizeof fleet, cases[i].fleet, job, job);
+		assert_refused(fleet, cases[i].extra, cases[i].want);
+	}
+}
+
+static int group_setup(void **state)
+{
+	return setup(state) || test_dir_make("test_wl_fleet");
+}
+
+static int group_teardown(void **state)
+{
+	return teardown(state) || test_dir_remove();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_time),
+		cmocka_unit_test(test_sacct),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_trace_bad),
+		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_bad_values),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
