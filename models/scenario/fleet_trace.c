@@ -1,16 +1,14 @@
 #include "fleet_trace.h"
 
-#include <csv.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "models/scenario/tracefile.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -34,9 +32,8 @@ static const char *const col_names[N_COLS] = {
 enum { CELL_MAX = 1024 };
 
 struct parse {
-	const char *shown;
+	struct tracefile tf;          /* the file, the line being parsed, the first failure */
 	enum fleet_trace_format format;
-	size_t line;                  /* the line being parsed, from 1 */
 	size_t field;                 /* the field of the row being parsed */
 	char cells[N_COLS][CELL_MAX + 1];
 	bool too_long[N_COLS];
@@ -44,24 +41,7 @@ struct parse {
 	bool have_header;
 	struct fleet_trace *t;
 	size_t cap;
-	char *msg;
-	size_t msg_size;
-	bool failed;
 };
-
-static void parse_fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void parse_fail(struct parse *p, const char *fmt, ...)
-{
-	char reason[512];
-	va_list ap;
-	if (p->failed)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof reason, fmt, ap);
-	va_end(ap);
-	snprintf(p->msg, p->msg_size, "trace '%s': line %zu: %s", p->shown, p->line, reason);
-	p->failed = true;
-}
 
 /* The header names of the format: [first, last). */
 static void format_columns(enum fleet_trace_format f, int *first, int *last)
@@ -83,7 +63,7 @@ static void on_field(void *field, size_t len, void *data)
 			if (strlen(col_names[c]) != len || memcmp(col_names[c], s, len) != 0)
 				continue;
 			if (p->col_of[c] >= 0)
-				parse_fail(p, "column \"%s\" is given twice", col_names[c]);
+				tracefile_fail(&p->tf, "column \"%s\" is given twice", col_names[c]);
 			p->col_of[c] = (int)p->field;
 		}
 		if (p->format == FLEET_TRACE_CSV) {
@@ -94,7 +74,7 @@ static void on_field(void *field, size_t len, void *data)
 				char name[CELL_MAX + 1], q[96];
 				snprintf(name, sizeof name, "%.*s", (int)(len < CELL_MAX ? len : CELL_MAX), s);
 				text_quote(name, q, sizeof q);
-				parse_fail(p, "unknown column %s (the header is submit_s,gpus,duration_s and optionally team)", q);
+				tracefile_fail(&p->tf, "unknown column %s (the header is submit_s,gpus,duration_s and optionally team)", q);
 			}
 		}
 	} else {
@@ -119,7 +99,7 @@ static void check_header(struct parse *p)
 	size_t n = p->format == FLEET_TRACE_SACCT ? 5 : 3;
 	for (size_t i = 0; i < n; i++) {
 		if (p->col_of[needs[i]] < 0) {
-			parse_fail(p, "no column \"%s\" (%s)", col_names[needs[i]],
+			tracefile_fail(&p->tf, "no column \"%s\" (%s)", col_names[needs[i]],
 				   p->format == FLEET_TRACE_SACCT
 					   ? "an sacct --parsable2 header needs JobID, Submit, Start, End and AllocTRES"
 					   : "the header is submit_s,gpus,duration_s and optionally team");
@@ -159,7 +139,7 @@ static bool cell_number(struct parse *p, int c, double lo, double hi, double *ou
 	if (p->too_long[c] || s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(*out) || *out < lo ||
 	    *out > hi) {
 		text_quote(s, q, sizeof q);
-		parse_fail(p, "%s: expected a number from %g to %g, got %s", col_names[c], lo, hi, q);
+		tracefile_fail(&p->tf, "%s: expected a number from %g to %g, got %s", col_names[c], lo, hi, q);
 		return false;
 	}
 	return true;
@@ -169,7 +149,7 @@ static void add_job(struct parse *p, const struct fleet_trace_job *j)
 {
 	struct fleet_trace *t = p->t;
 	if (t->n == FLEET_TRACE_MAX_JOBS) {
-		parse_fail(p, "more than %d jobs", FLEET_TRACE_MAX_JOBS);
+		tracefile_fail(&p->tf, "more than %d jobs", FLEET_TRACE_MAX_JOBS);
 		return;
 	}
 	if (t->n == p->cap) {
@@ -184,7 +164,7 @@ static bool set_team(struct parse *p, const char *s, struct fleet_trace_job *j)
 	if (strlen(s) >= sizeof j->team) {
 		char q[96];
 		text_quote(s, q, sizeof q);
-		parse_fail(p, "team: %s is longer than %zu characters", q, sizeof j->team - 1);
+		tracefile_fail(&p->tf, "team: %s is longer than %zu characters", q, sizeof j->team - 1);
 		return false;
 	}
 	text_copy(j->team, sizeof j->team, s);
@@ -200,7 +180,7 @@ static void read_csv_job(struct parse *p)
 	    !cell_number(p, COL_DURATION_S, 0, TRACE_SECONDS_MAX, &j.duration_s))
 		return;
 	if (gpus != floor(gpus)) {
-		parse_fail(p, "gpus: expected a whole number, got %s", p->cells[COL_GPUS]);
+		tracefile_fail(&p->tf, "gpus: expected a whole number, got %s", p->cells[COL_GPUS]);
 		return;
 	}
 	j.gpus = (int)gpus;
@@ -225,7 +205,7 @@ static bool tres_gpus(struct parse *p, const char *tres, long *out)
 				char item[128], q[160];
 				snprintf(item, sizeof item, "%.*s", (int)(n < 100 ? n : 100), s);
 				text_quote(item, q, sizeof q);
-				parse_fail(p, "AllocTRES: expected gres/gpu=N with N a whole number up to %d, got %s",
+				tracefile_fail(&p->tf, "AllocTRES: expected gres/gpu=N with N a whole number up to %d, got %s",
 					   TRACE_GPUS_MAX, q);
 				return false;
 			}
@@ -252,7 +232,7 @@ static bool cell_time(struct parse *p, int c, double *out, bool *unset)
 	if (fleet_trace_parse_time(s, out) < 0) {
 		char q[96];
 		text_quote(s, q, sizeof q);
-		parse_fail(p, "%s: expected a time such as 2024-03-01T12:00:00, got %s", col_names[c], q);
+		tracefile_fail(&p->tf, "%s: expected a time such as 2024-03-01T12:00:00, got %s", col_names[c], q);
 		return false;
 	}
 	return true;
@@ -273,11 +253,11 @@ static void read_sacct_job(struct parse *p)
 		return;
 	if (!cell_time(p, COL_SUBMIT, &submit, &unset)) {
 		if (unset)
-			parse_fail(p, "Submit: expected a time such as 2024-03-01T12:00:00, got \"%s\"", p->cells[COL_SUBMIT]);
+			tracefile_fail(&p->tf, "Submit: expected a time such as 2024-03-01T12:00:00, got \"%s\"", p->cells[COL_SUBMIT]);
 		return;
 	}
 	if (!cell_time(p, COL_START, &start, &unset) || !cell_time(p, COL_END, &end, &unset)) {
-		if (unset && !p->failed)
+		if (unset && !p->tf.failed)
 			p->t->skipped_not_run++;
 		return;
 	}
@@ -286,11 +266,11 @@ static void read_sacct_job(struct parse *p)
 		return;
 	}
 	if (start < submit) {
-		parse_fail(p, "Start %s is before Submit %s", p->cells[COL_START], p->cells[COL_SUBMIT]);
+		tracefile_fail(&p->tf, "Start %s is before Submit %s", p->cells[COL_START], p->cells[COL_SUBMIT]);
 		return;
 	}
 	if (end < start) {
-		parse_fail(p, "End %s is before Start %s", p->cells[COL_END], p->cells[COL_START]);
+		tracefile_fail(&p->tf, "End %s is before Start %s", p->cells[COL_END], p->cells[COL_START]);
 		return;
 	}
 	j.submit_s = submit;
@@ -312,7 +292,7 @@ static void on_row(int c, void *data)
 	size_t fields = p->field;
 	(void)c;
 	p->field = 0;
-	if (p->failed)
+	if (p->tf.failed)
 		return;
 	if (!p->have_header) {
 		check_header(p);
@@ -328,7 +308,7 @@ static void on_row(int c, void *data)
 		if (p->col_of[k] + 1 > need)
 			need = p->col_of[k] + 1;
 	if ((int)fields < need) {
-		parse_fail(p, "%zu fields, the header names a column at field %d", fields, need);
+		tracefile_fail(&p->tf, "%zu fields, the header names a column at field %d", fields, need);
 		return;
 	}
 	if (p->format == FLEET_TRACE_SACCT)
@@ -340,16 +320,6 @@ clear:
 		p->cells[k][0] = '\0';
 		p->too_long[k] = false;
 	}
-}
-
-static int is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static void *csv_xrealloc(void *q, size_t n)
-{
-	return xreallocarray(q, n ? n : 1, 1);
 }
 
 static int job_order(const void *a, const void *b)
@@ -370,70 +340,33 @@ static int job_order(const void *a, const void *b)
 struct fleet_trace *fleet_trace_read(FILE *f, const char *path, enum fleet_trace_format format, char *msg,
 				     size_t msg_size)
 {
-	struct csv_parser parser;
+	/* sacct --parsable2: fields end at '|' and are never quoted */
+	static const struct tracefile_syntax sacct = { .delim = '|', .quoted = false };
+	static const struct tracefile_syntax csv = { .delim = ',', .quoted = true };
 	struct parse *p = xcalloc(1, sizeof *p);
-	char *line = NULL;
-	size_t linecap = 0;
-	ssize_t got;
 	struct fleet_trace *t;
 
-	p->shown = path;
+	tracefile_init(&p->tf, path, msg, msg_size);
 	p->format = format;
-	p->line = 1;
-	p->msg = msg;
-	p->msg_size = msg_size;
 	for (int c = 0; c < N_COLS; c++)
 		p->col_of[c] = -1;
-	p->t = xcalloc(1, sizeof *p->t);
-	if (csv_init(&parser, CSV_APPEND_NULL | (format == FLEET_TRACE_CSV ? CSV_STRICT | CSV_STRICT_FINI : 0)) != 0) {
-		snprintf(msg, msg_size, "trace '%s': cannot start the CSV parser", path);
-		fleet_trace_free(p->t);
-		free(p);
-		return NULL;
-	}
-	if (format == FLEET_TRACE_SACCT) {
-		/* --parsable2: fields end at '|' and are never quoted (a NUL
-		 * byte, refused below, is the only "quote") */
-		csv_set_delim(&parser, '|');
-		csv_set_quote(&parser, '\0');
-	} else {
-		csv_set_space_func(&parser, is_space);
-	}
-	csv_set_realloc_func(&parser, csv_xrealloc);
-	csv_set_free_func(&parser, free);
-	while (!p->failed && (got = getline(&line, &linecap, f)) >= 0) {
-		size_t n = (size_t)got, skip = 0;
-		if (p->line == 1 && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
-			skip = 3;
-		if (memchr(line, '\0', n) != NULL)
-			parse_fail(p, "contains a NUL byte, not text");
-		else if (csv_parse(&parser, line + skip, n - skip, on_field, on_row, p) != n - skip)
-			parse_fail(p, "malformed CSV: %s", csv_strerror(csv_error(&parser)));
-		if (n > 0 && line[n - 1] == '\n')
-			p->line++;
-	}
-	if (!p->failed && ferror(f))
-		parse_fail(p, "cannot read: %s", strerror(errno ? errno : EIO));
-	if (!p->failed && csv_fini(&parser, on_field, on_row, p) != 0)
-		parse_fail(p, "a quoted field is not closed at the end of the file");
-	csv_free(&parser);
-	free(line);
-	t = p->t;
-	if (!p->failed && (!p->have_header || t->n == 0)) {
+	p->t = t = xcalloc(1, sizeof *p->t);
+	if (tracefile_parse(&p->tf, f, format == FLEET_TRACE_SACCT ? &sacct : &csv, on_field, on_row, p) &&
+	    (!p->have_header || t->n == 0)) {
 		if (!p->have_header)
 			snprintf(msg, msg_size, "trace '%s': no header line (an empty file)", path);
 		else
 			snprintf(msg, msg_size, "trace '%s': no job to replay (%ld job steps, %ld jobs without GPUs, "
 				 "%ld never started or not ended)", path, t->skipped_steps, t->skipped_no_gpus,
 				 t->skipped_not_run);
-		p->failed = true;
+		p->tf.failed = true;
 	}
-	if (p->failed) {
+	bool failed = p->tf.failed;
+	free(p);
+	if (failed) {
 		fleet_trace_free(t);
-		free(p);
 		return NULL;
 	}
-	free(p);
 	qsort(t->jobs, t->n, sizeof *t->jobs, job_order);
 	double first = t->jobs[0].submit_s;
 	for (size_t i = 0; i < t->n; i++)
@@ -444,19 +377,11 @@ struct fleet_trace *fleet_trace_read(FILE *f, const char *path, enum fleet_trace
 struct fleet_trace *fleet_trace_load(const char *path, enum fleet_trace_format format, char *msg,
 				     size_t msg_size)
 {
-	struct stat st;
 	struct fleet_trace *t;
-	FILE *f = fopen(path, "rb");
+	FILE *f = tracefile_open(path, msg, msg_size);
 
-	if (f == NULL) {
-		snprintf(msg, msg_size, "trace '%s': cannot open: %s", path, strerror(errno));
+	if (f == NULL)
 		return NULL;
-	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		snprintf(msg, msg_size, "trace '%s': is a directory", path);
-		return NULL;
-	}
 	t = fleet_trace_read(f, path, format, msg, msg_size);
 	fclose(f);
 	return t;
