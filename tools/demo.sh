@@ -29,6 +29,8 @@ dir=${dir:-$top/out}
 # absolute paths: the commands below run from the top of the checkout
 case $bin in /*) ;; */*) bin=$(pwd)/$bin ;; esac
 case $dir in /*) ;; *) dir=$(pwd)/$dir ;; esac
+# the directory as the caller would type it (out/... for make demo)
+show=${dir#"$(pwd)"/}
 if [ -e "$dir" ] && [ ! -d "$dir" ]; then
 	echo "demo.sh: '$dir' exists and is not a directory; give another with -o DIR" >&2
 	exit 2
@@ -67,7 +69,7 @@ echo "== (1) the candidates compared: plan, one step, the whole run with failure
 		printf f, $1, $3, $4 "/" $5 "/" $6, sprintf("%.1f", $7), sprintf("%.1f%%", 100 * $8),
 			sprintf("%5.0f / %-5.0f", $9, $10), sprintf("%11s / %s", usd($11), usd($12)), yn($13), yn($14) }'
 echo "(P50 and P90 over 20 Monte Carlo trials of failures at Llama 3's rate, asynchronous checkpoints;"
-echo " deadline and budget: met at P50; all columns: $dir/demo-runs.csv)"
+echo " deadline and budget: met at P50; all columns: $show/demo-runs.csv)"
 # the price warnings, once each (they name every candidate of a provider)
 if [ -s "$err" ]; then
 	echo "prices to check before renting:"
@@ -83,7 +85,7 @@ echo " candidate its own, so a figure here and in (1) may differ by that Monte C
 echo
 
 echo "== (3) how close the model comes to published runs (clustersim validate)"
-"$bin" validate --format csv 2>&1 >/dev/null
+{ "$bin" validate --format csv >/dev/null; } 2>&1  # its summary is on standard error
 echo
 
 echo "== (4) the charts"
@@ -93,16 +95,16 @@ only=
 if ! command -v "$gp" >/dev/null 2>&1; then
 	only=--script-only
 fi
-w=$((${#dir} + 19))
+w=$((${#show} + 20))
 # chart KIND RESULTS WHAT [OPTIONS...]: one chart, its path and what it shows
 chart() {
 	kind=$1 res=$2 what=$3
 	shift 3
 	"$bin" plot "$dir/$res" --chart "$kind" -o "$dir/demo-$kind.png" $only "$@"
 	if [ -z "$only" ]; then
-		printf "  %-${w}s %s\n" "$dir/demo-$kind.png" "$what"
+		printf "  %-${w}s %s\n" "$show/demo-$kind.png" "$what"
 	else
-		printf "  %-${w}s %s\n" "$dir/demo-$kind.gp" "$what"
+		printf "  %-${w}s %s\n" "$show/demo-$kind.gp" "$what"
 	fi
 }
 chart pareto demo-runs.csv "wall time against cost, the Pareto front circled, the deadline and budget lines" \
@@ -112,11 +114,11 @@ chart scaling demo-runs.csv "tokens/s against GPUs per GPU type, beside ideal li
 chart cost demo-runs.csv "dollars per million training tokens, cheapest first"
 chart latency demo-serving.csv "serving Llama 3.1 8B on one L40S, H100, H200: TTFT and TPOT P50/P99 against requests/s, the SLO" \
 	--slo-ttft-ms 500 --slo-tpot-ms 50
-echo "  (the results they chart: $dir/demo-runs.csv, demo-plan.csv, demo-serving.csv)"
+echo "  (the results they chart: $show/demo-runs.csv, demo-plan.csv, demo-serving.csv)"
 if [ -n "$only" ]; then
 	echo "note: gnuplot is not installed ('$gp' not found), so the charts are not drawn: the scripts above"
 	echo "      hold their data. Install it (Debian: sudo apt-get install gnuplot-nox, or make deps) and run"
-	echo "      gnuplot $dir/demo-pareto.gp (and the others), or rerun make demo."
+	echo "      gnuplot $show/demo-pareto.gp (and the others), or rerun make demo."
 fi
 echo
 echo "Next: the whole market (14 instance types at 1 to 128 nodes, 168 shapes):"
