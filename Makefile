@@ -1,7 +1,7 @@
 # clustersim: one plain Makefile.
 #
 #   make                 build build/clustersim
-#   make demo            install missing packages, build, run a real comparison
+#   make demo            install missing packages, build, answer a renter's question (charts in out/)
 #   make check           install missing packages, build, run every test
 #   make SANITIZE=address,undefined check    the same under ASan+UBSan (in build-san/)
 #   make bench           print the speed figures (docs/performance.md)
