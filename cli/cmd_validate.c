@@ -177,9 +177,14 @@ static double validate_summary_line(const char *label, struct validation_group *
  * then its median and worst |error|. */
 static void validate_family_line(struct validation_group *g)
 {
+	size_t n = validation_group_count(g);
+	if (n == 0) {
+		fprintf(stderr, "validate: family %s: 0 rows predicted, %zu not\n", g->name, g->failed);
+		return;
+	}
 	fprintf(stderr, "validate: family %s: %zu rows predicted, %zu not; mean signed error %+.1f%% (+ = model too fast), median |error| %.1f%%, worst %.1f%% (%s)\n",
-		g->name, validation_group_count(g), g->failed, validation_group_mean_signed_pct(g),
-		validation_group_median_pct(g), g->worst_pct, g->worst_id[0] ? g->worst_id : "-");
+		g->name, n, g->failed, validation_group_mean_signed_pct(g), validation_group_median_pct(g),
+		g->worst_pct, g->worst_id);
 }
 
 /* Print the summary to standard error: every row, then each kind that has
