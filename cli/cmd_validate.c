@@ -15,8 +15,11 @@ static const char usage_text[] =
 	"usage: clustersim validate [FILES...] [--format table|csv|json] [--catalog FILE]... [--columns LIST]\n"
 	"                           [-o FILE]\n\n"
 	"Runs every validation scenario (default: scenarios/validation/*.json, or the installed\n"
-	"copy) and prints id,metric,published,predicted,error_pct,status,reason,source,kind; a\n"
-	"summary goes to standard error (all rows, then the serving rows on a line of their own).\n"
+	"copy) and prints id,metric,published,predicted,error_pct,status,reason,source,kind\n"
+	"(kind: training, finetune, collective or serving). A summary goes to standard error:\n"
+	"all rows, then each kind on a line of its own, then each source family's mean signed\n"
+	"error (+ = the model is too fast or optimistic; a time's sign is flipped) and |error|.\n"
+	"A family is validation.family, else the id up to its first '_' (docs/validation.md).\n"
 	"Exit status 1 when the median absolute error exceeds 10% or any row exceeds 25%.\n"
 	"  --format F         table (on a terminal), csv (otherwise) or json\n"
 	"  --catalog FILE     merge a user's catalog file before reading the scenarios\n"
@@ -103,49 +106,16 @@ static void validate_files_release(struct validate_files *vf)
 	free(vf->names);
 }
 
-/* What the predictions so far add up to (of all rows, or of one kind). */
-struct validate_tally {
-	struct stats_sample abs_err_pct;  /* |error| of each predicted row */
-	size_t failed;                    /* rows not predicted */
-	double worst_pct;
-	char worst_id[128];
-};
-
-/* The tallies of one run: every row, and the serving rows on their own. */
-struct validate_tallies {
-	struct validate_tally all, serving;
-};
-
-static void validate_tally_init(struct validate_tally *t)
+/* Fill the current row's prediction columns and count it in sum. */
+static void validate_predict_row(const struct scenario *s, rowset *rs, struct validation_summary *sum)
 {
-	stats_sample_init(&t->abs_err_pct);
-	t->failed = 0;
-	t->worst_pct = 0;
-	t->worst_id[0] = '\0';
-}
-
-/* Count one row: its |error| when predicted, else a failure. */
-static void validate_tally_add(struct validate_tally *t, const char *id, bool predicted, double abs_err_pct)
-{
-	if (!predicted) {
-		t->failed++;
-		return;
-	}
-	stats_sample_add(&t->abs_err_pct, abs_err_pct);
-	if (abs_err_pct > t->worst_pct) {
-		t->worst_pct = abs_err_pct;
-		snprintf(t->worst_id, sizeof t->worst_id, "%s", id);
-	}
-}
-
-/* Fill the current row's prediction columns and count it in t. */
-static void validate_predict_row(const struct scenario *s, rowset *rs, struct validate_tallies *t)
-{
-	char why[512] = "";
-	double predicted, e = 0;
+	char why[512] = "", family[CAT_NAME_MAX];
+	double predicted, e = 0, signed_e = 0;
+	const struct validation_spec *v = &s->validation;
 	bool ok = validation_predict(s, &predicted, why, sizeof why) && isfinite(predicted);
 	if (ok) {
-		e = 100.0 * (predicted - s->validation.published) / s->validation.published;
+		e = 100.0 * (predicted - v->published) / v->published;
+		signed_e = validation_signed_error_pct(v->metric, v->published, predicted);
 		rowset_real(rs, "predicted", predicted);
 		rowset_real(rs, "error_pct", e);
 		rowset_text(rs, "status", "ok");
@@ -153,15 +123,14 @@ static void validate_predict_row(const struct scenario *s, rowset *rs, struct va
 		rowset_text(rs, "status", "not-predicted");
 		rowset_text(rs, "reason", why);
 	}
-	validate_tally_add(&t->all, s->validation.id, ok, fabs(e));
-	if (validation_kind(s) == VALIDATION_SERVING)
-		validate_tally_add(&t->serving, s->validation.id, ok, fabs(e));
+	validation_family(s, family, sizeof family);
+	validation_summary_add(sum, v->id, validation_kind(s), family, ok, e, signed_e);
 }
 
 /* Load one validation scenario (over a copy of base: a file's catalog block
  * stays its own) and add its row. Returns false, with *status set, when the
  * file cannot be read or has no validation block. */
-static bool validate_file(const char *file, const catalog *base, rowset *rs, struct validate_tallies *t,
+static bool validate_file(const char *file, const catalog *base, rowset *rs, struct validation_summary *sum,
 			  int *status, struct cs_error *err)
 {
 	struct scenario s;
@@ -183,36 +152,59 @@ static bool validate_file(const char *file, const catalog *base, rowset *rs, str
 	rowset_real(rs, "published", s.validation.published);
 	rowset_text(rs, "source", s.validation.source);
 	rowset_text(rs, "kind", validation_kind_names[validation_kind(&s)]);
-	validate_predict_row(&s, rs, t);
+	validate_predict_row(&s, rs, sum);
 	scenario_release(&s);
 	return true;
 }
 
-/* One summary line of tally t ("" for all rows, else "KIND: "); the number
- * of rows beyond the worst-row target into *over. */
-static double validate_summary_line(const char *label, struct validate_tally *t, size_t *over)
+/* One summary line of group g ("" for all rows, else "KIND: "); the number
+ * of rows beyond the worst-row target into *over. The line of all rows is
+ * read by scripts: keep its text. */
+static double validate_summary_line(const char *label, struct validation_group *g, size_t *over)
 {
-	size_t nerr = t->abs_err_pct.n;
+	size_t nerr = validation_group_count(g);
 	*over = 0;
 	for (size_t i = 0; i < nerr; i++)
-		*over += t->abs_err_pct.v[i] > WORST_TARGET_PCT;
-	double median = nerr > 0 ? stats_sample_percentile(&t->abs_err_pct, 50) : 0;
+		*over += g->abs_err_pct.v[i] > WORST_TARGET_PCT;
+	double median = validation_group_median_pct(g);
 	fprintf(stderr, "validate: %s%zu rows predicted, %zu not; median |error| %.1f%%, worst %.1f%% (%s); %zu rows beyond %.0f%%\n",
-		label, nerr, t->failed, median, t->worst_pct, t->worst_id[0] ? t->worst_id : "-", *over,
+		label, nerr, g->failed, median, g->worst_pct, g->worst_id[0] ? g->worst_id : "-", *over,
 		WORST_TARGET_PCT);
 	return median;
 }
 
-/* Print the summary to standard error: every row, then the serving rows
- * when there are any. EXIT_RUNTIME when the targets are not met (over all
- * rows), else EXIT_OK. */
-static int validate_summary(struct validate_tallies *t, struct cs_error *err)
+/* The line of one family: its mean signed error (+ = the model too fast),
+ * then its median and worst |error|. */
+static void validate_family_line(struct validation_group *g)
 {
-	size_t over, serving_over;
-	double median = validate_summary_line("", &t->all, &over);
-	if (t->serving.abs_err_pct.n + t->serving.failed > 0)
-		validate_summary_line("serving: ", &t->serving, &serving_over);
-	if (median > MEDIAN_TARGET_PCT || over > 0 || t->all.failed > 0) {
+	size_t n = validation_group_count(g);
+	if (n == 0) {
+		fprintf(stderr, "validate: family %s: 0 rows predicted, %zu not\n", g->name, g->failed);
+		return;
+	}
+	fprintf(stderr, "validate: family %s: %zu rows predicted, %zu not; mean signed error %+.1f%% (+ = model too fast), median |error| %.1f%%, worst %.1f%% (%s)\n",
+		g->name, n, g->failed, validation_group_mean_signed_pct(g), validation_group_median_pct(g),
+		g->worst_pct, g->worst_id);
+}
+
+/* Print the summary to standard error: every row, then each kind that has
+ * rows, then each family. EXIT_RUNTIME when the targets are not met (over
+ * all rows), else EXIT_OK. */
+static int validate_summary(struct validation_summary *sum, struct cs_error *err)
+{
+	size_t over, kind_over;
+	double median = validate_summary_line("", &sum->all, &over);
+	for (int k = 0; k < VALIDATION_KINDS; k++) {
+		struct validation_group *g = &sum->kinds[k];
+		if (validation_group_count(g) + g->failed == 0)
+			continue;
+		char label[80];
+		snprintf(label, sizeof label, "%s: ", g->name);
+		validate_summary_line(label, g, &kind_over);
+	}
+	for (size_t i = 0; i < sum->n_families; i++)
+		validate_family_line(&sum->families[i]);
+	if (median > MEDIAN_TARGET_PCT || over > 0 || sum->all.failed > 0) {
 		error_runtime(err, "validate: the targets (median <= %.0f%%, every row <= %.0f%%, every row predicted) are not met",
 			      MEDIAN_TARGET_PCT, WORST_TARGET_PCT);
 		return EXIT_RUNTIME;
@@ -226,27 +218,25 @@ static int validate_exec(struct cli_call *call, struct cs_error *err)
 		"id", "metric", "published", "predicted", "error_pct", "status", "reason", "source", "kind", NULL
 	};
 	struct validate_files vf;
-	struct validate_tallies t;
+	struct validation_summary sum;
 	rowset *rs = NULL;
 	int status = EXIT_OK;
 
-	validate_tally_init(&t.all);
-	validate_tally_init(&t.serving);
+	validation_summary_init(&sum);
 	if (!validate_files_list(call, &vf, &status, err))
 		goto out;
 	rs = rowset_new(cols);
 	for (size_t i = 0; i < vf.n; i++)
-		if (!validate_file(vf.names[i], call->cat, rs, &t, &status, err))
+		if (!validate_file(vf.names[i], call->cat, rs, &sum, &status, err))
 			goto out;
 	if (cli_write(&call->o, rs, err) < 0) {
 		status = cli_status(err);
 		goto out;
 	}
-	status = validate_summary(&t, err);
+	status = validate_summary(&sum, err);
 out:
 	validate_files_release(&vf);
-	stats_sample_release(&t.all.abs_err_pct);
-	stats_sample_release(&t.serving.abs_err_pct);
+	validation_summary_release(&sum);
 	rowset_free(rs);
 	return status;
 }

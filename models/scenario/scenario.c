@@ -155,7 +155,7 @@ static int read_monte_carlo(struct jread *r, const json_t *x, struct scenario *s
 /* The optional `validation` object: the published figure reproduced. */
 static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 {
-	static const char *const keys[] = { "id", "metric", "published", "source", NULL };
+	static const char *const keys[] = { "id", "metric", "published", "source", "family", NULL };
 	static const char *const metrics[] = {
 		"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
 		"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps",
@@ -169,7 +169,8 @@ static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 	    jread_string(r, x, "id", true, v->id, sizeof v->id) < 0 ||
 	    jread_enum(r, x, "metric", true, metrics, &metric) < 0 ||
 	    jread_real(r, x, "published", true, 1e-12, 1e15, &v->published) < 0 ||
-	    jread_string(r, x, "source", false, v->source, sizeof v->source) < 0)
+	    jread_string(r, x, "source", false, v->source, sizeof v->source) < 0 ||
+	    jread_string(r, x, "family", false, v->family, sizeof v->family) < 0)
 		return -1;
 	text_copy(v->metric, sizeof v->metric, metrics[metric]);
 	v->present = true;

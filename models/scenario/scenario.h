@@ -30,6 +30,9 @@ struct validation_spec {
 	char metric[CAT_NAME_MAX];   /* a result column, or samples_per_s, busbw_per_nic_GBps */
 	double published;
 	char source[CAT_NOTE_MAX];
+	/* the published source the row belongs to, for validate's per-family
+	 * summary: "" when not stated (validation_family: the id's prefix) */
+	char family[CAT_NAME_MAX];
 };
 
 struct scenario {

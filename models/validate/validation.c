@@ -1,5 +1,6 @@
 #include "validation.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +8,15 @@
 
 #include "models/eval/evaluate.h"
 #include "models/scenario/jobs.h"
+#include "util/xalloc.h"
 
-const char *const validation_kind_names[] = { "training", "collective", "serving", NULL };
+const char *const validation_kind_names[] = { "training", "finetune", "collective", "serving", NULL };
 
 enum validation_kind validation_kind(const struct scenario *s)
 {
 	switch (s->workload.kind) {
+	case WORKLOAD_FINETUNE:
+		return VALIDATION_FINETUNE;
 	case WORKLOAD_COLLECTIVE:
 		return VALIDATION_COLLECTIVE;
 	case WORKLOAD_INFERENCE:
@@ -128,4 +132,116 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 out:
 	free(jobs);
 	return ok;
+}
+
+void validation_family(const struct scenario *s, char *buf, size_t size)
+{
+	const struct validation_spec *v = &s->validation;
+	if (v->family[0] != '\0') {
+		snprintf(buf, size, "%s", v->family);
+		return;
+	}
+	size_t len = strcspn(v->id, "_");
+	snprintf(buf, size, "%.*s", (int)len, v->id);
+}
+
+bool validation_metric_higher_is_faster(const char *metric)
+{
+	/* the times of validation.h's metric list: a collective's time_us, a
+	 * step's time, the serving latencies (ttft_*, tpot_*, itl_*, e2e_*) */
+	static const char *const time_prefixes[] = { "step_time_s", "time_us", "ttft_", "tpot_", "itl_", "e2e_", NULL };
+	for (int i = 0; time_prefixes[i] != NULL; i++)
+		if (strncmp(metric, time_prefixes[i], strlen(time_prefixes[i])) == 0)
+			return false;
+	return true;
+}
+
+double validation_signed_error_pct(const char *metric, double published, double predicted)
+{
+	double e = 100.0 * (predicted - published) / published;
+	return validation_metric_higher_is_faster(metric) ? e : -e;
+}
+
+static void group_init(struct validation_group *g, const char *name)
+{
+	snprintf(g->name, sizeof g->name, "%s", name);
+	stats_sample_init(&g->abs_err_pct);
+	g->signed_sum_pct = 0;
+	g->failed = 0;
+	g->worst_pct = 0;
+	g->worst_id[0] = '\0';
+}
+
+static void group_add(struct validation_group *g, const char *id, bool predicted, double error_pct, double signed_pct)
+{
+	if (!predicted) {
+		g->failed++;
+		return;
+	}
+	double a = fabs(error_pct);
+	stats_sample_add(&g->abs_err_pct, a);
+	g->signed_sum_pct += signed_pct;
+	if (a > g->worst_pct || g->worst_id[0] == '\0') {
+		g->worst_pct = a;
+		snprintf(g->worst_id, sizeof g->worst_id, "%s", id);
+	}
+}
+
+void validation_summary_init(struct validation_summary *sum)
+{
+	group_init(&sum->all, "");
+	for (int k = 0; k < VALIDATION_KINDS; k++)
+		group_init(&sum->kinds[k], validation_kind_names[k]);
+	sum->families = NULL;
+	sum->n_families = 0;
+}
+
+void validation_summary_release(struct validation_summary *sum)
+{
+	stats_sample_release(&sum->all.abs_err_pct);
+	for (int k = 0; k < VALIDATION_KINDS; k++)
+		stats_sample_release(&sum->kinds[k].abs_err_pct);
+	for (size_t i = 0; i < sum->n_families; i++)
+		stats_sample_release(&sum->families[i].abs_err_pct);
+	free(sum->families);
+	sum->families = NULL;
+	sum->n_families = 0;
+}
+
+/* The group of family name, inserted in name order when new. */
+static struct validation_group *family_group(struct validation_summary *sum, const char *name)
+{
+	size_t i = 0;
+	while (i < sum->n_families && strcmp(sum->families[i].name, name) < 0)
+		i++;
+	if (i < sum->n_families && strcmp(sum->families[i].name, name) == 0)
+		return &sum->families[i];
+	sum->families = xreallocarray(sum->families, sum->n_families + 1, sizeof *sum->families);
+	memmove(&sum->families[i + 1], &sum->families[i], (sum->n_families - i) * sizeof *sum->families);
+	sum->n_families++;
+	group_init(&sum->families[i], name);
+	return &sum->families[i];
+}
+
+void validation_summary_add(struct validation_summary *sum, const char *id, enum validation_kind kind,
+			    const char *family, bool predicted, double error_pct, double signed_pct)
+{
+	group_add(&sum->all, id, predicted, error_pct, signed_pct);
+	group_add(&sum->kinds[kind], id, predicted, error_pct, signed_pct);
+	group_add(family_group(sum, family), id, predicted, error_pct, signed_pct);
+}
+
+size_t validation_group_count(const struct validation_group *g)
+{
+	return g->abs_err_pct.n;
+}
+
+double validation_group_median_pct(struct validation_group *g)
+{
+	return g->abs_err_pct.n > 0 ? stats_sample_percentile(&g->abs_err_pct, 50) : 0;
+}
+
+double validation_group_mean_signed_pct(const struct validation_group *g)
+{
+	return g->abs_err_pct.n > 0 ? g->signed_sum_pct / (double)g->abs_err_pct.n : 0;
 }

@@ -27,6 +27,15 @@ head -1 "$TMP/out" | grep -qx 'id,metric,published,predicted,error_pct,status,re
 grep -q "0 rows beyond 25%" "$TMP/err" && ok || fail "validate summary: $(cat "$TMP/err")"
 grep -q "^validate: serving: .* 0 not; .* 0 rows beyond 25%" "$TMP/err" && ok || fail "validate serving summary: $(cat "$TMP/err")"
 [ "$(tail -n +2 "$TMP/out" | grep -c ',serving$')" -ge 28 ] && ok || fail "validate serving rows"
+# one summary line per kind after the first, fine-tuning rows their own kind
+[ "$(tail -n +2 "$TMP/out" | grep -c ',finetune$')" -ge 4 ] && ok || fail "validate finetune rows"
+for k in training finetune collective; do
+	grep -q "^validate: $k: .* 0 not; median |error| " "$TMP/err" && ok || fail "validate $k summary: $(cat "$TMP/err")"
+done
+head -1 "$TMP/err" | grep -q '^validate: [0-9]* rows predicted, 0 not; median |error| ' && ok || fail "validate first summary line"
+# per family, the mean signed error; the two MLPerf benchmarks apart
+grep -q '^validate: family mlperf_gpt3: 5 rows predicted, 0 not; mean signed error [-+][0-9.]*% ' "$TMP/err" && ok || fail "validate family mlperf_gpt3: $(cat "$TMP/err")"
+grep -q '^validate: family mlperf_llama2_lora: 4 rows predicted' "$TMP/err" && ok || fail "validate family mlperf_llama2_lora"
 tail -n +2 "$TMP/out" | awk -F, '{ e = $5 < 0 ? -$5 : $5; if (e > 25) bad = 1 } END { exit bad }' && ok || fail "a row beyond 25%"
 
 # trace: 2 stages x 8 micro-batches x (F + B) operations, each with its 16

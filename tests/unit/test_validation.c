@@ -188,7 +188,7 @@ static void test_serving_rows_within_targets(void **state)
 	assert_true(median <= 10);
 }
 
-/* The kind column: collectives, training (and fine-tuning), serving. */
+/* The kind column: collectives, training, fine-tuning, serving. */
 static void test_kinds(void **state)
 {
 	(void)state;
@@ -201,11 +201,116 @@ static void test_kinds(void **state)
 	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
 	assert_int_equal(validation_kind(&s), VALIDATION_TRAINING);
 	s.workload.kind = WORKLOAD_FINETUNE;
-	assert_int_equal(validation_kind(&s), VALIDATION_TRAINING);
+	assert_int_equal(validation_kind(&s), VALIDATION_FINETUNE);
+	assert_string_equal(validation_kind_names[validation_kind(&s)], "finetune");
 	s.workload.kind = WORKLOAD_INFERENCE;
 	assert_string_equal(validation_kind_names[validation_kind(&s)], "serving");
 	s.workload.kind = WORKLOAD_TRAINING;
 	scenario_release(&s);
+}
+
+/* A row's family: validation.family when stated, else the id up to its
+ * first '_', else the whole id. */
+static void test_family(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	char fam[CAT_NAME_MAX];
+	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
+	snprintf(s.validation.id, sizeof s.validation.id, "mlperf_v3.1_NVIDIA_eos_n64_gpt3");
+	validation_family(&s, fam, sizeof fam);
+	assert_string_equal(fam, "mlperf");
+	snprintf(s.validation.family, sizeof s.validation.family, "mlperf_gpt3");
+	validation_family(&s, fam, sizeof fam);
+	assert_string_equal(fam, "mlperf_gpt3");
+	s.validation.family[0] = '\0';
+	snprintf(s.validation.id, sizeof s.validation.id, "opt175b");
+	validation_family(&s, fam, sizeof fam);
+	assert_string_equal(fam, "opt175b");
+	scenario_release(&s);
+	/* the scenario reader takes the key */
+	static const char *const text =
+		"{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 8589934592,"
+		" \"algorithm\": \"ring\"}}, \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 2}],"
+		" \"validation\": {\"id\": \"a_b\", \"metric\": \"busbw_GBps\", \"published\": 1, \"family\": \"fam\"}}";
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	validation_family(&s, fam, sizeof fam);
+	assert_string_equal(fam, "fam");
+	scenario_release(&s);
+}
+
+/* The sign convention: + means the model is too fast, whatever the metric.
+ * A throughput predicted 10% high is +10%; a time predicted 10% high is a
+ * model too slow, -10%. */
+static void test_signed_error(void **state)
+{
+	(void)state;
+	assert_close(validation_signed_error_pct("tflops_per_gpu", 100, 110), 10, 1e-12);
+	assert_close(validation_signed_error_pct("mfu", 0.5, 0.45), -10, 1e-12);
+	assert_close(validation_signed_error_pct("samples_per_s", 10, 12), 20, 1e-12);
+	assert_close(validation_signed_error_pct("busbw_GBps", 400, 300), -25, 1e-12);
+	assert_close(validation_signed_error_pct("step_time_s", 10, 11), -10, 1e-12);
+	assert_close(validation_signed_error_pct("time_us", 100, 80), 20, 1e-12);
+	assert_close(validation_signed_error_pct("ttft_mean_ms", 100, 90), 10, 1e-12);
+	assert_close(validation_signed_error_pct("tpot_p50_ms", 10, 12), -20, 1e-12);
+	assert_close(validation_signed_error_pct("itl_mean_ms", 10, 12), -20, 1e-12);
+	assert_close(validation_signed_error_pct("e2e_p50_s", 2, 1), 50, 1e-12);
+	assert_true(validation_metric_higher_is_faster("output_tok_s"));
+	assert_true(validation_metric_higher_is_faster("tokens_per_s"));
+	assert_false(validation_metric_higher_is_faster("e2e_mean_s"));
+}
+
+/* The summaries of a fixture with known errors: the median and worst
+ * |error| and count per kind, the mean signed error per family (sorted by
+ * name), failures counted apart. */
+static void test_summary(void **state)
+{
+	(void)state;
+	struct validation_summary sum;
+	validation_summary_init(&sum);
+	/* family a, training: +10, -4 (a time predicted 4% high: signed -4), +2 */
+	validation_summary_add(&sum, "a_1", VALIDATION_TRAINING, "a", true, 10, 10);
+	validation_summary_add(&sum, "a_2", VALIDATION_TRAINING, "a", true, 4, -4);
+	validation_summary_add(&sum, "a_3", VALIDATION_TRAINING, "a", true, 2, 2);
+	/* family c, finetune: -20 */
+	validation_summary_add(&sum, "c_1", VALIDATION_FINETUNE, "c", true, -20, -20);
+	/* family b, collective: -1 and -3, and one row not predicted */
+	validation_summary_add(&sum, "b_1", VALIDATION_COLLECTIVE, "b", true, -1, -1);
+	validation_summary_add(&sum, "b_2", VALIDATION_COLLECTIVE, "b", true, -3, -3);
+	validation_summary_add(&sum, "b_3", VALIDATION_COLLECTIVE, "b", false, 0, 0);
+
+	/* all rows: |errors| 10 4 2 20 1 3, median (3 + 4) / 2, worst c_1 */
+	assert_int_equal(validation_group_count(&sum.all), 6);
+	assert_int_equal(sum.all.failed, 1);
+	assert_close(validation_group_median_pct(&sum.all), 3.5, 1e-12);
+	assert_close(sum.all.worst_pct, 20, 1e-12);
+	assert_string_equal(sum.all.worst_id, "c_1");
+	assert_close(validation_group_mean_signed_pct(&sum.all), (10 - 4 + 2 - 20 - 1 - 3) / 6.0, 1e-12);
+
+	struct validation_group *t = &sum.kinds[VALIDATION_TRAINING];
+	assert_string_equal(t->name, "training");
+	assert_int_equal(validation_group_count(t), 3);
+	assert_close(validation_group_median_pct(t), 4, 1e-12);
+	assert_close(t->worst_pct, 10, 1e-12);
+	assert_string_equal(t->worst_id, "a_1");
+	assert_int_equal(validation_group_count(&sum.kinds[VALIDATION_FINETUNE]), 1);
+	assert_close(validation_group_median_pct(&sum.kinds[VALIDATION_FINETUNE]), 20, 1e-12);
+	assert_int_equal(validation_group_count(&sum.kinds[VALIDATION_COLLECTIVE]), 2);
+	assert_int_equal(sum.kinds[VALIDATION_COLLECTIVE].failed, 1);
+	assert_close(validation_group_median_pct(&sum.kinds[VALIDATION_COLLECTIVE]), 2, 1e-12);
+	assert_int_equal(validation_group_count(&sum.kinds[VALIDATION_SERVING]), 0);
+	assert_close(validation_group_median_pct(&sum.kinds[VALIDATION_SERVING]), 0, 1e-12);
+
+	assert_int_equal(sum.n_families, 3);
+	assert_string_equal(sum.families[0].name, "a");
+	assert_string_equal(sum.families[1].name, "b");
+	assert_string_equal(sum.families[2].name, "c");
+	assert_close(validation_group_mean_signed_pct(&sum.families[0]), (10 - 4 + 2) / 3.0, 1e-12);
+	assert_close(validation_group_mean_signed_pct(&sum.families[1]), -2, 1e-12);
+	assert_int_equal(sum.families[1].failed, 1);
+	assert_close(validation_group_mean_signed_pct(&sum.families[2]), -20, 1e-12);
+	validation_summary_release(&sum);
 }
 
 /* A plan that does not fit cannot be predicted, and says why. */
@@ -233,6 +338,9 @@ int main(void)
 		cmocka_unit_test(test_training_metrics),
 		cmocka_unit_test(test_oom_not_predicted),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_signed_error),
+		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_serving_metrics),
 		cmocka_unit_test(test_serving_rows_within_targets),
 	};
