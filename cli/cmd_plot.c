@@ -39,8 +39,8 @@ static const char usage_text[] =
 	"  waits      a fleet's team rows: queue_wait_p50_h, _p90_h, _p99_h per team as nested bars\n"
 	"  team-cost  a fleet's team rows: usd_total per team, split into its own GPU-hours'\n"
 	"             dollars and its share of the idle ones (idle_usd)\n"
-	"  utilization  run --series output: allocated_frac and busy_frac (one panel) and\n"
-	"             queued_jobs (another) against time_h, one colour per candidate\n"
+	"  utilization  a fleet's series from run (its series file): allocated_frac and busy_frac\n"
+	"             (one panel) and queued_jobs (another) against time_h, one colour per candidate\n"
 	"A missing column is named (exit 2); a file with no row with status ok, or none with\n"
 	"the chart's values, is an error (exit 2), never an empty picture. Without gnuplot\n"
 	"(not on PATH, or $CLUSTERSIM_GNUPLOT naming no program) the script is kept and the\n"
@@ -285,7 +285,7 @@ out:
 
 const struct cli_command cli_cmd_plot = {
 	.name = "plot",
-	.summary = "chart results (pareto, breakdown, scaling, latency, cost, fleet waits, team cost, utilization) with gnuplot",
+	.summary = "chart results (pareto, breakdown, scaling, latency, cost, fleet charts) with gnuplot",
 	.usage = usage_text,
 	.common = CLI_OUTPUT,
 	.options = options,
