@@ -422,9 +422,8 @@ static int parse_args(struct cli_call *call, int argc, char **argv, bool *helped
 
 /* -o names a file the command reads: refuse before computing anything, so
  * the input survives (through a link too: same device and inode). */
-static int check_output_before_load(const struct cli_call *call, struct cs_error *err)
+static int check_not_input_before_load(const struct cli_call *call, const char *out, struct cs_error *err)
 {
-	const char *out = call->o.output;
 	for (size_t i = 0; i < call->n_operands; i++)
 		if (outfile_check_not_input(out, call->operands[i], "input file", err) < 0)
 			return EXIT_USAGE;
@@ -446,10 +445,9 @@ static void warn_stale_prices(const struct scenario *s)
 }
 
 /* The same for the files the loaded scenario itself names. */
-static int check_output_after_load(const struct cli_call *call, struct cs_error *err)
+static int check_not_input_after_load(const struct cli_call *call, const char *out, struct cs_error *err)
 {
 	const struct scenario *s = &call->scenario;
-	const char *out = call->o.output;
 	for (size_t i = 0; i < s->n_catalog_files; i++)
 		if (outfile_check_not_input(out, s->catalog_files[i], "catalog file", err) < 0)
 			return EXIT_USAGE;
@@ -462,6 +460,24 @@ static int check_output_after_load(const struct cli_call *call, struct cs_error 
 			return EXIT_USAGE;
 	}
 	return 0;
+}
+
+static int check_output_before_load(const struct cli_call *call, struct cs_error *err)
+{
+	return check_not_input_before_load(call, call->o.output, err);
+}
+
+static int check_output_after_load(const struct cli_call *call, struct cs_error *err)
+{
+	return check_not_input_after_load(call, call->o.output, err);
+}
+
+int cli_check_not_input(const struct cli_call *call, const char *path, struct cs_error *err)
+{
+	int rc = check_not_input_before_load(call, path, err);
+	if (rc == 0 && call->cmd->load == CLI_LOAD_SCENARIO)
+		rc = check_not_input_after_load(call, path, err);
+	return rc;
 }
 
 int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_error *err)

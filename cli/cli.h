@@ -122,6 +122,11 @@ int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_e
 /* The value of the call's own option KEY ("" for a flag), NULL if not given. */
 const char *cli_value(const struct cli_call *call, int key);
 
+/* Refuse (a usage error, EXIT_USAGE) a second output file `path` that names
+ * a file the command reads: an operand, a catalog, and for a loaded
+ * scenario the files it names (catalogs, traces), as -o is refused. */
+int cli_check_not_input(const struct cli_call *call, const char *path, struct cs_error *err);
+
 /* Print every long option cmd accepts, one a line, without "--". */
 void cli_list_options(const struct cli_command *cmd, FILE *f);
 

@@ -36,6 +36,11 @@ static const char usage_text[] =
 	"             one line per candidate; --slo-ttft-ms and --slo-tpot-ms draw the SLOs\n"
 	"  cost       usd_per_mtok per candidate as bars, cheapest first\n"
 	"  scatter    --y against --x, one colour per --group\n"
+	"  waits      a fleet's team rows: queue_wait_p50_h, _p90_h, _p99_h per team as nested bars\n"
+	"  team-cost  a fleet's team rows: usd_total per team, split into its own GPU-hours'\n"
+	"             dollars and its share of the idle ones (idle_usd)\n"
+	"  utilization  a fleet's series from run (its series file): allocated_frac and busy_frac\n"
+	"             (one panel) and queued_jobs (another) against time_h, one colour per candidate\n"
 	"A missing column is named (exit 2); a file with no row with status ok, or none with\n"
 	"the chart's values, is an error (exit 2), never an empty picture. Without gnuplot\n"
 	"(not on PATH, or $CLUSTERSIM_GNUPLOT naming no program) the script is kept and the\n"
@@ -58,8 +63,8 @@ static int check_kind(const char *cmd, const char *value, struct cs_error *err)
 	enum plot_kind k;
 	if (plot_kind_parse(value, &k))
 		return 0;
-	return cli_usage_error(err, cmd, "--chart must be pareto, breakdown, scaling, latency, cost or scatter, "
-				    "not '%.60s'", value);
+	return cli_usage_error(err, cmd, "--chart must be pareto, breakdown, scaling, latency, cost, scatter, "
+				    "waits, team-cost or utilization, not '%.60s'", value);
 }
 
 /* A positive, finite number. */
@@ -217,8 +222,8 @@ static int plot_exec(struct cli_call *call, struct cs_error *err)
 
 	memset(&req, 0, sizeof req);
 	if (kind_name == NULL)
-		return cli_usage_error(err, "plot", "missing --chart KIND (pareto, breakdown, scaling, latency, cost "
-					   "or scatter)");
+		return cli_usage_error(err, "plot", "missing --chart KIND (pareto, breakdown, scaling, latency, cost, "
+					   "scatter, waits, team-cost or utilization)");
 	plot_kind_parse(kind_name, &req.kind);
 	if (call->o.output != NULL && strcmp(call->o.output, "-") == 0)
 		return cli_usage_error(err, "plot", "-o names the image file; a chart cannot go to standard output");
@@ -280,7 +285,7 @@ out:
 
 const struct cli_command cli_cmd_plot = {
 	.name = "plot",
-	.summary = "chart results (pareto, breakdown, scaling, latency, cost) with gnuplot",
+	.summary = "chart results (pareto, breakdown, scaling, latency, cost, fleet charts) with gnuplot",
 	.usage = usage_text,
 	.common = CLI_OUTPUT,
 	.options = options,

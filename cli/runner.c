@@ -20,8 +20,16 @@ int runner_run(const struct scenario *s, const struct runner_options *o, rowset 
 
 	(void)err;
 	for (size_t i = 0; i < n; i++) {
+		struct fleet_series series = { 0 };
+		if (o->fleet_series != NULL && jobs[i].kind == WORKLOAD_FLEET && !jobs[i].shape_only)
+			jobs[i].fleet_series = &series;
 		evaluate(&jobs[i], &r);
 		results_row(rs, &jobs[i], &r);
+		if (jobs[i].fleet_series != NULL) {
+			if (r.outcome == OUTCOME_OK)
+				results_fleet_series_rows(o->fleet_series, &jobs[i], &series);
+			fleet_series_release(&series);
+		}
 		if (o->ok_rows != NULL && r.outcome == OUTCOME_OK)
 			(*o->ok_rows)++;
 	}

@@ -21,6 +21,9 @@ struct runner_options {
 	bool dry_run;       /* shapes and prices only */
 	int64_t row_id;     /* < 0: rows numbered 0, 1, 2 ...; else every row gets it */
 	size_t *ok_rows;    /* when not NULL, incremented for each row whose status is ok */
+	/* when not NULL, a fleet's utilization over time: each candidate's
+	 * series rows appended here (output/results.h, results_fleet_series_rows) */
+	rowset *fleet_series;
 };
 
 /* New empty rowset with the columns this scenario's rows will have. */

@@ -18,6 +18,9 @@ const char *const plot_kind_names[PLOT_KIND_COUNT + 1] = {
 	[PLOT_LATENCY] = "latency",
 	[PLOT_COST] = "cost",
 	[PLOT_SCATTER] = "scatter",
+	[PLOT_WAITS] = "waits",
+	[PLOT_TEAM_COST] = "team-cost",
+	[PLOT_UTILIZATION] = "utilization",
 	[PLOT_KIND_COUNT] = NULL,
 };
 
@@ -60,6 +63,7 @@ struct frame {
 	char **groups;           /* owned, in order of first appearance */
 	size_t ngroups;
 	char title[256];
+	bool multi_candidate;    /* team rows of several candidates: labels name the candidate too */
 };
 
 /* One chart kind: its title, the columns it reads by default, its plot
@@ -72,6 +76,7 @@ struct kind_spec {
 	const char *group;       /* used when the file has it; NULL: none */
 	const char *label;       /* the label column (the bar charts' x) */
 	void (*emit)(FILE *f, const struct frame *fr);
+	bool team_rows;          /* a fleet's team rows only: team set, class empty */
 };
 
 static void emit_pareto(FILE *f, const struct frame *fr);
@@ -80,6 +85,9 @@ static void emit_scaling(FILE *f, const struct frame *fr);
 static void emit_latency(FILE *f, const struct frame *fr);
 static void emit_cost(FILE *f, const struct frame *fr);
 static void emit_scatter(FILE *f, const struct frame *fr);
+static void emit_waits(FILE *f, const struct frame *fr);
+static void emit_team_cost(FILE *f, const struct frame *fr);
+static void emit_utilization(FILE *f, const struct frame *fr);
 
 static const struct kind_spec kinds[PLOT_KIND_COUNT] = {
 	[PLOT_PARETO] = { .title = "Wall time and cost, Pareto front", .x = "wall_time_p50_h",
@@ -95,6 +103,14 @@ static const struct kind_spec kinds[PLOT_KIND_COUNT] = {
 			.label = "candidate", .emit = emit_cost },
 	[PLOT_SCATTER] = { .title = NULL, .x = NULL, .y = NULL, .group = NULL, .label = "candidate",
 			   .emit = emit_scatter },
+	[PLOT_WAITS] = { .title = "Queue wait per team", .x = NULL,
+			 .y = "queue_wait_p50_h,queue_wait_p90_h,queue_wait_p99_h", .group = NULL, .label = "team",
+			 .emit = emit_waits, .team_rows = true },
+	[PLOT_TEAM_COST] = { .title = "Dollars per team", .x = NULL, .y = "usd_total,idle_usd", .group = NULL,
+			     .label = "team", .emit = emit_team_cost, .team_rows = true },
+	[PLOT_UTILIZATION] = { .title = "Utilization over time", .x = "time_h",
+			       .y = "allocated_frac,busy_frac,queued_jobs", .group = "candidate", .label = "candidate",
+			       .emit = emit_utilization },
 };
 
 /* Okabe and Ito's colour-blind-safe palette (2008, "Color Universal
@@ -1064,6 +1080,208 @@ static void emit_scatter(FILE *f, const struct frame *fr)
 	fputc('\n', f);
 }
 
+/* A wait in a bar's label: minutes below an hour, hours below three days, days beyond. */
+static void wait_text(double h, char *buf, size_t size)
+{
+	if (h < 1)
+		snprintf(buf, size, "%.3g min", h * 60);
+	else if (h < 72)
+		snprintf(buf, size, "%.3g h", h);
+	else
+		snprintf(buf, size, "%.3g d", h / 24);
+}
+
+/* The queue wait of each team row: one horizontal bar per row, the first
+ * at the top, its segments nested percentiles (0 to P50, P50 to P90, P90
+ * to P99: they never decrease), each percentile written at the bar's end. */
+static void emit_waits(FILE *f, const struct frame *fr)
+{
+	char buf[200];
+	fputs("# one horizontal bar per team row: segments 0-P50, P50-P90, P90-P99 of the queue wait\n"
+	      "# (the block: label, y, then the percentiles, each bounding a segment)\n", f);
+	fputs("set style fill solid 0.9 border rgb '#222222'\n", f);
+	{
+		size_t used = (size_t)snprintf(buf, sizeof buf, "queue wait: ");
+		for (size_t k = 0; k < fr->ny && used < sizeof buf; k++)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", k ? ", " : "",
+						 col_name(fr, fr->y_cols[k]));
+		if (used < sizeof buf)
+			snprintf(buf + used, sizeof buf - used, " (%s)", unit_of(col_name(fr, fr->y_cols[0])));
+		set_label(f, "x", buf);
+	}
+	{
+		/* room at the right for the longest bar's text (14-point: about 10 pixels a character) */
+		double w = (double)(fr->ny * 18) * 10.0 / 1390, pad = w < 0.8 ? w / (1 - w) + 0.03 : 4;
+		fprintf(f, "set xrange [0:*]\nset offsets 0, graph %.3f, 0, 0\n", pad);
+	}
+	bars_y_axis(f, fr);
+	fputs("set key below horizontal spacing 1.2 height 1.5\n", f);
+	block_open(f, "bars", 0);
+	for (size_t i = 0; i < fr->n; i++) {
+		bar_head(f, fr, i, fr->pts[i].label);
+		fputs(" 0", f);
+		for (size_t k = 0; k < fr->ny; k++) {
+			double v = fr->pts[i].y[k];
+			for (size_t j = 0; j < k; j++)  /* a segment never runs backwards */
+				v = fmax(v, fr->pts[i].y[j]);
+			fputc(' ', f);
+			num(f, v);
+		}
+		/* the bar's text: every percentile */
+		{
+			char text[200], w[48];
+			size_t used = 0;
+			text[0] = '\0';
+			for (size_t k = 0; k < fr->ny && used < sizeof text; k++) {
+				char pct[64];
+				percentile_name(pct, sizeof pct, col_name(fr, fr->y_cols[k]));
+				wait_text(fr->pts[i].y[k], w, sizeof w);
+				used += (size_t)snprintf(text + used, sizeof text - used, "%s%s %s", k ? ", " : "", pct, w);
+			}
+			fputc(' ', f);
+			data_str(f, text);
+		}
+		fputc('\n', f);
+	}
+	block_close(f);
+	title_set(f, fr);
+	fputs("plot ", f);
+	for (size_t k = 0; k < fr->ny; k++) {
+		size_t lo = k + 3, hi = k + 4;
+		char pct[64];
+		percentile_name(pct, sizeof pct, col_name(fr, fr->y_cols[k]));
+		fprintf(f, "%s$bars0 using (($%zu+$%zu)/2):2:%zu:%zu:($2-0.35):($2+0.35)%s with boxxyerror lt %zu title ",
+			k ? ", \\\n     " : "", lo, hi, lo, hi, k == 0 ? ":ytic(1)" : "", k % N_PALETTE + 1);
+		gp_str(f, pct);
+	}
+	fprintf(f, ", \\\n     $bars0 using %zu:2:%zu with labels left offset char 0.5,0 font ',14' notitle\n",
+		fr->ny + 3, fr->ny + 4);
+}
+
+/* Each team row's dollars: one horizontal bar per row, the first at the
+ * top, split into its own GPU-hours' dollars (usd_total - idle_usd) and
+ * its share of the idle ones (idle_usd) when the file has both, the total
+ * written at the end. */
+static void emit_team_cost(FILE *f, const struct frame *fr)
+{
+	bool split = fr->ny == 2;
+	const char *total = col_name(fr, fr->y_cols[0]);
+	fprintf(f, "# one horizontal bar per team row%s, the total (%s) at its end\n",
+		split ? ": its own GPU-hours' dollars, then its share of the idle ones" : "", total);
+	fputs("set style fill solid 0.85 border rgb '#222222'\n", f);
+	axis_label_set(f, "x", total);
+	fputs("set xrange [0:*]\nset offsets 0, graph 0.15, 0, 0\n", f);
+	if (strcmp(unit_of(total), "USD") == 0)
+		fputs("set format x '$%.1s%c'\n", f);
+	bars_y_axis(f, fr);
+	fputs("set key below horizontal spacing 1.2 height 1.5\n", f);
+	block_open(f, "bars", 0);
+	for (size_t i = 0; i < fr->n; i++) {
+		double t = fr->pts[i].y[0], idle = split ? fmin(fmax(fr->pts[i].y[1], 0), t) : 0;
+		char v[64];
+		bar_head(f, fr, i, fr->pts[i].label);
+		fputc(' ', f);
+		num(f, t - idle);
+		fputc(' ', f);
+		num(f, t);
+		usd_text(t, v, sizeof v);
+		fputc(' ', f);
+		data_str(f, v);
+		fputc('\n', f);
+	}
+	block_close(f);
+	title_set(f, fr);
+	fputs("plot $bars0 using ($3/2):2:(0):3:($2-0.35):($2+0.35):ytic(1) with boxxyerror lt 1 title ", f);
+	gp_str(f, split ? "own GPU-hours" : total);
+	if (split) {
+		fputs(", \\\n     $bars0 using (($3+$4)/2):2:3:4:($2-0.35):($2+0.35) with boxxyerror lt 5 title ", f);
+		gp_str(f, "share of the idle GPU-hours");
+	}
+	fputs(", \\\n     $bars0 using 4:2:5 with labels left offset char 0.5,0 font ',15' notitle\n", f);
+}
+
+/* Utilization over time: one panel of the fraction columns (allocated
+ * solid, the next dashed...) and one of the others (queued jobs), one
+ * colour per candidate. */
+static void emit_utilization(FILE *f, const struct frame *fr)
+{
+	size_t frac[PLOT_Y_MAX], other[PLOT_Y_MAX], nf = 0, no = 0;
+	struct range rx = range_empty();
+	for (size_t k = 0; k < fr->ny; k++) {
+		if (strcmp(unit_of(col_name(fr, fr->y_cols[k])), "fraction") == 0)
+			frac[nf++] = k;
+		else
+			other[no++] = k;
+	}
+	for (size_t i = 0; i < fr->n; i++)
+		range_add(&rx, fr->pts[i].x);
+	fprintf(f, "# %zu panel(s): the fractions of the GPUs (0 to 1), then the other columns; one colour per %s\n",
+		(size_t)(nf > 0) + (no > 0), fr->group_col >= 0 ? col_name(fr, fr->group_col) : "chart");
+	for (size_t g = 0; g < fr->ngroups; g++) {
+		size_t n, *idx = group_points(fr, g, &n);
+		block_open(f, "group", g);
+		for (size_t k = 0; k < n; k++) {
+			num(f, fr->pts[idx[k]].x);
+			for (size_t c = 0; c < fr->ny; c++) {
+				fputc(' ', f);
+				num(f, fr->pts[idx[k]].y[c]);
+			}
+			fputc('\n', f);
+		}
+		block_close(f);
+		free(idx);
+	}
+	fprintf(f, "set multiplot layout %zu,1 title ", (size_t)(nf > 0) + (no > 0));
+	gp_str(f, fr->title);
+	fputs(" font ',22'\n", f);
+	axis_label_set(f, "x", col_name(fr, fr->x_col));
+	axis_setup(f, "x", rx, false, 10, false);
+	/* both panels' plots the same width, the keys' longest entry (at 14
+	 * points about 10 pixels a character, and the line sample) beside them */
+	{
+		size_t longest = 0;
+		for (size_t g = 0; g < fr->ngroups; g++)
+			for (size_t k = 0; k < fr->ny; k++) {
+				size_t l = strlen(fr->groups[g]) + 1 + strlen(col_name(fr, fr->y_cols[k]));
+				longest = l > longest ? l : longest;
+			}
+		double r = 1 - ((double)longest * 10 + 130) / PLOT_WIDTH_PX;
+		r = r < 0.5 ? 0.5 : r > 0.85 ? 0.85 : r;
+		fprintf(f, "set key outside right top vertical spacing 1.1 font ',14'\n"
+			   "set lmargin at screen 0.09\nset rmargin at screen %.3f\n", r);
+	}
+	for (int panel = 0; panel < 2; panel++) {
+		const size_t *cols = panel == 0 ? frac : other;
+		size_t m = panel == 0 ? nf : no;
+		char buf[200];
+		size_t used = 0;
+		if (m == 0)
+			continue;
+		buf[0] = '\0';
+		for (size_t k = 0; k < m && used < sizeof buf; k++)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", k ? ", " : "",
+						 col_name(fr, fr->y_cols[cols[k]]));
+		if (used < sizeof buf)
+			snprintf(buf + used, sizeof buf - used, " (%s)", unit_of(col_name(fr, fr->y_cols[cols[0]])));
+		set_label(f, "y", buf);
+		if (panel == 0)
+			fputs("set yrange [0:1.05]\nset ytics 0.2\n", f);
+		else
+			fputs("set yrange [0:*]\nset ytics autofreq\n", f);
+		fputs("plot ", f);
+		for (size_t g = 0, d = 0; g < fr->ngroups; g++)
+			for (size_t k = 0; k < m; k++) {
+				char t[200];
+				snprintf(t, sizeof t, "%s %s", fr->groups[g], col_name(fr, fr->y_cols[cols[k]]));
+				fprintf(f, "%s$group%zu using 1:%zu with lines lt %zu dt %zu lw %d title ", d++ ? ", \\\n     " : "",
+					g, cols[k] + 2, g % N_PALETTE + 1, k + 1, k == 0 ? 3 : 2);
+				gp_str(f, t);
+			}
+		fputc('\n', f);
+	}
+	fputs("unset multiplot\n", f);
+}
+
 /* ---- reading the rows ---------------------------------------------------- */
 
 static int find_col(const struct csvtable *t, const char *name, size_t len)
@@ -1157,8 +1375,17 @@ static int resolve_columns(struct frame *fr, struct cs_error *err)
 	if (!bars && resolve_one(fr, q->x ? q->x : s->x, strlen(q->x ? q->x : s->x), q->x ? "--x" : NULL, &fr->x_col,
 				 err) < 0)
 		return -1;
-	if (resolve_y(fr, q->y ? q->y : s->y, q->y ? "--y" : NULL, err) < 0)
-		return -1;
+	{
+		const char *y = q->y ? q->y : s->y;
+		/* team-cost: stacked own and idle dollars when the file has idle_usd, plain bars else */
+		if (q->kind == PLOT_TEAM_COST && q->y == NULL && find_col(fr->t, "idle_usd", 8) < 0)
+			y = "usd_total";
+		if (resolve_y(fr, y, q->y ? "--y" : NULL, err) < 0)
+			return -1;
+	}
+	if (q->kind == PLOT_TEAM_COST && fr->ny > 2)
+		return error_set(err, "--y: the team-cost chart takes one or two columns (a total and its idle "
+				 "share), got %zu", fr->ny);
 	if ((q->kind == PLOT_PARETO || q->kind == PLOT_SCALING || q->kind == PLOT_COST || q->kind == PLOT_SCATTER) &&
 	    fr->ny != 1)
 		return error_set(err, "--y: the %s chart takes one column, got %zu", plot_kind_names[q->kind], fr->ny);
@@ -1238,7 +1465,10 @@ static int read_points(struct frame *fr, struct plot_info *info, struct cs_error
 	const struct csvtable *t = fr->t;
 	int status_col = find_col(t, "status", 6);
 	struct status_count sc[8];
-	size_t nsc = 0;
+	size_t nsc = 0, not_team = 0;
+	int team_col = fr->spec->team_rows ? fr->label_col : -1, class_col = find_col(t, "class", 5);
+	int cand_col = find_col(t, "candidate", 9);
+	const char *first_cand = NULL;
 
 	fr->pts = xcalloc(t->nrows ? t->nrows : 1, sizeof *fr->pts);
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -1252,6 +1482,18 @@ static int read_points(struct frame *fr, struct plot_info *info, struct cs_error
 		if (status_col >= 0 && strcmp(row->cells[status_col], "ok") != 0) {
 			count_status(sc, &nsc, sizeof sc / sizeof sc[0], row->cells[status_col]);
 			continue;
+		}
+		/* a fleet's team rows: its own row (no team) and its classes' rows are not charted */
+		if (team_col >= 0 && (row->cells[team_col][0] == '\0' ||
+				      (class_col >= 0 && row->cells[class_col][0] != '\0'))) {
+			not_team++;
+			continue;
+		}
+		if (team_col >= 0 && cand_col >= 0) {
+			if (first_cand == NULL)
+				first_cand = row->cells[cand_col];
+			else if (strcmp(first_cand, row->cells[cand_col]) != 0)
+				fr->multi_candidate = true;
 		}
 		info->ok++;
 		memset(pt, 0, sizeof *pt);
@@ -1277,6 +1519,9 @@ static int read_points(struct frame *fr, struct plot_info *info, struct cs_error
 		}
 		fr->n++;
 	}
+	if (fr->n == 0 && info->ok == 0 && not_team > 0)
+		return error_set(err, "results '%s': no team rows (a fleet's rows with team set and class empty), "
+				 "nothing to chart for the %s chart", fr->req->input, plot_kind_names[fr->req->kind]);
 	if (fr->n == 0)
 		return nothing_to_chart(fr, info, sc, nsc, err);
 	return 0;
@@ -1287,6 +1532,9 @@ static char *base_label(const struct frame *fr, const struct point *p)
 {
 	const struct csvtable_row *row = &fr->t->rows[p->row];
 	int id = find_col(fr->t, "row_id", 6);
+	int cand = find_col(fr->t, "candidate", 9);
+	if (fr->multi_candidate && cand >= 0 && fr->label_col >= 0)
+		return xasprintf("%s / %s", row->cells[cand], row->cells[fr->label_col]);
 	if (fr->label_col >= 0 && row->cells[fr->label_col][0] != '\0')
 		return xstrdup(row->cells[fr->label_col]);
 	if (id >= 0 && row->cells[id][0] != '\0')

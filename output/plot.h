@@ -33,6 +33,9 @@ enum plot_kind {
 	PLOT_LATENCY,
 	PLOT_COST,
 	PLOT_SCATTER,
+	PLOT_WAITS,         /* a fleet's team rows: queue wait P50/P90/P99 */
+	PLOT_TEAM_COST,     /* a fleet's team rows: dollars, own GPU-hours and idle share */
+	PLOT_UTILIZATION,   /* run --series: allocated, busy and queued over time */
 	PLOT_KIND_COUNT
 };
 

@@ -546,12 +546,14 @@ static const char *const fleet_columns[] = {
 	/* additions: the sizing answer */
 	"sized_nodes", "sized_usd", "per_team_nodes", "per_team_usd", "peak_nodes", "peak_usd",
 	/* additions: the trace's own waits */
-	"trace_wait_p50_h", NULL
+	"trace_wait_p50_h",
+	/* additions: the job class of a class's row, the idle GPU-hours' share of the dollars */
+	"class", "idle_usd", NULL
 };
 
 /* What a group of jobs (the fleet, or one team) got. */
 static void fleet_group_cells(rowset *rs, const struct job *j, const struct fleet_result *f,
-			      const struct fleet_group *g)
+			      const struct fleet_group *g, bool verdict)
 {
 	double objective = j->workload->fleet->objective_wait_p90_h;
 	rowset_int(rs, "jobs_submitted", g->jobs_submitted);
@@ -563,13 +565,15 @@ static void fleet_group_cells(rowset *rs, const struct job *j, const struct flee
 		rowset_real(rs, "queue_wait_mean_h", g->wait_h.mean);
 		rowset_real(rs, "jct_p50_h", g->jct_h.p50);
 		rowset_real(rs, "jct_p90_h", g->jct_h.p90);
-		rowset_text(rs, "meets_objective", objective <= 0 || (g->wait_h.p90 <= objective &&
+		if (verdict)
+			rowset_text(rs, "meets_objective", objective <= 0 || (g->wait_h.p90 <= objective &&
 								       g->jobs_done == g->jobs_submitted)
 							   ? "true" : "false");
 	}
 	rowset_real(rs, "gpu_hours", g->gpu_hours);
 	if (f->priced) {
 		rowset_real(rs, "usd_total", g->usd);
+		rowset_real(rs, "idle_usd", g->idle_usd);
 		if (g->jobs_done > 0)
 			rowset_real(rs, "usd_per_job", g->usd / (double)g->jobs_done);
 	}
@@ -583,7 +587,7 @@ static void fleet_totals_cells(rowset *rs, const struct job *j, const struct res
 	const struct fleet_result *f = &r->fleet;
 	const struct fleet_metrics *m = &f->m;
 	const struct fleet_spec *spec = j->workload->fleet;
-	fleet_group_cells(rs, j, f, &m->fleet);
+	fleet_group_cells(rs, j, f, &m->fleet, true);
 	if (spec->objective_wait_p90_h > 0)
 		rowset_text(rs, "meets_objective", f->meets_objective ? "true" : "false");
 	rowset_real(rs, "utilization", m->utilization);
@@ -611,7 +615,8 @@ static void fleet_totals_cells(rowset *rs, const struct job *j, const struct res
 	}
 }
 
-/* The fleet's row, then one row per team (its `team` cell set). */
+/* The fleet's row, then one row per team (its `team` cell set), then one
+ * per job class (`class` and its jobs' `team` set). */
 static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 {
 	const struct cluster_spec *c = j->cluster;
@@ -640,7 +645,44 @@ static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 		rowset_int(rs, "gpus", r->cluster.gpus);
 		rowset_text(rs, "team", spec->team_names[t]);
 		if (r->outcome == OUTCOME_OK && t < m->n_teams)
-			fleet_group_cells(rs, j, f, &m->teams[t]);
+			fleet_group_cells(rs, j, f, &m->teams[t], true);
+	}
+	/* and a class's row, whatever the status: 1 + teams + classes rows */
+	for (int k = 0; k < spec->n_classes; k++) {
+		bool have = r->outcome == OUTCOME_OK && k < m->n_classes;
+		row_head(rs, j, r);
+		rowset_text(rs, "gpu", c->gpu.id.name);
+		rowset_int(rs, "nodes", c->nodes);
+		rowset_int(rs, "gpus_per_node", c->gpus_per_node);
+		rowset_int(rs, "gpus", r->cluster.gpus);
+		rowset_text(rs, "class", spec->classes[k].name);
+		rowset_text(rs, "team", have ? m->classes[k].team : spec->classes[k].team);
+		/* the objective is the fleet's and each team's: a class has no verdict */
+		if (have)
+			fleet_group_cells(rs, j, f, &m->classes[k], false);
+	}
+}
+
+static const char *const fleet_series_columns[] = {
+	"time_h", "candidate", "allocated_frac", "busy_frac", "queued_jobs", NULL
+};
+
+rowset *results_fleet_series_new(void)
+{
+	rowset *rs = rowset_new(fleet_series_columns);
+	results_set_units(rs);
+	return rs;
+}
+
+void results_fleet_series_rows(rowset *rs, const struct job *j, const struct fleet_series *s)
+{
+	for (size_t k = 0; k < s->n; k++) {
+		rowset_add_row(rs);
+		rowset_real(rs, "time_h", (double)k * s->step_h);
+		rowset_text(rs, "candidate", j->cluster->name);
+		rowset_real(rs, "allocated_frac", s->allocated_frac[k]);
+		rowset_real(rs, "busy_frac", s->busy_frac[k]);
+		rowset_real(rs, "queued_jobs", s->queued_jobs[k]);
 	}
 }
 
@@ -665,7 +707,7 @@ static const struct result_format {
 	[RESULT_COLLECTIVE] = { .columns = collective_columns, .row = collective_row,
 				.brief = "candidate,status,op,algorithm,gpus,bytes,time_us,busbw_GBps,reason" },
 	[RESULT_FLEET] = { .columns = fleet_columns, .row = fleet_row,
-			   .brief = "candidate,team,status,nodes,jobs_done,queue_wait_p50_h,queue_wait_p90_h,"
+			   .brief = "candidate,team,class,status,nodes,jobs_done,queue_wait_p50_h,queue_wait_p90_h,"
 				    "utilization,usd_total,sized_nodes,reason" },
 };
 
@@ -833,6 +875,13 @@ static const struct results_column columns[] = {
 	{ "peak_nodes", UNIT_COUNT, "count", "fleet: rent for the peak: the nodes of the most GPUs the jobs ever ask at once (as if none waited), services included" },
 	{ "peak_usd", UNIT_USD, "USD", "fleet: the dollars of peak_nodes over the window" },
 	{ "trace_wait_p50_h", UNIT_HOURS, "h", "fleet: the median wait the trace itself recorded (Start - Submit), beside the simulated one" },
+	{ "class", UNIT_TEXT, "text", "fleet: the job class of a class's row (jobs[].name; empty on the fleet's and the teams' rows); its team cell is its jobs' team, several joined by '+'" },
+	{ "idle_usd", UNIT_USD, "USD", "fleet: of usd_total, the idle GPU-hours' share (usd_total minus the group's own GPU-hours at the held hours' rate); the fleet's row: all the idle GPU-hours' dollars" },
+	/* a fleet's utilization over time (run --series) */
+	{ "time_h", UNIT_HOURS, "h", "fleet series: the start of the bucket, from the first submission's clock 0" },
+	{ "allocated_frac", UNIT_FRACTION, "fraction", "fleet series: the mean fraction of the candidate's GPUs allocated to jobs and services in the bucket" },
+	{ "busy_frac", UNIT_FRACTION, "fraction", "fleet series: the same, less restarts and work thrown away by preemptions and failures" },
+	{ "queued_jobs", UNIT_NUMBER, "jobs", "fleet series: the mean number of jobs waiting in the bucket" },
 	/* validate */
 	{ "id", UNIT_TEXT, "text", "the published figure's id" },
 	{ "metric", UNIT_TEXT, "text", "what the figure measures (its unit is in the name)" },

@@ -51,6 +51,12 @@ void results_head_row(rowset *rs, const char *scenario, const char *candidate, u
 		      uint64_t seed, const char *status, const char *reason);
 
 /* Catalog listings for `clustersim catalog SECTION`. */
+/* A fleet's utilization over time (run --series): the columns time_h,
+ * candidate, allocated_frac, busy_frac, queued_jobs, and one row per bucket
+ * of s for job j's candidate. */
+rowset *results_fleet_series_new(void);
+void results_fleet_series_rows(rowset *rs, const struct job *j, const struct fleet_series *s);
+
 rowset *results_catalog_gpus(const catalog *c);
 rowset *results_catalog_fabrics(const catalog *c);
 rowset *results_catalog_storage(const catalog *c);

@@ -422,7 +422,8 @@ static bool fleet_figures_finite(const struct fleet_result *f)
 static void evaluate_fleet(const struct job *j, struct result *out)
 {
 	struct fleet_result *f = &out->fleet;
-	fleet_run(j->workload->fleet, j->cluster, j->seed, j->row_id, fleet_class_evaluate, (void *)j, f);
+	fleet_run_series(j->workload->fleet, j->cluster, j->seed, j->row_id, fleet_class_evaluate, (void *)j,
+			 j->fleet_series, f);
 	out->outcome = outcome_of_fleet(f->status);
 	snprintf(out->reason, sizeof out->reason, "%s", f->reason);
 	if (out->outcome == OUTCOME_OK && !fleet_figures_finite(f)) {

@@ -55,6 +55,7 @@ struct job {
 	bool shape_only;               /* the cluster's shape and price, nothing simulated (--dry-run) */
 	double collective_bytes;       /* collective: the message size of this job */
 	struct timeline *trace;        /* training: log the step here; may be NULL */
+	struct fleet_series *fleet_series; /* fleet: the candidate's utilization over time here; may be NULL */
 };
 
 #endif

@@ -71,7 +71,9 @@ struct fleet_ctx {
 	long rounded;                 /* trace jobs of more than a node, rounded up to whole nodes */
 	int service_nodes[FLEET_TEAMS_MAX];  /* per team: whole nodes its services hold */
 	int service_gpus[FLEET_TEAMS_MAX];
+	int class_service_gpus[FLEET_CLASSES_MAX];  /* per class: whole nodes' GPUs its service holds */
 	int max_job_gpus;
+	struct fleet_series *series;  /* the candidate's, when asked (simulate fills it when set) */
 };
 
 /*
@@ -140,6 +142,7 @@ static int evaluate_classes(struct fleet_ctx *x, fleet_eval_fn *eval, void *ctx,
 			int nodes = (e->gpus + gpn - 1) / gpn;
 			x->service_nodes[team] += nodes;
 			x->service_gpus[team] += nodes * gpn;
+			x->class_service_gpus[i] = nodes * gpn;
 			continue;
 		}
 		x->class_duration_s[i] = e->duration_s;
@@ -164,14 +167,53 @@ static double nodes_usd(const struct fleet_ctx *x, int n, double window_s)
 	return billing_cost_usd(&c, window_s);
 }
 
+double fleet_series_step_h(double duration_h)
+{
+	static const double steps[] = { 0.25, 0.5, 1, 2, 3, 4, 6, 12, 24, 48, 168, 336, 720 };
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (duration_h / steps[i] <= 1000)
+			return steps[i];
+	double step = 720;
+	while (duration_h / step > 1000)
+		step *= 2;
+	return step;
+}
+
+void fleet_series_release(struct fleet_series *s)
+{
+	free(s->allocated_frac);
+	free(s->busy_frac);
+	free(s->queued_jobs);
+	s->allocated_frac = s->busy_frac = s->queued_jobs = NULL;
+	s->n = 0;
+}
+
+/* The batch series of a run of batch_gpus GPUs beside svc_gpus of
+ * services, as fractions of all of them; buckets up to end_s. */
+static void series_finish(struct fleet_series *out, size_t n_alloc, double end_s, long batch_gpus, long svc_gpus)
+{
+	double step_s = out->step_h * 3600, all = (double)(batch_gpus + svc_gpus);
+	size_t n = (size_t)ceil(end_s / step_s);
+	if (n < 1)
+		n = 1;
+	if (n > n_alloc)
+		n = n_alloc;
+	out->n = n;
+	for (size_t k = 0; k < n; k++) {
+		out->allocated_frac[k] = all > 0 ? (out->allocated_frac[k] * (double)batch_gpus + (double)svc_gpus) / all : 0;
+		out->busy_frac[k] = all > 0 ? (out->busy_frac[k] * (double)batch_gpus + (double)svc_gpus) / all : 0;
+	}
+}
+
 /*
  * Simulate `jobs` on n nodes, services of the teams in `teams` (NULL: all)
  * held beside them for the whole window, into *m; *usd the dollars of the
- * n nodes over the window. Returns -1 with reason set when it cannot run.
+ * n nodes over the window; when series is not NULL, the run's utilization
+ * over time into it. Returns -1 with reason set when it cannot run.
  */
 static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, const struct fleet_job *jobs,
 		    size_t n_jobs, const bool *teams, int nodes, struct fleet_metrics *m, double *usd,
-		    char *reason, size_t reason_len)
+		    struct fleet_series *series, char *reason, size_t reason_len)
 {
 	const struct cluster_spec *c = x->c;
 	int svc = sum_services(x, teams);
@@ -192,8 +234,32 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 		snprintf(reason, reason_len, "%d nodes leave none beside the %d the services hold", nodes, svc);
 		return -1;
 	}
-	if (n_jobs > 0 && fleet_sim_run(&cfg, m, reason, reason_len) < 0)
+	/* the series: buckets up to the run's cap (10 windows past the window,
+	 * at least 30 days: fleet_sim's), cut at the run's end afterwards */
+	size_t n_alloc = 0;
+	double end_s = 0;
+	if (series != NULL) {
+		double w1_h = spec->duration_h;
+		for (size_t i = 0; i < n_jobs; i++)
+			if (jobs[i].submit_s / 3600 > w1_h)
+				w1_h = jobs[i].submit_s / 3600;
+		series->step_h = fleet_series_step_h(spec->duration_h);
+		n_alloc = (size_t)ceil((w1_h + fmax(10 * w1_h, 30 * 24.0)) / series->step_h) + 2;
+		series->allocated_frac = xcalloc(n_alloc, sizeof *series->allocated_frac);
+		series->busy_frac = xcalloc(n_alloc, sizeof *series->busy_frac);
+		series->queued_jobs = xcalloc(n_alloc, sizeof *series->queued_jobs);
+		cfg.util_series = series->allocated_frac;
+		cfg.busy_series = series->busy_frac;
+		cfg.queued_series = series->queued_jobs;
+		cfg.n_series = n_alloc;
+		cfg.series_step_h = series->step_h;
+		cfg.end_s = &end_s;
+	}
+	if (n_jobs > 0 && fleet_sim_run(&cfg, m, reason, reason_len) < 0) {
+		if (series != NULL)
+			fleet_series_release(series);
 		return -1;
+	}
 	/* the window the sim held its GPUs for; without batch jobs, the stated
 	 * one (warmup_h to duration_h, as fleet_sim counts it) */
 	long batch_gpus = (long)batch_nodes * c->gpus_per_node;
@@ -203,6 +269,11 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 		m->n_teams = spec->n_teams;
 		for (int t = 0; t < spec->n_teams; t++)
 			snprintf(m->teams[t].team, sizeof m->teams[t].team, "%s", spec->team_names[t]);
+		m->n_classes = spec->n_classes;
+		for (int k = 0; k < spec->n_classes; k++) {
+			snprintf(m->classes[k].team, sizeof m->classes[k].team, "%s", spec->classes[k].team);
+			snprintf(m->classes[k].cls, sizeof m->classes[k].cls, "%s", spec->classes[k].name);
+		}
 		snprintf(m->fleet.team, sizeof m->fleet.team, "%s", "");
 		m->held_gpu_hours = (double)batch_gpus * window_h;
 		m->idle_gpu_hours = m->held_gpu_hours;
@@ -218,6 +289,14 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 		m->allocated_gpu_hours += h;
 		m->busy_gpu_hours += h;
 	}
+	for (int k = 0; k < m->n_classes; k++) {
+		int t = fleet_team_index(spec, spec->classes[k].team);
+		if (x->class_service_gpus[k] > 0 && (teams == NULL || (t >= 0 && teams[t])))
+			m->classes[k].gpu_hours += x->class_service_gpus[k] * window_h;
+	}
+	if (series != NULL)
+		series_finish(series, n_alloc, fmax(end_s, window_h * 3600 + spec->warmup_h * 3600),
+			      batch_gpus, (long)svc * c->gpus_per_node);
 	if (m->held_gpu_hours > 0) {
 		m->utilization = m->allocated_gpu_hours / m->held_gpu_hours;
 		m->busy_utilization = m->busy_gpu_hours / m->held_gpu_hours;
@@ -230,7 +309,17 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 		used += m->teams[t].gpu_hours;
 	for (int t = 0; t < m->n_teams; t++)  /* evenly when nothing ran, as fleet_sim does */
 		m->teams[t].usd = used > 0 ? *usd * m->teams[t].gpu_hours / used : *usd / m->n_teams;
+	for (int k = 0; k < m->n_classes; k++)
+		m->classes[k].usd = used > 0 ? *usd * m->classes[k].gpu_hours / used : *usd / m->n_classes;
 	m->fleet.usd = *usd;
+	/* of each group's dollars, the idle GPU-hours' share: all but its own
+	 * GPU-hours' dollars at the held hours' rate */
+	double own_rate = m->held_gpu_hours > 0 ? *usd / m->held_gpu_hours : 0;
+	m->fleet.idle_usd = *usd - own_rate * m->fleet.gpu_hours;
+	for (int t = 0; t < m->n_teams; t++)
+		m->teams[t].idle_usd = m->teams[t].usd - own_rate * m->teams[t].gpu_hours;
+	for (int k = 0; k < m->n_classes; k++)
+		m->classes[k].idle_usd = m->classes[k].usd - own_rate * m->classes[k].gpu_hours;
 	return 0;
 }
 
@@ -272,7 +361,7 @@ static int size_nodes(const struct fleet_ctx *x, const struct fleet_spec *spec, 
 
 	/* grow until a count meets the objective */
 	for (;;) {
-		if (simulate(x, spec, jobs, n_jobs, teams, hi, m, &u, reason, sizeof reason) == 0 && meets(spec, m)) {
+		if (simulate(x, spec, jobs, n_jobs, teams, hi, m, &u, NULL, reason, sizeof reason) == 0 && meets(spec, m)) {
 			found = hi;
 			break;
 		}
@@ -286,7 +375,7 @@ static int size_nodes(const struct fleet_ctx *x, const struct fleet_spec *spec, 
 		fail_at = lo - 1;
 	while (found - fail_at > 1) {
 		int mid = fail_at + (found - fail_at) / 2;
-		if (simulate(x, spec, jobs, n_jobs, teams, mid, m, &u, reason, sizeof reason) == 0 && meets(spec, m)) {
+		if (simulate(x, spec, jobs, n_jobs, teams, mid, m, &u, NULL, reason, sizeof reason) == 0 && meets(spec, m)) {
 			found = mid;
 		} else {
 			fail_at = mid;
@@ -395,9 +484,19 @@ static void sizing(struct fleet_ctx *x, double window_s, struct fleet_result *r)
 void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
 	       fleet_eval_fn *eval, void *ctx, struct fleet_result *r)
 {
+	fleet_run_series(f, c, seed, row_id, eval, ctx, NULL, r);
+}
+
+void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
+		      fleet_eval_fn *eval, void *ctx, struct fleet_series *series, struct fleet_result *r)
+{
 	struct fleet_ctx *x = xcalloc(1, sizeof *x);
 	char reason[256] = "";
 	double usd = 0;
+
+	if (series != NULL)
+		memset(series, 0, sizeof *series);
+	x->series = series;
 
 	memset(r, 0, sizeof *r);
 	r->status = FLEET_OK;
@@ -423,7 +522,7 @@ void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_
 		     need, x->max_job_gpus, sum_services(x, NULL) > 0 ? " beside the services' nodes" : "", c->nodes);
 		goto out;
 	}
-	if (simulate(x, f, x->jobs, x->n_jobs, NULL, c->nodes, &r->m, &usd, reason, sizeof reason) < 0) {
+	if (simulate(x, f, x->jobs, x->n_jobs, NULL, c->nodes, &r->m, &usd, x->series, reason, sizeof reason) < 0) {
 		fail(r, FLEET_INVALID, "%s", reason);
 		goto out;
 	}

@@ -100,14 +100,16 @@ struct fleet_pct {
 	double p50, p90, p99, mean;
 };
 
-/* What one team (or the whole fleet) got. */
+/* What one team, one job class or the whole fleet got. */
 struct fleet_group {
-	char team[FLEET_NAME_MAX];
+	char team[FLEET_NAME_MAX];   /* a class: its jobs' team (several joined by '+'); the fleet: "" */
+	char cls[FLEET_NAME_MAX];    /* a class: its name; a team or the fleet: "" */
 	long jobs_submitted, jobs_done;
 	struct fleet_pct wait_h;     /* submission to start (gang: all GPUs at once) */
 	struct fleet_pct jct_h;      /* submission to completion */
 	double gpu_hours;            /* allocated GPU-hours of its jobs (in the window) */
 	double usd;                  /* its GPU-hours' dollars plus its share of the idle ones (by use) */
+	double idle_usd;             /* of usd, the share of the idle GPU-hours' dollars (the fleet: all of them) */
 	double trace_wait_p50_h;     /* the trace's own waits, < 0 when none */
 };
 
@@ -116,6 +118,8 @@ struct fleet_metrics {
 	struct fleet_group fleet;    /* every job */
 	int n_teams;
 	struct fleet_group teams[FLEET_TEAMS_MAX];
+	int n_classes;
+	struct fleet_group classes[FLEET_CLASSES_MAX];  /* one per spec class, in its order */
 	double held_gpu_hours;       /* cluster GPUs x window */
 	double allocated_gpu_hours;
 	double busy_gpu_hours;       /* allocated minus time lost to failures and restarts */
@@ -187,6 +191,32 @@ typedef void fleet_eval_fn(const struct fleet_class *k, const struct cluster_spe
  */
 void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
 	       fleet_eval_fn *eval, void *ctx, struct fleet_result *r);
+
+/*
+ * Utilization over time, for charts: the candidate's GPUs allocated and
+ * busy (fractions of all its GPUs, services included: a service's nodes
+ * are allocated and busy in every bucket) and the jobs waiting (a count),
+ * each the mean over bucket k = [k, k + 1) x step_h from time 0, for the
+ * buckets up to the run's end (the window's end, or the last completion
+ * when later). fleet_run_series fills it; fleet_series_release frees it.
+ */
+struct fleet_series {
+	double step_h;
+	size_t n;
+	double *allocated_frac, *busy_frac, *queued_jobs;
+};
+
+/* The bucket width for a window of duration_h: the smallest of 0.25, 0.5,
+ * 1, 2, 3, 4, 6, 12, 24, 48, 168, 336, 720 h (then doubling) that cuts it
+ * into at most 1000 buckets. */
+double fleet_series_step_h(double duration_h);
+
+/* fleet_run, and when series is not NULL the candidate's utilization over
+ * time into it (n = 0 when the run did not simulate: invalid, error). */
+void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
+		      fleet_eval_fn *eval, void *ctx, struct fleet_series *series, struct fleet_result *r);
+
+void fleet_series_release(struct fleet_series *s);
 
 /* The index of team `name` in f's team table, or -1. */
 int fleet_team_index(const struct fleet_spec *f, const char *name);

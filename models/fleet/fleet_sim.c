@@ -48,6 +48,10 @@ struct sjob {
 	struct fleet_alloc alloc;
 	/* what the record reports */
 	double first_start_s, end_s, lost_s, reservation_s;
+	/* the engine's clock at its first start and at its end: waits and
+	 * completion times are taken in whole nanoseconds, so a job that starts
+	 * at its submission waits exactly 0 */
+	int64_t first_start_ns, end_ns;
 	int gpus_placed, nodes_spanned, leaves_spanned, domains_spanned;
 	long preemptions, failures;
 };
@@ -112,13 +116,12 @@ struct sim {
 	double w0_s, w1_s;           /* the window */
 
 	/* sums over the window, GPU-seconds */
-	double alloc_gpu_s, busy_gpu_s, team_gpu_s[FLEET_TEAMS_MAX];
+	double alloc_gpu_s, busy_gpu_s, team_gpu_s[FLEET_TEAMS_MAX], class_gpu_s[FLEET_CLASSES_MAX];
 	double frag_area, frag_level, frag_t_s;
 	long preemptions, failures;
 
-	/* the utilization series: GPUs allocated now, integrated since series_t_s */
-	long alloc_now;
-	double series_t_s;
+	/* the series: jobs waiting integrated since queue_t_s */
+	double queue_t_s;
 
 	/* scratch for passes */
 	int *tmp;
@@ -152,21 +155,26 @@ static double clip(const struct sim *s, double a, double b)
 	return hi > lo ? hi - lo : 0;
 }
 
-/* Integrate the allocated GPUs since the last change into the series'
- * buckets, up to t. */
-static void series_advance(struct sim *s, double t)
+/* Add `level` over [a, b] to the series v's buckets (each bucket holds the
+ * mean of its level over the bucket). */
+static void series_add(const struct fleet_sim_config *cfg, double *v, double a, double b, double level)
 {
-	const struct fleet_sim_config *cfg = s->cfg;
-	double a = s->series_t_s;
-	s->series_t_s = t;
-	if (cfg->util_series == NULL || !(cfg->series_step_h > 0) || s->alloc_now == 0 || !(t > a))
+	if (v == NULL || !(cfg->series_step_h > 0) || level == 0 || !(b > a))
 		return;
-	double step = cfg->series_step_h * 3600, share = (double)s->alloc_now / (double)s->total_gpus;
-	for (size_t k = (size_t)(a / step); k < cfg->n_series && (double)k * step < t; k++) {
-		double lo = fmax(a, (double)k * step), hi = fmin(t, (double)(k + 1) * step);
+	double step = cfg->series_step_h * 3600;
+	for (size_t k = (size_t)(a / step); k < cfg->n_series && (double)k * step < b; k++) {
+		double lo = fmax(a, (double)k * step), hi = fmin(b, (double)(k + 1) * step);
 		if (hi > lo)
-			cfg->util_series[k] += share * (hi - lo) / step;
+			v[k] += level * (hi - lo) / step;
 	}
+}
+
+/* The waiting jobs since the last change of their number, up to now. */
+static void queue_advance(struct sim *s)
+{
+	double t = now_s(s);
+	series_add(s->cfg, s->cfg->queued_series, s->queue_t_s, t, (double)s->waiting);
+	s->queue_t_s = t;
 }
 
 static void request_pass(struct sim *s)
@@ -283,6 +291,7 @@ static void heap_remove(struct sim *s, int i)
 static void enqueue(struct sim *s, int i, bool front)
 {
 	struct sjob *jb = &s->jobs[i];
+	queue_advance(s);
 	jb->state = J_WAITING;
 	s->waiting++;
 	s->team_waiting[jb->j.team]++;
@@ -317,6 +326,7 @@ static void dequeue(struct sim *s, int i)
 {
 	struct sjob *jb = &s->jobs[i];
 	assert(jb->state == J_WAITING);
+	queue_advance(s);
 	s->waiting--;
 	s->team_waiting[jb->j.team]--;
 	wc_add(s, jb->j.gpus, -1);
@@ -403,13 +413,13 @@ static void start(struct sim *s, int i)
 	jb->seg_restart_s = jb->restarting ? jb->j.restart_s : 0;
 	jb->est_end_s = t + remaining_est_s(jb);
 	jb->restarting = false;
-	if (jb->first_start_s < 0)
+	if (jb->first_start_s < 0) {
 		jb->first_start_s = t;
+		jb->first_start_ns = engine_now(s->e);
+	}
 	double left = jb->j.duration_s - jb->saved_s;
 	jb->finish_ev = engine_at(s->e, engine_now(s->e) + ns_of(jb->seg_restart_s + (left > 0 ? left : 0)),
 				  ENGINE_CLASS_WORK, &s->on_finish, (uint64_t)i);
-	series_advance(s, t);
-	s->alloc_now += jb->j.gpus;
 	s->team_held_gpus[jb->j.team] += jb->j.gpus;
 	s->run_by_prank[jb->prank]++;
 	run_insert(s, i);
@@ -427,8 +437,13 @@ static void stop(struct sim *s, int i, double t, double lost_s)
 	s->alloc_gpu_s += g * held;
 	s->busy_gpu_s += g * (held - restart - lost);
 	s->team_gpu_s[jb->j.team] += g * held;
-	series_advance(s, t);
-	s->alloc_now -= jb->j.gpus;
+	if (jb->j.cls >= 0 && jb->j.cls < FLEET_CLASSES_MAX)
+		s->class_gpu_s[jb->j.cls] += g * held;
+	/* the series: allocated over the whole run [a, t], busy but for the
+	 * restart at its start and the work thrown away at its end (lost_s is
+	 * at most the time worked since the restart, so the two never overlap) */
+	series_add(s->cfg, s->cfg->util_series, a, t, g / (double)s->total_gpus);
+	series_add(s->cfg, s->cfg->busy_series, a + jb->seg_restart_s, t - lost_s, g / (double)s->total_gpus);
 	s->team_held_gpus[jb->j.team] -= jb->j.gpus;
 	s->run_by_prank[jb->prank]--;
 	run_remove(s, i);
@@ -445,6 +460,7 @@ static void on_finish(engine *e, struct engine_handler *h, uint64_t arg)
 	jb->saved_s = jb->j.duration_s;
 	jb->state = J_DONE;
 	jb->end_s = t;
+	jb->end_ns = engine_now(s->e);
 	s->done++;
 	if (s->done == s->n_jobs)
 		engine_stop(e);
@@ -905,11 +921,38 @@ static void pct(struct stats_sample *v, struct fleet_pct *out)
 	out->mean = stats_sample_mean(v);
 }
 
+/* A class's team cell: its jobs' team, or their teams joined by '+' in the
+ * team table's order (a trace's partitions); its own team when it has no jobs. */
+static void class_team(const struct sim *s, int c, uint64_t mask, char *out, size_t size)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	if (mask == 0) {
+		snprintf(out, size, "%s", s->sp->classes[c].team);
+		return;
+	}
+	for (int t = 0; t < s->n_teams && used + 1 < size; t++)
+		if (mask & ((uint64_t)1 << t))
+			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "+" : "", s->teams[t]);
+}
+
+/* Hours between two instants of the engine's clock, in whole nanoseconds. */
+static double ns_hours(int64_t a_ns, int64_t b_ns)
+{
+	return (double)(b_ns - a_ns) / 3.6e12;
+}
+
 static void results(struct sim *s, struct fleet_metrics *m)
 {
-	int nt = s->n_teams;
-	struct stats_sample wait[FLEET_TEAMS_MAX + 1], jct[FLEET_TEAMS_MAX + 1], tw[FLEET_TEAMS_MAX + 1];
-	for (int t = 0; t <= nt; t++) {
+	int nt = s->n_teams, nc = s->sp->n_classes < FLEET_CLASSES_MAX ? s->sp->n_classes : FLEET_CLASSES_MAX;
+	/* groups: the teams [0, nt), the fleet nt, the classes nt + 1 + c */
+	enum { NG = FLEET_TEAMS_MAX + 1 + FLEET_CLASSES_MAX };
+	struct stats_sample *wait = xcalloc(NG, sizeof *wait), *jct = xcalloc(NG, sizeof *jct),
+			    *tw = xcalloc(NG, sizeof *tw);
+	uint64_t class_teams[FLEET_CLASSES_MAX] = { 0 };
+	long class_sub[FLEET_CLASSES_MAX] = { 0 }, class_done[FLEET_CLASSES_MAX] = { 0 };
+	int ng = nt + 1 + nc;
+	for (int t = 0; t < ng; t++) {
 		stats_sample_init(&wait[t]);
 		stats_sample_init(&jct[t]);
 		stats_sample_init(&tw[t]);
@@ -917,26 +960,40 @@ static void results(struct sim *s, struct fleet_metrics *m)
 	double first = s->n_jobs > 0 ? s->jobs[0].j.submit_s : 0, last = first;
 	for (size_t i = 0; i < s->n_jobs; i++) {
 		const struct sjob *jb = &s->jobs[i];
-		int t = jb->j.team;
+		int t = jb->j.team, k = jb->j.cls >= 0 && jb->j.cls < nc ? nt + 1 + jb->j.cls : -1;
 		if (jb->state == J_DONE && jb->end_s > last)
 			last = jb->end_s;
+		if (k >= 0)
+			class_teams[jb->j.cls] |= (uint64_t)1 << t;
 		if (!jb->counted)
 			continue;
 		m->teams[t].jobs_submitted++;
 		m->fleet.jobs_submitted++;
+		if (k >= 0)
+			class_sub[jb->j.cls]++;
 		if (jb->j.trace_wait_s >= 0) {
 			stats_sample_add(&tw[t], jb->j.trace_wait_s / 3600);
 			stats_sample_add(&tw[nt], jb->j.trace_wait_s / 3600);
+			if (k >= 0)
+				stats_sample_add(&tw[k], jb->j.trace_wait_s / 3600);
 		}
 		if (jb->state != J_DONE)
 			continue;
 		m->teams[t].jobs_done++;
 		m->fleet.jobs_done++;
-		double w = (jb->first_start_s - jb->j.submit_s) / 3600, c = (jb->end_s - jb->j.submit_s) / 3600;
+		if (k >= 0)
+			class_done[jb->j.cls]++;
+		/* on the engine's clock: the submission event fired at ns_of(submit_s) */
+		int64_t sub_ns = ns_of(jb->j.submit_s);
+		double w = ns_hours(sub_ns, jb->first_start_ns), c = ns_hours(sub_ns, jb->end_ns);
 		stats_sample_add(&wait[t], w);
 		stats_sample_add(&wait[nt], w);
 		stats_sample_add(&jct[t], c);
 		stats_sample_add(&jct[nt], c);
+		if (k >= 0) {
+			stats_sample_add(&wait[k], w);
+			stats_sample_add(&jct[k], c);
+		}
 	}
 	double held = (double)s->total_gpus * clip(s, s->w0_s, s->w1_s) / 3600;
 	double alloc = s->alloc_gpu_s / 3600, idle = held - alloc;
@@ -944,22 +1001,35 @@ static void results(struct sim *s, struct fleet_metrics *m)
 		idle = 0;
 	double price = s->cfg->usd_per_gpu_hour > 0 ? s->cfg->usd_per_gpu_hour : 0;
 	m->n_teams = nt;
+	m->n_classes = nc;
 	snprintf(m->fleet.team, sizeof m->fleet.team, "%s", "");
-	for (int t = 0; t <= nt; t++) {
-		struct fleet_group *g = t < nt ? &m->teams[t] : &m->fleet;
+	for (int t = 0; t < ng; t++) {
+		bool cls = t > nt;
+		int c = t - nt - 1;
+		struct fleet_group *g = t < nt ? &m->teams[t] : t == nt ? &m->fleet : &m->classes[c];
 		if (t < nt)
 			snprintf(g->team, sizeof g->team, "%s", s->teams[t]);
+		if (cls) {
+			class_team(s, c, class_teams[c], g->team, sizeof g->team);
+			snprintf(g->cls, sizeof g->cls, "%s", s->sp->classes[c].name);
+			g->jobs_submitted = class_sub[c];
+			g->jobs_done = class_done[c];
+		}
 		pct(&wait[t], &g->wait_h);
 		pct(&jct[t], &g->jct_h);
 		g->trace_wait_p50_h = tw[t].n > 0 ? stats_sample_percentile(&tw[t], 50) : -1;
-		g->gpu_hours = t < nt ? s->team_gpu_s[t] / 3600 : alloc;
+		g->gpu_hours = t < nt ? s->team_gpu_s[t] / 3600 : t == nt ? alloc : s->class_gpu_s[c] / 3600;
 		/* the idle GPU-hours are billed too: split by use (evenly when none) */
-		double share = alloc > 0 ? g->gpu_hours / alloc : 1.0 / nt;
-		g->usd = t < nt ? price * (g->gpu_hours + idle * share) : price * held;
+		double share = alloc > 0 ? g->gpu_hours / alloc : 1.0 / (t < nt ? nt : nc > 0 ? nc : 1);
+		g->usd = t != nt ? price * (g->gpu_hours + idle * share) : price * held;
+		g->idle_usd = t != nt ? price * idle * share : price * idle;
 		stats_sample_release(&wait[t]);
 		stats_sample_release(&jct[t]);
 		stats_sample_release(&tw[t]);
 	}
+	free(wait);
+	free(jct);
+	free(tw);
 	m->held_gpu_hours = held;
 	m->allocated_gpu_hours = alloc;
 	m->busy_gpu_hours = s->busy_gpu_s / 3600;
@@ -1078,6 +1148,10 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	int rc = -1;
 	if (cfg->util_series != NULL)
 		memset(cfg->util_series, 0, cfg->n_series * sizeof *cfg->util_series);
+	if (cfg->busy_series != NULL)
+		memset(cfg->busy_series, 0, cfg->n_series * sizeof *cfg->busy_series);
+	if (cfg->queued_series != NULL)
+		memset(cfg->queued_series, 0, cfg->n_series * sizeof *cfg->queued_series);
 	s->cfg = cfg;
 	s->sp = cfg->spec;
 	fleet_place_init(&s->place, cfg->nodes, cfg->gpus_per_node, cfg->domain_gpus, cfg->nodes_per_leaf);
@@ -1142,6 +1216,10 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	double t_end = now_s(s);
 	while (s->n_run > 0)
 		stop(s, s->run[s->n_run - 1], t_end, 0);
+	if (s->e != NULL)
+		queue_advance(s);
+	if (cfg->end_s != NULL)
+		*cfg->end_s = t_end;
 	s->frag_area += s->frag_level * clip(s, s->frag_t_s, s->w1_s > t_end ? s->w1_s : t_end);
 	results(s, out);
 	for (size_t i = 0; cfg->records != NULL && i < cfg->n_records && i < s->n_jobs; i++) {

@@ -76,6 +76,13 @@ struct fleet_sim_config {
 	double *util_series;
 	size_t n_series;
 	double series_step_h;
+	/* optional, beside util_series (same buckets): the mean fraction of the
+	 * GPUs busy (allocated less restarts and work thrown away by stops) and
+	 * the mean number of jobs waiting; NULL = none */
+	double *busy_series;
+	double *queued_series;
+	/* out: seconds from 0 to the last event (the run's end), when asked (non-NULL) */
+	double *end_s;
 };
 
 /* Run the fleet (docs/fleet.md, "The scheduler simulation"); returns 0,

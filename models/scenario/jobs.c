@@ -12,7 +12,7 @@ static size_t jobs_per_candidate(const struct scenario *s, bool shape_only)
 size_t jobs_rows_per_job(const struct scenario *s, bool shape_only)
 {
 	if (!shape_only && s->workload.kind == WORKLOAD_FLEET)
-		return 1 + (size_t)s->workload.fleet->n_teams;
+		return 1 + (size_t)s->workload.fleet->n_teams + (size_t)s->workload.fleet->n_classes;
 	return 1;
 }
 

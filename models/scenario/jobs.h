@@ -24,7 +24,7 @@ struct job *jobs_from_scenario(const struct scenario *s, bool shape_only, int64_
 			       size_t *n);
 
 /* The result rows each job of the scenario yields: 1, or for a fleet
- * (not shape_only) the fleet's row and one per team. */
+ * (not shape_only) the fleet's row, one per team and one per job class. */
 size_t jobs_rows_per_job(const struct scenario *s, bool shape_only);
 
 #endif

@@ -1,28 +1,38 @@
 #!/bin/sh
 # Fleet sizing from the command line, on the README's two examples: a fleet
-# gives its row and one per team; the teams' GPU-hours and dollars add up to
-# the fleet's; a replayed trace holds exactly the GPU-hours its rows say; the
+# gives its row, one per team and one per job class; the teams' and the
+# classes' GPU-hours and dollars each add up to the fleet's; a job that
+# never waits waits exactly 0; run --series writes the utilization over
+# time, whose mean over the window is the row's utilization; a replayed trace holds exactly the GPU-hours its rows say; the
 # sized node count meets the P90 wait objective and one node fewer does not
 # (each run as its own candidate); the same seed gives the same bytes; a bad
 # trace row stops the run (exit 2, one line naming the trace and its line).
 . "$TOP/tests/cli/lib.sh"
 
 ex="$TOP/scenarios/examples"
-cols=candidate,team,status,jobs_done,gpu_hours,usd_total,held_gpu_hours,idle_gpu_hours,utilization,queue_wait_p90_h,meets_objective,sized_nodes,nodes
+cols=candidate,team,status,jobs_done,gpu_hours,usd_total,held_gpu_hours,idle_gpu_hours,utilization,queue_wait_p90_h,meets_objective,sized_nodes,nodes,class,idle_usd
 
-# conserved FILE: for each ok candidate, the sum over its team rows of
-# gpu_hours and usd_total equals the fleet row's (to CSV's six digits),
-# utilization = gpu_hours / held and idle = held - gpu_hours, never above 1
+# conserved FILE: for each ok candidate, the sum over its team rows (and
+# over its class rows) of gpu_hours, usd_total and idle_usd equals the
+# fleet row's (to CSV's six digits), utilization = gpu_hours / held and
+# idle = held - gpu_hours, never above 1
 conserved() {
 	awk -F, 'NR > 1 && $3 == "ok" {
-		if ($2 == "") { c = $1; order[++n] = c; gh[c] = $5; usd[c] = $6; held[c] = $7; idle[c] = $8; u[c] = $9 }
-		else { tgh[$1] += $5; tusd[$1] += $6; teams[$1]++ }
+		if ($2 == "") { c = $1; order[++n] = c; gh[c] = $5; usd[c] = $6; held[c] = $7; idle[c] = $8; u[c] = $9; iu[c] = $15 }
+		else if ($14 == "") { tgh[$1] += $5; tusd[$1] += $6; tiu[$1] += $15; teams[$1]++ }
+		else { cgh[$1] += $5; cusd[$1] += $6; ciu[$1] += $15; classes[$1]++ }
 	} END {
 		for (i = 1; i <= n; i++) {
 			c = order[i]
 			if (teams[c] == 0) { print c ": no team rows"; bad = 1 }
+			if (classes[c] == 0) { print c ": no class rows"; bad = 1 }
 			if ((tgh[c] - gh[c]) ^ 2 > (1e-5 * gh[c]) ^ 2) { print c ": team GPU-hours " tgh[c] " != " gh[c]; bad = 1 }
 			if ((tusd[c] - usd[c]) ^ 2 > (1e-5 * usd[c]) ^ 2) { print c ": team dollars " tusd[c] " != " usd[c]; bad = 1 }
+			if ((cgh[c] - gh[c]) ^ 2 > (1e-5 * gh[c]) ^ 2) { print c ": class GPU-hours " cgh[c] " != " gh[c]; bad = 1 }
+			if ((cusd[c] - usd[c]) ^ 2 > (1e-5 * usd[c]) ^ 2) { print c ": class dollars " cusd[c] " != " usd[c]; bad = 1 }
+			if ((tiu[c] - iu[c]) ^ 2 > (1e-5 * iu[c]) ^ 2 || (ciu[c] - iu[c]) ^ 2 > (1e-5 * iu[c]) ^ 2) { print c ": idle dollars " tiu[c] ", " ciu[c] " != " iu[c]; bad = 1 }
+			# the idle share is the idle GPU-hours at the held hours rate
+			if ((iu[c] - usd[c] * idle[c] / held[c]) ^ 2 > (1e-5 * usd[c]) ^ 2) { print c ": idle_usd " iu[c]; bad = 1 }
 			if ((held[c] - gh[c] - idle[c]) ^ 2 > (1e-5 * held[c]) ^ 2) { print c ": held != allocated + idle"; bad = 1 }
 			if ((u[c] - gh[c] / held[c]) ^ 2 > 1e-10 || u[c] > 1) { print c ": utilization " u[c]; bad = 1 }
 		}
@@ -52,10 +62,36 @@ sized() {
 # (a) three teams on 32, 48 and 64 nodes
 expect_status 0 "$CLUSTERSIM" run "$ex/fleet-three-teams.json" --format csv --columns "$cols" || fail "three teams"
 cp "$TMP/out" "$TMP/three.csv"
-# 3 candidates x (the fleet + 3 teams) rows
-[ "$(awk 'END { print NR }' "$TMP/three.csv")" -eq 13 ] && ok || fail "three teams: rows: $(cat "$TMP/three.csv")"
+# 3 candidates x (the fleet + 3 teams + 3 classes) rows
+[ "$(awk 'END { print NR }' "$TMP/three.csv")" -eq 22 ] && ok || fail "three teams: rows: $(cat "$TMP/three.csv")"
 # 32 nodes cannot hold the 256-GPU run beside the service
 grep -q '^32 x H100,,invalid,' "$TMP/three.csv" && ok || fail "32 nodes: $(cat "$TMP/three.csv")"
+# each class row names its class and its team, in the classes' order
+[ "$(awk -F, 'NR > 1 && $1 == "48 x H100" && $14 != "" { printf "%s:%s ", $14, $2 }' "$TMP/three.csv")" = \
+	"pretrain-70b:research lora-70b:applied chat-70b:product " ] && ok || fail "class rows: $(cat "$TMP/three.csv")"
+# the fine-tunes never wait: exactly 0, not a rounding error of the clock
+[ "$(awk -F, 'NR > 1 && $1 == "48 x H100" && $14 == "lora-70b" { print $10 }' "$TMP/three.csv")" = 0 ] && ok ||
+	fail "lora-70b waits: $(cat "$TMP/three.csv")"
+# --series: one row per bucket of each ok candidate; over the window (48 h
+# to 720 h, 1 h buckets) the allocated fraction's mean is the utilization
+expect_status 0 "$CLUSTERSIM" run "$ex/fleet-three-teams.json" --format csv --columns "$cols" --series "$TMP/series.csv" ||
+	fail "--series"
+[ "$(head -1 "$TMP/series.csv")" = "time_h,candidate,allocated_frac,busy_frac,queued_jobs" ] && ok || fail "series header"
+for cand in "48 x H100" "64 x H100"; do
+	awk -F, -v c="$cand" 'NR == FNR { if (FNR > 1 && $1 == c && $2 == "") u = $9; next }
+		FNR > 1 && $2 == c && $1 >= 48 && $1 < 720 { s += $3; n++; if ($3 > 1 || $4 > $3 + 1e-6) bad = 1 }
+		END { exit bad || n != 672 || (s / n - u) ^ 2 > (1e-5 * u) ^ 2 }' "$TMP/out" "$TMP/series.csv" && ok ||
+		fail "series of $cand: mean allocated over the window != utilization"
+done
+grep -q '^[0-9.]*,32 x H100,' "$TMP/series.csv" && fail "series of the invalid candidate" || ok
+# refused: the scenario, a trace, the -o file, another kind, --dry-run (exit 2, nothing written)
+expect_status 2 "$CLUSTERSIM" run "$ex/fleet-three-teams.json" --series "$ex/fleet-three-teams.json" || fail "--series the scenario"
+expect_status 2 "$CLUSTERSIM" run "$ex/fleet-three-teams.json" --series "$TMP/s2.csv" -o "$TMP/s2.csv" &&
+	[ ! -e "$TMP/s2.csv" ] && ok || fail "--series the -o file"
+expect_status 2 "$CLUSTERSIM" run "$ex/fleet-three-teams.json" --series "$TMP/s3.csv" --dry-run && [ ! -e "$TMP/s3.csv" ] && ok ||
+	fail "--series --dry-run"
+expect_status 2 "$CLUSTERSIM" run "$ex/llama3-70b-whole-run.json" --series "$TMP/s4.csv" && grep -q "writes a fleet" "$TMP/err" &&
+	[ ! -e "$TMP/s4.csv" ] && ok || fail "--series of a training run: $(cat "$TMP/err")"
 conserved "$TMP/three.csv" && ok || fail "three teams: not conserved: $(cat "$TMP/three.csv")"
 # every candidate runs the same jobs (common random numbers): the same GPU-hours and sizing answer
 awk -F, 'NR > 1 && $2 == "" && $3 == "ok" { g[$5]++; s[$12]++ } END { exit !(length(g) == 1 && length(s) == 1) }' \
@@ -85,7 +121,7 @@ awk -F, -v want="$want" 'BEGIN { split(want, w, " ") }
 # the steps, the CPU-only job and the two that never ran are said
 expect_status 0 "$CLUSTERSIM" run "$ex/fleet-sacct-replay.json" --format csv --columns candidate,team,reason ||
 	fail "sacct replay reasons"
-[ "$(grep -c 'the trace.s 292 job steps, 1 jobs without GPUs and 2 jobs never started or not ended are not replayed' "$TMP/out")" -eq 8 ] &&
+[ "$(grep -c 'the trace.s 292 job steps, 1 jobs without GPUs and 2 jobs never started or not ended are not replayed' "$TMP/out")" -eq 10 ] &&
 	ok || fail "sacct replay: skipped rows not said: $(cat "$TMP/out")"
 # 30% fewer nodes never shorten the P90 wait
 awk -F, 'NR > 1 && $2 == "" { p[$13] = $10 } END { exit !(p[11] >= p[16]) }' "$TMP/sacct.csv" && ok ||
@@ -103,6 +139,9 @@ sed 's/"fleet-sacct-synthetic.txt"/"jobs.txt"/' "$ex/fleet-sacct-replay.json" >"
 expect_status 2 "$CLUSTERSIM" run "$TMP/replay.json" -o "$TMP/jobs.txt" || fail "-o over the trace"
 grep -q 'job trace' "$TMP/err" && cmp -s "$TMP/jobs.txt" "$ex/fleet-sacct-synthetic.txt" && ok ||
 	fail "-o over the trace: $(cat "$TMP/err")"
+expect_status 2 "$CLUSTERSIM" run "$TMP/replay.json" --series "$TMP/jobs.txt" || fail "--series over the trace"
+grep -q 'job trace' "$TMP/err" && cmp -s "$TMP/jobs.txt" "$ex/fleet-sacct-synthetic.txt" && ok ||
+	fail "--series over the trace: $(cat "$TMP/err")"
 sed '2s/gres\/gpu=1,/gres\/gpu=x,/' "$ex/fleet-sacct-synthetic.txt" >"$TMP/jobs.txt"
 expect_status 2 "$CLUSTERSIM" run "$TMP/replay.json" -o "$TMP/res.csv" || fail "bad trace row"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "workload.fleet.jobs\[0\].arrival.trace: trace '.*jobs.txt': line 2: AllocTRES" "$TMP/err" &&

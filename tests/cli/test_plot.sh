@@ -26,7 +26,10 @@ fi
 "$C" run scenarios/examples/llama3-70b-whole-run.json --format csv -o "$TMP/whole.csv" 2>/dev/null
 "$C" sweep scenarios/examples/sweep-llama3-70b.json -o "$TMP/sweep.csv" 2>/dev/null
 "$C" sweep scenarios/examples/sweep-llama3.1-8b-rate.json -o "$TMP/rate.csv" 2>/dev/null
-for f in whole sweep rate; do
+# a fleet's rows (a replayed trace: every team has jobs; three teams) and its utilization series
+"$C" run scenarios/examples/fleet-sacct-replay.json --format csv -o "$TMP/fleet.csv" 2>/dev/null
+"$C" run scenarios/examples/fleet-three-teams.json --format csv -o "$TMP/three.csv" --series "$TMP/series.csv" 2>/dev/null
+for f in whole sweep rate fleet three series; do
 	[ -s "$TMP/$f.csv" ] && ok || fail "results $f.csv were not written"
 done
 
@@ -75,6 +78,38 @@ check_kind latency rate "--slo-ttft-ms 500 --slo-tpot-ms 50" \
 check_kind cost whole "" "y usd_per_mtok, label candidate" "Dollars per million tokens: llama3-70b-whole-run"
 check_kind scatter sweep "--x gpus --y mfu --group gpu" "x gpus, y mfu, label candidate, group gpu" \
 	"mfu against gpus: llama3-70b-pretrain"
+
+check_kind waits fleet "" "y queue_wait_p50_h, queue_wait_p90_h, queue_wait_p99_h, label team" \
+	"Queue wait per team: fleet-sacct-replay"
+check_kind team-cost three "" "y usd_total, idle_usd, label team" "Dollars per team: fleet-three-teams"
+check_kind utilization series "" "x time_h, y allocated_frac, busy_frac, queued_jobs, label candidate, group candidate" \
+	"Utilization over time: series.csv"
+
+# waits: one bar per team row (2 candidates x 3 teams; not the fleet's nor
+# the class's rows), its segment ends the row's P50, P90, P99
+sed -n '/^\$bars0 << EOD$/,/^EOD$/p' "$TMP/waits.gp" | grep '^"' >"$TMP/wbars"
+# (the rows again with only the columns compared: no quoted reason with commas)
+"$C" run scenarios/examples/fleet-sacct-replay.json --format csv -o "$TMP/fleet-w.csv" \
+	--columns candidate,team,class,queue_wait_p50_h,queue_wait_p90_h,queue_wait_p99_h 2>/dev/null
+awk -F, 'NR > 1 && $2 != "" && $3 == "" { print $4, $5, $6 }' "$TMP/fleet-w.csv" >"$TMP/wwant"
+[ "$(wc -l <"$TMP/wbars")" -eq 6 ] && [ "$(sed 's/^"[^"]*" [0-9]* 0 //; s/ ".*//' "$TMP/wbars")" = "$(cat "$TMP/wwant")" ] && ok ||
+	fail "waits bars: $(cat "$TMP/wbars") want $(cat "$TMP/wwant")"
+# team-cost: each candidate's team bars end at its teams' usd_total, which add up to the fleet's
+sed -n '/^\$bars0 << EOD$/,/^EOD$/p' "$TMP/team-cost.gp" | grep '^"' >"$TMP/cbars"
+"$C" run scenarios/examples/fleet-three-teams.json --format csv -o "$TMP/three-c.csv" \
+	--columns candidate,team,status,usd_total 2>/dev/null
+awk -F, 'NR > 1 && $3 == "ok" && $2 == "" { print $1, $4 }' "$TMP/three-c.csv" | sort >"$TMP/cfleet"
+awk '{ split($0, q, "\""); split(q[2], n, " / "); split(q[3], v, " "); sum[n[1]] += v[3] }
+	END { for (k in sum) print k, sum[k] }' "$TMP/cbars" | sort >"$TMP/csum"
+[ "$(wc -l <"$TMP/cbars")" -eq 6 ] && awk 'NR == FNR { w[$1 " " $2 " " $3] = $4; next }
+	{ k = $1 " " $2 " " $3; if (!(k in w) || ($4 - w[k]) ^ 2 > (1e-5 * w[k]) ^ 2) bad = 1; n++ }
+	END { exit bad || n != 2 }' "$TMP/cfleet" "$TMP/csum" && ok || fail "team-cost bars: $(cat "$TMP/cbars") fleet $(cat "$TMP/cfleet")"
+# utilization: every row of the series is drawn
+[ "$(grep -c '^[0-9]' "$TMP/utilization.gp")" -eq "$(($(wc -l <"$TMP/series.csv") - 1))" ] && ok ||
+	fail "utilization: rows drawn != series rows"
+# a file with no team rows: said, nothing written
+expect_status 2 "$C" plot "$TMP/whole.csv" --chart waits -o "$TMP/nw.png" && [ ! -e "$TMP/nw.gp" ] && grep -q "no column 'queue_wait_p50_h'" "$TMP/err" &&
+	ok || fail "waits without a team column: $(cat "$TMP/err")"
 
 # the pareto script: the unsupported spot row is left out; the 16 x Nebius
 # H200 run is cheaper than 16 x p5 at about the same time, so p5 is not on

@@ -152,6 +152,38 @@ static void test_service(void **state)
 	assert_close(r->usd_total, 32 * 10 * 3.0, 1e-9);
 	/* the used GPU-hours pay the idle ones in proportion: 32 : 160 */
 	assert_close(r->m.teams[0].usd / r->m.teams[1].usd, 32.0 / 160, 1e-9);
+	/* per class too: the trace's 32 GPU-hours, the service's 160; of the $960,
+	 * the idle 128 GPU-hours' $384 split 32 : 160 (idle_usd) */
+	assert_int_equal(r->m.n_classes, 2);
+	assert_string_equal(r->m.classes[1].cls, "svc");
+	assert_string_equal(r->m.classes[1].team, "serve");
+	assert_close(r->m.classes[0].gpu_hours, 32, 1e-9);
+	assert_close(r->m.classes[1].gpu_hours, 160, 1e-9);
+	assert_close(r->m.classes[0].usd, 960.0 * 32 / 192, 1e-9);
+	assert_close(r->m.classes[1].usd, 960.0 * 160 / 192, 1e-9);
+	assert_close(r->m.classes[1].idle_usd, 384.0 * 160 / 192, 1e-9);
+	assert_close(r->m.classes[0].idle_usd, 384.0 * 32 / 192, 1e-9);
+	assert_close(r->m.fleet.idle_usd, 384, 1e-9);
+	/* the series: 10 h in 0.25 h buckets; the service's 16 of 32 GPUs in
+	 * every one, the 16-GPU job's in the first 2 h; nothing ever waits; the
+	 * buckets' mean is the utilization */
+	struct fleet_series ser;
+	fleet_run_series(f, &c, 1, 0, fake_eval, &e, &ser, r);
+	assert_int_equal(r->status, FLEET_OK);
+	assert_close(ser.step_h, 0.25, 1e-12);
+	assert_int_equal(ser.n, 40);
+	double mean = 0;
+	for (size_t k = 0; k < ser.n; k++) {
+		assert_close(ser.allocated_frac[k], k < 8 ? 1.0 : 0.5, 1e-12);
+		assert_close(ser.busy_frac[k], ser.allocated_frac[k], 1e-12);
+		assert_close_abs(ser.queued_jobs[k], 0, 1e-12);
+		mean += ser.allocated_frac[k] / (double)ser.n;
+	}
+	assert_close(mean, r->m.utilization, 1e-12);
+	fleet_series_release(&ser);
+	assert_close(fleet_series_step_h(720), 1, 1e-12);
+	assert_close(fleet_series_step_h(100000), 168, 1e-12);
+	assert_close(fleet_series_step_h(1e6), 1440, 1e-12);
 	/* one node fewer leaves 1 node for a 16-GPU job: invalid */
 	c.nodes = 3;
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);

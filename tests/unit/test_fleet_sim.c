@@ -160,10 +160,13 @@ static void test_conservation_and_gangs(void **state)
 	struct fleet_job_record *rec = calloc(cap, sizeof *rec);
 	cfg.records = rec;
 	cfg.n_records = cap;
-	double series[12];
+	double series[12], busy[12], queued[12], end_s = -1;
 	cfg.util_series = series;
+	cfg.busy_series = busy;
+	cfg.queued_series = queued;
 	cfg.n_series = 12;
 	cfg.series_step_h = 50;
+	cfg.end_s = &end_s;
 	struct fleet_metrics m;
 	run_ok(&cfg, &m);
 	/* the series' buckets 1..9 are the window [50 h, 500 h]: their mean is the utilization */
@@ -173,7 +176,13 @@ static void test_conservation_and_gangs(void **state)
 		su += series[k] / 9;
 	}
 	assert_close(su, m.utilization, 1e-9);
-	double sum = 0, w0 = 50 * 3600.0, w1 = 500 * 3600.0;
+	/* no failures, no preemptions: busy is allocated in every bucket */
+	for (int k = 0; k < 12; k++)
+		assert_close_abs(busy[k], series[k], 1e-12);
+	assert_true(end_s >= 500 * 3600.0);
+	double sum = 0, w0 = 50 * 3600.0, w1 = 500 * 3600.0, queued_h = 0, waits_h = 0;
+	for (int k = 0; k < 12; k++)
+		queued_h += queued[k] * 50;
 	long short_gangs = 0, n = 0, out_of_domain = 0;
 	for (size_t i = 0; i < cap && rec[i].gpus > 0; i++, n++) {
 		assert_true(rec[i].end_s >= 0);
@@ -182,6 +191,8 @@ static void test_conservation_and_gangs(void **state)
 		if (b > a)
 			sum += rec[i].gpus * (b - a) / 3600;
 		short_gangs += rec[i].gpus_placed != rec[i].gpus;
+		/* the time it waited inside the series' 600 h */
+		waits_h += fmax(0, fmin(rec[i].first_start_s, 600 * 3600.0) - fmin(rec[i].submit_s, 600 * 3600.0)) / 3600;
 		if (rec[i].gpus >= 4)
 			short_gangs += rec[i].nodes_spanned * 4 != rec[i].gpus;
 		if (rec[i].gpus <= 72)
@@ -191,6 +202,23 @@ static void test_conservation_and_gangs(void **state)
 	assert_int_equal(short_gangs, 0);
 	assert_int_equal(out_of_domain, 0);
 	assert_close(sum, m.allocated_gpu_hours, 1e-9);
+	/* the queue series integrates the jobs waiting: the sum of the waits inside it */
+	assert_true(waits_h > 1);
+	assert_close(queued_h, waits_h, 1e-9);
+	/* the classes' GPU-hours (and dollars) add up to the fleet's too */
+	assert_int_equal(m.n_classes, 4);
+	double cgh = 0, cusd = 0;
+	long cdone = 0;
+	for (int k = 0; k < 4; k++) {
+		cgh += m.classes[k].gpu_hours;
+		cusd += m.classes[k].usd;
+		cdone += m.classes[k].jobs_done;
+	}
+	assert_close(cgh, m.allocated_gpu_hours, 1e-12);
+	assert_close(cusd, 2.5 * m.held_gpu_hours, 1e-12);
+	assert_int_equal(cdone, m.fleet.jobs_done);
+	assert_string_equal(m.classes[2].cls, "c2");
+	assert_string_equal(m.classes[2].team, "product");
 	assert_close(m.held_gpu_hours, 36 * 4 * 450.0, 1e-12);
 	assert_true(m.busy_gpu_hours <= m.allocated_gpu_hours * (1 + 1e-12));
 	assert_true(m.allocated_gpu_hours <= m.held_gpu_hours);
@@ -262,6 +290,38 @@ static struct fleet_job job(double submit_s, int gpus, double duration_s)
  * push H to 20 h; C (1 node, 5 h) ends before the reservation. So C starts
  * at once, B does not, and H starts exactly at its reservation. With five
  * nodes H needs only four at the reservation, so B may take the fifth. */
+/* A job that starts at its submission waits exactly 0, whatever its
+ * submission time (waits are taken on the engine's nanosecond clock, not
+ * as the difference of two doubles, which left ~1e-15 h); one that waits
+ * behind another waits exactly the other's remaining time. */
+static void test_zero_wait_exact(void **state)
+{
+	(void)state;
+	struct fleet_spec *sp = spec_new(FLEET_FIFO, 100, 0);
+	add_class(sp, "a", 8, 0, expo(1));
+	add_class(sp, "b", 16, 0, expo(1));
+	/* A (one node) at an instant no double holds exactly; B (both nodes)
+	 * waits for A's end; D (one node) comes after B's end and waits 0 */
+	struct fleet_job jobs[] = { job(1234.567891234, 8, 3600.123456789), job(2000.5, 16, 100),
+				    job(7777.7777777, 8, 50) };
+	jobs[1].cls = 1;
+	jobs[1].team = 1;
+	struct fleet_sim_config cfg = config(sp, 2, 8, 1);
+	cfg.jobs = jobs;
+	cfg.n_jobs = 3;
+	struct fleet_metrics m;
+	run_ok(&cfg, &m);
+	assert_int_equal(m.classes[0].jobs_done, 2);
+	assert_true(m.teams[0].wait_h.p50 == 0.0 && m.teams[0].wait_h.p99 == 0.0);
+	assert_true(m.classes[0].wait_h.mean == 0.0 && m.classes[0].wait_h.p99 == 0.0);
+	/* B waits from 2000.5 s to A's end, 1234.567891234 + 3600.123456789 s */
+	assert_close(m.classes[1].wait_h.p50, (1234.567891234 + 3600.123456789 - 2000.5) / 3600, 1e-12);
+	assert_close(m.classes[1].jct_h.p50, (1234.567891234 + 3600.123456789 + 100 - 2000.5) / 3600, 1e-12);
+	assert_string_equal(m.classes[1].team, "b");
+	assert_string_equal(m.classes[1].cls, "c1");
+	free(sp);
+}
+
 static void test_backfill_never_delays_head(void **state)
 {
 	(void)state;
@@ -570,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_mmc_erlang_and_little),
 		cmocka_unit_test(test_conservation_and_gangs),
 		cmocka_unit_test(test_failures),
+		cmocka_unit_test(test_zero_wait_exact),
 		cmocka_unit_test(test_backfill_never_delays_head),
 		cmocka_unit_test(test_policy_order),
 		cmocka_unit_test(test_preemption),
