@@ -6,16 +6,16 @@
 # Slow (a build per point): run by hand when the model changes.
 set -eu
 cd "$(dirname "$0")/.."
-gemm=${GEMM:-"0.65 0.7 0.75 0.8 0.85"}
-attn=${ATTN:-"0.4 0.5 0.6 0.75"}
-hbm=${HBM:-"0.6 0.7 0.8"}
-launch=${LAUNCH:-"4e-6 10e-6 15e-6"}
+gemm=${GEMM:-"0.76 0.78 0.79 0.8 0.82"}
+attn=${ATTN:-"0.3 0.35 0.375 0.4 0.45 0.5"}
+hbm=${HBM:-"0.8 0.85 0.9"}
+launch=${LAUNCH:-"10e-6"}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for g in $gemm; do for a in $attn; do for h in $hbm; do for l in $launch; do
 	make -s BUILD=build-calibrate CFLAGS="-DGEMM_FACTOR=$g -DATTN_FACTOR=$a -DHBM_EFF=$h -DLAUNCH_S=$l" \
 		build-calibrate/clustersim >/dev/null
-	build-calibrate/clustersim validate --format csv 2>/dev/null | tail -n +2 | grep -v '^nccl' |
+	build-calibrate/clustersim validate --format csv 2>/dev/null | tail -n +2 | grep -v -e '^nccl' -e '^trtllm' -e '^nim' |
 		awk -F, -v k="$g $a $h $l" '
 			{ e = $5 < 0 ? -$5 : $5; v[NR] = e; if (e > w) w = e; if (e > 25) over++ }
 			END {

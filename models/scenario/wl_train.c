@@ -17,6 +17,7 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->moe_a2a_overlap = MOE_OVERLAP_NONE;
 	p->moe_max_nodes = 0;
 	p->overlap_param_gather = true;
+	p->free_stage_input = false;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 	p->pipeline_split = SPLIT_LAYERS;
@@ -38,12 +39,13 @@ static int read_schedule_recompute(struct jread *r, const json_t *v, struct para
 }
 
 /* order (a rank order placement accepts), tp_comm_overlap and
- * overlap_param_gather. */
+ * overlap_param_gather, free_stage_input. */
 static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
 	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0 ||
-	    jread_bool(r, v, "overlap_param_gather", false, &p->overlap_param_gather) < 0)
+	    jread_bool(r, v, "overlap_param_gather", false, &p->overlap_param_gather) < 0 ||
+	    jread_bool(r, v, "free_stage_input", false, &p->free_stage_input) < 0)
 		return -1;
 	if (p->order[0]) {
 		struct placement pl;
@@ -96,7 +98,8 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
 		"sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
-		"pipeline_split", "grad_reduce_precision", "overlap_param_gather", NULL
+		"pipeline_split", "grad_reduce_precision", "overlap_param_gather",
+		"free_stage_input", NULL
 	};
 
 	plan_set_auto(p);

@@ -158,17 +158,25 @@ static int chunk_of(const struct train_plan *p, long k, bool forward)
  * stage's peak is L (1 + (p - 1)/(p v)) (Korthikanti et al. 2022, section
  * 4.2.3; Megatron's theoretical_memory_usage.py); with the embedding alone
  * in the first chunk (SPLIT_EMBEDDING_LOSS) the warm-up's extra forwards
- * fall partly on a chunk without layers. */
-static double peak_layer_microbatches(const struct train_plan *p, const int *chunk_layers, int i)
+ * fall partly on a chunk without layers. `freed`: layers' worth each
+ * chunk-micro-batch in flight gives back (its input freed early; 0 else). */
+/* Layers' worth of activations one micro-batch of chunk c holds. */
+static double chunk_held(const struct train_plan *p, const int *chunk_layers, int c, double freed)
+{
+	(void)p;
+	return chunk_layers[c] > 0 ? chunk_layers[c] - freed : 0;
+}
+
+static double peak_layer_microbatches(const struct train_plan *p, const int *chunk_layers, int i, double freed)
 {
 	long m = p->microbatches, layers = 0;
 	for (int c = 0; c < p->vpp; c++)
 		layers += chunk_layers[c];
 	if (p->schedule == SCHED_GPIPE)
-		return (double)m * layers;
+		return (double)m * (layers - (layers > 0) * freed);
 	if (p->schedule != SCHED_INTERLEAVED || p->vpp == 1) {
 		long n = p->pp - i < m ? p->pp - i : m;
-		return (double)(n < 1 ? 1 : n) * layers;
+		return (double)(n < 1 ? 1 : n) * (layers - (layers > 0) * freed);
 	}
 	long total = m * p->vpp;
 	/* get_pp_rank_microbatches with microbatch_group_size_per_vp_stage = pp
@@ -176,9 +184,10 @@ static double peak_layer_microbatches(const struct train_plan *p, const int *chu
 	long warmup = 2L * (p->pp - i - 1) + (long)(p->vpp - 1) * p->pp;
 	if (warmup > total)
 		warmup = total;
-	long held = 0, peak = 0, kf = 0, kb = 0;
+	double held = 0, peak = 0;
+	long kf = 0, kb = 0;
 	for (; kf < warmup; kf++) {
-		held += chunk_layers[chunk_of(p, kf, true)];
+		held += chunk_held(p, chunk_layers, chunk_of(p, kf, true), freed);
 		if (held > peak)
 			peak = held;
 	}
@@ -186,12 +195,12 @@ static double peak_layer_microbatches(const struct train_plan *p, const int *chu
 	 * repeat every pp x vpp operations, so one period finds the peak */
 	long steady = total - warmup, period = (long)p->pp * p->vpp + 1;
 	for (long j = 0; j < steady && j < period; j++) {
-		held += chunk_layers[chunk_of(p, kf++, true)];
+		held += chunk_held(p, chunk_layers, chunk_of(p, kf++, true), freed);
 		if (held > peak)
 			peak = held;
-		held -= chunk_layers[chunk_of(p, kb++, false)];
+		held -= chunk_held(p, chunk_layers, chunk_of(p, kb++, false), freed);
 	}
-	return (double)peak;
+	return peak;
 }
 
 /* Activation bytes of stage i whose chunks hold chunk_layers[vpp] layers
@@ -211,7 +220,16 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 	}
 	double per_layer = transformer_layer_activation_bytes_frozen(m, s_local, p->micro_batch, p->tp, p->sp,
 								    p->recompute, w->kernels.flash_attention, frozen);
-	double bytes = per_layer * peak_layer_microbatches(p, chunk_layers, i);
+	/* the stage's input freed once its first layer has used it (Llama 3,
+	 * arXiv:2407.21783, section 3.3.2: "we proactively deallocate tensors
+	 * that will not be used for future computation, including the input and
+	 * output tensors of each pipeline stage"; the output is never counted:
+	 * it is the next stage's input): 2 s b h bytes, 1/tp of them under
+	 * sequence parallelism, per chunk-micro-batch in flight */
+	double freed = 0;
+	if (p->free_stage_input && p->recompute != RECOMPUTE_FULL && per_layer > 0)
+		freed = 2 * s_local * p->micro_batch * m->hidden / (p->sp ? p->tp : 1) / per_layer;
+	double bytes = per_layer * peak_layer_microbatches(p, chunk_layers, i, freed);
 	if (p->recompute == RECOMPUTE_FULL) {
 		/* one layer's full activations while it is recomputed */
 		bytes += transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,

@@ -32,6 +32,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->split = req->pipeline_split == SPLIT_EMBEDDING_LOSS ? SPLIT_EMBEDDING_LOSS : SPLIT_LAYERS;
 	p->grad_bytes = parallel_grad_bytes(w->precision, req->grad_reduce);
 	p->param_gather_overlap = req->overlap_param_gather;
+	p->free_stage_input = req->free_stage_input;
 }
 
 double parallel_grad_bytes(enum precision pr, int grad_reduce)

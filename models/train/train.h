@@ -94,6 +94,8 @@ struct parallel_plan {
 	int grad_reduce;        /* enum grad_reduce (0: auto) */
 	bool overlap_param_gather; /* ZeRO-1/2 weight all-gather under the next forward
 				    * (default true: docs/training.md) */
+	bool free_stage_input;  /* each pipeline chunk's input freed after its first
+				 * layer (Llama 3's early deallocation; default false) */
 };
 
 enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
@@ -156,6 +158,7 @@ struct train_plan {
 	bool param_gather_overlap;    /* the ZeRO-1/2 weight all-gather overlaps the next forward */
 	char order[32];
 	enum pipeline_split split;
+	bool free_stage_input;        /* parallel_plan.free_stage_input */
 	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */
 };
 
