@@ -80,8 +80,7 @@ echo
 echo "== (2) the answer (clustersim plan)"
 "$bin" plan "$ex" --format csv -o "$dir/demo-plan.csv" 2>"$err.plan"
 grep '^plan: ' "$err.plan" || true
-echo "(plan draws one set of failures for every shape, to compare them on the same draw; run draws each"
-echo " candidate its own, so a figure here and in (1) may differ by that Monte Carlo noise)"
+echo "(run and plan give every candidate the same failure draws, so the figures here are those of (1))"
 echo
 
 echo "== (3) how close the model comes to published runs (clustersim validate)"

@@ -185,7 +185,12 @@ static void evaluate_training(const struct job *j, struct result *out)
 		snprintf(out->reason, sizeof out->reason, "%s", r->reason);
 		return;
 	}
-	struct run_trials trials = { .seed = j->seed, .row_id = j->row_id,
+	/* The trials' failure and preemption streams follow the scenario seed
+	 * only (row 0), as serving's requests do: every candidate, every sweep
+	 * point and every shape plan searches sees the same draws (common
+	 * random numbers), so run and plan agree and candidates differ by
+	 * their hardware, not their luck. */
+	struct run_trials trials = { .seed = j->seed, .row_id = 0,
 				     .trials = j->monte_carlo != NULL ? j->monte_carlo->trials : 1 };
 	run_training(&w->run, &w->train, j->cluster, r, &trials, &out->run);
 	if (out->run.failed) {

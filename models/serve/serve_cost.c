@@ -34,7 +34,7 @@
  * preparation, sampling's synchronisation, output processing. */
 const double serve_default_step_overhead_s = SERVE_STEP_OVERHEAD_S;
 /* A serving step's GEMMs reach this fraction of the GPU's measured MAMF
- * (training's roofline_default_gemm_factor is 0.75): one GPU's CUDA graph
+ * (training's roofline_default_gemm_factor is lower: docs/calibration.md): one GPU's CUDA graph
  * of large fused GEMMs, without training's concurrent communication
  * kernels and full-node power draw. */
 const double serve_gemm_factor = SERVE_GEMM_FACTOR;
