@@ -386,6 +386,26 @@ static void block_close(FILE *f)
 /* The points of group g, sorted by x then row (caller frees); *n their count. */
 static size_t *group_points(const struct frame *fr, size_t g, size_t *n);
 
+/* One data block per group ($group0 ...): each point's x, then its y
+ * columns, in the order of group_points. */
+static void group_blocks(FILE *f, const struct frame *fr)
+{
+	for (size_t g = 0; g < fr->ngroups; g++) {
+		size_t n, *idx = group_points(fr, g, &n);
+		block_open(f, "group", g);
+		for (size_t k = 0; k < n; k++) {
+			num(f, fr->pts[idx[k]].x);
+			for (size_t c = 0; c < fr->ny; c++) {
+				fputc(' ', f);
+				num(f, fr->pts[idx[k]].y[c]);
+			}
+			fputc('\n', f);
+		}
+		block_close(f);
+		free(idx);
+	}
+}
+
 /* The plot clause of a reference line: a two-point block drawn dashed in
  * black, its value in the legend. */
 static void ref_line_block(FILE *f, const char *name, double x0, double y0, double x1, double y1)
@@ -915,20 +935,7 @@ static void emit_latency(FILE *f, const struct frame *fr)
 		range_add(&rx, fr->pts[i].x);
 	fprintf(f, "# %zu panels; in each, one colour per %s, p50 solid and higher percentiles dashed\n", npanels,
 		fr->group_col >= 0 ? col_name(fr, fr->group_col) : "chart");
-	for (size_t g = 0; g < fr->ngroups; g++) {
-		size_t n, *idx = group_points(fr, g, &n);
-		block_open(f, "group", g);
-		for (size_t k = 0; k < n; k++) {
-			num(f, fr->pts[idx[k]].x);
-			for (size_t c = 0; c < fr->ny; c++) {
-				fputc(' ', f);
-				num(f, fr->pts[idx[k]].y[c]);
-			}
-			fputc('\n', f);
-		}
-		block_close(f);
-		free(idx);
-	}
+	group_blocks(f, fr);
 	fprintf(f, "set multiplot layout 1,%zu title ", npanels);
 	gp_str(f, fr->title);
 	fputs(" font ',22'\n", f);
@@ -1217,20 +1224,7 @@ static void emit_utilization(FILE *f, const struct frame *fr)
 		range_add(&rx, fr->pts[i].x);
 	fprintf(f, "# %zu panel(s): the fractions of the GPUs (0 to 1), then the other columns; one colour per %s\n",
 		(size_t)(nf > 0) + (no > 0), fr->group_col >= 0 ? col_name(fr, fr->group_col) : "chart");
-	for (size_t g = 0; g < fr->ngroups; g++) {
-		size_t n, *idx = group_points(fr, g, &n);
-		block_open(f, "group", g);
-		for (size_t k = 0; k < n; k++) {
-			num(f, fr->pts[idx[k]].x);
-			for (size_t c = 0; c < fr->ny; c++) {
-				fputc(' ', f);
-				num(f, fr->pts[idx[k]].y[c]);
-			}
-			fputc('\n', f);
-		}
-		block_close(f);
-		free(idx);
-	}
+	group_blocks(f, fr);
 	fprintf(f, "set multiplot layout %zu,1 title ", (size_t)(nf > 0) + (no > 0));
 	gp_str(f, fr->title);
 	fputs(" font ',22'\n", f);
