@@ -65,6 +65,21 @@ static bool asks_spot_serving(const struct job *j)
 	return j->cluster->price.type == PRICE_SPOT;
 }
 
+/* A fleet with spare nodes: the fleet's own nodes are its spares; a count
+ * of extra, idle ones is not modelled (their cost and the shorter wait). */
+static bool asks_fleet_spares(const struct job *j)
+{
+	return j->workload->fleet != NULL && j->workload->fleet->failures.enabled &&
+	       j->workload->fleet->failures.spare_nodes > 0;
+}
+
+/* A spot price for a fleet: preemptions of the shared cluster's instances
+ * are not modelled, so its dollars would be spot's without its losses. */
+static bool asks_spot_fleet(const struct job *j)
+{
+	return j->cluster->price.type == PRICE_SPOT;
+}
+
 /*
  * What a scenario can say that is read and checked but not modelled yet.
  * A job that asks for one is `unsupported`; when the thing would change the
@@ -84,6 +99,11 @@ static const struct unmodelled {
 	  .reason = "failures during serving (workload.failures) are not modelled: no serving figures" },
 	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_spot_serving, .voids_run = true,
 	  .reason = "spot preemptions during serving (price type spot) are not modelled: no serving figures" },
+	{ .kinds = 1u << WORKLOAD_FLEET, .asks = asks_spot_fleet, .voids_run = true,
+	  .reason = "spot preemptions of a fleet's instances (price type spot) are not modelled: no fleet figures" },
+	{ .kinds = 1u << WORKLOAD_FLEET, .asks = asks_fleet_spares, .voids_run = true,
+	  .reason = "spare nodes beside a fleet (workload.failures.spare_nodes) are not modelled (the fleet's own "
+		    "nodes are its spares): no fleet figures" },
 };
 
 /* Mark the result unsupported for each unmodelled thing the job asks for;
@@ -427,6 +447,8 @@ static bool fleet_figures_finite(const struct fleet_result *f)
 static void evaluate_fleet(const struct job *j, struct result *out)
 {
 	struct fleet_result *f = &out->fleet;
+	if (check_unmodelled(j, out))
+		return;
 	fleet_run_series(j->workload->fleet, j->cluster, j->seed, j->row_id, fleet_class_evaluate, (void *)j,
 			 j->fleet_series, f);
 	out->outcome = outcome_of_fleet(f->status);

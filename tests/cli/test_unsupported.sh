@@ -54,4 +54,17 @@ tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad =
 # --dry-run still shows the shape and price, with status ok and exit 0.
 expect_status 0 "$CLUSTERSIM" run "$TMP/inf.json" --dry-run --format csv --columns candidate,status,gpus || fail "dry run"
 grep -qx 'one,ok,8' "$TMP/out" && ok || fail "dry-run row: $(cat "$TMP/out")"
+# A fleet with spare nodes or on spot capacity: neither is modelled, so
+# every row (fleet, teams, classes) is unsupported with no dollars.
+fl=scenarios/examples/fleet-three-teams.json
+one='candidates=[{"name":"48 x H100","preset":"crusoe-8x-h100","nodes":48}]'
+expect_status 1 "$CLUSTERSIM" run "$fl" --format csv --columns candidate,status,reason,usd_total --set "$one" \
+	--set 'workload.failures={"node_mtbf_h":5000,"spare_nodes":2}' || fail "fleet spares exit status"
+[ "$(tail -n +2 "$TMP/out" | grep -c ',unsupported,spare nodes beside a fleet (workload.failures.spare_nodes) are not modelled.*figures,$')" -eq "$(($(wc -l <"$TMP/out") - 1))" ] &&
+	ok || fail "fleet spares: $(cat "$TMP/out")"
+expect_status 1 "$CLUSTERSIM" run "$fl" --format csv --columns candidate,status,reason,usd_total \
+	--set 'candidates=[{"name":"48 spot","preset":"crusoe-8x-h100","nodes":48,"price":{"type":"spot","usd_per_gpu_hour":1.5}}]' ||
+	fail "fleet spot exit status"
+[ "$(tail -n +2 "$TMP/out" | grep -c ',unsupported,spot preemptions of a fleet.s instances (price type spot) are not modelled: no fleet figures,$')" -eq "$(($(wc -l <"$TMP/out") - 1))" ] &&
+	ok || fail "fleet spot: $(cat "$TMP/out")"
 finish
