@@ -11,14 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "models/fleet/fleet_sim.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void add(struct fleet_spec *sp, const char *team, int gpus, double rate, double mean_s, int prio)
 {
@@ -42,12 +36,12 @@ static void bench(const char *what, struct fleet_spec *sp, const double *stated,
 	char reason[256];
 	double best = 1e9;
 	for (int i = 0; i < reps; i++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 		if (fleet_sim_run(&cfg, &m, reason, sizeof reason) != 0) {
 			printf("%s: %s\n", what, reason);
 			return;
 		}
-		double dt = now_s() - t0;
+		double dt = bench_now_s() - t0;
 		if (dt < best)
 			best = dt;
 	}

@@ -9,16 +9,10 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "sim/engine.h"
 #include "sim/flow.h"
 #include "sim/rng.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void random_path(uint64_t *s, int nlinks, flow_link *p, int *len)
 {
@@ -51,20 +45,20 @@ static void bench(int nflows, int nlinks)
 	flow_batch_end(n);
 	double best = 1e9;
 	for (int rep = 0; rep < 7; rep++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 		flow_resolve_all(n);
-		double dt = now_s() - t0;
+		double dt = bench_now_s() - t0;
 		if (dt < best)
 			best = dt;
 	}
 	/* incremental: one more flow joins the (single, connected) component */
-	double t0 = now_s();
+	double t0 = bench_now_s();
 	int joins = 20;
 	for (int i = 0; i < joins; i++) {
 		random_path(&s, nlinks, p, &len);
 		flow_start(n, p, len, 1e9, 1.0, 0, NULL, 0);
 	}
-	double inc = (now_s() - t0) / joins;
+	double inc = (bench_now_s() - t0) / joins;
 	printf("%-26s %8d %8d %14.3f %16.3f\n", "full re-solve", nflows, nlinks, best * 1e3, inc * 1e3);
 	flow_free(n);
 	engine_free(e);

@@ -9,17 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "models/hw/catalog.h"
 #include "models/plan/plan.h"
 #include "models/scenario/scenario.h"
 #include "models/scenario/space.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 struct ctx {
 	const struct space *space;
@@ -51,9 +45,9 @@ static int bench(const char *label, const char *search, bool no_prune)
 		.shape = get_shape, .shape_ctx = &x, .no_prune = no_prune,
 	};
 	struct plan_outcome out;
-	double t0 = now_s();
+	double t0 = bench_now_s();
 	plan_search(&p, &out);
-	double dt = now_s() - t0;
+	double dt = bench_now_s() - t0;
 	printf("%s: %zu shapes, %zu evaluated, %zu on the front: %.2f s, %.0f shapes/s\n", label, out.n,
 	       out.fate_count[PLAN_EVALUATED], out.n_front, dt, (double)out.n / dt);
 	plan_outcome_release(&out);

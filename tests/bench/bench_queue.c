@@ -11,16 +11,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "sim/engine.h"
 #include "sim/queue.h"
 #include "sim/rng.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The classic hold model's exponential increment, here with a mean of
  * 1 ms (events in clustersim's simulations are microseconds to seconds
@@ -43,12 +37,12 @@ static double bench_queue_hold(size_t pending, long holds)
 		queue_pop(q, &it);
 		queue_push(q, it.time_ns + increment(&s), 0, NULL, 0);
 	}
-	double t0 = now_s();
+	double t0 = bench_now_s();
 	for (long i = 0; i < holds; i++) {
 		queue_pop(q, &it);
 		queue_push(q, it.time_ns + increment(&s), 0, NULL, 0);
 	}
-	double dt = now_s() - t0;
+	double dt = bench_now_s() - t0;
 	queue_free(q);
 	return (double)holds / dt;
 }
@@ -72,9 +66,9 @@ static double bench_engine_hold(size_t pending, long holds)
 	struct holder x = { .h = { hold_fn }, .s = 777, .left = holds };
 	for (size_t i = 0; i < pending; i++)
 		engine_at(e, increment(&x.s), 0, &x.h, i);
-	double t0 = now_s();
+	double t0 = bench_now_s();
 	uint64_t n = engine_run(e, INT64_MAX);
-	double dt = now_s() - t0;
+	double dt = bench_now_s() - t0;
 	engine_free(e);
 	return (double)n / dt;
 }

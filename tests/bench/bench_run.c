@@ -9,15 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "models/run/ckpt.h"
 #include "models/run/run.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(void)
 {
@@ -36,9 +30,9 @@ int main(void)
 	struct run_trials t = { 42, 0, 100 };
 	struct run_result r;
 	memset(&r, 0, sizeof r);
-	double t0 = now_s();
+	double t0 = bench_now_s();
 	run_simulate(&m, &t, 16384, &r);
-	double dt = now_s() - t0;
+	double dt = bench_now_s() - t0;
 	printf("100 trials, 54 days, 16384 GPUs, llama3: %.3f s (%.1f failures a trial, ETTR %.4f, P50 %.2f d, P90 %.2f d)\n",
 	       dt, r.failures_mean, r.ettr, r.wall_time_p50_s / 86400, r.wall_time_p90_s / 86400);
 	return 0;

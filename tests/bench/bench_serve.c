@@ -10,31 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchutil.h"
 #include "models/hw/catalog.h"
 #include "models/scenario/scenario.h"
 #include "models/serve/serve.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int load(catalog *cat, const char *text, struct scenario *s)
-{
-	char path[] = "/tmp/clustersim-bench-XXXXXX";
-	struct cs_error err;
-	int fd = mkstemp(path);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		return -1;
-	close(fd);
-	int rc = scenario_load(path, NULL, 0, -1, cat, s, &err);
-	if (rc != 0)
-		fprintf(stderr, "%s\n", err.msg);
-	unlink(path);
-	return rc;
-}
 
 static void bench(const struct cluster_spec *c, const struct model_spec *m, double rate, int reps)
 {
@@ -60,9 +39,9 @@ static void bench(const struct cluster_spec *c, const struct model_spec *m, doub
 	sv.pp = 1;
 	sv.ep = 1;
 	for (int i = 0; i < reps; i++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 		serve_run(&sv, m, PREC_BF16, &cal, c, 42, 0, &r);
-		double dt = now_s() - t0;
+		double dt = bench_now_s() - t0;
 		if (dt < best)
 			best = dt;
 	}
@@ -87,7 +66,7 @@ int main(void)
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
-	if (load(cat, "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
+	if (bench_load(cat, "{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
 		      " \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 1}]}", &s) != 0)
 		return 1;
 	const struct model_spec *m = catalog_model(cat, "llama3-70b");

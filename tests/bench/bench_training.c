@@ -10,42 +10,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchutil.h"
 #include "models/scenario/scenario.h"
 #include "models/train/train.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int load(catalog *cat, const char *text, struct scenario *s)
-{
-	char path[] = "/tmp/clustersim-bench-XXXXXX";
-	struct cs_error err;
-	int fd = mkstemp(path);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		return -1;
-	close(fd);
-	int rc = scenario_load(path, NULL, 0, -1, cat, s, &err);
-	if (rc != 0)
-		fprintf(stderr, "%s\n", err.msg);
-	unlink(path);
-	return rc;
-}
 
 static void bench(catalog *cat, const char *label, const char *text, int reps)
 {
 	struct scenario s;
 	struct train_result r;
 	double best = 1e9;
-	if (load(cat, text, &s) != 0)
+	if (bench_load(cat, text, &s) != 0)
 		return;
 	for (int i = 0; i < reps; i++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 		train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-		double dt = now_s() - t0;
+		double dt = bench_now_s() - t0;
 		if (dt < best)
 			best = dt;
 	}
