@@ -147,6 +147,29 @@ static double logits_gemm_s(const struct layer_ctx *x, enum pipeline_op pass)
 	return 0;
 }
 
+/*
+ * The loss over the vocabulary shard: Megatron-Core's vocab-parallel cross
+ * entropy (megatron/core/tensor_parallel/cross_entropy.py, unfused) is a
+ * chain of memory-bound passes over the [tokens, V / tp] logits. Forward:
+ * the cast to fp32 (2 read + 4 written bytes per logit), the max (4), the
+ * in-place subtraction (8), exp (8), the sum (4) and the division into the
+ * softmax kept for backward (8): 38 bytes in 6 kernels. Backward: the
+ * in-place multiply by the output gradient (8) and the autograd cast back to
+ * 16 bits (4 + 2): 14 bytes in 2 kernels.
+ */
+#define LOSS_FWD_BYTES_PER_LOGIT 38.0
+#define LOSS_FWD_KERNELS 6
+#define LOSS_BWD_BYTES_PER_LOGIT 14.0
+#define LOSS_BWD_KERNELS 2
+
+static double loss_s(const struct layer_ctx *x, enum pipeline_op pass)
+{
+	double logits = x->tokens * (double)x->w->model.vocab / x->p->tp;
+	if (pass == PIPE_F)
+		return roofline_memory_s(&x->k, LOSS_FWD_BYTES_PER_LOGIT * logits, LOSS_FWD_KERNELS);
+	return roofline_memory_s(&x->k, LOSS_BWD_BYTES_PER_LOGIT * logits, LOSS_BWD_KERNELS);
+}
+
 /* Virtual stage vs's times from the dense (D) and MoE (E) layer costs plus
  * z3_f / z3_b per layer: its layers, the embedding on the first, the output
  * projection and loss on the last, the transfers to the next. */
@@ -175,9 +198,8 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 		fwd += roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * m->hidden * 2, 1);  /* embedding */
 	if (vs == P - 1) {
 		/* output projection and the loss (fp32 softmax over V / t) */
-		double loss = roofline_memory_s(&x->k, 4.0 * 3 * x->tokens * m->vocab / p->tp, 3);
-		fwd += logits_gemm_s(x, PIPE_F) + loss;
-		bin += logits_gemm_s(x, PIPE_B) + loss;
+		fwd += logits_gemm_s(x, PIPE_F) + loss_s(x, PIPE_F);
+		bin += logits_gemm_s(x, PIPE_B) + loss_s(x, PIPE_B);
 		bw += logits_gemm_s(x, PIPE_W);
 	}
 	in->f_s[vs] = fwd;
@@ -543,8 +565,7 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 	}
 	if (vs == in->P - 1)
 		/* the loss and the output layer's gradients (its weight gradient is W's under ZB-H1) */
-		t += logits_gemm_s(x, PIPE_B) + (zb ? 0 : logits_gemm_s(x, PIPE_W)) +
-		     roofline_memory_s(&x->k, 4.0 * 3 * x->tokens * m->vocab / p->tp, 3);
+		t += logits_gemm_s(x, PIPE_B) + (zb ? 0 : logits_gemm_s(x, PIPE_W)) + loss_s(x, PIPE_B);
 	for (int l = first + count - 1; l >= first; l--) {
 		int d, e;
 		parallel_layer_mix(m, l, 1, &d, &e);

@@ -12,7 +12,7 @@ sw=scenarios/examples/sweep-nccl.json
 # a table: the short default set, with dollars, percents and days
 expect_status 0 "$CLUSTERSIM" run "$ex" --format table &&
 	head -1 "$TMP/out" | grep -q '^candidate  *status  *gpus  *tp  *pp  *dp  *step_time_s  *tokens_per_s  *mfu  *wall_time_p50_h  *cost_usd_p50  *reason$' &&
-	grep -q '^16 x p5 on-demand .* 40\.5%  *108\.7 d  *\$2,297,236 *$' "$TMP/out" && ok || fail "default table columns and units"
+	grep -q '^16 x p5 on-demand .* 40\.3%  *109\.1 d  *\$2,306,581 *$' "$TMP/out" && ok || fail "default table columns and units"
 # a status other than ok stays visible, with its reason
 grep -q '16 x p5en spot  *unsupported .*spot preemptions' "$TMP/out" && ok || fail "unsupported row in the default table"
 expect_status 0 "$CLUSTERSIM" run "$whole" --format table &&
@@ -28,7 +28,7 @@ expect_status 0 "$CLUSTERSIM" run "$ex" && cmp -s "$TMP/out" "$TMP/all.csv" && o
 expect_status 0 "$CLUSTERSIM" run "$ex" -o "$TMP/o.csv" && cmp -s "$TMP/o.csv" "$TMP/all.csv" && ok || fail "-o FILE is the full CSV"
 expect_status 0 "$CLUSTERSIM" run "$ex" --format table -o "$TMP/o.txt" &&
 	[ "$(head -1 "$TMP/o.txt" | wc -w)" -eq "$ncsv" ] && ok || fail "-o FILE table keeps every column"
-tail -1 "$TMP/all.csv" | grep -q ',bf16,448,48\.109,141,2586,,,,,,,4\.46815$' && ok || fail "mem_per_gpu_gib and gpu_memory_gib, then billed_h, then the objective's four (empty), then the data wait's two (empty, no data block), then t_straggler_s, at the end"
+tail -1 "$TMP/all.csv" | grep -q ',bf16,448,48\.109,141,2594,,,,,,,4\.47249$' && ok || fail "mem_per_gpu_gib and gpu_memory_gib, then billed_h, then the objective's four (empty), then the data wait's two (empty, no data block), then t_straggler_s, at the end"
 
 # --columns help: every column, each with a unit and a meaning; exits 0
 expect_status 0 "$CLUSTERSIM" run "$ex" --columns help && ok || fail "--columns help status"

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "models/kernel/roofline.h"
 #include "models/scenario/scenario.h"
 #include "models/train/layer.h"
 #include "models/train/parallel.h"
@@ -112,11 +113,55 @@ static void test_param_gather_overlap(void **state)
 	scenario_release(&off);
 }
 
+/*
+ * The loss over the vocabulary: Megatron-Core's unfused vocab-parallel
+ * cross entropy reads and writes each of the T x V logits 38 bytes'
+ * worth forward and 14 backward (step.c). On one GPU with one layer,
+ * doubling V adds to the compute exactly the output layer's three GEMMs'
+ * growth plus 52 T dV / (HBM bandwidth x efficiency): the kernel counts
+ * stay the same, nothing else depends on V.
+ */
+static void test_loss_bytes(void **state)
+{
+	(void)state;
+	const char *wl = "{\"kind\": \"training\", \"model\": {\"layers\": 1, \"hidden\": 2048, \"heads\": 16,"
+			 " \"ffn\": 8192, \"mlp\": \"gelu\", \"vocab\": %d}, \"seq_len\": 4096, \"global_batch_tokens\": 4096,"
+			 " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"dp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1,"
+			 " \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": false}}";
+	const char *cand = "{\"preset\": \"dgx-h100\", \"nodes\": 1, \"gpus_per_node\": 1}";
+	int V1 = 65536, V2 = 131072;
+	char text[1024];
+	struct scenario s1, s2;
+	struct train_result r1, r2;
+	snprintf(text, sizeof text, wl, V1);
+	load(text, cand, &s1);
+	snprintf(text, sizeof text, wl, V2);
+	load(text, cand, &s2);
+	train_evaluate(&s1.workload.train, &s1.candidates[0], NULL, &r1);
+	train_evaluate(&s2.workload.train, &s2.candidates[0], NULL, &r2);
+	assert_int_equal(r1.status, TRAIN_OK);
+	assert_int_equal(r2.status, TRAIN_OK);
+
+	struct roofline k;
+	roofline_init(&k, &s1.candidates[0].gpu, s1.workload.train.precision, &s1.workload.train.kernels);
+	double T = 4096, h = 2048, gemm[2];
+	int V[2] = { V1, V2 };
+	for (int i = 0; i < 2; i++)
+		gemm[i] = roofline_gemm_tiled_s(&k, T, V[i], h) + roofline_gemm_tiled_s(&k, T, h, V[i]) +
+			  roofline_gemm_tiled_s(&k, h, V[i], T);
+	double want = gemm[1] - gemm[0] + 52.0 * T * (V2 - V1) / k.hbm_bytes_per_s;
+	assert_true(52.0 * T * (V2 - V1) / k.hbm_bytes_per_s > 0.003);  /* a visible share */
+	assert_close(r2.br.compute - r1.br.compute, want, 1e-9);
+	scenario_release(&s1);
+	scenario_release(&s2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_p2p_on_critical_path),
 		cmocka_unit_test(test_param_gather_overlap),
+		cmocka_unit_test(test_loss_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
