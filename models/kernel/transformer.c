@@ -14,7 +14,7 @@ int transformer_moe_layers(const struct model_spec *m)
 	return m->experts > 0 ? m->layers - m->dense_layers : 0;
 }
 
-static double mlp_matrices(const struct model_spec *m)
+double transformer_mlp_matrices(const struct model_spec *m)
 {
 	return m->mlp == MLP_SWIGLU ? 3.0 : 2.0;
 }
@@ -28,7 +28,7 @@ double transformer_attention_params(const struct model_spec *m)
 
 double transformer_mlp_params(const struct model_spec *m, bool moe, bool all_experts)
 {
-	double h = m->hidden, k = mlp_matrices(m);
+	double h = m->hidden, k = transformer_mlp_matrices(m);
 	if (!moe)
 		return k * h * m->ffn + h;
 	double experts = all_experts ? m->experts : m->experts_active;
@@ -67,7 +67,7 @@ double transformer_params_active(const struct model_spec *m)
 void transformer_forward_flops(const struct model_spec *m, int seq_len, struct transformer_flops *f)
 {
 	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads, s = seq_len;
-	double k = mlp_matrices(m);
+	double k = transformer_mlp_matrices(m);
 	int moe = transformer_moe_layers(m);
 	double attn = 2 * h * (a * d + 2 * g * d) + 2 * a * d * h;
 	double dense_mlp = 2 * k * h * m->ffn;

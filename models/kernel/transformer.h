@@ -41,6 +41,9 @@ double transformer_layer_params(const struct model_spec *m, bool moe, bool all_e
 double transformer_attention_params(const struct model_spec *m);
 double transformer_mlp_params(const struct model_spec *m, bool moe, bool all_experts);
 
+/* Weight matrices of one MLP (or expert): 3 gated (SwiGLU), else 2. */
+double transformer_mlp_matrices(const struct model_spec *m);
+
 /* Embedding parameters: input (V h) plus output projection unless tied. */
 double transformer_embedding_params(const struct model_spec *m);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "models/kernel/transformer.h"
+#include "models/train/parallel.h"
 #include "models/train/memory.h"
 #include "util/xalloc.h"
 
@@ -28,30 +29,55 @@ int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct
 	return 0;
 }
 
-void layer_group_shape(const struct layer_ctx *x, enum plan_dim dim, int size, struct collective_group *g)
+/* The shape (nodes x GPUs per node) of the group of `size` GPUs gpus[]. */
+static void shape_of(const struct layer_ctx *x, const long *gpus, int size, struct collective_group *g)
 {
-	long *gpus = xcalloc((size_t)size, sizeof *gpus);
-	int c0[DIM_COUNT] = { 0, 0, 0, 0 };
 	int nodes = 1;
-	if (dim == DIM_DP && size < x->place.size[DIM_DP]) {
-		/* an expert-parallel group: the first `size` DP replicas */
-		long *all = xcalloc((size_t)x->place.size[DIM_DP], sizeof *all);
-		placement_group(&x->place, DIM_DP, c0, all);
-		memcpy(gpus, all, (size_t)size * sizeof *gpus);
-		free(all);
-	} else {
-		placement_group(&x->place, dim, c0, gpus);
-	}
 	for (int i = 1; i < size; i++) {
 		bool seen = false;
 		for (int j = 0; j < i; j++)
 			seen |= topology_node(&x->topo, gpus[j]) == topology_node(&x->topo, gpus[i]);
 		nodes += !seen;
 	}
-	free(gpus);
 	if (size % nodes != 0)
 		nodes = size;  /* uneven: treat as one rank per node */
 	collective_group_make(g, nodes, size / nodes);
+}
+
+void layer_group_shape(const struct layer_ctx *x, enum plan_dim dim, int size, struct collective_group *g)
+{
+	int c0[DIM_COUNT] = { 0, 0, 0, 0 };
+	int full = x->place.size[dim];
+	long *gpus = xcalloc((size_t)(size > full ? size : full), sizeof *gpus);
+	/* a smaller group is the first `size` of the dimension's: an
+	 * expert-parallel group of DP replicas, an expert-TP group of TP ranks */
+	placement_group(&x->place, dim, c0, gpus);
+	shape_of(x, gpus, size < full ? size : full, g);
+	free(gpus);
+}
+
+/* The expert-parallel group of the first rank. Not folded: the first ep
+ * data-parallel replicas (Megatron's EP inside DP). Folded: the experts'
+ * grid etp x ep x edp over the stage's ranks numbered tp fastest, then
+ * cp, then dp, so its members are the ranks f = j etp, j < ep. */
+static void expert_group_shape(const struct layer_ctx *x, struct collective_group *g)
+{
+	const struct train_plan *p = x->p;
+	if (!parallel_moe_folded(p)) {
+		layer_group_shape(x, DIM_DP, p->ep, g);
+		return;
+	}
+	long *gpus = xcalloc((size_t)p->ep, sizeof *gpus);
+	for (int j = 0; j < p->ep; j++) {
+		long f = (long)j * p->etp;
+		int c[DIM_COUNT] = { 0, 0, 0, 0 };
+		c[DIM_TP] = (int)(f % p->tp);
+		c[DIM_CP] = (int)(f / p->tp % p->cp);
+		c[DIM_DP] = (int)(f / ((long)p->tp * p->cp));
+		gpus[j] = placement_gpu(&x->place, c);
+	}
+	shape_of(x, gpus, p->ep, g);
+	free(gpus);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -128,11 +154,16 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, struct layer_gemms *g
 		*inner = m->ffn / t;
 		return;
 	}
-	/* routed tokens: T k per GPU on average, over E/ep local experts */
+	/* routed tokens: T k per GPU on average, over E/ep local experts. Folded
+	 * (etp != tp), each rank routes its own T / tp tokens (sequence
+	 * parallel) and an expert-TP group of etp ranks shares their tokens:
+	 * T etp / tp per GPU, through experts split etp ways. */
+	bool folded = parallel_moe_folded(p);
+	double et = folded ? p->etp : t, routed_T = folded ? T * et / t : T;
 	double local = (double)m->experts / p->ep;
-	double per_expert = T * m->experts_active * p->ep / m->experts;
-	double fe = m->expert_ffn / t;
-	gemm_add(k, 1, T, m->experts, h, g);
+	double per_expert = routed_T * m->experts_active * p->ep / m->experts;
+	double fe = m->expert_ffn / et;
+	gemm_add(k, 1, folded ? T / t : T, m->experts, h, g);
 	gemm_add(k, local, per_expert, (gated ? 2 : 1) * fe, h, g);
 	gemm_add(k, local, per_expert, h, fe, g);
 	if (m->shared_experts > 0) {
@@ -140,7 +171,8 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, struct layer_gemms *g
 		gemm_add(k, 1, T, (gated ? 2 : 1) * fs, h, g);
 		gemm_add(k, 1, T, h, fs, g);
 	}
-	*inner = (m->experts_active + m->shared_experts) * fe;
+	/* per token of T, folded or not: its k experts' width over tp */
+	*inner = (m->experts_active + m->shared_experts) * m->expert_ffn / t;
 }
 
 /* Token permutation around the experts, per pass: before the dispatch each
@@ -192,19 +224,32 @@ static void attention(const struct layer_ctx *x, double *fwd_s, double *bwd_s)
  * reduce-scatters of the layer's T x h activations per pass, else two
  * all-reduces; with userbuffers overlapped with the layer's GEMMs
  * (gemms_s forward). */
-static void tp_comm(const struct layer_ctx *x, double gemms_s, struct layer_time *lt)
+/* One half of a layer's TP collectives (attention's or the MLP's) over a
+ * group of `size` tensor-parallel ranks exchanging `bytes`. */
+static double tp_half_s(const struct layer_ctx *x, int size, double bytes)
+{
+	struct collective_group tg;
+	if (size < 2)
+		return 0;
+	layer_group_shape(x, DIM_TP, size, &tg);
+	if (x->p->sp)
+		return layer_coll_s(x, &tg, COLL_ALL_GATHER, bytes) + layer_coll_s(x, &tg, COLL_REDUCE_SCATTER, bytes);
+	return layer_coll_s(x, &tg, COLL_ALL_REDUCE, bytes);
+}
+
+static void tp_comm(const struct layer_ctx *x, double gemms_s, bool moe, struct layer_time *lt)
 {
 	const struct train_plan *p = x->p;
-	struct collective_group tg;
 	double bytes = TRAIN_ACT_BYTES * x->tokens * x->w->model.hidden;
 
 	if (p->tp < 2)
 		return;
-	layer_group_shape(x, DIM_TP, p->tp, &tg);
-	if (p->sp)
-		lt->tp_fwd = 2 * layer_coll_s(x, &tg, COLL_ALL_GATHER, bytes) + 2 * layer_coll_s(x, &tg, COLL_REDUCE_SCATTER, bytes);
-	else
-		lt->tp_fwd = 2 * layer_coll_s(x, &tg, COLL_ALL_REDUCE, bytes);
+	double attn = tp_half_s(x, p->tp, bytes), mlp = attn;
+	if (moe && parallel_moe_folded(p) && x->w->model.shared_experts == 0)
+		/* folded experts: each rank routes its own tokens, so the MLP's
+		 * gather and scatter run only over the etp ranks sharing them */
+		mlp = tp_half_s(x, p->etp, bytes * p->etp / p->tp);
+	lt->tp_fwd = attn + mlp;
 	lt->tp_bwd = lt->tp_fwd;
 	if (p->tp_overlap) {
 		/* userbuffers: each all-gather runs under the GEMM that consumes
@@ -289,7 +334,7 @@ static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
 	double tokens = p->sp ? x->tokens / p->tp : x->tokens;
 	double bytes = TRAIN_ACT_BYTES * tokens * m->experts_active * m->hidden;
 
-	layer_group_shape(x, DIM_DP, p->ep, &eg);
+	expert_group_shape(x, &eg);
 	double one = 0;
 	if (eg.n > 1 && bytes > 0) {
 		double scale = layer_moe_net_scale(m->experts, m->experts_active, eg.nodes, p->moe_max_nodes);
@@ -343,7 +388,7 @@ static double dequant_s(const struct layer_ctx *x, bool moe)
 	int kernels = 2;  /* QKV, output */
 	if (moe) {
 		double local = (double)m->experts / p->ep;
-		params += transformer_mlp_params(m, true, true) / (p->tp * p->ep);
+		params += parallel_moe_layer_params(m, p);
 		kernels += 1 + 2 * (int)local + (m->shared_experts > 0 ? 2 : 0);
 	} else {
 		params += transformer_mlp_params(m, false, false) / p->tp;
@@ -392,7 +437,7 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	else if (p->recompute == RECOMPUTE_SELECTIVE && !x->w->kernels.flash_attention)
 		lt->recompute = attn;
 
-	tp_comm(x, gemms, lt);
+	tp_comm(x, gemms, moe, lt);
 	if (moe && p->ep > 1)
 		ep_comm(x, lt);
 	if (p->cp > 1)

@@ -29,6 +29,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->tp_overlap = req->tp_comm_overlap;
 	p->moe_overlap = (enum moe_overlap)req->moe_a2a_overlap;
 	p->moe_max_nodes = req->moe_max_nodes;
+	p->etp = req->expert_tp > 0 ? req->expert_tp : p->tp;
 	p->split = req->pipeline_split == SPLIT_EMBEDDING_LOSS ? SPLIT_EMBEDDING_LOSS : SPLIT_LAYERS;
 	p->grad_bytes = parallel_grad_bytes(w->precision, req->grad_reduce);
 	p->param_gather_overlap = req->overlap_param_gather;
@@ -141,11 +142,62 @@ static bool check_ep_divides(struct train_plan *p, const struct plan_inputs *in,
 		snprintf(why, why_size, "ep %d needs a mixture-of-experts model", p->ep);
 		return false;
 	}
+	if (parallel_moe_folded(p))
+		return true;  /* check_expert_tp's */
 	if (p->dp % p->ep != 0 || m->experts % p->ep != 0) {
 		snprintf(why, why_size, "ep %d must divide dp %d and the %d experts", p->ep, p->dp, m->experts);
 		return false;
 	}
 	return true;
+}
+
+/*
+ * MoE parallel folding (Megatron-Core's --expert-tensor-parallel-size,
+ * Liu et al., "MoE Parallel Folding", arXiv:2504.14960): the experts' own
+ * grid etp x ep x edp folds over the tp x cp x dp ranks of a stage, so
+ * expert parallelism may use the tensor-parallel ranks. Here etp divides tp,
+ * ep divides (tp / etp) cp dp and the experts, and tensor parallelism needs
+ * sequence parallelism (each rank routes its own tokens).
+ */
+static bool check_expert_tp(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	const struct model_spec *m = &in->w->model;
+	if (!parallel_moe_folded(p))
+		return true;
+	if (m->experts == 0) {
+		snprintf(why, why_size, "expert_tp %d needs a mixture-of-experts model", p->etp);
+		return false;
+	}
+	if (p->tp % p->etp != 0) {
+		snprintf(why, why_size, "expert_tp %d must divide tp %d", p->etp, p->tp);
+		return false;
+	}
+	long ranks = (long)(p->tp / p->etp) * p->cp * p->dp;
+	if (ranks % p->ep != 0 || m->experts % p->ep != 0) {
+		snprintf(why, why_size, "ep %d must divide (tp / expert_tp) x cp x dp = %ld and the %d experts",
+			 p->ep, ranks, m->experts);
+		return false;
+	}
+	if (p->tp > 1 && !p->sp) {
+		snprintf(why, why_size, "expert_tp %d under tp %d needs sequence_parallel", p->etp, p->tp);
+		return false;
+	}
+	return true;
+}
+
+bool parallel_moe_folded(const struct train_plan *p)
+{
+	return p->etp != p->tp;
+}
+
+double parallel_moe_layer_params(const struct model_spec *m, const struct train_plan *p)
+{
+	double all = transformer_mlp_params(m, true, true);
+	if (!parallel_moe_folded(p))
+		return all / (p->tp * p->ep);
+	/* routed experts over etp x ep; router, shared experts and norm over tp */
+	double routed = (double)m->experts * transformer_mlp_matrices(m) * m->hidden * m->expert_ffn;
+	return routed / ((double)p->etp * p->ep) + (all - routed) / p->tp;
 }
 
 /* The batch splits into dp replicas of whole micro-batches; the reason
@@ -251,6 +303,7 @@ static const struct {
 	{ check_stages_fit_layers, PARALLEL_FAIL_LAYERS },
 	{ check_cp_splits_sequence, PARALLEL_FAIL_CP },
 	{ check_ep_divides, PARALLEL_FAIL_EP },
+	{ check_expert_tp, PARALLEL_FAIL_EP },
 	{ check_batch_splits, PARALLEL_FAIL_BATCH },
 	{ check_pipeline_ops_bound, PARALLEL_FAIL_OPS },
 	{ check_schedule_fits, PARALLEL_FAIL_SCHEDULE },
@@ -315,8 +368,7 @@ double parallel_vstage_params(const struct model_spec *m, const struct train_pla
 	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 	parallel_layer_mix(m, first, count, &dense, &moe);
 	double attn = transformer_attention_params(m), dmlp = transformer_mlp_params(m, false, false);
-	double emlp = transformer_mlp_params(m, true, true);
-	double params = count * attn / p->tp + dense * dmlp / p->tp + moe * emlp / (p->tp * p->ep);
+	double params = count * attn / p->tp + dense * dmlp / p->tp + moe * parallel_moe_layer_params(m, p);
 	return params + parallel_vstage_embedding_params(m, p, vs, P);
 }
 

@@ -86,6 +86,14 @@ void parallel_layer_mix(const struct model_spec *m, int first, int count, int *d
  * sharded, embeddings on the first and the output projection on the last). */
 double parallel_vstage_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
 
+/* Whether the experts have their own tensor parallelism (plan.etp != tp:
+ * MoE parallel folding, parallel.c). */
+bool parallel_moe_folded(const struct train_plan *p);
+
+/* Parameters of one MoE layer's MLP on a GPU: all of it over tp x ep, or
+ * folded, the routed experts over etp x ep and the rest over tp. */
+double parallel_moe_layer_params(const struct model_spec *m, const struct train_plan *p);
+
 /* Of those, the input embedding's and output projection's (tensor sharded). */
 double parallel_vstage_embedding_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
 

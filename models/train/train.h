@@ -90,6 +90,7 @@ struct parallel_plan {
 	bool tp_comm_overlap;   /* TP collectives overlapped with GEMMs (userbuffers) */
 	int moe_a2a_overlap;    /* enum moe_overlap (0: none) */
 	int moe_max_nodes;      /* node-limited routing: nodes a token may reach (0: unlimited) */
+	int expert_tp;          /* experts' tensor parallelism (MoE parallel folding); 0: tp */
 	int pipeline_split;     /* enum pipeline_split (0: even layers) */
 	int grad_reduce;        /* enum grad_reduce (0: auto) */
 	bool overlap_param_gather; /* ZeRO-1/2 weight all-gather under the next forward
@@ -155,6 +156,7 @@ struct train_plan {
 	bool tp_overlap;
 	enum moe_overlap moe_overlap;
 	int moe_max_nodes;            /* 0: unlimited */
+	int etp;                      /* experts' tensor parallelism; etp == tp: not folded */
 	bool param_gather_overlap;    /* the ZeRO-1/2 weight all-gather overlaps the next forward */
 	char order[32];
 	enum pipeline_split split;

@@ -13,6 +13,7 @@
 #include "models/kernel/roofline.h"
 #include "models/scenario/scenario.h"
 #include "models/train/layer.h"
+#include "models/train/parallel.h"
 #include "models/train/train.h"
 
 #include "catalog_fixture.h"
@@ -159,6 +160,91 @@ static void test_layer_exposed_all_to_all(void **state)
 		scenario_release(&s[i]);
 }
 
+static void load_folded(const char *extra, struct scenario *s)
+{
+	char text[2048];
+	struct cs_error err;
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"training\", \"model\": \"mixtral-8x7b\", \"seq_len\": 4096,"
+		 " \"global_batch_tokens\": 1048576, \"parallelism\": {\"tp\": 2, \"pp\": 1, \"vpp\": 1, \"cp\": 1,"
+		 " \"ep\": 8, \"dp\": 8, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\","
+		 " \"order\": \"tp-cp-dp-pp\"%s}},"
+		 " \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 2}]}", extra);
+	assert_int_equal(scenario_of_text(text, s, &err), 0);
+}
+
+/*
+ * MoE parallel folding (expert_tp 1 under tp 2, ep 8 on two 8-GPU nodes).
+ * Not folded, the EP group is the first 8 DP replicas at TP rank 0: GPUs
+ * 0, 2, ..., 14, 4 on each node. Folded, it is ranks 0-7 of the
+ * tp-cp-dp numbering: one node. Each rank dispatches its own T / tp tokens
+ * either way, so a pass's all-to-all is the routed exchange of
+ * 2 (T / tp) k h bytes over that group, twice (dispatch and combine). The
+ * MLP's half of the TP collectives goes (etp 1, no shared experts); the
+ * routed experts' weights split 1 x 8 instead of 2 x 8, the router and
+ * norm over tp. An etp that does not divide tp, or no sequence
+ * parallelism, is an invalid plan with its reason; expert_tp = tp is the
+ * plan without it.
+ */
+static void test_parallel_folding(void **state)
+{
+	(void)state;
+	struct scenario s[3];
+	struct train_result r[3];
+	struct layer_time lt[2];
+	const char *extra[3] = { "", ", \"expert_tp\": 1", ", \"expert_tp\": 2" };
+	for (int i = 0; i < 3; i++) {
+		load_folded(extra[i], &s[i]);
+		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
+		assert_int_equal(r[i].status, TRAIN_OK);
+	}
+	assert_false(parallel_moe_folded(&r[0].plan));
+	assert_true(parallel_moe_folded(&r[1].plan));
+	assert_false(parallel_moe_folded(&r[2].plan));
+	assert_close_abs(r[2].step_time_s, r[0].step_time_s, 0);
+
+	const struct model_spec *m = &s[0].workload.train.model;
+	double T = 4096, h = m->hidden, k = m->experts_active, f = m->expert_ffn, E = m->experts;
+	double bytes = TRAIN_ACT_BYTES * (T / 2) * k * h;
+	struct layer_ctx x[2];
+	struct cs_error err;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
+		layer_cost(&x[i], true, &lt[i]);
+	}
+	struct collective_group g;
+	struct coll_cost strided, node;
+	collective_group_make(&g, 2, 4);
+	assert_true(collective_all_to_all_routed(&x[0].topo, &g, bytes, layer_moe_net_scale((int)E, (int)k, 2, 0), &strided, NULL));
+	collective_group_make(&g, 1, 8);
+	assert_true(collective_all_to_all_routed(&x[1].topo, &g, bytes, 1, &node, NULL));
+	assert_close(lt[0].ep_fwd, 2 * strided.time_s, 1e-12);
+	assert_close(lt[1].ep_fwd, 2 * node.time_s, 1e-12);
+	assert_true(lt[1].ep_fwd < lt[0].ep_fwd / 2);  /* NVLink, not the NICs */
+	assert_close(lt[1].tp_fwd, lt[0].tp_fwd / 2, 1e-12);
+
+	double routed = E * 3 * h * f, rest = h * E + h;
+	assert_close(parallel_moe_layer_params(m, &r[0].plan), (routed + rest) / 16, 1e-12);
+	assert_close(parallel_moe_layer_params(m, &r[1].plan), routed / 8 + rest / 2, 1e-12);
+	assert_true(r[1].step_time_s < r[0].step_time_s);
+	for (int i = 0; i < 3; i++)
+		scenario_release(&s[i]);
+
+	const char *bad[2][2] = {
+		{ ", \"expert_tp\": 4", "expert_tp 4 must divide tp 2" },
+		{ ", \"expert_tp\": 1, \"sequence_parallel\": false", "expert_tp 1 under tp 2 needs sequence_parallel" },
+	};
+	for (int i = 0; i < 2; i++) {
+		struct scenario b;
+		struct train_result rb;
+		load_folded(bad[i][0], &b);
+		train_evaluate(&b.workload.train, &b.candidates[0], NULL, &rb);
+		assert_int_equal(rb.status, TRAIN_INVALID);
+		assert_non_null(strstr(rb.reason, bad[i][1]));
+		scenario_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_routed_all_to_all_split),
 		cmocka_unit_test(test_deepep_dispatch_bandwidth),
 		cmocka_unit_test(test_layer_exposed_all_to_all),
+		cmocka_unit_test(test_parallel_folding),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
