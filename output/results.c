@@ -186,7 +186,8 @@ rowset *results_catalog_models(const catalog *c)
 	static const char *const cols[] = {
 		"name", "aliases", "description", "layers", "hidden", "heads", "kv_heads", "head_dim",
 		"ffn", "mlp", "vocab", "experts", "experts_active", "expert_ffn", "shared_experts",
-		"dense_layers", "params_b", "active_params_b", "max_seq_len", "confidence", "source", NULL
+		"dense_layers", "params_b", "active_params_b", "max_seq_len", "confidence", "source",
+		"q_lora_rank", "kv_lora_rank", "qk_rope_dim", NULL  /* added later: at the end */
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_model_count(c); i++) {
@@ -210,6 +211,9 @@ rowset *results_catalog_models(const catalog *c)
 		rowset_real(rs, "active_params_b", m->active_params_b);
 		rowset_int(rs, "max_seq_len", m->max_seq_len);
 		provenance_cells(rs, &m->id);
+		rowset_int(rs, "q_lora_rank", m->q_lora_rank);
+		rowset_int(rs, "kv_lora_rank", m->kv_lora_rank);
+		rowset_int(rs, "qk_rope_dim", m->qk_rope_dim);
 	}
 	return rs;
 }

@@ -448,7 +448,8 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 		       struct model_spec *m)
 {
 	static const char *const keys[] = {
-		ID_KEYS, "preset", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "mlp",
+		ID_KEYS, "preset", "layers", "hidden", "heads", "kv_heads", "head_dim", "q_lora_rank",
+		"kv_lora_rank", "qk_rope_dim", "ffn", "mlp",
 		"vocab", "experts", "experts_active", "expert_ffn", "shared_experts", "dense_layers",
 		"tied_embeddings", "dropout", "params_b", "active_params_b", "max_seq_len", NULL
 	};
@@ -465,6 +466,9 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 	    jread_int32(r, obj, "heads", req, 1, 1 << 16, &m->heads) < 0 ||
 	    jread_int32(r, obj, "kv_heads", false, 1, 1 << 16, &m->kv_heads) < 0 ||
 	    jread_int32(r, obj, "head_dim", false, 0, 1 << 16, &m->head_dim) < 0 ||
+	    jread_int32(r, obj, "q_lora_rank", false, 0, 1 << 20, &m->q_lora_rank) < 0 ||
+	    jread_int32(r, obj, "kv_lora_rank", false, 0, 1 << 20, &m->kv_lora_rank) < 0 ||
+	    jread_int32(r, obj, "qk_rope_dim", false, 0, 1 << 16, &m->qk_rope_dim) < 0 ||
 	    jread_int32(r, obj, "ffn", req, 1, 1 << 24, &m->ffn) < 0 ||
 	    jread_enum(r, obj, "mlp", false, mlp_kind_names, &mlp) < 0 ||
 	    jread_int32(r, obj, "vocab", req, 1, 1 << 24, &m->vocab) < 0 ||
@@ -496,6 +500,12 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 		return jread_fail(r, "hidden %d is not a multiple of heads %d (give head_dim)", m->hidden, m->heads);
 	if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0)
 		return jread_fail(r, "kv_heads %d must divide heads %d", m->kv_heads, m->heads);
+	if (m->kv_lora_rank == 0 && (m->q_lora_rank != 0 || m->qk_rope_dim != 0))
+		return jread_fail(r, "q_lora_rank and qk_rope_dim are Multi-head Latent Attention fields: they need "
+				     "kv_lora_rank > 0");
+	if (m->kv_lora_rank > 0 && m->kv_heads != m->heads)
+		return jread_fail(r, "Multi-head Latent Attention has a key and value per head: kv_heads %d must "
+				     "equal heads %d", m->kv_heads, m->heads);
 	if (m->experts > 0) {
 		if (m->experts_active < 1 || m->experts_active > m->experts)
 			return jread_fail(r, "experts_active %d must be from 1 to experts %d", m->experts_active, m->experts);

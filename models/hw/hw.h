@@ -161,6 +161,14 @@ struct model_spec {
 	int heads;
 	int kv_heads;
 	int head_dim;          /* 0 = hidden / heads */
+	/* Multi-head Latent Attention (DeepSeek-V2/V3), when kv_lora_rank > 0:
+	 * keys and values come from a kv_lora_rank latent (cached instead of K
+	 * and V), queries from a q_lora_rank latent (0: projected directly);
+	 * head_dim is the no-rope query/key width and the value width, and
+	 * qk_rope_dim the rotary part every head adds to its query and key. */
+	int q_lora_rank;
+	int kv_lora_rank;
+	int qk_rope_dim;
 	int ffn;
 	enum mlp_kind mlp;
 	int vocab;

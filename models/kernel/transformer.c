@@ -9,6 +9,61 @@ int transformer_head_dim(const struct model_spec *m)
 	return m->head_dim > 0 ? m->head_dim : m->hidden / m->heads;
 }
 
+bool transformer_is_mla(const struct model_spec *m)
+{
+	return m->kv_lora_rank > 0;
+}
+
+int transformer_qk_head_dim(const struct model_spec *m)
+{
+	return transformer_head_dim(m) + (transformer_is_mla(m) ? m->qk_rope_dim : 0);
+}
+
+int transformer_v_head_dim(const struct model_spec *m)
+{
+	return transformer_head_dim(m);
+}
+
+int transformer_attention_gemms(const struct model_spec *m, int t, struct transformer_gemm *out)
+{
+	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
+	int n = 0;
+	if (!transformer_is_mla(m)) {
+		out[n++] = (struct transformer_gemm){ (a * d + 2 * g * d) / t, h };
+		out[n++] = (struct transformer_gemm){ h, a * d / t };
+		return n;
+	}
+	double q = transformer_qk_head_dim(m), c = m->kv_lora_rank, r = m->qk_rope_dim;
+	if (m->q_lora_rank > 0) {
+		out[n++] = (struct transformer_gemm){ m->q_lora_rank, h };
+		out[n++] = (struct transformer_gemm){ a * q / t, m->q_lora_rank };
+	} else {
+		out[n++] = (struct transformer_gemm){ a * q / t, h };
+	}
+	out[n++] = (struct transformer_gemm){ c + r, h };
+	out[n++] = (struct transformer_gemm){ a * 2 * d / t, c };
+	out[n++] = (struct transformer_gemm){ h, a * d / t };
+	return n;
+}
+
+double transformer_kv_elems_per_token(const struct model_spec *m)
+{
+	if (transformer_is_mla(m))
+		return (double)m->kv_lora_rank + m->qk_rope_dim;
+	return 2.0 * m->kv_heads * transformer_head_dim(m);
+}
+
+/* Weights of the attention block's matrices (t = 1). */
+static double attention_matrix_params(const struct model_spec *m)
+{
+	struct transformer_gemm gm[TRANSFORMER_ATTN_GEMMS];
+	int n = transformer_attention_gemms(m, 1, gm);
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += gm[i].n * gm[i].k;
+	return sum;
+}
+
 int transformer_moe_layers(const struct model_spec *m)
 {
 	return m->experts > 0 ? m->layers - m->dense_layers : 0;
@@ -21,9 +76,10 @@ double transformer_mlp_matrices(const struct model_spec *m)
 
 double transformer_attention_params(const struct model_spec *m)
 {
-	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
-	/* QKV, output projection, the layer's pre-attention norm */
-	return h * (a * d + 2 * g * d) + a * d * h + h;
+	/* QKV (or MLA's projections and its latents' norms), output
+	 * projection, the layer's pre-attention norm */
+	double latent_norms = transformer_is_mla(m) ? (double)m->q_lora_rank + m->kv_lora_rank : 0;
+	return attention_matrix_params(m) + latent_norms + m->hidden;
 }
 
 double transformer_mlp_params(const struct model_spec *m, bool moe, bool all_experts)
@@ -66,16 +122,16 @@ double transformer_params_active(const struct model_spec *m)
 
 void transformer_forward_flops(const struct model_spec *m, int seq_len, struct transformer_flops *f)
 {
-	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads, s = seq_len;
+	double h = m->hidden, a = m->heads, s = seq_len;
 	double k = transformer_mlp_matrices(m);
 	int moe = transformer_moe_layers(m);
-	double attn = 2 * h * (a * d + 2 * g * d) + 2 * a * d * h;
+	double attn = 2 * attention_matrix_params(m);
 	double dense_mlp = 2 * k * h * m->ffn;
 	double moe_mlp = 2 * h * m->experts +
 			 (m->experts_active + m->shared_experts) * 2 * k * h * m->expert_ffn;
 
 	f->linear = m->layers * attn + (m->layers - moe) * dense_mlp + moe * moe_mlp;
-	f->attention_core = m->layers * 4 * s * a * d;
+	f->attention_core = m->layers * 2 * s * a * (transformer_qk_head_dim(m) + transformer_v_head_dim(m));
 	f->logits = 2 * h * m->vocab;
 }
 
@@ -128,6 +184,16 @@ double transformer_layer_activation_bytes_frozen(const struct model_spec *m, dou
 	 */
 	double replicated = (m->dropout ? 10 : 8) * h;
 	double split = 2 * a * d + 4 * g * d + 2 * a * d + (m->mlp == MLP_SWIGLU ? 6 : 4) * f;
+	if (transformer_is_mla(m)) {
+		/* MLA: the up-projections' outputs Q and K (a d_qk each), V and
+		 * the output projection's input (a d_v each) split by tensor
+		 * parallelism, and the latents from the replicated
+		 * down-projections, each kept before and after its norm (the
+		 * up-projection's input), with the rotary key (2 r) */
+		double dq = transformer_qk_head_dim(m), dv = transformer_v_head_dim(m);
+		split = 2 * a * dq * 2 + 2 * a * dv * 2 + (m->mlp == MLP_SWIGLU ? 6 : 4) * f;
+		replicated += 4.0 * (m->q_lora_rank + m->kv_lora_rank) + 2.0 * m->qk_rope_dim;
+	}
 	/* A frozen matrix's input is not needed: its backward only multiplies
 	 * the incoming gradient by the weight. */
 	if (frozen & TF_FROZEN_ATTN) {

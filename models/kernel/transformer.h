@@ -5,8 +5,9 @@
  * activation memory, for dense and mixture-of-experts models with grouped
  * query attention, from the shape alone. Formulas and conventions are those
  * of docs/training.md:
- * - per layer and token, forward: QKV 2h(a d + 2 g d), output 2(a d)h, MLP
- *   2*3hf (gated) or 2*2hf, attention scores and values 4 s (a d) counted in
+ * - per layer and token, forward: QKV 2h(a d + 2 g d), output 2(a d)h (MLA:
+ *   twice its five matrices), MLP 2*3hf (gated) or 2*2hf, attention scores
+ *   and values 2 s a (d_qk + d_v) = 4 s (a d) without MLA, counted in
  *   full (PaLM appendix B and Megatron SC21 count the whole s x s product;
  *   a causal kernel executes about half, which kernel time accounts for);
  *   logits 2hV; backward = 2 x forward; full recompute adds one forward.
@@ -28,6 +29,33 @@ extern const char *const recompute_names[];
 
 /* Head dimension (head_dim, or hidden / heads). */
 int transformer_head_dim(const struct model_spec *m);
+
+/* Multi-head Latent Attention (kv_lora_rank > 0, DeepSeek-V2 arXiv:2405.04434
+ * section 2.1): per-head query/key width (head_dim + qk_rope_dim) and value
+ * width (head_dim); for ordinary attention both are the head dimension. */
+bool transformer_is_mla(const struct model_spec *m);
+int transformer_qk_head_dim(const struct model_spec *m);
+int transformer_v_head_dim(const struct model_spec *m);
+
+/* The attention block's weight matrices as GEMMs on one of t tensor-parallel
+ * ranks: out[i] multiplies each token's k-wide input into n outputs. Plain
+ * attention: QKV (a d + 2 g d over t) and the output projection. MLA: the
+ * query down-projection (h to q_lora_rank, or h straight to a (d + r) when
+ * q_lora_rank is 0), its up-projection (to a (d + r) / t), the key-value
+ * down-projection (h to kv_lora_rank + r), its up-projection (to a 2d / t)
+ * and the output projection; the two down-projections are replicated on
+ * every tensor-parallel rank (Megatron-Core's MLASelfAttention). Returns the
+ * count (at most TRANSFORMER_ATTN_GEMMS). */
+#define TRANSFORMER_ATTN_GEMMS 5
+struct transformer_gemm {
+	double n, k;
+};
+int transformer_attention_gemms(const struct model_spec *m, int t, struct transformer_gemm *out);
+
+/* Elements one token's key-value cache holds per layer: 2 g d (K and V of
+ * every KV head), or MLA's latent and rotary key, kv_lora_rank + r, shared
+ * by all heads (what serving engines cache: vLLM's and SGLang's MLA). */
+double transformer_kv_elems_per_token(const struct model_spec *m);
 
 /* Layers that are mixture-of-experts layers (0 for a dense model). */
 int transformer_moe_layers(const struct model_spec *m);
@@ -52,7 +80,7 @@ double transformer_params_total(const struct model_spec *m);
 double transformer_params_active(const struct model_spec *m);
 
 /* Forward FLOPs per token, split by kind. attention_core is the full s x s
- * convention (4 s a d per layer). */
+ * convention (2 s a (d_qk + d_v) per layer, 4 s a d without MLA). */
 struct transformer_flops {
 	double linear;          /* QKV, output, MLP, router, experts: all layers */
 	double attention_core;  /* scores and values: all layers */

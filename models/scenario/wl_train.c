@@ -264,6 +264,9 @@ static void note_model_defaults(const json_t *v, const struct model_spec *base, 
 		{ "heads", m->heads, false, NULL },
 		{ "kv_heads", m->kv_heads, false, "= heads, no GQA" },
 		{ "head_dim", transformer_head_dim(m) > 0 ? (int)transformer_head_dim(m) : 0, false, "hidden / heads" },
+		{ "kv_lora_rank", m->kv_lora_rank, false, "ordinary attention, no latent" },
+		{ "q_lora_rank", m->kv_lora_rank > 0 ? m->q_lora_rank : -2, false, NULL },
+		{ "qk_rope_dim", m->kv_lora_rank > 0 ? m->qk_rope_dim : -2, false, NULL },
 		{ "ffn", m->ffn, false, NULL },
 		{ "vocab", m->vocab, false, NULL },
 		{ "tied_embeddings", -1, m->tied_embeddings, "untied" },
@@ -279,7 +282,7 @@ static void note_model_defaults(const json_t *v, const struct model_spec *base, 
 	for (size_t i = 0; i < sizeof fields / sizeof *fields && used < n; i++) {
 		const struct field *f = &fields[i];
 		if (f->value == -2 || json_object_get(v, f->key) != NULL || (base == NULL && f->rule == NULL))
-			continue;  /* -2: an expert field of a dense model */
+			continue;  /* -2: an expert field of a dense model, an MLA one without MLA */
 		char val[32];
 		if (f->value < 0)
 			snprintf(val, sizeof val, "%s", f->flag ? "true" : "false");

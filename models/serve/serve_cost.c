@@ -124,6 +124,17 @@ static double layer_bytes_per_gpu(const struct serve_cost *sc, bool moe)
 	double wb = sc->weight_bytes_per_param, k = mlp_matrices(m);
 	double attn = (h * (a / tp + 2.0 * sc->kv_heads_per_gpu) * d + a * d / tp * h) * wb;
 	double norms = 2 * h * ACT_BYTES;
+	if (transformer_is_mla(m)) {
+		/* MLA's projections, the down-projections replicated on every
+		 * tensor-parallel rank (vLLM's ReplicatedLinear), and the
+		 * latents' norms */
+		struct transformer_gemm ag[TRANSFORMER_ATTN_GEMMS];
+		int n = transformer_attention_gemms(m, (int)tp, ag);
+		attn = 0;
+		for (int i = 0; i < n; i++)
+			attn += ag[i].n * ag[i].k * wb;
+		norms += ((double)m->q_lora_rank + m->kv_lora_rank) * ACT_BYTES;
+	}
 	double mlp;
 	if (!moe)
 		mlp = k * h * m->ffn / tp * wb;
@@ -242,7 +253,12 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 	/* KV per token: 2 (K and V) x layers x KV heads stored x head dim; a
 	 * replicated KV head is stored on every GPU that holds it (vLLM). */
 	double kv_heads_stored = (double)sc->kv_heads_per_gpu * tp;
-	sc->kv_bytes_per_token = 2.0 * m->layers * kv_heads_stored * d * sc->kv_elem_bytes;
+	/* MLA: the latent and rotary key, kv_lora_rank + r per layer, shared by
+	 * every head and so held whole by each tensor-parallel rank */
+	double kv_elems_gpu = transformer_is_mla(m) ? transformer_kv_elems_per_token(m)
+						    : 2.0 * sc->kv_heads_per_gpu * d;
+	sc->kv_bytes_per_token = transformer_is_mla(m) ? m->layers * kv_elems_gpu * tp * sc->kv_elem_bytes
+						       : 2.0 * m->layers * kv_heads_stored * d * sc->kv_elem_bytes;
 
 	/* Workspace: non-torch memory, plus the activation peak of a full batch
 	 * of max_batch_tokens (residual, normed input, QKV, and the MLP's
@@ -253,8 +269,15 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 	double width = m->experts > 0 ? (double)(m->experts_active + m->shared_experts) * m->expert_ffn : m->ffn;
 	if (m->experts > 0 && m->dense_layers > 0 && m->ffn > width)
 		width = m->ffn;
-	double act_elems = 4 * h + ((double)m->heads / tp + 2.0 * sc->kv_heads_per_gpu) * d +
-			   (m->mlp == MLP_SWIGLU ? 3 : 2) * width / tp;
+	double qkv_elems = ((double)m->heads / tp + 2.0 * sc->kv_heads_per_gpu) * d;
+	if (transformer_is_mla(m)) {
+		struct transformer_gemm ag[TRANSFORMER_ATTN_GEMMS];
+		int n = transformer_attention_gemms(m, (int)tp, ag);
+		qkv_elems = 0;
+		for (int i = 0; i + 1 < n; i++)  /* every projection's output but the last's */
+			qkv_elems += ag[i].n;
+	}
+	double act_elems = 4 * h + qkv_elems + (m->mlp == MLP_SWIGLU ? 3 : 2) * width / tp;
 	double act_peak = T / ep * ACT_BYTES * act_elems + S * V * LOGIT_PEAK_BYTES;
 	sc->workspace_bytes_per_gpu = (sc->gpus > 1 ? serve_nontorch_bytes_multi : serve_nontorch_bytes_single) + act_peak;
 
@@ -276,7 +299,7 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 			w += emb_b;
 		if (s == pp - 1)
 			w += (m->tied_embeddings && pp == 1 ? 0 : emb_b) + h * ACT_BYTES;
-		double kv_gpu = 2.0 * (l1 - l0) * sc->kv_heads_per_gpu * d * sc->kv_elem_bytes;
+		double kv_gpu = (l1 - l0) * kv_elems_gpu * sc->kv_elem_bytes;
 		double free_b = usable - w - sc->workspace_bytes_per_gpu;
 		double tokens = free_b > 0 ? ep * free_b / kv_gpu : 0;
 		if (w > worst_w)
@@ -361,9 +384,18 @@ static void layer_cost(const struct serve_cost *sc, bool moe, double T, double T
 	double nmat = m->mlp == MLP_SWIGLU ? 2 : 1;   /* gate and up fused */
 	double inner_elems;
 
-	/* QKV and the output projection */
-	gemm(sc, Te, (a / tp + 2 * gl) * d, h, wb, w);
-	gemm(sc, Te, h, a * d / tp, wb, w);
+	/* QKV and the output projection (MLA: its five matrices; decoding
+	 * with the key and value up-projections absorbed into the query and
+	 * the output, as vLLM and SGLang do, costs the same per token) */
+	if (transformer_is_mla(m)) {
+		struct transformer_gemm ag[TRANSFORMER_ATTN_GEMMS];
+		int n = transformer_attention_gemms(m, (int)tp, ag);
+		for (int i = 0; i < n; i++)
+			gemm(sc, Te, ag[i].n, ag[i].k, wb, w);
+	} else {
+		gemm(sc, Te, (a / tp + 2 * gl) * d, h, wb, w);
+		gemm(sc, Te, h, a * d / tp, wb, w);
+	}
 
 	/* Attention: the prompt's query-key pairs at the attention rate
 	 * (4 a d FLOPs per pair: scores and values); decoding reads every
@@ -372,7 +404,18 @@ static void layer_cost(const struct serve_cost *sc, bool moe, double T, double T
 	 * new K and V are written. */
 	double attn_rate = k->attn_peak_flops_per_s * k->attn_efficiency;
 	double pf = 4 * a / tp * d * pairs, df = 4 * a / tp * d * ctx;
-	double kv_read = ctx * 2 * gl * d * sc->kv_elem_bytes, kv_write = Te * 2 * gl * d * sc->kv_elem_bytes;
+	double kv_elems = 2 * gl * d;
+	if (transformer_is_mla(m)) {
+		/* MLA: prefill attends over the up-projected keys (d + r) and
+		 * values (d); decoding attends in the latent space, scores over
+		 * kv_lora_rank + r and values over kv_lora_rank per head, reading
+		 * the whole latent on every tensor-parallel rank */
+		double c = m->kv_lora_rank, r = m->qk_rope_dim;
+		pf = 2 * a / tp * (transformer_qk_head_dim(m) + transformer_v_head_dim(m)) * pairs;
+		df = 2 * a / tp * (2 * c + r) * ctx;
+		kv_elems = transformer_kv_elems_per_token(m);
+	}
+	double kv_read = ctx * kv_elems * sc->kv_elem_bytes, kv_write = Te * kv_elems * sc->kv_elem_bytes;
 	double t_dec = df / attn_rate > kv_read / k->hbm_bytes_per_s ? df / attn_rate : kv_read / k->hbm_bytes_per_s;
 	w->s += pf / attn_rate + t_dec + kv_write / k->hbm_bytes_per_s;
 	w->flops += pf + df;

@@ -197,13 +197,15 @@ static void attention(const struct layer_ctx *x, double *fwd_s, double *bwd_s)
 	const struct model_spec *m = &x->w->model;
 	const struct roofline *k = &x->k;
 	double T = x->tokens, t = x->p->tp;
-	double d = transformer_head_dim(m), a = m->heads;
-	double s = x->w->seq_len;
+	double a = m->heads, s = x->w->seq_len;
+	/* query-key and value widths per head: scores and values 2 s a (d_qk + d_v)
+	 * FLOPs per token over the whole s x s, 4 s a d without MLA */
+	double dsum = transformer_qk_head_dim(m) + transformer_v_head_dim(m);
 
 	if (x->w->kernels.flash_attention) {
 		/* FlashAttention: a causal kernel does half of the s x s product; its
 		 * backward is 2.5 forwards (it recomputes the scores) */
-		double attn_flops = 2 * T * s * a * d / t;
+		double attn_flops = T * s * a * dsum / t;
 		*fwd_s = attn_flops / (k->attn_peak_flops_per_s * k->attn_efficiency) + k->launch_s;
 		*bwd_s = 2.5 * *fwd_s;
 	} else {
@@ -213,7 +215,7 @@ static void attention(const struct layer_ctx *x, double *fwd_s, double *bwd_s)
 		 * and written by the softmax (4), by the dropout (4 and a 1-byte
 		 * mask), read by AV (2): 13 bytes forward, twice that backward. */
 		double scores = (a / t) * s * T;
-		double gemm_s = 4 * T * s * a * d / t / (k->attn_peak_flops_per_s * k->gemm_efficiency) + 2 * k->launch_s;
+		double gemm_s = 2 * T * s * a * dsum / t / (k->attn_peak_flops_per_s * k->gemm_efficiency) + 2 * k->launch_s;
 		double mem_s = roofline_memory_s(k, 13 * scores, 3);
 		*fwd_s = gemm_s + mem_s;
 		*bwd_s = 2 * gemm_s + 2 * mem_s;
@@ -363,7 +365,7 @@ static void cp_comm(const struct layer_ctx *x, double attn_fwd_s, double attn_bw
 	struct collective_group cg, pair;
 
 	double heads = g / t < 1 ? 1 : g / t;
-	double step_bytes = TRAIN_ACT_BYTES * 2 * x->tokens * heads * transformer_head_dim(m);
+	double step_bytes = TRAIN_ACT_BYTES * x->tokens * heads * (transformer_qk_head_dim(m) + transformer_v_head_dim(m));
 	layer_group_shape(x, DIM_CP, p->cp, &cg);
 	collective_group_make(&pair, cg.nodes > 1 ? 2 : 1, cg.nodes > 1 ? 1 : 2);
 	double step = layer_coll_s(x, &pair, COLL_SEND_RECV, step_bytes);
@@ -384,8 +386,9 @@ static double dequant_s(const struct layer_ctx *x, bool moe)
 	double per_param = memory_base_cast_bytes_per_param(x->w);
 	if (!(per_param > 0))
 		return 0;
+	struct transformer_gemm ag[TRANSFORMER_ATTN_GEMMS];
 	double params = transformer_attention_params(m) / p->tp;
-	int kernels = 2;  /* QKV, output */
+	int kernels = transformer_attention_gemms(m, p->tp, ag);  /* QKV (or MLA's four), output */
 	if (moe) {
 		double local = (double)m->experts / p->ep;
 		params += parallel_moe_layer_params(m, p);
@@ -409,9 +412,11 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	struct layer_gemms gm = { 0, 0, 0 };
 
 	memset(lt, 0, sizeof *lt);
-	/* GEMMs: QKV, attention output, MLP */
-	gemm_add(k, 1, T, (a * d + 2 * g * d) / t, h, &gm);
-	gemm_add(k, 1, T, h, a * d / t, &gm);
+	/* GEMMs: QKV (or MLA's projections), attention output, MLP */
+	struct transformer_gemm ag[TRANSFORMER_ATTN_GEMMS];
+	int nag = transformer_attention_gemms(m, p->tp, ag);
+	for (int i = 0; i < nag; i++)
+		gemm_add(k, 1, T, ag[i].n, ag[i].k, &gm);
 	mlp_gemms(x, moe, &gm, &inner);
 	double gemms = gm.fwd;
 	attention(x, &attn, &attn_bwd);

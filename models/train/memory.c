@@ -77,13 +77,18 @@ double memory_base_cast_bytes_per_param(const struct train_spec *w)
 double memory_lora_params_per_layer(const struct train_spec *w, const struct train_plan *p)
 {
 	const struct model_spec *m = &w->model;
-	double h = m->hidden, d = transformer_head_dim(m), r = w->finetune.rank;
-	double qkv_out = m->heads * d + 2.0 * m->kv_heads * d;
+	double h = m->hidden, r = w->finetune.rank;
 	double sum = 0;
 	bool attn = strstr(w->finetune.targets, "attn") != NULL;
 	bool mlp = strstr(w->finetune.targets, "mlp") != NULL;
-	if (attn)
-		sum += r * (h + qkv_out) + r * (m->heads * d + h);
+	if (attn) {
+		/* an adapter of r (in + out) on each attention matrix (fused QKV
+		 * and the output projection; MLA's five) */
+		struct transformer_gemm ag[TRANSFORMER_ATTN_GEMMS];
+		int n = transformer_attention_gemms(m, 1, ag);
+		for (int i = 0; i < n; i++)
+			sum += r * (ag[i].n + ag[i].k);
+	}
 	if (mlp) {
 		double f = m->experts > 0 ? m->expert_ffn : m->ffn;
 		sum += (m->mlp == MLP_SWIGLU ? 2 : 1) * r * (h + f) + r * (f + h);

@@ -454,7 +454,7 @@ static double layer_fwd_flops(const struct layer_ctx *x, bool moe)
 {
 	const struct model_spec *m = &x->w->model;
 	double per_token = 2 * transformer_layer_params(m, moe, false) +
-			   4.0 * x->w->seq_len * m->heads * transformer_head_dim(m);
+			   2.0 * x->w->seq_len * m->heads * (transformer_qk_head_dim(m) + transformer_v_head_dim(m));
 	return per_token * x->tokens / x->p->tp;
 }
 

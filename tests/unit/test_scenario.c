@@ -166,8 +166,8 @@ static void test_model_defaults_stated(void **state)
 	assert_int_equal(load_text(gelu, NULL, 0, &s, &err), 0);
 	assert_int_equal(s.workload.train.model.mlp, MLP_GELU);
 	assert_string_equal(s.workload.model_defaults,
-			    "kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), tied_embeddings false (untied), "
-			    "dropout false (no dropout masks kept), experts 0 (dense)");
+			    "kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), kv_lora_rank 0 (ordinary attention, "
+			    "no latent), tied_embeddings false (untied), dropout false (no dropout masks kept), experts 0 (dense)");
 	scenario_release(&s);
 
 	const char *preset =

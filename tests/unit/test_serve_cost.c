@@ -91,6 +91,17 @@ static void test_kv_bytes_per_token(void **state)
 	init_ok(&sc, &m, &c, &sv, PREC_BF16, 4, 1, 1);
 	assert_true(sc.kv_bytes_per_token == 2.0 * 32 * 4 * 128 * 2);
 	assert_true(sc.kv_bytes_per_token_gpu == 2.0 * 32 * 1 * 128 * 2);
+
+	/* MLA (DeepSeek-V3's attention, four dense layers of it): the 512 + 64
+	 * latent per layer, whole on every tensor-parallel rank */
+	struct model_spec ds = *model("deepseek-v3");
+	ds.layers = 4;
+	ds.experts = ds.experts_active = ds.expert_ffn = ds.shared_experts = ds.dense_layers = 0;
+	init_ok(&sc, &ds, &c, &sv, PREC_BF16, 1, 1, 1);
+	assert_true(sc.kv_bytes_per_token == 4.0 * 576 * 2);
+	init_ok(&sc, &ds, &c, &sv, PREC_BF16, 8, 1, 1);
+	assert_true(sc.kv_bytes_per_token == 8 * 4.0 * 576 * 2);
+	assert_true(sc.kv_bytes_per_token_gpu == 4.0 * 576 * 2);
 }
 
 /* Llama 3 70B with fp8 weights on tp 2: the blocks' linear layers at one

@@ -109,6 +109,60 @@ static void test_activation_memory_formula(void **state)
 		     sbh * (34 - 2 - 2 * 4) / t, 1e-12);
 }
 
+/*
+ * Multi-head Latent Attention, DeepSeek-V3's config (h 7168, a 128, q_lora
+ * 1536, kv_lora 512, nope d 128, rope r 64, v 128): attention weights per
+ * layer h q + q + q a (d + r) + h (c + r) + c + c a 2d + a d h + h = 187.1M,
+ * so the shape gives the published 671B total and 37B active; forward
+ * FLOPs per token are twice the matrices (Megatron-LM's
+ * num_floating_point_operations, MLA branch, without its norm terms), the
+ * core 2 s a (d + r + d) over the whole s x s (Megatron halves it for the
+ * causal mask); the KV cache holds c + r values per token and layer.
+ */
+static void test_mla(void **state)
+{
+	(void)state;
+	const struct model_spec *m = catalog_model(cat, "deepseek-v3");
+	assert_true(transformer_is_mla(m));
+	double h = 7168, a = 128, q = 1536, c = 512, d = 128, r = 64, s = 4096;
+	double attn = h * q + q + q * a * (d + r) + h * (c + r) + c + c * a * 2 * d + a * d * h + h;
+	assert_close(transformer_attention_params(m), attn, 1e-12);
+	assert_close(attn / 1e6, 187.1, 0.001);
+	assert_close(transformer_params_total(m) / 1e9, 671, 0.005);
+	assert_close(transformer_params_active(m) / 1e9, 37, 0.02);
+	assert_int_equal(transformer_qk_head_dim(m), 192);
+	assert_int_equal(transformer_v_head_dim(m), 128);
+	assert_true(transformer_kv_elems_per_token(m) == 576);
+
+	/* a dense copy of the shape isolates the attention: forward per token */
+	struct model_spec dense = *m;
+	dense.experts = dense.experts_active = dense.expert_ffn = dense.shared_experts = dense.dense_layers = 0;
+	struct transformer_flops f;
+	transformer_forward_flops(&dense, (int)s, &f);
+	double mlp = 2 * 3 * h * dense.ffn;
+	double megatron_linear = 2 * (q * (h + a * (d + r)) + c * (h + a * (d + d)) + h * r + a * d * h);
+	assert_close(f.linear / dense.layers - mlp, megatron_linear, 1e-12);
+	assert_close(f.attention_core / dense.layers, 2 * s * a * (d + r + d), 1e-12);
+
+	/* tensor parallelism splits the up-projections and the output
+	 * projection, not the down-projections */
+	struct transformer_gemm g1[TRANSFORMER_ATTN_GEMMS], g8[TRANSFORMER_ATTN_GEMMS];
+	int n1 = transformer_attention_gemms(m, 1, g1), n8 = transformer_attention_gemms(m, 8, g8);
+	assert_int_equal(n1, 5);
+	assert_int_equal(n8, 5);
+	double per_gpu = 0;
+	for (int i = 0; i < n8; i++)
+		per_gpu += g8[i].n * g8[i].k;
+	assert_close(per_gpu, h * q + h * (c + r) + (q * a * (d + r) + c * a * 2 * d + a * d * h) / 8, 1e-12);
+
+	/* without a latent, the same shape is ordinary attention */
+	struct model_spec mha = *m;
+	mha.q_lora_rank = mha.kv_lora_rank = mha.qk_rope_dim = 0;
+	assert_false(transformer_is_mla(&mha));
+	assert_close(transformer_attention_params(&mha), 4 * h * a * d + h, 1e-12);
+	assert_true(transformer_kv_elems_per_token(&mha) == 2 * a * d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_six_n_plus_attention),
 		cmocka_unit_test(test_recompute_flops),
 		cmocka_unit_test(test_activation_memory_formula),
+		cmocka_unit_test(test_mla),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
