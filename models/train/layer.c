@@ -335,17 +335,27 @@ static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
 	 * expert-TP gather is among the layer's TP collectives) */
 	double tokens = p->sp ? x->tokens / p->tp : x->tokens;
 	double bytes = TRAIN_ACT_BYTES * tokens * m->experts_active * m->hidden;
+	/* fp8 dispatch: one byte a value and one fp32 scale per 128 */
+	double dispatch_bytes = p->moe_dispatch == MOE_DISPATCH_FP8 ? bytes * (1.0 + 4.0 / 128) / TRAIN_ACT_BYTES : bytes;
 
 	expert_group_shape(x, &eg);
-	double one = 0;
+	double combine = 0, dispatch = 0;
 	if (eg.n > 1 && bytes > 0) {
 		double scale = layer_moe_net_scale(m->experts, m->experts_active, eg.nodes, p->moe_max_nodes);
 		bool ok = collective_all_to_all_routed(&x->topo, &eg, bytes, scale, &cost, NULL);
 		assert(ok);  /* as layer_coll_s: the reader rejects a multi-node cluster without a NIC */
+		combine = dispatch = cost.time_s;
+		if (dispatch_bytes != bytes) {
+			ok = collective_all_to_all_routed(&x->topo, &eg, dispatch_bytes, scale, &cost, NULL);
+			assert(ok);
+			dispatch = cost.time_s;
+		}
 		(void)ok;
-		one = cost.time_s;
 	}
-	double a2a = 2 * one;  /* dispatch and combine */
+	/* each pass: one transfer towards the experts (the dispatch, or the
+	 * gradient of the combine) and one back (the combine, or the gradient
+	 * of the dispatch) */
+	double a2a = dispatch + combine;
 	double f = layer_moe_paired_share(p->moe_overlap, p->pp, p->vpp, p->microbatches);
 	double bwd_compute = lt->bwd_input + lt->bwd_weight + lt->recompute;
 	lt->ep_fwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, bwd_compute);

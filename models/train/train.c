@@ -11,6 +11,7 @@
 
 const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
 const char *const moe_overlap_names[] = { "none", "1f1b", "dualpipe", NULL };
+const char *const moe_dispatch_names[] = { "bf16", "fp8", NULL };
 const char *const pipeline_split_names[] = { "layers", "embedding+loss", NULL };
 const char *const grad_reduce_names[] = { "auto", "fp32", "bf16", NULL };
 const char *const finetune_method_names[] = { "full", "lora", "qlora", NULL };

@@ -79,6 +79,15 @@ extern const char *const schedule_names[];
 enum moe_overlap { MOE_OVERLAP_NONE, MOE_OVERLAP_1F1B, MOE_OVERLAP_DUALPIPE };
 extern const char *const moe_overlap_names[];
 
+/* The format of the MoE all-to-all that carries tokens to the experts
+ * (parallelism.moe_dispatch_precision): bf16 both ways (the default,
+ * Megatron-Core's dispatchers), or fp8 for the dispatch and for the
+ * gradient sent back to the experts' outputs, with one fp32 scale per 128
+ * values, the combines staying bf16 (DeepSeek-V3, arXiv:2412.19437 section
+ * 3.3.3, "Low-Precision Communication"). */
+enum moe_dispatch { MOE_DISPATCH_BF16, MOE_DISPATCH_FP8 };
+extern const char *const moe_dispatch_names[];
+
 
 /* Fields are PLAN_AUTO where the planner decides. */
 struct parallel_plan {
@@ -90,6 +99,7 @@ struct parallel_plan {
 	bool tp_comm_overlap;   /* TP collectives overlapped with GEMMs (userbuffers) */
 	int moe_a2a_overlap;    /* enum moe_overlap (0: none) */
 	int moe_max_nodes;      /* node-limited routing: nodes a token may reach (0: unlimited) */
+	int moe_dispatch;       /* enum moe_dispatch (0: bf16) */
 	int expert_tp;          /* experts' tensor parallelism (MoE parallel folding); 0: tp */
 	int pipeline_split;     /* enum pipeline_split (0: even layers) */
 	int grad_reduce;        /* enum grad_reduce (0: auto) */
@@ -156,6 +166,7 @@ struct train_plan {
 	bool tp_overlap;
 	enum moe_overlap moe_overlap;
 	int moe_max_nodes;            /* 0: unlimited */
+	enum moe_dispatch moe_dispatch;
 	int etp;                      /* experts' tensor parallelism; etp == tp: not folded */
 	bool param_gather_overlap;    /* the ZeRO-1/2 weight all-gather overlaps the next forward */
 	char order[32];

@@ -245,6 +245,44 @@ static void test_parallel_folding(void **state)
 	}
 }
 
+/*
+ * FP8 dispatch (moe_dispatch_precision "fp8", DeepSeek-V3 section 3.3.3):
+ * in each pass the transfer towards the experts carries one byte a value
+ * plus an fp32 scale per 128, T k h (1 + 4/128) bytes, and the one back
+ * stays bf16: a pass's all-to-all is routed(fp8 bytes) + routed(bf16 bytes)
+ * instead of twice the bf16 one (folded Mixtral on one node, no overlap).
+ */
+static void test_fp8_dispatch(void **state)
+{
+	(void)state;
+	struct scenario s[2];
+	struct train_result r[2];
+	struct layer_time lt[2];
+	struct layer_ctx x[2];
+	struct cs_error err;
+	const char *extra[2] = { ", \"expert_tp\": 1", ", \"expert_tp\": 1, \"moe_dispatch_precision\": \"fp8\"" };
+	for (int i = 0; i < 2; i++) {
+		load_folded(extra[i], &s[i]);
+		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
+		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
+		layer_cost(&x[i], true, &lt[i]);
+	}
+	const struct model_spec *m = &s[0].workload.train.model;
+	double T = 4096 / 2, h = m->hidden, k = m->experts_active;
+	struct collective_group g;
+	struct coll_cost bf16, fp8;
+	collective_group_make(&g, 1, 8);
+	assert_true(collective_all_to_all_routed(&x[0].topo, &g, 2 * T * k * h, 1, &bf16, NULL));
+	assert_true(collective_all_to_all_routed(&x[0].topo, &g, T * k * h * (1 + 4.0 / 128), 1, &fp8, NULL));
+	assert_close(lt[0].ep_fwd, 2 * bf16.time_s, 1e-12);
+	assert_close(lt[1].ep_fwd, bf16.time_s + fp8.time_s, 1e-12);
+	assert_close(lt[1].ep_bwd, bf16.time_s + fp8.time_s, 1e-12);
+	assert_true(fp8.time_s < bf16.time_s);
+	for (int i = 0; i < 2; i++)
+		scenario_release(&s[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_deepep_dispatch_bandwidth),
 		cmocka_unit_test(test_layer_exposed_all_to_all),
 		cmocka_unit_test(test_parallel_folding),
+		cmocka_unit_test(test_fp8_dispatch),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
