@@ -12,7 +12,7 @@ sw=scenarios/examples/sweep-nccl.json
 # a table: the short default set, with dollars, percents and days
 expect_status 0 "$CLUSTERSIM" run "$ex" --format table &&
 	head -1 "$TMP/out" | grep -q '^candidate  *status  *gpus  *tp  *pp  *dp  *step_time_s  *tokens_per_s  *mfu  *wall_time_p50_h  *cost_usd_p50  *reason$' &&
-	grep -q '^16 x p5 on-demand .* 40\.3%  *109\.1 d  *\$2,306,581 *$' "$TMP/out" && ok || fail "default table columns and units"
+	grep -q '^16 x p5 on-demand .* 40\.3%  *109\.1 d  *\$2,306,829 *$' "$TMP/out" && ok || fail "default table columns and units"
 # a status other than ok stays visible, with its reason
 grep -q '16 x p5en spot  *unsupported .*spot preemptions' "$TMP/out" && ok || fail "unsupported row in the default table"
 expect_status 0 "$CLUSTERSIM" run "$whole" --format table &&

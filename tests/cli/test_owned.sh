@@ -16,7 +16,7 @@ grep -q '^custom H200 NDR,"owned: 10.2 kW x PUE 1.3 x \$0.08/kWh' "$TMP/out" && 
 # billed per second: billed_h is the wall time
 expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status,wall_time_p50_h,billed_h --set "candidates[4].price=$own" ||
 	fail "owned run"
-grep -qx 'custom H200 NDR,ok,2593.03,2593.03' "$TMP/out" && ok || fail "owned billed_h: $(cat "$TMP/out")"
+grep -qx 'custom H200 NDR,ok,2593.31,2593.31' "$TMP/out" && ok || fail "owned billed_h: $(cat "$TMP/out")"
 # a preset without node power and no node_power_kw: exit 2 naming the path
 expect_status 2 "$CLUSTERSIM" run "$ex" --set 'candidates[2].price={"type":"owned","pue":1.3,"usd_per_kwh":0.08,"purchase_usd":270000,"life_years":4}' ||
 	fail "owned without power"
