@@ -108,14 +108,18 @@ double memory_lora_params_per_layer(const struct train_spec *w, const struct tra
  * ZeRO shards over dp x cp: the context-parallel ranks hold the same
  * weights, and Megatron's gradient buffers and distributed optimizer use the
  * data-parallel group with context parallelism
- * (megatron/core/distributed/param_and_grad_buffer.py). The layers' norms
- * (2h of ~12h^2 parameters) are counted in the base format. */
+ * (megatron/core/distributed/param_and_grad_buffer.py). The routed experts'
+ * `expert` of the params shard over the expert-data-parallel group instead
+ * (tp x cp x dp / (etp x ep) ranks: Megatron-Core keeps them in their own
+ * buffers over that group). The layers' norms (2h of ~12h^2 parameters) are
+ * counted in the base format. */
 static void model_states(const struct train_spec *w, const struct train_plan *p, double params, double embedding,
-			 double layers, struct train_memory *s)
+			 double expert, double layers, struct train_memory *s)
 {
 	const struct model_spec *m = &w->model;
 	bool lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
 	double shard = (double)p->dp * p->cp;
+	double sharded = (params - expert) / shard + expert / parallel_expert_dp(p);
 	if (lora) {
 		double base_bytes = memory_base_bytes_per_param(memory_base_format(w));
 		double adapters = memory_lora_params_per_layer(w, p) * layers;
@@ -126,19 +130,15 @@ static void model_states(const struct train_spec *w, const struct train_plan *p,
 		return;
 	}
 	s->weights = params * TRAIN_WEIGHT_BYTES;
-	s->grads = params * p->grad_bytes;
-	s->optimizer = params * TRAIN_OPTIMIZER_BYTES;
-	if (p->zero >= 1)
-		s->optimizer /= shard;
-	if (p->zero >= 2)
-		s->grads /= shard;
+	s->grads = (p->zero >= 2 ? sharded : params) * p->grad_bytes;
+	s->optimizer = (p->zero >= 1 ? sharded : params) * TRAIN_OPTIMIZER_BYTES;
 	if (p->zero >= 3) {
 		/* sharded, plus two layers gathered at a time (prefetch); in the
 		 * backward a layer's unsharded gradient lives until its
 		 * reduce-scatter ends, which runs under the next layer's backward:
 		 * two of them too (PyTorch FSDP, Zhao et al. VLDB 2023, 3.2) */
 		double layer = (transformer_layer_params(m, m->experts > 0, true)) / p->tp;
-		s->weights = s->weights / shard + 2 * layer * TRAIN_WEIGHT_BYTES;
+		s->weights = sharded * TRAIN_WEIGHT_BYTES + 2 * layer * TRAIN_WEIGHT_BYTES;
 		s->grads += 2 * layer * p->grad_bytes;
 	}
 }
@@ -257,20 +257,21 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 	/* the heaviest stage: its chunks' parameters and activations */
 	int *chunk_layers = xcalloc((size_t)p->vpp, sizeof *chunk_layers);
 	for (int i = 0; i < p->pp; i++) {
-		double params = 0, embedding = 0, layers = 0;
+		double params = 0, embedding = 0, expert = 0, layers = 0;
 		bool has_last = false;
 		for (int ch = 0; ch < p->vpp; ch++) {
 			int vs = ch * p->pp + i, first, count;
 			parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 			params += parallel_vstage_params(m, p, vs, P);
 			embedding += parallel_vstage_embedding_params(m, p, vs, P);
+			expert += parallel_vstage_expert_params(m, p, vs, P);
 			layers += count;
 			chunk_layers[ch] = count;
 			has_last |= vs == P - 1;
 		}
 		struct train_memory s;
 		memset(&s, 0, sizeof s);
-		model_states(w, p, params, embedding, layers, &s);
+		model_states(w, p, params, embedding, expert, layers, &s);
 		s.activations = activations(w, p, i, chunk_layers, has_last);
 		s.workspace = memory_workspace_bytes;
 		s.total = s.weights + s.grads + s.optimizer + s.activations + s.workspace;

@@ -191,14 +191,31 @@ bool parallel_moe_folded(const struct train_plan *p)
 	return p->etp != p->tp;
 }
 
+/* Weights of one layer's routed experts, all of them. */
+static double routed_expert_params(const struct model_spec *m)
+{
+	return (double)m->experts * transformer_mlp_matrices(m) * m->hidden * m->expert_ffn;
+}
+
 double parallel_moe_layer_params(const struct model_spec *m, const struct train_plan *p)
 {
-	double all = transformer_mlp_params(m, true, true);
-	if (!parallel_moe_folded(p))
-		return all / (p->tp * p->ep);
+	double all = transformer_mlp_params(m, true, true), routed = routed_expert_params(m);
 	/* routed experts over etp x ep; router, shared experts and norm over tp */
-	double routed = (double)m->experts * transformer_mlp_matrices(m) * m->hidden * m->expert_ffn;
 	return routed / ((double)p->etp * p->ep) + (all - routed) / p->tp;
+}
+
+double parallel_vstage_expert_params(const struct model_spec *m, const struct train_plan *p, int vs, int P)
+{
+	int first, count, dense, moe;
+	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
+	parallel_layer_mix(m, first, count, &dense, &moe);
+	return moe * routed_expert_params(m) / ((double)p->etp * p->ep);
+}
+
+double parallel_expert_dp(const struct train_plan *p)
+{
+	double edp = (double)p->tp * p->cp * p->dp / ((double)p->etp * p->ep);
+	return edp < 1 ? 1 : edp;
 }
 
 /* The batch splits into dp replicas of whole micro-batches; the reason

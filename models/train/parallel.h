@@ -90,9 +90,20 @@ double parallel_vstage_params(const struct model_spec *m, const struct train_pla
  * MoE parallel folding, parallel.c). */
 bool parallel_moe_folded(const struct train_plan *p);
 
-/* Parameters of one MoE layer's MLP on a GPU: all of it over tp x ep, or
- * folded, the routed experts over etp x ep and the rest over tp. */
+/* Parameters of one MoE layer's MLP on a GPU: the routed experts over
+ * etp x ep (etp = tp when not folded), the router, shared experts and norm
+ * over tp (every expert-parallel rank holds them, as Megatron-Core's
+ * SharedExpertMLP and router are not expert-parallel). */
 double parallel_moe_layer_params(const struct model_spec *m, const struct train_plan *p);
+
+/* Of a virtual stage's parameters on a GPU, the routed experts' (sharded
+ * and reduced over the expert-data-parallel group, not over dp x cp). */
+double parallel_vstage_expert_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
+
+/* Ranks of the expert-data-parallel group: the tp x cp x dp ranks of a
+ * stage over the expert grid's etp x ep (Megatron-Core's expert data
+ * parallelism, world / (etp x ep x pp); at least 1). */
+double parallel_expert_dp(const struct train_plan *p);
 
 /* Of those, the input embedding's and output projection's (tensor sharded). */
 double parallel_vstage_embedding_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);

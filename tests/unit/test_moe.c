@@ -104,6 +104,9 @@ static void test_deepep_dispatch_bandwidth(void **state)
 	assert_close(logical, 61e9, 0.15);
 }
 
+/* On H200: the experts' optimizer states shard over the expert-data-parallel
+ * group only (2 ranks here, 1 in load_folded's unfolded plan), which an
+ * 80 GB GPU does not hold. */
 static void load(const char *overlap, struct scenario *s)
 {
 	char text[2048];
@@ -113,7 +116,7 @@ static void load(const char *overlap, struct scenario *s)
 		 " \"global_batch_tokens\": 1048576, \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"cp\": 1,"
 		 " \"ep\": 8, \"dp\": 16, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\","
 		 " \"sequence_parallel\": false, \"moe_a2a_overlap\": \"%s\"}},"
-		 " \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 2}]}", overlap);
+		 " \"candidates\": [{\"preset\": \"dgx-h200\", \"nodes\": 2}]}", overlap);
 	assert_int_equal(scenario_of_text(text, s, &err), 0);
 }
 
@@ -169,7 +172,7 @@ static void load_folded(const char *extra, struct scenario *s)
 		 " \"global_batch_tokens\": 1048576, \"parallelism\": {\"tp\": 2, \"pp\": 1, \"vpp\": 1, \"cp\": 1,"
 		 " \"ep\": 8, \"dp\": 8, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\","
 		 " \"order\": \"tp-cp-dp-pp\"%s}},"
-		 " \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 2}]}", extra);
+		 " \"candidates\": [{\"preset\": \"dgx-h200\", \"nodes\": 2}]}", extra);
 	assert_int_equal(scenario_of_text(text, s, &err), 0);
 }
 
@@ -182,7 +185,8 @@ static void load_folded(const char *extra, struct scenario *s)
  * 2 (T / tp) k h bytes over that group, twice (dispatch and combine). The
  * MLP's half of the TP collectives goes (etp 1, no shared experts); the
  * routed experts' weights split 1 x 8 instead of 2 x 8, the router and
- * norm over tp. An etp that does not divide tp, or no sequence
+ * norm over tp either way (every expert-parallel rank holds them), and the
+ * experts' optimizer states over the expert-data-parallel group. An etp that does not divide tp, or no sequence
  * parallelism, is an invalid plan with its reason; expert_tp = tp is the
  * plan without it.
  */
@@ -224,8 +228,20 @@ static void test_parallel_folding(void **state)
 	assert_close(lt[1].tp_fwd, lt[0].tp_fwd / 2, 1e-12);
 
 	double routed = E * 3 * h * f, rest = h * E + h;
-	assert_close(parallel_moe_layer_params(m, &r[0].plan), (routed + rest) / 16, 1e-12);
+	assert_close(parallel_moe_layer_params(m, &r[0].plan), routed / 16 + rest / 2, 1e-12);
 	assert_close(parallel_moe_layer_params(m, &r[1].plan), routed / 8 + rest / 2, 1e-12);
+	/* the routed experts' optimizer states shard over the expert-data-
+	 * parallel group, tp x dp / (etp x ep) ranks: 1 unfolded, 2 folded;
+	 * everything else over dp (8) */
+	assert_true(parallel_expert_dp(&r[0].plan) == 1);
+	assert_true(parallel_expert_dp(&r[1].plan) == 2);
+	for (int i = 0; i < 2; i++) {
+		const struct train_plan *p = &r[i].plan;
+		double all = parallel_vstage_params(m, p, 0, 1), ex = parallel_vstage_expert_params(m, p, 0, 1);
+		assert_close(ex, m->layers * routed / (p->etp * 8.0), 1e-12);
+		assert_close(r[i].mem.optimizer, ((all - ex) / 8 + ex / parallel_expert_dp(p)) * TRAIN_OPTIMIZER_BYTES,
+			     1e-12);
+	}
 	assert_true(r[1].step_time_s < r[0].step_time_s);
 	for (int i = 0; i < 3; i++)
 		scenario_release(&s[i]);
