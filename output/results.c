@@ -326,7 +326,9 @@ static const char *const training_columns[] = {
 	/* additions: the step's wait for its data */
 	"t_data_stall_s", "frac_data_stall",
 	/* additions: costs that grow with scale */
-	"t_straggler_s", NULL
+	"t_straggler_s",
+	/* additions: MoE parallel folding */
+	"expert_tp", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -340,6 +342,8 @@ static void plan_cells(rowset *rs, const struct train_result *t)
 	rowset_int(rs, "dp", p->dp);
 	rowset_int(rs, "cp", p->cp);
 	rowset_int(rs, "ep", p->ep);
+	if (p->ep > 1 || p->etp != p->tp)  /* the experts' TP: a MoE plan's */
+		rowset_int(rs, "expert_tp", p->etp);
 	rowset_int(rs, "zero", p->zero);
 	rowset_text(rs, "schedule", schedule_names[p->schedule]);
 	rowset_text(rs, "recompute", recompute_names[p->recompute]);
@@ -796,6 +800,7 @@ static const struct results_column columns[] = {
 	{ "t_bubble_s", UNIT_NUMBER, "s", "the step's pipeline bubble" },
 	{ "t_wait_s", UNIT_NUMBER, "s", "the rest of the step (waits)" },
 	{ "t_straggler_s", UNIT_NUMBER, "s", "the step's wait for the slowest GPU of the job: sigma x E[max of N normal draws] x t_compute_s (docs/training.md)" },
+	{ "expert_tp", UNIT_COUNT, "count", "the experts' tensor-parallel degree (MoE parallel folding; = tp when not folded: docs/training.md); empty without expert parallelism" },
 	{ "micro_batches", UNIT_COUNT, "count", "micro-batches per step on each pipeline" },
 	{ "sequence_parallel", UNIT_BOOL, "boolean", "sequence parallelism with tensor parallelism" },
 	{ "plans_tried", UNIT_COUNT, "count", "plans that divide the cluster, searched when a plan field is auto" },
