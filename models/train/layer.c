@@ -182,13 +182,23 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, struct layer_gemms *g
  * read, T h written): 2 (1 + k) T h activation bytes in two memory-bound
  * kernels (Megatron-Core's fused permute / unpermute, moe_permute_fusion),
  * over the tokens this rank dispatches (1/tp of them under sequence
- * parallelism). The backward moves the same bytes. */
+ * parallelism). Megatron-Core's `alltoall` dispatcher (the model's unless
+ * moe_max_nodes_per_token names a node-deduplicating one) also regroups
+ * what it receives by local expert when a rank holds more than one, after
+ * the dispatch and again before the combine (sort_chunks_by_idxs in
+ * megatron/core/transformer/moe/token_dispatcher.py): T k h read and
+ * written twice more, two more kernels. The backward moves the same bytes. */
 double layer_moe_permute_s(const struct layer_ctx *x)
 {
 	const struct model_spec *m = &x->w->model;
 	double tokens = x->p->sp ? x->tokens / x->p->tp : x->tokens;
 	double bytes = TRAIN_ACT_BYTES * 2 * (1.0 + m->experts_active) * tokens * m->hidden;
-	return roofline_memory_s(&x->k, bytes, 2);
+	int kernels = 2;
+	if (x->p->ep > 1 && x->p->moe_max_nodes == 0 && m->experts / x->p->ep > 1) {
+		bytes += TRAIN_ACT_BYTES * 4 * m->experts_active * tokens * m->hidden;
+		kernels += 2;
+	}
+	return roofline_memory_s(&x->k, bytes, kernels);
 }
 
 /* The attention core of one layer, forward (*fwd_s) and backward (*bwd_s). */

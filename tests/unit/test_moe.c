@@ -146,6 +146,18 @@ static void test_layer_exposed_all_to_all(void **state)
 		assert_int_equal(layer_ctx_init(&x, &s[0].workload.train, &s[0].candidates[0], &r[0].plan, &err), 0);
 		double bytes = 2.0 * 2 * (1 + 2) * 4096 * 4096;
 		assert_close(layer_moe_permute_s(&x), roofline_memory_s(&x.k, bytes, 2), 1e-12);
+		/* ep 4: two local experts, so the alltoall dispatcher regroups the
+		 * T k h received by expert after the dispatch and before the
+		 * combine, read and written: 4 T k h more bf16 values, two kernels;
+		 * not with a node-deduplicating dispatcher (moe_max_nodes) */
+		struct train_plan p4 = r[0].plan;
+		p4.ep = 4;
+		assert_int_equal(layer_ctx_init(&x, &s[0].workload.train, &s[0].candidates[0], &p4, &err), 0);
+		double sort = 2.0 * 4 * 2 * 4096 * 4096;
+		assert_close(layer_moe_permute_s(&x), roofline_memory_s(&x.k, bytes + sort, 4), 1e-12);
+		p4.moe_max_nodes = 2;
+		assert_int_equal(layer_ctx_init(&x, &s[0].workload.train, &s[0].candidates[0], &p4, &err), 0);
+		assert_close(layer_moe_permute_s(&x), roofline_memory_s(&x.k, bytes, 2), 1e-12);
 	}
 	double a2a = lt[0].ep_fwd;
 	assert_true(a2a > 0);
