@@ -17,6 +17,7 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->moe_a2a_overlap = MOE_OVERLAP_NONE;
 	p->moe_max_nodes = 0;
 	p->moe_dispatch = MOE_DISPATCH_BF16;
+	p->moe_load_imbalance = 1;
 	p->expert_tp = 0;
 	p->overlap_param_gather = true;
 	p->free_stage_input = false;
@@ -101,7 +102,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
 		"sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
 		"pipeline_split", "grad_reduce_precision", "overlap_param_gather",
-		"free_stage_input", "expert_tp", "moe_dispatch_precision", NULL
+		"free_stage_input", "expert_tp", "moe_dispatch_precision", "moe_load_imbalance", NULL
 	};
 
 	plan_set_auto(p);
@@ -125,6 +126,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	    jread_int32(r, v, "moe_max_nodes_per_token", false, 1, 1 << 20, &p->moe_max_nodes) < 0 ||
 	    jread_int32(r, v, "expert_tp", false, 1, 1024, &p->expert_tp) < 0 ||
 	    jread_enum(r, v, "moe_dispatch_precision", false, moe_dispatch_names, &p->moe_dispatch) < 0 ||
+	    jread_real(r, v, "moe_load_imbalance", false, 1, 64, &p->moe_load_imbalance) < 0 ||
 	    read_split_grad_reduce(r, v, p) < 0)
 		return -1;
 	return 0;

@@ -157,11 +157,13 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, struct layer_gemms *g
 	/* routed tokens: T k per GPU on average, over E/ep local experts. Folded
 	 * (etp != tp), each rank routes its own T / tp tokens (sequence
 	 * parallel) and an expert-TP group of etp ranks shares their tokens:
-	 * T etp / tp per GPU, through experts split etp ways. */
+	 * T etp / tp per GPU, through experts split etp ways. The busiest
+	 * expert-parallel rank, which every all-to-all waits for, gets
+	 * moe_imbalance times the mean. */
 	bool folded = parallel_moe_folded(p);
 	double et = folded ? p->etp : t, routed_T = folded ? T * et / t : T;
 	double local = (double)m->experts / p->ep;
-	double per_expert = routed_T * m->experts_active * p->ep / m->experts;
+	double per_expert = routed_T * m->experts_active * p->ep / m->experts * p->moe_imbalance;
 	double fe = m->expert_ffn / et;
 	gemm_add(k, 1, folded ? T / t : T, m->experts, h, g);
 	gemm_add(k, local, per_expert, (gated ? 2 : 1) * fe, h, g);
@@ -195,7 +197,8 @@ double layer_moe_permute_s(const struct layer_ctx *x)
 	double bytes = TRAIN_ACT_BYTES * 2 * (1.0 + m->experts_active) * tokens * m->hidden;
 	int kernels = 2;
 	if (x->p->ep > 1 && x->p->moe_max_nodes == 0 && m->experts / x->p->ep > 1) {
-		bytes += TRAIN_ACT_BYTES * 4 * m->experts_active * tokens * m->hidden;
+		/* what the busiest rank receives */
+		bytes += TRAIN_ACT_BYTES * 4 * m->experts_active * tokens * m->hidden * x->p->moe_imbalance;
 		kernels += 2;
 	}
 	return roofline_memory_s(&x->k, bytes, kernels);
@@ -344,7 +347,9 @@ static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
 	 * 1/tp of the tokens (Megatron-Core requires it with EP and TP; the
 	 * expert-TP gather is among the layer's TP collectives) */
 	double tokens = p->sp ? x->tokens / p->tp : x->tokens;
-	double bytes = TRAIN_ACT_BYTES * tokens * m->experts_active * m->hidden;
+	/* the busiest rank receives (and sends back) moe_imbalance x the mean,
+	 * and the exchange ends when it does */
+	double bytes = TRAIN_ACT_BYTES * tokens * m->experts_active * m->hidden * p->moe_imbalance;
 	/* fp8 dispatch: one byte a value and one fp32 scale per 128 */
 	double dispatch_bytes = p->moe_dispatch == MOE_DISPATCH_FP8 ? bytes * (1.0 + 4.0 / 128) / TRAIN_ACT_BYTES : bytes;
 

@@ -30,6 +30,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->moe_overlap = (enum moe_overlap)req->moe_a2a_overlap;
 	p->moe_max_nodes = req->moe_max_nodes;
 	p->moe_dispatch = (enum moe_dispatch)req->moe_dispatch;
+	p->moe_imbalance = req->moe_load_imbalance >= 1 ? req->moe_load_imbalance : 1;
 	p->etp = req->expert_tp > 0 ? req->expert_tp : p->tp;
 	p->split = req->pipeline_split == SPLIT_EMBEDDING_LOSS ? SPLIT_EMBEDDING_LOSS : SPLIT_LAYERS;
 	p->grad_bytes = parallel_grad_bytes(w->precision, req->grad_reduce);

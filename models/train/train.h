@@ -100,6 +100,7 @@ struct parallel_plan {
 	int moe_a2a_overlap;    /* enum moe_overlap (0: none) */
 	int moe_max_nodes;      /* node-limited routing: nodes a token may reach (0: unlimited) */
 	int moe_dispatch;       /* enum moe_dispatch (0: bf16) */
+	double moe_load_imbalance; /* the busiest EP rank's tokens over the mean (1: balanced) */
 	int expert_tp;          /* experts' tensor parallelism (MoE parallel folding); 0: tp */
 	int pipeline_split;     /* enum pipeline_split (0: even layers) */
 	int grad_reduce;        /* enum grad_reduce (0: auto) */
@@ -167,6 +168,7 @@ struct train_plan {
 	enum moe_overlap moe_overlap;
 	int moe_max_nodes;            /* 0: unlimited */
 	enum moe_dispatch moe_dispatch;
+	double moe_imbalance;         /* >= 1: the busiest expert-parallel rank's load over the mean */
 	int etp;                      /* experts' tensor parallelism; etp == tp: not folded */
 	bool param_gather_overlap;    /* the ZeRO-1/2 weight all-gather overlaps the next forward */
 	char order[32];

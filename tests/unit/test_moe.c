@@ -311,6 +311,50 @@ static void test_fp8_dispatch(void **state)
 		scenario_release(&s[i]);
 }
 
+/*
+ * Expert load imbalance (moe_load_imbalance 1.5, Mixtral 8x7B, tp 1, ep 8:
+ * one expert per rank, no overlap). The busiest rank's expert GEMMs see
+ * 1.5 x the mean tokens, T k ep / E x 1.5 per expert; its all-to-all
+ * moves 1.5 x the bytes both ways; and it keeps 1.5 x the routed experts'
+ * inner tensors: (1.5 - 1) s b 6 k f_e more bytes per layer, 32 layers held
+ * once each on pp 1.
+ */
+static void test_load_imbalance(void **state)
+{
+	(void)state;
+	struct scenario s[2];
+	struct train_result r[2];
+	struct layer_time lt[2];
+	struct layer_ctx x[2];
+	struct cs_error err;
+	for (int i = 0; i < 2; i++) {
+		load("none", &s[i]);
+		s[i].workload.train.plan.moe_load_imbalance = i == 0 ? 1 : 1.5;
+		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
+		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
+		layer_cost(&x[i], true, &lt[i]);
+	}
+	const struct model_spec *m = &s[0].workload.train.model;
+	double T = 4096, h = m->hidden, k = m->experts_active, fe = m->expert_ffn;
+	double pe = T * k * 8 / m->experts;  /* tokens per expert from the 8 ranks, one expert per rank */
+	const struct roofline *kk = &x[0].k;
+	double g1 = roofline_gemm_tiled_s(kk, pe, 2 * fe, h) + roofline_gemm_tiled_s(kk, pe, h, fe);
+	double g15 = roofline_gemm_tiled_s(kk, 1.5 * pe, 2 * fe, h) + roofline_gemm_tiled_s(kk, 1.5 * pe, h, fe);
+	assert_close(lt[1].fwd - lt[0].fwd, g15 - g1, 1e-9);
+	struct collective_group g;
+	struct coll_cost c1, c15;
+	collective_group_make(&g, 1, 8);
+	assert_true(collective_all_to_all_routed(&x[0].topo, &g, 2 * T * k * h, 1, &c1, NULL));
+	assert_true(collective_all_to_all_routed(&x[0].topo, &g, 1.5 * 2 * T * k * h, 1, &c15, NULL));
+	assert_close(lt[0].ep_fwd, 2 * c1.time_s, 1e-12);
+	assert_close(lt[1].ep_fwd, 2 * c15.time_s, 1e-12);
+	assert_close(r[1].mem.activations - r[0].mem.activations, 0.5 * T * 6 * k * fe * m->layers, 1e-9);
+	assert_true(r[1].step_time_s > r[0].step_time_s);
+	for (int i = 0; i < 2; i++)
+		scenario_release(&s[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_layer_exposed_all_to_all),
 		cmocka_unit_test(test_parallel_folding),
 		cmocka_unit_test(test_fp8_dispatch),
+		cmocka_unit_test(test_load_imbalance),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
