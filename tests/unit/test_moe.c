@@ -273,6 +273,20 @@ static void test_parallel_folding(void **state)
 	}
 }
 
+/* Each loaded scenario's plan evaluated (it must run) and one MoE layer's
+ * costs under it. */
+static void evaluate_moe_layers(struct scenario *s, struct train_result *r, struct layer_ctx *x, struct layer_time *lt,
+				int n)
+{
+	struct cs_error err;
+	for (int i = 0; i < n; i++) {
+		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
+		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
+		layer_cost(&x[i], true, &lt[i]);
+	}
+}
+
 /*
  * FP8 dispatch (moe_dispatch_precision "fp8", DeepSeek-V3 section 3.3.3):
  * in each pass the transfer towards the experts carries one byte a value
@@ -287,15 +301,10 @@ static void test_fp8_dispatch(void **state)
 	struct train_result r[2];
 	struct layer_time lt[2];
 	struct layer_ctx x[2];
-	struct cs_error err;
 	const char *extra[2] = { ", \"expert_tp\": 1", ", \"expert_tp\": 1, \"moe_dispatch_precision\": \"fp8\"" };
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++)
 		load_folded(extra[i], &s[i]);
-		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
-		assert_int_equal(r[i].status, TRAIN_OK);
-		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
-		layer_cost(&x[i], true, &lt[i]);
-	}
+	evaluate_moe_layers(s, r, x, lt, 2);
 	const struct model_spec *m = &s[0].workload.train.model;
 	double T = 4096 / 2, h = m->hidden, k = m->experts_active;
 	struct collective_group g;
@@ -326,15 +335,11 @@ static void test_load_imbalance(void **state)
 	struct train_result r[2];
 	struct layer_time lt[2];
 	struct layer_ctx x[2];
-	struct cs_error err;
 	for (int i = 0; i < 2; i++) {
 		load("none", &s[i]);
 		s[i].workload.train.plan.moe_load_imbalance = i == 0 ? 1 : 1.5;
-		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
-		assert_int_equal(r[i].status, TRAIN_OK);
-		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
-		layer_cost(&x[i], true, &lt[i]);
 	}
+	evaluate_moe_layers(s, r, x, lt, 2);
 	const struct model_spec *m = &s[0].workload.train.model;
 	double T = 4096, h = m->hidden, k = m->experts_active, fe = m->expert_ffn;
 	double pe = T * k * 8 / m->experts;  /* tokens per expert from the 8 ranks, one expert per rank */
