@@ -163,7 +163,7 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, struct layer_gemms *g
 	bool folded = parallel_moe_folded(p);
 	double et = folded ? p->etp : t, routed_T = folded ? T * et / t : T;
 	double local = (double)m->experts / p->ep;
-	double per_expert = routed_T * m->experts_active * p->ep / m->experts * p->moe_imbalance;
+	double per_expert = routed_T * m->experts_active * p->ep / m->experts * parallel_moe_imbalance(p);
 	double fe = m->expert_ffn / et;
 	gemm_add(k, 1, folded ? T / t : T, m->experts, h, g);
 	gemm_add(k, local, per_expert, (gated ? 2 : 1) * fe, h, g);
@@ -198,7 +198,7 @@ double layer_moe_permute_s(const struct layer_ctx *x)
 	int kernels = 2;
 	if (x->p->ep > 1 && x->p->moe_max_nodes == 0 && m->experts / x->p->ep > 1) {
 		/* what the busiest rank receives */
-		bytes += TRAIN_ACT_BYTES * 4 * m->experts_active * tokens * m->hidden * x->p->moe_imbalance;
+		bytes += TRAIN_ACT_BYTES * 4 * m->experts_active * tokens * m->hidden * parallel_moe_imbalance(x->p);
 		kernels += 2;
 	}
 	return roofline_memory_s(&x->k, bytes, kernels);
@@ -349,7 +349,7 @@ static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
 	double tokens = p->sp ? x->tokens / p->tp : x->tokens;
 	/* the busiest rank receives (and sends back) moe_imbalance x the mean,
 	 * and the exchange ends when it does */
-	double bytes = TRAIN_ACT_BYTES * tokens * m->experts_active * m->hidden * p->moe_imbalance;
+	double bytes = TRAIN_ACT_BYTES * tokens * m->experts_active * m->hidden * parallel_moe_imbalance(p);
 	/* fp8 dispatch: one byte a value and one fp32 scale per 128 */
 	double dispatch_bytes = p->moe_dispatch == MOE_DISPATCH_FP8 ? bytes * (1.0 + 4.0 / 128) / TRAIN_ACT_BYTES : bytes;
 

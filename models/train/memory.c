@@ -228,8 +228,9 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 	/* the busiest expert-parallel rank keeps moe_imbalance x the mean of the
 	 * routed experts' inner tensors (gate, up and product: 6 bytes per
 	 * element, GELU 4; T k f_e / tp per GPU, folded or not) */
-	if (transformer_moe_layers(m) > 0 && p->moe_imbalance > 1 && p->recompute != RECOMPUTE_FULL)
-		per_layer += (p->moe_imbalance - 1) * s_local * p->micro_batch * (m->mlp == MLP_SWIGLU ? 6 : 4) *
+	double imbalance = parallel_moe_imbalance(p);
+	if (transformer_moe_layers(m) > 0 && imbalance > 1 && p->recompute != RECOMPUTE_FULL)
+		per_layer += (imbalance - 1) * s_local * p->micro_batch * (m->mlp == MLP_SWIGLU ? 6 : 4) *
 			     m->experts_active * m->expert_ffn / p->tp;
 	/* the stage's input freed once its first layer has used it (Llama 3,
 	 * arXiv:2407.21783, section 3.3.2: "we proactively deallocate tensors

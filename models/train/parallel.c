@@ -187,6 +187,29 @@ static bool check_expert_tp(struct train_plan *p, const struct plan_inputs *in, 
 	return true;
 }
 
+/* The MoE routing fields describe experts: on a dense model they would
+ * change nothing, so a plan stating them is refused with the reason. */
+static bool check_moe_routing(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	if (in->w->model.experts > 0)
+		return true;
+	if (p->moe_imbalance > 1) {
+		snprintf(why, why_size, "moe_load_imbalance %.3g needs a mixture-of-experts model", p->moe_imbalance);
+		return false;
+	}
+	if (p->moe_dispatch != MOE_DISPATCH_BF16) {
+		snprintf(why, why_size, "moe_dispatch_precision %s needs a mixture-of-experts model",
+			 moe_dispatch_names[p->moe_dispatch]);
+		return false;
+	}
+	return true;
+}
+
+double parallel_moe_imbalance(const struct train_plan *p)
+{
+	return p->ep > 1 ? p->moe_imbalance : 1;
+}
+
 bool parallel_moe_folded(const struct train_plan *p)
 {
 	return p->etp != p->tp;
@@ -323,6 +346,7 @@ static const struct {
 	{ check_cp_splits_sequence, PARALLEL_FAIL_CP },
 	{ check_ep_divides, PARALLEL_FAIL_EP },
 	{ check_expert_tp, PARALLEL_FAIL_EP },
+	{ check_moe_routing, PARALLEL_FAIL_EP },
 	{ check_batch_splits, PARALLEL_FAIL_BATCH },
 	{ check_pipeline_ops_bound, PARALLEL_FAIL_OPS },
 	{ check_schedule_fits, PARALLEL_FAIL_SCHEDULE },

@@ -86,6 +86,11 @@ void parallel_layer_mix(const struct model_spec *m, int first, int count, int *d
  * sharded, embeddings on the first and the output projection on the last). */
 double parallel_vstage_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
 
+/* The busiest expert-parallel rank's tokens over the mean: the plan's
+ * moe_load_imbalance with ep > 1, else 1 (a GPU holding every expert does
+ * the same work however the router spreads the tokens). */
+double parallel_moe_imbalance(const struct train_plan *p);
+
 /* Whether the experts have their own tensor parallelism (plan.etp != tp:
  * MoE parallel folding, parallel.c). */
 bool parallel_moe_folded(const struct train_plan *p);

@@ -104,20 +104,30 @@ static void test_deepep_dispatch_bandwidth(void **state)
 	assert_close(logical, 61e9, 0.15);
 }
 
-/* On H200: the experts' optimizer states shard over the expert-data-parallel
- * group only (2 ranks here, 1 in load_folded's unfolded plan), which an
- * 80 GB GPU does not hold. */
-static void load(const char *overlap, struct scenario *s)
+/* A training scenario of `model` on two 8-GPU nodes of `preset`, 4096-token
+ * sequences, 256 per step, with the fields of `parallelism` (inside its
+ * braces) on top of pp 1, ZeRO-1, micro-batch 1, 1F1B, no recompute. */
+static void load_plan(const char *model, const char *preset, const char *parallelism, struct scenario *s)
 {
 	char text[2048];
 	struct cs_error err;
 	snprintf(text, sizeof text,
-		 "{\"workload\": {\"kind\": \"training\", \"model\": \"mixtral-8x7b\", \"seq_len\": 4096,"
-		 " \"global_batch_tokens\": 1048576, \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"cp\": 1,"
-		 " \"ep\": 8, \"dp\": 16, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\","
-		 " \"sequence_parallel\": false, \"moe_a2a_overlap\": \"%s\"}},"
-		 " \"candidates\": [{\"preset\": \"dgx-h200\", \"nodes\": 2}]}", overlap);
+		 "{\"workload\": {\"kind\": \"training\", \"model\": \"%s\", \"seq_len\": 4096,"
+		 " \"global_batch_tokens\": 1048576, \"parallelism\": {\"pp\": 1, \"vpp\": 1, \"cp\": 1,"
+		 " \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\", %s}},"
+		 " \"candidates\": [{\"preset\": \"%s\", \"nodes\": 2}]}", model, parallelism, preset);
 	assert_int_equal(scenario_of_text(text, s, &err), 0);
+}
+
+/* Mixtral 8x7B at tp 1, ep 8, dp 16. On H200: the experts' optimizer states
+ * shard over the expert-data-parallel group only (2 ranks here, 1 in
+ * load_folded's unfolded plan), which an 80 GB GPU does not hold. */
+static void load(const char *overlap, struct scenario *s)
+{
+	char plan[256];
+	snprintf(plan, sizeof plan,
+		 "\"tp\": 1, \"ep\": 8, \"dp\": 16, \"sequence_parallel\": false, \"moe_a2a_overlap\": \"%s\"", overlap);
+	load_plan("mixtral-8x7b", "dgx-h200", plan, s);
 }
 
 /* A layer's exposed all-to-all: none = dispatch + combine; dualpipe = each
@@ -177,15 +187,19 @@ static void test_layer_exposed_all_to_all(void **state)
 
 static void load_folded(const char *extra, struct scenario *s)
 {
-	char text[2048];
-	struct cs_error err;
-	snprintf(text, sizeof text,
-		 "{\"workload\": {\"kind\": \"training\", \"model\": \"mixtral-8x7b\", \"seq_len\": 4096,"
-		 " \"global_batch_tokens\": 1048576, \"parallelism\": {\"tp\": 2, \"pp\": 1, \"vpp\": 1, \"cp\": 1,"
-		 " \"ep\": 8, \"dp\": 8, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\","
-		 " \"order\": \"tp-cp-dp-pp\"%s}},"
-		 " \"candidates\": [{\"preset\": \"dgx-h200\", \"nodes\": 2}]}", extra);
-	assert_int_equal(scenario_of_text(text, s, &err), 0);
+	char plan[256];
+	snprintf(plan, sizeof plan, "\"tp\": 2, \"ep\": 8, \"dp\": 8, \"order\": \"tp-cp-dp-pp\"%s", extra);
+	load_plan("mixtral-8x7b", "dgx-h200", plan, s);
+}
+
+/* The loaded scenario's plan is invalid, for the reason `why`; released. */
+static void assert_invalid_plan(struct scenario *b, const char *why)
+{
+	struct train_result rb;
+	train_evaluate(&b->workload.train, &b->candidates[0], NULL, &rb);
+	assert_int_equal(rb.status, TRAIN_INVALID);
+	assert_non_null(strstr(rb.reason, why));
+	scenario_release(b);
 }
 
 /*
@@ -264,12 +278,8 @@ static void test_parallel_folding(void **state)
 	};
 	for (int i = 0; i < 2; i++) {
 		struct scenario b;
-		struct train_result rb;
 		load_folded(bad[i][0], &b);
-		train_evaluate(&b.workload.train, &b.candidates[0], NULL, &rb);
-		assert_int_equal(rb.status, TRAIN_INVALID);
-		assert_non_null(strstr(rb.reason, bad[i][1]));
-		scenario_release(&b);
+		assert_invalid_plan(&b, bad[i][1]);
 	}
 }
 
@@ -356,8 +366,31 @@ static void test_load_imbalance(void **state)
 	assert_close(lt[1].ep_fwd, 2 * c15.time_s, 1e-12);
 	assert_close(r[1].mem.activations - r[0].mem.activations, 0.5 * T * 6 * k * fe * m->layers, 1e-9);
 	assert_true(r[1].step_time_s > r[0].step_time_s);
+	/* without expert parallelism a GPU holds every expert and does the same
+	 * work however the tokens are spread: the layer is unchanged */
+	struct train_plan one[2] = { r[0].plan, r[1].plan };
+	struct layer_time lt1[2];
+	for (int i = 0; i < 2; i++) {
+		one[i].ep = 1;
+		struct cs_error err;
+		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &one[i], &err), 0);
+		layer_cost(&x[i], true, &lt1[i]);
+	}
+	assert_close_abs(lt1[1].fwd, lt1[0].fwd, 0);
+	assert_close_abs(lt1[1].bwd_input, lt1[0].bwd_input, 0);
 	for (int i = 0; i < 2; i++)
 		scenario_release(&s[i]);
+
+	/* on a dense model the routing fields would change nothing: refused */
+	const char *dense[2][2] = {
+		{ "\"tp\": 8, \"dp\": 2, \"moe_load_imbalance\": 1.3", "moe_load_imbalance 1.3 needs a mixture-of-experts model" },
+		{ "\"tp\": 8, \"dp\": 2, \"moe_dispatch_precision\": \"fp8\"", "moe_dispatch_precision fp8 needs a mixture-of-experts model" },
+	};
+	for (int i = 0; i < 2; i++) {
+		struct scenario b;
+		load_plan("llama3-8b", "dgx-h100", dense[i][0], &b);
+		assert_invalid_plan(&b, dense[i][1]);
+	}
 }
 
 int main(void)
