@@ -328,7 +328,9 @@ static const char *const training_columns[] = {
 	/* additions: costs that grow with scale */
 	"t_straggler_s",
 	/* additions: MoE parallel folding */
-	"expert_tp", NULL
+	"expert_tp",
+	/* additions: selective recompute's modules */
+	"recompute_modules", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -347,6 +349,16 @@ static void plan_cells(rowset *rs, const struct train_result *t)
 	rowset_int(rs, "zero", p->zero);
 	rowset_text(rs, "schedule", schedule_names[p->schedule]);
 	rowset_text(rs, "recompute", recompute_names[p->recompute]);
+	if (p->recompute == RECOMPUTE_SELECTIVE) {
+		char mods[96] = "";
+		size_t n = 0;
+		for (int i = 0; recompute_module_names[i] != NULL; i++) {
+			if (p->recompute_modules & (1 << i))
+				n += (size_t)snprintf(mods + n, sizeof mods - n, "%s%s", n ? "+" : "",
+						      recompute_module_names[i]);
+		}
+		rowset_text(rs, "recompute_modules", mods);
+	}
 	rowset_int(rs, "micro_batch", p->micro_batch);
 	rowset_int(rs, "micro_batches", p->microbatches);
 	rowset_text(rs, "sequence_parallel", p->sp ? "true" : "false");
@@ -800,6 +812,7 @@ static const struct results_column columns[] = {
 	{ "t_bubble_s", UNIT_NUMBER, "s", "the step's pipeline bubble" },
 	{ "t_wait_s", UNIT_NUMBER, "s", "the rest of the step (waits)" },
 	{ "t_straggler_s", UNIT_NUMBER, "s", "the step's wait for the slowest GPU of the job: sigma x E[max of N normal draws] x t_compute_s (docs/training.md)" },
+	{ "recompute_modules", UNIT_TEXT, "text", "what a selective recompute recomputes, Megatron-Core's --recompute-modules joined by + (core_attn by default: docs/training.md); empty without a selective recompute" },
 	{ "expert_tp", UNIT_COUNT, "count", "the experts' tensor-parallel degree (MoE parallel folding; = tp when not folded: docs/training.md); empty without expert parallelism" },
 	{ "micro_batches", UNIT_COUNT, "count", "micro-batches per step on each pipeline" },
 	{ "sequence_parallel", UNIT_BOOL, "boolean", "sequence parallelism with tensor parallelism" },

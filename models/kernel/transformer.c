@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 const char *const recompute_names[] = { "none", "selective", "full", NULL };
+const char *const recompute_module_names[] = { "core_attn", "layernorm", "mlp", "moe_act", "moe", "mla_up_proj", NULL };
 
 int transformer_head_dim(const struct model_spec *m)
 {
@@ -142,26 +143,53 @@ double transformer_model_flops_per_token(const struct model_spec *m, int seq_len
 	return 3 * (f.linear + f.attention_core + f.logits);
 }
 
-double transformer_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute)
+/* Forward FLOPs per token of MLA's up-projections, all layers (0 without MLA). */
+static double mla_up_proj_flops(const struct model_spec *m)
+{
+	struct transformer_gemm g[TRANSFORMER_ATTN_GEMMS];
+	if (!transformer_is_mla(m))
+		return 0;
+	int n = transformer_attention_gemms(m, 1, g);
+	/* the query up-projection (with a query latent) and the key-value one,
+	 * the output projection last */
+	double up = 2 * g[n - 2].n * g[n - 2].k;
+	if (m->q_lora_rank > 0)
+		up += 2 * g[1].n * g[1].k;
+	return m->layers * up;
+}
+
+double transformer_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute, int modules)
 {
 	struct transformer_flops f;
 	double extra = 0;
 	transformer_forward_flops(m, seq_len, &f);
-	if (recompute == RECOMPUTE_FULL)
+	if (recompute == RECOMPUTE_FULL) {
 		extra = f.linear + f.attention_core;
-	else if (recompute == RECOMPUTE_SELECTIVE)
-		extra = f.attention_core;
+	} else if (recompute == RECOMPUTE_SELECTIVE) {
+		double h = m->hidden, k = transformer_mlp_matrices(m);
+		int moe = transformer_moe_layers(m);
+		if (modules & RECMOD_CORE_ATTN)
+			extra += f.attention_core;
+		if (modules & RECMOD_MLP)
+			extra += (m->layers - moe) * 2 * k * h * m->ffn;
+		if (modules & RECMOD_MOE)
+			extra += moe * (2 * h * m->experts +
+					(m->experts_active + m->shared_experts) * 2 * k * h * m->expert_ffn);
+		if (modules & RECMOD_MLA_UP_PROJ)
+			extra += mla_up_proj_flops(m);
+	}
 	return transformer_model_flops_per_token(m, seq_len) + extra;
 }
 
 double transformer_layer_activation_bytes(const struct model_spec *m, double seq_len, double micro_batch,
 				 int t, bool sp, int recompute, bool flash)
 {
-	return transformer_layer_activation_bytes_frozen(m, seq_len, micro_batch, t, sp, recompute, flash, 0);
+	return transformer_layer_activation_bytes_frozen(m, seq_len, micro_batch, t, sp, recompute, RECMOD_DEFAULT,
+							 flash, 0);
 }
 
 double transformer_layer_activation_bytes_frozen(const struct model_spec *m, double seq_len, double micro_batch,
-					int t, bool sp, int recompute, bool flash, int frozen)
+					int t, bool sp, int recompute, int modules, bool flash, int frozen)
 {
 	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
 	double f = m->ffn;
@@ -204,11 +232,25 @@ double transformer_layer_activation_bytes_frozen(const struct model_spec *m, dou
 		replicated -= 2 * h;          /* first matrix input */
 		split -= 2 * f;               /* second matrix input */
 	}
+	/* A selective recompute's modules (Megatron-Core's estimator for them:
+	 * Megatron-MoE-ModelZoo misc/tools/deepseek_mem_estimate.py) */
+	int mods = recompute == RECOMPUTE_SELECTIVE ? modules : 0;
+	bool moe = transformer_moe_layers(m) > 0;
+	if (mods & RECMOD_LAYERNORM)
+		replicated -= 4 * h;          /* the two norms' outputs */
+	if ((mods & RECMOD_MOE) && moe)
+		split -= (m->mlp == MLP_SWIGLU ? 6 : 4) * f;  /* the experts' inner tensors */
+	else if ((mods & RECMOD_MOE_ACT) && moe)
+		split -= 2 * f;               /* the activation's output */
+	if ((mods & RECMOD_MLP) && !moe)
+		split -= (m->mlp == MLP_SWIGLU ? 6 : 4) * f;
+	if ((mods & RECMOD_MLA_UP_PROJ) && transformer_is_mla(m))
+		split -= 2 * a * transformer_qk_head_dim(m) * 2 + 2 * a * transformer_v_head_dim(m);  /* Q, K, V */
 	double per_token = sp ? (replicated + split) / t : replicated + split / t;
 	double bytes = sb * per_token;
 	/* Softmax output, dropout mask and output: 5 a s^2 b bytes, not kept
 	 * with FlashAttention or when the attention core is recomputed. */
-	if (!flash && recompute == RECOMPUTE_NONE)
+	if (!flash && (recompute == RECOMPUTE_NONE || (recompute == RECOMPUTE_SELECTIVE && !(modules & RECMOD_CORE_ATTN))))
 		bytes += 5 * a * seq_len * seq_len * micro_batch / t;
 	return bytes;
 }

@@ -27,6 +27,28 @@
 enum recompute_kind { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
 extern const char *const recompute_names[];
 
+/*
+ * What a selective recompute recomputes: a mask of Megatron-Core's
+ * --recompute-modules (megatron/core/transformer/transformer_config.py,
+ * recompute_modules; its default is core_attn alone). Bit i is named
+ * recompute_module_names[i]. core_attn: the attention core (its s x s
+ * tensors; nothing to keep with FlashAttention). layernorm: the two norms
+ * (their outputs, the QKV and MLP inputs, are not kept). mlp: a dense MLP.
+ * moe_act: the experts' activation function. moe: the whole MoE layer,
+ * router, dispatch, experts and combine. mla_up_proj: MLA's query and
+ * key-value up-projections (Q, K and V are not kept).
+ */
+enum recompute_module {
+	RECMOD_CORE_ATTN = 1 << 0,
+	RECMOD_LAYERNORM = 1 << 1,
+	RECMOD_MLP = 1 << 2,
+	RECMOD_MOE_ACT = 1 << 3,
+	RECMOD_MOE = 1 << 4,
+	RECMOD_MLA_UP_PROJ = 1 << 5
+};
+#define RECMOD_DEFAULT RECMOD_CORE_ATTN
+extern const char *const recompute_module_names[];
+
 /* Head dimension (head_dim, or hidden / heads). */
 int transformer_head_dim(const struct model_spec *m);
 
@@ -93,8 +115,11 @@ void transformer_forward_flops(const struct model_spec *m, int seq_len, struct t
 double transformer_model_flops_per_token(const struct model_spec *m, int seq_len);
 
 /* Hardware FLOPs per token including recompute (enum recompute_kind):
- * full adds a forward of every layer, selective the attention core. */
-double transformer_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute);
+ * full adds a forward of every layer, selective the forward of its modules
+ * (a mask of enum recompute_module): the attention core, a dense MLP's or
+ * an MoE layer's matrices, MLA's up-projections (norms and activations
+ * are not FLOPs counted here). */
+double transformer_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute, int modules);
 
 /*
  * Activation bytes one layer keeps per micro-batch for the backward pass,
@@ -111,8 +136,9 @@ double transformer_layer_activation_bytes(const struct model_spec *m, double seq
 #define TF_FROZEN_ATTN 1
 #define TF_FROZEN_MLP 2
 
-/* Same, with frozen blocks (a mask of TF_FROZEN_*). */
+/* Same, with frozen blocks (a mask of TF_FROZEN_*) and, under a selective
+ * recompute, its modules (a mask of enum recompute_module). */
 double transformer_layer_activation_bytes_frozen(const struct model_spec *m, double seq_len, double micro_batch,
-					int t, bool sp, int recompute, bool flash, int frozen);
+					int t, bool sp, int recompute, int modules, bool flash, int frozen);
 
 #endif

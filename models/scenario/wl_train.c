@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/hw/placement.h"
+#include "models/kernel/transformer.h"
 #include "models/scenario/reader.h"
 #include "util/text.h"
 
@@ -23,6 +24,7 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->free_stage_input = false;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
+	p->recompute_modules = 0;  /* RECMOD_DEFAULT */
 	p->pipeline_split = SPLIT_LAYERS;
 	p->grad_reduce = GRAD_REDUCE_AUTO;
 }
@@ -38,6 +40,39 @@ static int read_schedule_recompute(struct jread *r, const json_t *v, struct para
 		return -1;
 	p->schedule = sched == 4 ? PLAN_AUTO : sched;
 	p->recompute = rec == 3 ? PLAN_AUTO : rec;
+	return 0;
+}
+
+/* recompute_modules: a non-empty array of distinct module names (enum
+ * recompute_module), what a selective recompute recomputes; only with
+ * recompute "selective" or "auto" (the planner's selective choice). */
+static int read_recompute_modules(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	const json_t *x = json_object_get(v, "recompute_modules");
+	size_t i;
+	json_t *e;
+	if (x == NULL)
+		return 0;
+	size_t mark = jread_enter_key(r, "recompute_modules");
+	if (!json_is_array(x) || json_array_size(x) == 0)
+		return jread_fail_value(r, x, "a non-empty array of module names such as [\"layernorm\", \"moe\"]");
+	if (p->recompute != PLAN_AUTO && p->recompute != RECOMPUTE_SELECTIVE)
+		return jread_fail(r, "given with recompute \"%s\": modules need recompute \"selective\"",
+				  recompute_names[p->recompute]);
+	json_array_foreach(x, i, e) {
+		size_t at = jread_enter_index(r, i);
+		int bit = -1;
+		for (int k = 0; recompute_module_names[k] != NULL && json_is_string(e); k++)
+			if (strcmp(json_string_value(e), recompute_module_names[k]) == 0)
+				bit = k;
+		if (bit < 0)
+			return jread_fail_value(r, e, "core_attn, layernorm, mlp, moe_act, moe or mla_up_proj");
+		if (p->recompute_modules & (1 << bit))
+			return jread_fail(r, "\"%s\" is given twice", recompute_module_names[bit]);
+		p->recompute_modules |= 1 << bit;
+		jread_leave(r, at);
+	}
+	jread_leave(r, mark);
 	return 0;
 }
 
@@ -100,7 +135,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
-		"sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
+		"recompute_modules", "sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
 		"pipeline_split", "grad_reduce_precision", "overlap_param_gather",
 		"free_stage_input", "expert_tp", "moe_dispatch_precision", "moe_load_imbalance", NULL
 	};
@@ -120,6 +155,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	    jread_int_or_auto(r, v, "zero", 0, 3, PLAN_AUTO, &p->zero) < 0 ||
 	    jread_int_or_auto(r, v, "micro_batch", 1, 4096, PLAN_AUTO, &p->micro_batch) < 0 ||
 	    read_schedule_recompute(r, v, p) < 0 ||
+	    read_recompute_modules(r, v, p) < 0 ||
 	    read_order(r, v, p) < 0 ||
 	    read_sequence_parallel(r, v, p) < 0 ||
 	    jread_enum(r, v, "moe_a2a_overlap", false, moe_overlap_names, &p->moe_a2a_overlap) < 0 ||

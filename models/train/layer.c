@@ -252,7 +252,10 @@ static double tp_half_s(const struct layer_ctx *x, int size, double bytes)
 	return layer_coll_s(x, &tg, COLL_ALL_REDUCE, bytes);
 }
 
-static void tp_comm(const struct layer_ctx *x, double gemms_s, bool moe, struct layer_time *lt)
+/* mlp_gemms_s: the MLP's forward GEMMs, replayed with its collectives when
+ * a selective recompute recomputes the MLP or MoE layer (replay_mlp). */
+static void tp_comm(const struct layer_ctx *x, double gemms_s, double mlp_gemms_s, bool replay_mlp, bool moe,
+		    struct layer_time *lt)
 {
 	const struct train_plan *p = x->p;
 	double bytes = TRAIN_ACT_BYTES * x->tokens * x->w->model.hidden;
@@ -274,6 +277,8 @@ static void tp_comm(const struct layer_ctx *x, double gemms_s, bool moe, struct 
 	}
 	if (p->recompute == RECOMPUTE_FULL)
 		lt->tp_bwd += lt->tp_fwd;
+	else if (replay_mlp)
+		lt->tp_bwd += p->tp_overlap ? roofline_overlap_s(mlp, mlp_gemms_s) : mlp;
 }
 
 /*
@@ -375,7 +380,8 @@ static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
 	double bwd_compute = lt->bwd_input + lt->bwd_weight + lt->recompute;
 	lt->ep_fwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, bwd_compute);
 	lt->ep_bwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, lt->fwd);
-	if (p->recompute == RECOMPUTE_FULL)
+	if (p->recompute == RECOMPUTE_FULL ||
+	    (p->recompute == RECOMPUTE_SELECTIVE && (p->recompute_modules & RECMOD_MOE)))
 		lt->ep_bwd += lt->ep_fwd;
 }
 
@@ -425,6 +431,60 @@ static double dequant_s(const struct layer_ctx *x, bool moe)
 	return roofline_memory_s(&x->k, per_param * params, kernels);
 }
 
+/* What a layer's forward spent, for its selective recompute. */
+struct recompute_parts {
+	double attn_s;                      /* attention core */
+	double mlp_gemms_s;                 /* the MLP's (or MoE layer's) GEMMs */
+	double inner;                       /* the MLP's inner width per token on this GPU */
+	double permute_s;                   /* MoE token permutation */
+	const struct transformer_gemm *ag;  /* the attention block's GEMMs */
+	int nag;
+};
+
+/*
+ * Seconds a selective recompute adds to a layer's backward: the forward of
+ * each module of the plan's recompute_modules (enum recompute_module) this
+ * layer has. The norms and the experts' activation are memory-bound
+ * kernels (read and written once); mlp and moe replay their GEMMs,
+ * elementwise work and permutation, and *replay_mlp says the MLP's
+ * collectives run again (the TP ones in tp_comm; an MoE layer's dispatch
+ * and combine in ep_comm); mla_up_proj its two up-projection GEMMs.
+ */
+static double selective_recompute_s(const struct layer_ctx *x, bool moe, const struct recompute_parts *r,
+				    bool *replay_mlp)
+{
+	const struct model_spec *m = &x->w->model;
+	const struct train_plan *p = x->p;
+	const struct roofline *k = &x->k;
+	int mods = p->recompute_modules;
+	double T = x->tokens, rep = p->sp ? p->tp : 1, gated = m->mlp == MLP_SWIGLU;
+	double act_s = roofline_memory_s(k, TRAIN_ACT_BYTES * T * (gated ? 3 : 2) * r->inner, 1);
+	double s = 0;
+
+	if ((mods & RECMOD_CORE_ATTN) && !x->w->kernels.flash_attention)
+		s += r->attn_s;
+	if (mods & RECMOD_LAYERNORM)
+		s += roofline_memory_s(k, TRAIN_ACT_BYTES * T * 4 * m->hidden / rep, 2);
+	if (moe && (mods & RECMOD_MOE)) {
+		s += r->mlp_gemms_s + act_s + r->permute_s;
+		*replay_mlp = true;
+	} else if (moe && (mods & RECMOD_MOE_ACT)) {
+		s += act_s;
+	} else if (!moe && (mods & RECMOD_MLP)) {
+		s += r->mlp_gemms_s + act_s;
+		*replay_mlp = true;
+	}
+	if ((mods & RECMOD_MLA_UP_PROJ) && transformer_is_mla(m)) {
+		/* the key-value up-projection (next to last) and, with a query
+		 * latent, the query one (second) */
+		const struct transformer_gemm *kv = &r->ag[r->nag - 2];
+		s += roofline_gemm_tiled_s(k, T, kv->n, kv->k);
+		if (m->q_lora_rank > 0)
+			s += roofline_gemm_tiled_s(k, T, r->ag[1].n, r->ag[1].k);
+	}
+	return s;
+}
+
 void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 {
 	const struct model_spec *m = &x->w->model;
@@ -442,8 +502,9 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	int nag = transformer_attention_gemms(m, p->tp, ag);
 	for (int i = 0; i < nag; i++)
 		gemm_add(k, 1, T, ag[i].n, ag[i].k, &gm);
+	double attn_gemms = gm.fwd;
 	mlp_gemms(x, moe, &gm, &inner);
-	double gemms = gm.fwd;
+	double gemms = gm.fwd, mlp_fwd = gm.fwd - attn_gemms;
 	attention(x, &attn, &attn_bwd);
 	/* elementwise: norms, residual adds, rotary, activation (bytes read and written) */
 	double rep = p->sp ? t : 1;
@@ -462,12 +523,15 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 		/* frozen base: no weight gradients beyond the small adapters */
 		lt->bwd_weight = 0.02 * gemms;
 	}
-	if (p->recompute == RECOMPUTE_FULL)
+	bool replay_mlp = false;
+	if (p->recompute == RECOMPUTE_FULL) {
 		lt->recompute = lt->fwd;
-	else if (p->recompute == RECOMPUTE_SELECTIVE && !x->w->kernels.flash_attention)
-		lt->recompute = attn;
+	} else if (p->recompute == RECOMPUTE_SELECTIVE) {
+		struct recompute_parts parts = { attn, mlp_fwd, inner, permute, ag, nag };
+		lt->recompute = selective_recompute_s(x, moe, &parts, &replay_mlp);
+	}
 
-	tp_comm(x, gemms, moe, lt);
+	tp_comm(x, gemms, mlp_fwd, replay_mlp, moe, lt);
 	if (moe && p->ep > 1)
 		ep_comm(x, lt);
 	if (p->cp > 1)

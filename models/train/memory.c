@@ -224,13 +224,19 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 			frozen |= TF_FROZEN_MLP;
 	}
 	double per_layer = transformer_layer_activation_bytes_frozen(m, s_local, p->micro_batch, p->tp, p->sp,
-								    p->recompute, w->kernels.flash_attention, frozen);
+								    p->recompute, p->recompute_modules,
+								    w->kernels.flash_attention, frozen);
 	/* the busiest expert-parallel rank keeps moe_imbalance x the mean of the
 	 * routed experts' inner tensors (gate, up and product: 6 bytes per
-	 * element, GELU 4; T k f_e / tp per GPU, folded or not) */
+	 * element, GELU 4, 2 fewer when the activation is recomputed, none when
+	 * the MoE layer is; T k f_e / tp per GPU, folded or not) */
 	double imbalance = parallel_moe_imbalance(p);
+	int mods = p->recompute == RECOMPUTE_SELECTIVE ? p->recompute_modules : 0;
+	double inner_bytes = (m->mlp == MLP_SWIGLU ? 6 : 4) - (mods & RECMOD_MOE_ACT ? 2 : 0);
+	if (mods & RECMOD_MOE)
+		inner_bytes = 0;
 	if (transformer_moe_layers(m) > 0 && imbalance > 1 && p->recompute != RECOMPUTE_FULL)
-		per_layer += (imbalance - 1) * s_local * p->micro_batch * (m->mlp == MLP_SWIGLU ? 6 : 4) *
+		per_layer += (imbalance - 1) * s_local * p->micro_batch * inner_bytes *
 			     m->experts_active * m->expert_ffn / p->tp;
 	/* the stage's input freed once its first layer has used it (Llama 3,
 	 * arXiv:2407.21783, section 3.3.2: "we proactively deallocate tensors

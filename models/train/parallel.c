@@ -20,6 +20,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->zero = req->zero == PLAN_AUTO ? 1 : req->zero;
 	p->micro_batch = req->micro_batch == PLAN_AUTO ? 1 : req->micro_batch;
 	p->recompute = req->recompute == PLAN_AUTO ? RECOMPUTE_SELECTIVE : (enum recompute_kind)req->recompute;
+	p->recompute_modules = req->recompute_modules ? req->recompute_modules : RECMOD_DEFAULT;
 	if (req->schedule == PLAN_AUTO)
 		p->schedule = p->vpp > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 	else
@@ -187,10 +188,37 @@ static bool check_expert_tp(struct train_plan *p, const struct plan_inputs *in, 
 	return true;
 }
 
+/* A selective recompute's modules must exist in the model: the MoE ones
+ * need experts, mla_up_proj multi-head latent attention, and mlp a dense
+ * model (an MoE model's few dense layers are costed as its MoE layers). */
+static bool check_recompute_modules(const struct train_plan *p, const struct plan_inputs *in, char *why,
+				    size_t why_size)
+{
+	const struct model_spec *m = &in->w->model;
+	int mods = p->recompute == RECOMPUTE_SELECTIVE ? p->recompute_modules : 0;
+	const char *need = NULL, *name = NULL;
+	if ((mods & (RECMOD_MOE | RECMOD_MOE_ACT)) && m->experts == 0) {
+		name = mods & RECMOD_MOE ? "moe" : "moe_act";
+		need = "a mixture-of-experts model";
+	} else if ((mods & RECMOD_MLA_UP_PROJ) && !transformer_is_mla(m)) {
+		name = "mla_up_proj";
+		need = "multi-head latent attention (a model with kv_lora_rank)";
+	} else if ((mods & RECMOD_MLP) && m->experts > 0) {
+		name = "mlp";
+		need = "a dense model (use moe or moe_act for experts)";
+	}
+	if (need == NULL)
+		return true;
+	snprintf(why, why_size, "recompute module %s needs %s", name, need);
+	return false;
+}
+
 /* The MoE routing fields describe experts: on a dense model they would
  * change nothing, so a plan stating them is refused with the reason. */
 static bool check_moe_routing(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
+	if (!check_recompute_modules(p, in, why, why_size))
+		return false;
 	if (in->w->model.experts > 0)
 		return true;
 	if (p->moe_imbalance > 1) {

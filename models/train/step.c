@@ -421,7 +421,9 @@ static void fill_rates(struct train_result *r, const struct layer_ctx *x, double
 	r->step_time_s = step;
 	r->tokens_per_step = w->global_batch_tokens;
 	r->model_flops_per_step = transformer_model_flops_per_token(m, w->seq_len) * w->global_batch_tokens;
-	r->hardware_flops_per_step = transformer_hardware_flops_per_token(m, w->seq_len, x->p->recompute) * w->global_batch_tokens;
+	r->hardware_flops_per_step =
+		transformer_hardware_flops_per_token(m, w->seq_len, x->p->recompute, x->p->recompute_modules) *
+		w->global_batch_tokens;
 	if (x->lora) {
 		/* frozen base: forward and input gradients only (2 of the 3 passes) */
 		r->model_flops_per_step *= 2.0 / 3.0;

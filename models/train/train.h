@@ -94,6 +94,8 @@ struct parallel_plan {
 	int tp, pp, vpp, dp, cp, ep, zero, micro_batch;
 	int schedule;           /* enum schedule_kind or PLAN_AUTO */
 	int recompute;          /* enum recompute_kind or PLAN_AUTO */
+	int recompute_modules;  /* what a selective recompute recomputes: a mask of
+				 * enum recompute_module (RECMOD_DEFAULT: core_attn) */
 	int sequence_parallel;  /* 0, 1 or PLAN_AUTO */
 	char order[32];         /* rank placement, "" = tp-cp-pp-dp */
 	bool tp_comm_overlap;   /* TP collectives overlapped with GEMMs (userbuffers) */
@@ -163,6 +165,7 @@ struct train_plan {
 	int microbatches;             /* per pipeline per step */
 	enum schedule_kind schedule;
 	enum recompute_kind recompute;
+	int recompute_modules;        /* under a selective recompute: a mask of enum recompute_module */
 	bool sp;
 	bool tp_overlap;
 	enum moe_overlap moe_overlap;

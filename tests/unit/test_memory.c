@@ -143,7 +143,8 @@ static void test_lora_memory_closed_form(void **state)
 	assert_close(mem.grads, 4 * x.adapters, 1e-12);
 	assert_close(mem.optimizer, 12 * x.adapters, 1e-12);
 	double act = w->model.layers * transformer_layer_activation_bytes_frozen(&w->model, 4096, 1, 2, true,
-										  RECOMPUTE_SELECTIVE, true, TF_FROZEN_MLP) +
+										  RECOMPUTE_SELECTIVE, RECMOD_DEFAULT, true,
+										  TF_FROZEN_MLP) +
 		     4.0 * 4096 * w->model.vocab / 2;
 	assert_close(mem.activations, act, 1e-12);
 	assert_close(mem.total, mem.weights + mem.grads + mem.optimizer + act + memory_workspace_bytes, 1e-12);

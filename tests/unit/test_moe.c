@@ -106,17 +106,24 @@ static void test_deepep_dispatch_bandwidth(void **state)
 
 /* A training scenario of `model` on two 8-GPU nodes of `preset`, 4096-token
  * sequences, 256 per step, with the fields of `parallelism` (inside its
- * braces) on top of pp 1, ZeRO-1, micro-batch 1, 1F1B, no recompute. */
-static void load_plan(const char *model, const char *preset, const char *parallelism, struct scenario *s)
+ * braces) on top of pp 1, ZeRO-1, micro-batch 1, 1F1B and `recompute`. */
+static void load_plan_recompute(const char *model, const char *preset, const char *recompute,
+				const char *parallelism, struct scenario *s)
 {
 	char text[2048];
 	struct cs_error err;
 	snprintf(text, sizeof text,
 		 "{\"workload\": {\"kind\": \"training\", \"model\": \"%s\", \"seq_len\": 4096,"
 		 " \"global_batch_tokens\": 1048576, \"parallelism\": {\"pp\": 1, \"vpp\": 1, \"cp\": 1,"
-		 " \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\", %s}},"
-		 " \"candidates\": [{\"preset\": \"%s\", \"nodes\": 2}]}", model, parallelism, preset);
+		 " \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"%s\", %s}},"
+		 " \"candidates\": [{\"preset\": \"%s\", \"nodes\": 2}]}", model, recompute, parallelism, preset);
 	assert_int_equal(scenario_of_text(text, s, &err), 0);
+}
+
+/* The same without recompute. */
+static void load_plan(const char *model, const char *preset, const char *parallelism, struct scenario *s)
+{
+	load_plan_recompute(model, preset, "none", parallelism, s);
 }
 
 /* Mixtral 8x7B at tp 1, ep 8, dp 16. On H200: the experts' optimizer states
@@ -331,6 +338,48 @@ static void test_fp8_dispatch(void **state)
 }
 
 /*
+ * Selective recompute by module on an MoE layer (folded Mixtral on one
+ * node, no overlap). layernorm: two norms read and written once, 2 x 2 T h
+ * / tp bytes in two kernels. moe: the layer's MoE forward again in the
+ * backward, so the backward replays the forward's dispatch and combine
+ * (ep_bwd = 2 ep_fwd without overlap) and its recompute is the MoE share of
+ * a full recompute; the norms and the attention are not replayed. A dense
+ * model naming moe is an invalid plan with the reason.
+ */
+static void test_recompute_modules_moe(void **state)
+{
+	(void)state;
+	struct scenario s[4];
+	struct train_result r[4];
+	struct layer_time lt[4];
+	struct layer_ctx x[4];
+	const char *recompute[4] = { "selective", "selective", "selective", "full" };
+	const char *modules[4] = { "", ", \"recompute_modules\": [\"layernorm\"]", ", \"recompute_modules\": [\"moe\"]", "" };
+	for (int i = 0; i < 4; i++) {
+		char plan[256];
+		snprintf(plan, sizeof plan, "\"tp\": 2, \"ep\": 8, \"dp\": 8, \"order\": \"tp-cp-dp-pp\", \"expert_tp\": 1%s",
+			 modules[i]);
+		load_plan_recompute("mixtral-8x7b", "dgx-h200", recompute[i], plan, &s[i]);
+	}
+	evaluate_moe_layers(s, r, x, lt, 4);
+	const struct model_spec *m = &s[0].workload.train.model;
+	double T = 4096, h = m->hidden;
+	assert_close(lt[0].recompute, 0, 1e-12);  /* core_attn under FlashAttention */
+	assert_close(lt[1].recompute, roofline_memory_s(&x[1].k, 2 * T * 4 * h / 2, 2), 1e-12);
+	assert_close(lt[2].ep_bwd, 2 * lt[2].ep_fwd, 1e-12);
+	assert_close(lt[0].ep_bwd, lt[0].ep_fwd, 1e-12);
+	assert_true(lt[2].recompute > 0.3 * lt[3].recompute && lt[2].recompute < lt[3].recompute);
+	assert_true(r[2].mem.activations < r[1].mem.activations);
+	assert_true(r[1].mem.activations < r[0].mem.activations);
+	for (int i = 0; i < 4; i++)
+		scenario_release(&s[i]);
+
+	struct scenario b;
+	load_plan_recompute("llama3-8b", "dgx-h200", "selective", "\"tp\": 1, \"recompute_modules\": [\"moe\"]", &b);
+	assert_invalid_plan(&b, "recompute module moe needs a mixture-of-experts model");
+}
+
+/*
  * Expert load imbalance (moe_load_imbalance 1.5, Mixtral 8x7B, tp 1, ep 8:
  * one expert per rank, no overlap). The busiest rank's expert GEMMs see
  * 1.5 x the mean tokens, T k ep / E x 1.5 per expert; its all-to-all
@@ -404,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_parallel_folding),
 		cmocka_unit_test(test_fp8_dispatch),
 		cmocka_unit_test(test_load_imbalance),
+		cmocka_unit_test(test_recompute_modules_moe),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

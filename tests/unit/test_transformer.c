@@ -45,7 +45,7 @@ static void test_megatron_flops_formula(void **state)
 	struct model_spec m = *catalog_model(cat, "gpt-529.6b");
 	double B = 1920, s = 2048, l = m.layers, h = m.hidden, V = m.vocab;
 	double F = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
-	double ours = transformer_hardware_flops_per_token(&m, (int)s, RECOMPUTE_FULL) * B * s;
+	double ours = transformer_hardware_flops_per_token(&m, (int)s, RECOMPUTE_FULL, RECMOD_DEFAULT) * B * s;
 	assert_close(ours, F, 1e-9);
 	assert_close(ours / (60.1 * 2240) / 1e12, 126, 0.01);
 }
@@ -79,9 +79,9 @@ static void test_recompute_flops(void **state)
 	transformer_forward_flops(m, 8192, &f);
 	double model = transformer_model_flops_per_token(m, 8192);
 	assert_close(model, 3 * (f.linear + f.attention_core + f.logits), 1e-12);
-	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_NONE), model, 1e-12);
-	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_SELECTIVE), model + f.attention_core, 1e-12);
-	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_FULL), model + f.linear + f.attention_core, 1e-12);
+	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_NONE, RECMOD_DEFAULT), model, 1e-12);
+	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_SELECTIVE, RECMOD_DEFAULT), model + f.attention_core, 1e-12);
+	assert_close(transformer_hardware_flops_per_token(m, 8192, RECOMPUTE_FULL, RECMOD_DEFAULT), model + f.linear + f.attention_core, 1e-12);
 }
 
 /*
@@ -105,7 +105,7 @@ static void test_activation_memory_formula(void **state)
 	assert_close(transformer_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_FULL, false), 2 * sbh / t, 1e-12);
 	assert_close(transformer_layer_activation_bytes(m, s, b, 8, true, RECOMPUTE_NONE, true), sbh * 34 / t, 1e-12);
 	/* a frozen MLP (LoRA on attention only) keeps neither matrix input */
-	assert_close(transformer_layer_activation_bytes_frozen(m, s, b, 8, true, RECOMPUTE_NONE, true, TF_FROZEN_MLP),
+	assert_close(transformer_layer_activation_bytes_frozen(m, s, b, 8, true, RECOMPUTE_NONE, RECMOD_DEFAULT, true, TF_FROZEN_MLP),
 		     sbh * (34 - 2 - 2 * 4) / t, 1e-12);
 }
 
@@ -119,6 +119,72 @@ static void test_activation_memory_formula(void **state)
  * core 2 s a (d + r + d) over the whole s x s (Megatron halves it for the
  * causal mask); the KV cache holds c + r values per token and layer.
  */
+/*
+ * Selective recompute by module (Megatron-Core's --recompute-modules), per
+ * layer and micro-batch with tensor and sequence parallelism t, against
+ * what Megatron-MoE-ModelZoo's memory estimator
+ * (misc/tools/deepseek_mem_estimate.py) says each saves: layernorm the two
+ * norms' outputs, 2 s b h / t each; moe_act the experts' activation output
+ * (half of fc1's 2 f_e k), moe every expert inner tensor, mla_up_proj the
+ * query, key and value after the up-projections. Hardware FLOPs add the
+ * recomputed matrices' forward: 2 E h + k 2 x 3 h f_e per MoE layer and
+ * token, MLA's up-projections 2 a d_qk q' + 2 a 2 d c.
+ */
+static void test_recompute_modules(void **state)
+{
+	(void)state;
+	const struct model_spec *q = catalog_model(cat, "qwen3-235b-a22b");
+	double s = 4096, b = 1, t = 2, h = q->hidden, k = q->experts_active, fe = q->expert_ffn;
+	double sb = s * b;
+	double base = transformer_layer_activation_bytes_frozen(q, s, b, 2, true, RECOMPUTE_SELECTIVE,
+								 RECMOD_CORE_ATTN, true, 0);
+	double norm = transformer_layer_activation_bytes_frozen(q, s, b, 2, true, RECOMPUTE_SELECTIVE,
+								 RECMOD_LAYERNORM, true, 0);
+	double act = transformer_layer_activation_bytes_frozen(q, s, b, 2, true, RECOMPUTE_SELECTIVE,
+								RECMOD_MOE_ACT, true, 0);
+	double moe = transformer_layer_activation_bytes_frozen(q, s, b, 2, true, RECOMPUTE_SELECTIVE,
+								RECMOD_LAYERNORM | RECMOD_MOE, true, 0);
+	assert_close(base - norm, 2 * (2 * sb * h / t), 1e-12);
+	assert_close(base - act, 2 * sb * k * fe / t, 1e-12);
+	assert_close(base - moe, 2 * (2 * sb * h / t) + 6 * sb * k * fe / t, 1e-12);
+	/* the modules mean nothing outside a selective recompute */
+	assert_close(transformer_layer_activation_bytes_frozen(q, s, b, 2, true, RECOMPUTE_NONE, RECMOD_MOE, true, 0),
+		     transformer_layer_activation_bytes(q, s, b, 2, true, RECOMPUTE_NONE, true), 1e-12);
+	/* without FlashAttention the s x s tensors stay unless core_attn is named */
+	const struct model_spec *g = catalog_model(cat, "gpt-145.6b");
+	double gs = 2048, a = g->heads;
+	assert_close(transformer_layer_activation_bytes_frozen(g, gs, 1, 8, true, RECOMPUTE_SELECTIVE,
+							       RECMOD_LAYERNORM, false, 0) -
+			     transformer_layer_activation_bytes_frozen(g, gs, 1, 8, true, RECOMPUTE_SELECTIVE,
+								       RECMOD_CORE_ATTN | RECMOD_LAYERNORM, false, 0),
+		     5 * a * gs * gs / 8, 1e-12);
+	/* a dense MLP: gate, up and product, 6 f per token */
+	const struct model_spec *l = catalog_model(cat, "llama3-8b");
+	assert_close(transformer_layer_activation_bytes_frozen(l, s, 1, 1, false, RECOMPUTE_SELECTIVE, RECMOD_CORE_ATTN,
+							       true, 0) -
+			     transformer_layer_activation_bytes_frozen(l, s, 1, 1, false, RECOMPUTE_SELECTIVE,
+								       RECMOD_MLP, true, 0),
+		     6 * s * l->ffn, 1e-12);
+
+	double model = transformer_model_flops_per_token(q, (int)s);
+	double moe_fwd = q->layers * (2 * h * q->experts + k * 2 * 3 * h * fe);
+	assert_close(transformer_hardware_flops_per_token(q, (int)s, RECOMPUTE_SELECTIVE, RECMOD_MOE_ACT), model, 1e-12);
+	assert_close(transformer_hardware_flops_per_token(q, (int)s, RECOMPUTE_SELECTIVE, RECMOD_MOE), model + moe_fwd,
+		     1e-12);
+
+	/* MLA (DeepSeek-V3): Q, K of d_qk and V of d_v per head, over t */
+	const struct model_spec *d = catalog_model(cat, "deepseek-v3");
+	double da = d->heads, dq = transformer_qk_head_dim(d), dv = transformer_v_head_dim(d);
+	assert_close(transformer_layer_activation_bytes_frozen(d, s, 1, 2, true, RECOMPUTE_SELECTIVE, RECMOD_CORE_ATTN,
+							       true, 0) -
+			     transformer_layer_activation_bytes_frozen(d, s, 1, 2, true, RECOMPUTE_SELECTIVE,
+								       RECMOD_MLA_UP_PROJ, true, 0),
+		     s * (2 * da * dq * 2 + 2 * da * dv) / 2, 1e-12);
+	double up = d->layers * (2 * da * dq * d->q_lora_rank + 2 * da * 2 * 128.0 * d->kv_lora_rank);
+	assert_close(transformer_hardware_flops_per_token(d, (int)s, RECOMPUTE_SELECTIVE, RECMOD_MLA_UP_PROJ),
+		     transformer_model_flops_per_token(d, (int)s) + up, 1e-12);
+}
+
 static void test_mla(void **state)
 {
 	(void)state;
@@ -172,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_recompute_flops),
 		cmocka_unit_test(test_activation_memory_formula),
 		cmocka_unit_test(test_mla),
+		cmocka_unit_test(test_recompute_modules),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
