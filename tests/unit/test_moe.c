@@ -368,6 +368,17 @@ static void test_recompute_modules_moe(void **state)
 	assert_close(lt[1].recompute, roofline_memory_s(&x[1].k, 2 * T * 4 * h / 2, 2), 1e-12);
 	assert_close(lt[2].ep_bwd, 2 * lt[2].ep_fwd, 1e-12);
 	assert_close(lt[0].ep_bwd, lt[0].ep_fwd, 1e-12);
+	/* the MoE forward again: router (T / tp tokens), the one local expert's
+	 * gated up and down GEMMs over its T / tp x k x ep / E tokens, the
+	 * SwiGLU over k f_e / tp per token (3 x 2 bytes, one kernel) and the
+	 * permutation */
+	double fe = m->expert_ffn, k = m->experts_active, E = m->experts;
+	double per_expert = T / 2 * k * 8 / E;
+	double moe_fwd = roofline_gemm_tiled_s(&x[2].k, T / 2, E, h) +
+			 roofline_gemm_tiled_s(&x[2].k, per_expert, 2 * fe, h) +
+			 roofline_gemm_tiled_s(&x[2].k, per_expert, h, fe) +
+			 roofline_memory_s(&x[2].k, 2 * T * 3 * k * fe / 2, 1) + layer_moe_permute_s(&x[2]);
+	assert_close(lt[2].recompute, moe_fwd, 1e-12);
 	assert_true(lt[2].recompute > 0.3 * lt[3].recompute && lt[2].recompute < lt[3].recompute);
 	assert_true(r[2].mem.activations < r[1].mem.activations);
 	assert_true(r[1].mem.activations < r[0].mem.activations);

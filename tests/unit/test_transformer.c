@@ -180,7 +180,7 @@ static void test_recompute_modules(void **state)
 			     transformer_layer_activation_bytes_frozen(d, s, 1, 2, true, RECOMPUTE_SELECTIVE,
 								       RECMOD_MLA_UP_PROJ, true, 0),
 		     s * (2 * da * dq * 2 + 2 * da * dv) / 2, 1e-12);
-	double up = d->layers * (2 * da * dq * d->q_lora_rank + 2 * da * 2 * 128.0 * d->kv_lora_rank);
+	double up = d->layers * (2 * da * dq * d->q_lora_rank + 2 * da * 2 * transformer_head_dim(d) * d->kv_lora_rank);
 	assert_close(transformer_hardware_flops_per_token(d, (int)s, RECOMPUTE_SELECTIVE, RECMOD_MLA_UP_PROJ),
 		     transformer_model_flops_per_token(d, (int)s) + up, 1e-12);
 }
