@@ -24,6 +24,8 @@ int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct
 	if (placement_init(&x->place, p->tp, p->cp, p->pp, p->dp, p->order, err) < 0)
 		return -1;
 	roofline_init(&x->k, &c->gpu, w->precision, &w->kernels);
+	roofline_init(&x->head_k, &c->gpu,
+		      w->precision == PREC_FP8 || w->precision == PREC_FP4 ? PREC_BF16 : w->precision, &w->kernels);
 	x->tokens = (double)p->micro_batch * w->seq_len / p->cp;
 	x->lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
 	return 0;

@@ -29,6 +29,10 @@ struct layer_ctx {
 	struct topology topo;
 	struct placement place;
 	struct roofline k;
+	struct roofline head_k; /* the output layer's GEMMs: 16-bit under FP8 or
+				 * FP4 training, which keeps the output head in
+				 * BF16 (Transformer Engine wraps the layers, not
+				 * the head; DeepSeek-V3 report 3.3.1) */
 	double tokens;        /* tokens per micro-batch on one GPU (after cp) */
 	bool lora;            /* a LoRA or QLoRA finetune: frozen base weights */
 };

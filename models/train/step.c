@@ -140,9 +140,9 @@ static double logits_gemm_s(const struct layer_ctx *x, enum pipeline_op pass)
 {
 	double T = x->tokens, h = x->w->model.hidden, V = (double)x->w->model.vocab / x->p->tp;
 	switch (pass) {
-	case PIPE_F: return roofline_gemm_tiled_s(&x->k, T, V, h);
-	case PIPE_B: return roofline_gemm_tiled_s(&x->k, T, h, V);
-	case PIPE_W: return roofline_gemm_tiled_s(&x->k, h, V, T);
+	case PIPE_F: return roofline_gemm_tiled_s(&x->head_k, T, V, h);
+	case PIPE_B: return roofline_gemm_tiled_s(&x->head_k, T, h, V);
+	case PIPE_W: return roofline_gemm_tiled_s(&x->head_k, h, V, T);
 	}
 	return 0;
 }
