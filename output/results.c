@@ -187,7 +187,7 @@ rowset *results_catalog_models(const catalog *c)
 		"name", "aliases", "description", "layers", "hidden", "heads", "kv_heads", "head_dim",
 		"ffn", "mlp", "vocab", "experts", "experts_active", "expert_ffn", "shared_experts",
 		"dense_layers", "params_b", "active_params_b", "max_seq_len", "confidence", "source",
-		"q_lora_rank", "kv_lora_rank", "qk_rope_dim", NULL  /* added later: at the end */
+		"q_lora_rank", "kv_lora_rank", "qk_rope_dim", "mtp_layers", NULL  /* added later: at the end */
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_model_count(c); i++) {
@@ -213,6 +213,7 @@ rowset *results_catalog_models(const catalog *c)
 		provenance_cells(rs, &m->id);
 		rowset_int(rs, "q_lora_rank", m->q_lora_rank);
 		rowset_int(rs, "kv_lora_rank", m->kv_lora_rank);
+		rowset_int(rs, "mtp_layers", m->mtp_layers);
 		rowset_int(rs, "qk_rope_dim", m->qk_rope_dim);
 	}
 	return rs;

@@ -451,7 +451,7 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 		ID_KEYS, "preset", "layers", "hidden", "heads", "kv_heads", "head_dim", "q_lora_rank",
 		"kv_lora_rank", "qk_rope_dim", "ffn", "mlp",
 		"vocab", "experts", "experts_active", "expert_ffn", "shared_experts", "dense_layers",
-		"tied_embeddings", "dropout", "params_b", "active_params_b", "max_seq_len", NULL
+		"tied_embeddings", "dropout", "params_b", "active_params_b", "max_seq_len", "mtp_layers", NULL
 	};
 	bool req = base == NULL;
 	int mlp;
@@ -477,6 +477,7 @@ int catalog_read_model(struct jread *r, const json_t *obj, const struct model_sp
 	    jread_int32(r, obj, "expert_ffn", false, 0, 1 << 24, &m->expert_ffn) < 0 ||
 	    jread_int32(r, obj, "shared_experts", false, 0, 1 << 16, &m->shared_experts) < 0 ||
 	    jread_int32(r, obj, "dense_layers", false, 0, 100000, &m->dense_layers) < 0 ||
+	    jread_int32(r, obj, "mtp_layers", false, 0, 64, &m->mtp_layers) < 0 ||
 	    jread_bool(r, obj, "tied_embeddings", false, &m->tied_embeddings) < 0 ||
 	    jread_bool(r, obj, "dropout", false, &m->dropout) < 0 ||
 	    jread_real(r, obj, "params_b", false, 0, 1e6, &m->params_b) < 0 ||

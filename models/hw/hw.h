@@ -177,6 +177,11 @@ struct model_spec {
 	int expert_ffn;
 	int shared_experts;
 	int dense_layers;      /* leading dense layers of an MoE */
+	int mtp_layers;        /* multi-token prediction modules trained with it
+				* (DeepSeek-V3, arXiv:2412.19437 section 2.2;
+				* Megatron-Core's --mtp-num-layers): each one more
+				* transformer layer, a 2h -> h projection and a pass
+				* of the shared output head and loss; 0: none */
 	bool tied_embeddings;
 	bool dropout;          /* trained with dropout (its masks are kept) */
 	double params_b;       /* published, for checks */

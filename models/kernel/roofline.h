@@ -26,6 +26,9 @@ struct kernel_calibration {
 	double hbm_efficiency;    /* fraction of HBM bandwidth memory-bound kernels reach */
 	double launch_s;          /* fixed cost per kernel; < 0: the global default */
 	bool flash_attention;
+	bool fused_cross_entropy; /* the loss fused (Transformer Engine's Triton cross
+				   * entropy, Megatron-Core's --cross-entropy-loss-fusion
+				   * with --cross-entropy-fusion-impl te); false: unfused */
 };
 
 /* The rates one GPU reaches at one precision, calibration applied. */

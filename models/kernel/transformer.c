@@ -98,6 +98,15 @@ double transformer_layer_params(const struct model_spec *m, bool moe, bool all_e
 	return transformer_attention_params(m) + transformer_mlp_params(m, moe, all_experts);
 }
 
+double transformer_mtp_params(const struct model_spec *m)
+{
+	/* each module: its two norms (of the hidden state and of the next
+	 * token's embedding), the 2h -> h projection and one transformer layer
+	 * like the last decoder layer; embedding and output head shared */
+	double h = m->hidden;
+	return m->mtp_layers * (2 * h + 2 * h * h + transformer_layer_params(m, m->experts > 0, true));
+}
+
 double transformer_embedding_params(const struct model_spec *m)
 {
 	double vh = (double)m->vocab * m->hidden;
@@ -131,9 +140,13 @@ void transformer_forward_flops(const struct model_spec *m, int seq_len, struct t
 	double moe_mlp = 2 * h * m->experts +
 			 (m->experts_active + m->shared_experts) * 2 * k * h * m->expert_ffn;
 
-	f->linear = m->layers * attn + (m->layers - moe) * dense_mlp + moe * moe_mlp;
-	f->attention_core = m->layers * 2 * s * a * (transformer_qk_head_dim(m) + transformer_v_head_dim(m));
-	f->logits = 2 * h * m->vocab;
+	/* multi-token prediction: each module one more layer like the last
+	 * decoder layer, its 2h -> h projection, and the shared head again */
+	double mtp = m->mtp_layers;
+	f->linear = m->layers * attn + (m->layers - moe) * dense_mlp + moe * moe_mlp +
+		    mtp * (attn + (m->experts > 0 ? moe_mlp : dense_mlp) + 2 * 2 * h * h);
+	f->attention_core = (m->layers + mtp) * 2 * s * a * (transformer_qk_head_dim(m) + transformer_v_head_dim(m));
+	f->logits = (1 + mtp) * 2 * h * m->vocab;
 }
 
 double transformer_model_flops_per_token(const struct model_spec *m, int seq_len)
@@ -155,7 +168,7 @@ static double mla_up_proj_flops(const struct model_spec *m)
 	double up = 2 * g[n - 2].n * g[n - 2].k;
 	if (m->q_lora_rank > 0)
 		up += 2 * g[1].n * g[1].k;
-	return m->layers * up;
+	return (m->layers + m->mtp_layers) * up;
 }
 
 double transformer_hardware_flops_per_token(const struct model_spec *m, int seq_len, int recompute, int modules)
@@ -167,11 +180,13 @@ double transformer_hardware_flops_per_token(const struct model_spec *m, int seq_
 		extra = f.linear + f.attention_core;
 	} else if (recompute == RECOMPUTE_SELECTIVE) {
 		double h = m->hidden, k = transformer_mlp_matrices(m);
-		int moe = transformer_moe_layers(m);
+		/* the MTP modules' layers recompute like the decoder layers */
+		int moe = transformer_moe_layers(m) + (m->experts > 0 ? m->mtp_layers : 0);
+		int dense = m->layers + m->mtp_layers - moe;
 		if (modules & RECMOD_CORE_ATTN)
 			extra += f.attention_core;
 		if (modules & RECMOD_MLP)
-			extra += (m->layers - moe) * 2 * k * h * m->ffn;
+			extra += dense * 2 * k * h * m->ffn;
 		if (modules & RECMOD_MOE)
 			extra += moe * (2 * h * m->experts +
 					(m->experts_active + m->shared_experts) * 2 * k * h * m->expert_ffn);

@@ -94,6 +94,12 @@ double transformer_mlp_params(const struct model_spec *m, bool moe, bool all_exp
 /* Weight matrices of one MLP (or expert): 3 gated (SwiGLU), else 2. */
 double transformer_mlp_matrices(const struct model_spec *m);
 
+/* Parameters of the multi-token-prediction modules (0 without): per module
+ * two norms, the 2h -> h projection and one layer like the last decoder
+ * layer with all its experts; not in transformer_params_total (the model
+ * served), in what training holds and checkpoints. */
+double transformer_mtp_params(const struct model_spec *m);
+
 /* Embedding parameters: input (V h) plus output projection unless tied. */
 double transformer_embedding_params(const struct model_spec *m);
 
@@ -109,6 +115,10 @@ struct transformer_flops {
 	double logits;          /* output projection */
 };
 
+/* Per token: linear and attention_core over the layers and the
+ * multi-token-prediction modules (each one more layer like the last decoder
+ * layer plus its 2h -> h projection), logits over the output head's passes
+ * (1 + mtp_layers). */
 void transformer_forward_flops(const struct model_spec *m, int seq_len, struct transformer_flops *f);
 
 /* Model FLOPs per token of training (3 x forward): the MFU numerator. */

@@ -19,7 +19,7 @@ double ckpt_bytes(const struct train_spec *w, const struct train_plan *p)
 	if (w->is_finetune && w->finetune.method != FINETUNE_FULL)
 		params = memory_lora_params_per_layer(w, p) * p->tp * w->model.layers;
 	else
-		params = transformer_params_total(&w->model);
+		params = transformer_params_total(&w->model) + transformer_mtp_params(&w->model);
 	return params * (weight_bytes + OPTIMIZER_BYTES_PER_PARAM);
 }
 

@@ -316,6 +316,7 @@ static void note_model_defaults(const json_t *v, const struct model_spec *base, 
 		{ "expert_ffn", m->experts > 0 ? m->expert_ffn : -2, false, NULL },
 		{ "shared_experts", m->experts > 0 ? m->shared_experts : -2, false, "none" },
 		{ "dense_layers", m->experts > 0 ? m->dense_layers : -2, false, "every layer a mixture of experts" },
+		{ "mtp_layers", m->mtp_layers, false, "no multi-token prediction" },
 	};
 	size_t used = 0;
 	out[0] = '\0';
@@ -505,7 +506,7 @@ int wl_train_read_kernels(struct jread *r, const json_t *v, struct kernel_calibr
 {
 	static const char *const keys[] = {
 		"gemm_efficiency", "attention_efficiency", "hbm_efficiency", "launch_us",
-		"flash_attention", NULL
+		"flash_attention", "fused_cross_entropy", NULL
 	};
 	const json_t *x = json_object_get(v, "kernels");
 	double launch_us = -1e6;
@@ -520,7 +521,8 @@ int wl_train_read_kernels(struct jread *r, const json_t *v, struct kernel_calibr
 	    jread_real(r, x, "attention_efficiency", false, 0.01, 1, &k->attention_efficiency) < 0 ||
 	    jread_real(r, x, "hbm_efficiency", false, 0.01, 1, &k->hbm_efficiency) < 0 ||
 	    jread_real(r, x, "launch_us", false, 0, 1e4, &launch_us) < 0 ||
-	    jread_bool(r, x, "flash_attention", false, &k->flash_attention) < 0)
+	    jread_bool(r, x, "flash_attention", false, &k->flash_attention) < 0 ||
+	    jread_bool(r, x, "fused_cross_entropy", false, &k->fused_cross_entropy) < 0)
 		return -1;
 	if (launch_us >= 0)
 		k->launch_s = launch_us * 1e-6;

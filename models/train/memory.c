@@ -254,8 +254,14 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 							    RECOMPUTE_NONE, w->kernels.flash_attention);
 	}
 	if (has_last) {
-		/* fp32 logits for the loss: s b V / t, 4 bytes */
-		bytes += 4.0 * s_local * p->micro_batch * m->vocab / p->tp;
+		/* fp32 logits for the loss: s b V / t, 4 bytes (fused, the 16-bit
+		 * logits that hold the gradient: 2), once more for each
+		 * multi-token-prediction module (whose layers are among the last
+		 * chunk's), and each module's projection input (the two normed
+		 * h-wide halves) and the next tokens' embedding, 2 bytes each */
+		double logit_bytes = w->kernels.fused_cross_entropy ? 2.0 : 4.0;
+		bytes += (1 + m->mtp_layers) * logit_bytes * s_local * p->micro_batch * m->vocab / p->tp;
+		bytes += m->mtp_layers * TRAIN_ACT_BYTES * s_local * p->micro_batch * 3 * m->hidden / (p->sp ? p->tp : 1);
 	}
 	return bytes;
 }
@@ -278,6 +284,7 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 			params += parallel_vstage_params(m, p, vs, P);
 			embedding += parallel_vstage_embedding_params(m, p, vs, P);
 			expert += parallel_vstage_expert_params(m, p, vs, P);
+			count += parallel_vstage_mtp(m, vs, P);
 			layers += count;
 			chunk_layers[ch] = count;
 			has_last |= vs == P - 1;

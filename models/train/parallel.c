@@ -261,6 +261,8 @@ double parallel_vstage_expert_params(const struct model_spec *m, const struct tr
 	int first, count, dense, moe;
 	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 	parallel_layer_mix(m, first, count, &dense, &moe);
+	if (m->experts > 0)
+		moe += parallel_vstage_mtp(m, vs, P);
 	return moe * routed_expert_params(m) / ((double)p->etp * p->ep);
 }
 
@@ -440,7 +442,17 @@ double parallel_vstage_params(const struct model_spec *m, const struct train_pla
 	parallel_layer_mix(m, first, count, &dense, &moe);
 	double attn = transformer_attention_params(m), dmlp = transformer_mlp_params(m, false, false);
 	double params = count * attn / p->tp + dense * dmlp / p->tp + moe * parallel_moe_layer_params(m, p);
+	/* the multi-token-prediction modules: a layer each, the projection and
+	 * its two norms */
+	double h = m->hidden, mtp = parallel_vstage_mtp(m, vs, P);
+	params += mtp * (attn / p->tp + (2 * h * h + 2 * h) / p->tp +
+			 (m->experts > 0 ? parallel_moe_layer_params(m, p) : dmlp / p->tp));
 	return params + parallel_vstage_embedding_params(m, p, vs, P);
+}
+
+int parallel_vstage_mtp(const struct model_spec *m, int vs, int P)
+{
+	return vs == P - 1 ? m->mtp_layers : 0;
 }
 
 double parallel_vstage_embedding_params(const struct model_spec *m, const struct train_plan *p, int vs, int P)
@@ -450,6 +462,10 @@ double parallel_vstage_embedding_params(const struct model_spec *m, const struct
 		params += vh / p->tp;                       /* input embedding */
 	if (vs == P - 1 && (!m->tied_embeddings || P > 1))
 		params += vh / p->tp;                       /* output projection */
+	if (vs != 0 && !m->tied_embeddings && parallel_vstage_mtp(m, vs, P) > 0)
+		params += vh / p->tp;  /* the MTP modules' own copy of the input embedding
+					* (Megatron-Core builds it on their stage; tied, the
+					* output projection is that matrix) */
 	return params;
 }
 

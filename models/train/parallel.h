@@ -86,6 +86,12 @@ void parallel_layer_mix(const struct model_spec *m, int first, int count, int *d
  * sharded, embeddings on the first and the output projection on the last). */
 double parallel_vstage_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
 
+/* The multi-token-prediction modules on virtual stage vs of P: all of
+ * them on the last (Megatron-Core's default placement, and the
+ * "...|mL" layouts of NeMo's DeepSeek-V3 recipes under
+ * SPLIT_EMBEDDING_LOSS), else 0. */
+int parallel_vstage_mtp(const struct model_spec *m, int vs, int P);
+
 /* The busiest expert-parallel rank's tokens over the mean: the plan's
  * moe_load_imbalance with ep > 1, else 1 (a GPU holding every expert does
  * the same work however the router spreads the tokens). */

@@ -162,12 +162,57 @@ static double logits_gemm_s(const struct layer_ctx *x, enum pipeline_op pass)
 #define LOSS_BWD_BYTES_PER_LOGIT 14.0
 #define LOSS_BWD_KERNELS 2
 
+/*
+ * Fused (kernels.fused_cross_entropy: Transformer Engine's Triton cross
+ * entropy, transformer_engine/pytorch/triton/cross_entropy.py, which
+ * Megatron-Core runs under --cross-entropy-fusion-impl te): forward, an
+ * online-softmax pass reads the 16-bit logits (2 bytes) and a second pass
+ * reads them again and writes the gradient over them (4); backward, one
+ * kernel scales that gradient by the loss's (2 read, 2 written).
+ */
+#define LOSS_FUSED_FWD_BYTES_PER_LOGIT 6.0
+#define LOSS_FUSED_FWD_KERNELS 2
+#define LOSS_FUSED_BWD_BYTES_PER_LOGIT 4.0
+#define LOSS_FUSED_BWD_KERNELS 1
+
 static double loss_s(const struct layer_ctx *x, enum pipeline_op pass)
 {
 	double logits = x->tokens * (double)x->w->model.vocab / x->p->tp;
+	if (x->w->kernels.fused_cross_entropy) {
+		if (pass == PIPE_F)
+			return roofline_memory_s(&x->k, LOSS_FUSED_FWD_BYTES_PER_LOGIT * logits, LOSS_FUSED_FWD_KERNELS);
+		return roofline_memory_s(&x->k, LOSS_FUSED_BWD_BYTES_PER_LOGIT * logits, LOSS_FUSED_BWD_KERNELS);
+	}
 	if (pass == PIPE_F)
 		return roofline_memory_s(&x->k, LOSS_FWD_BYTES_PER_LOGIT * logits, LOSS_FWD_KERNELS);
 	return roofline_memory_s(&x->k, LOSS_BWD_BYTES_PER_LOGIT * logits, LOSS_BWD_KERNELS);
+}
+
+/*
+ * One multi-token-prediction module's own work besides its layer, in one
+ * pass (DeepSeek-V3, arXiv:2412.19437 section 2.2; Megatron-Core's
+ * MultiTokenPredictionLayer): the next tokens' embedding looked up (the
+ * forward), the two RMSNorms (of the hidden state and of that embedding),
+ * the 2h -> h projection of their concatenation, and the shared output
+ * head's GEMMs and the loss once more.
+ */
+static double mtp_module_s(const struct layer_ctx *x, enum pipeline_op pass)
+{
+	double T = x->tokens, h = x->w->model.hidden;
+	double norms = roofline_memory_s(&x->k, TRAIN_ACT_BYTES * T * h * 2 * 2, 2);  /* read and write, two */
+	double proj;
+	switch (pass) {
+	case PIPE_F:
+		proj = roofline_gemm_tiled_s(&x->k, T, h / x->p->tp, 2 * h) +
+		       roofline_memory_s(&x->k, TRAIN_ACT_BYTES * T * h * 2, 1);  /* embedding */
+		return norms + proj + logits_gemm_s(x, PIPE_F) + loss_s(x, PIPE_F);
+	case PIPE_B:
+		proj = roofline_gemm_tiled_s(&x->k, T, 2 * h, h / x->p->tp);
+		return 2 * norms + proj + logits_gemm_s(x, PIPE_B) + loss_s(x, PIPE_B);
+	case PIPE_W:
+		return roofline_gemm_tiled_s(&x->k, 2 * h, h / x->p->tp, T) + logits_gemm_s(x, PIPE_W);
+	}
+	return 0;
 }
 
 /* Virtual stage vs's times from the dense (D) and MoE (E) layer costs plus
@@ -183,6 +228,13 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 
 	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 	parallel_layer_mix(m, first, count, &dense, &moe);
+	/* the MTP modules' layers are like the last decoder layer */
+	int mtp = parallel_vstage_mtp(m, vs, P);
+	if (m->experts > 0)
+		moe += mtp;
+	else
+		dense += mtp;
+	count += mtp;
 	in->layers[vs] = count;
 	in->params[vs] = parallel_vstage_params(m, p, vs, P);
 	double fwd = dense * (D->fwd + D->tp_fwd + D->ep_fwd + D->cp_fwd + z3_f) +
@@ -202,6 +254,9 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 		bin += logits_gemm_s(x, PIPE_B) + loss_s(x, PIPE_B);
 		bw += logits_gemm_s(x, PIPE_W);
 	}
+	fwd += mtp * mtp_module_s(x, PIPE_F);
+	bin += mtp * mtp_module_s(x, PIPE_B);
+	bw += mtp * mtp_module_s(x, PIPE_W);
 	in->f_s[vs] = fwd;
 	if (p->schedule == SCHED_ZB_H1) {
 		in->b_s[vs] = bin;
@@ -541,6 +596,10 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 	}
 	if (vs == in->P - 1)
 		flops += head_flops;
+	int mtp = parallel_vstage_mtp(m, vs, in->P);
+	const struct layer_time *mtp_lt = m->experts > 0 ? tc->moe : tc->dense;
+	flops += mtp * (layer_fwd_flops(x, m->experts > 0) + head_flops +
+			2.0 * 2 * m->hidden * m->hidden * x->tokens / p->tp);
 	/* backward is twice the forward, split evenly between B and W under ZB-H1 */
 	if (kind != PIPE_F)
 		flops *= zb ? 1 : 2;
@@ -563,11 +622,18 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 			t += lt->fwd;
 			trace_layer_comm(x, lt, true, op.track, l, &t, end, trace);
 		}
+		trace_child(trace, op.track, "compute", "multi-token prediction", &t,
+			    mtp * (mtp_lt->fwd + mtp_lt->tp_fwd + mtp_lt->ep_fwd + mtp_lt->cp_fwd + mtp_module_s(x, PIPE_F)),
+			    end, m->layers);
 		return;
 	}
 	if (vs == in->P - 1)
 		/* the loss and the output layer's gradients (its weight gradient is W's under ZB-H1) */
 		t += logits_gemm_s(x, PIPE_B) + (zb ? 0 : logits_gemm_s(x, PIPE_W)) + loss_s(x, PIPE_B);
+	trace_child(trace, op.track, "compute", "multi-token prediction", &t,
+		    mtp * (mtp_lt->bwd_input + mtp_lt->recompute + mtp_lt->tp_bwd + mtp_lt->ep_bwd + mtp_lt->cp_bwd +
+			   (zb ? 0 : mtp_lt->bwd_weight) + mtp_module_s(x, PIPE_B) + (zb ? 0 : mtp_module_s(x, PIPE_W))),
+		    end, m->layers);
 	for (int l = first + count - 1; l >= first; l--) {
 		int d, e;
 		parallel_layer_mix(m, l, 1, &d, &e);

@@ -62,10 +62,10 @@ cat >"$TMP/inline.json" <<'JSON'
     "seq_len": 128, "global_batch_tokens": 1024 },
   "candidates": [ { "name": "one", "preset": "dgx-h100" } ] }
 JSON
-sed 's/"mlp": "gelu",/"mlp": "gelu", "kv_heads": 4, "head_dim": 16, "kv_lora_rank": 0, "tied_embeddings": false, "dropout": false, "experts": 0,/' \
+sed 's/"mlp": "gelu",/"mlp": "gelu", "kv_heads": 4, "head_dim": 16, "kv_lora_rank": 0, "tied_embeddings": false, "dropout": false, "experts": 0, "mtp_layers": 0,/' \
 	"$TMP/inline.json" >"$TMP/full.json"
 expect_status 0 "$CLUSTERSIM" run "$TMP/inline.json" --dry-run --format csv &&
-	grep -qx 'clustersim: note: workload.model: not stated, assumed: kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), kv_lora_rank 0 (ordinary attention, no latent), tied_embeddings false (untied), dropout false (no dropout masks kept), experts 0 (dense)' "$TMP/err" &&
+	grep -qx 'clustersim: note: workload.model: not stated, assumed: kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), kv_lora_rank 0 (ordinary attention, no latent), tied_embeddings false (untied), dropout false (no dropout masks kept), experts 0 (dense), mtp_layers 0 (no multi-token prediction)' "$TMP/err" &&
 	ok || fail "dry-run defaults note: $(cat "$TMP/err")"
 cp "$TMP/out" "$TMP/inline.out"
 expect_status 0 "$CLUSTERSIM" run "$TMP/full.json" --dry-run --format csv &&

@@ -167,7 +167,8 @@ static void test_model_defaults_stated(void **state)
 	assert_int_equal(s.workload.train.model.mlp, MLP_GELU);
 	assert_string_equal(s.workload.model_defaults,
 			    "kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), kv_lora_rank 0 (ordinary attention, "
-			    "no latent), tied_embeddings false (untied), dropout false (no dropout masks kept), experts 0 (dense)");
+			    "no latent), tied_embeddings false (untied), dropout false (no dropout masks kept), experts 0 (dense), "
+			    "mtp_layers 0 (no multi-token prediction)");
 	scenario_release(&s);
 
 	const char *preset =
@@ -178,7 +179,10 @@ static void test_model_defaults_stated(void **state)
 	assert_non_null(strstr(s.workload.model_defaults, "hidden 8192 (llama3-70b)"));
 	assert_non_null(strstr(s.workload.model_defaults, "kv_heads 8 (llama3-70b)"));
 	assert_non_null(strstr(s.workload.model_defaults, "mlp swiglu (llama3-70b)"));
-	assert_null(strstr(s.workload.model_defaults, "layers"));
+	/* the stated layers are not among the defaults (mtp_layers is) */
+	assert_true(strncmp(s.workload.model_defaults, "layers ", 7) != 0);
+	assert_null(strstr(s.workload.model_defaults, ", layers "));
+	assert_non_null(strstr(s.workload.model_defaults, "mtp_layers 0 (llama3-70b)"));
 	scenario_release(&s);
 
 	const char *named =

@@ -8,6 +8,7 @@
 #include "models/kernel/roofline.h"
 #include "models/scenario/scenario.h"
 #include "models/train/layer.h"
+#include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/pipeline.h"
 #include "models/train/train.h"
@@ -119,20 +120,22 @@ static void test_param_gather_overlap(void **state)
  * GEMMs' growth at 16-bit and at the training precision, *loss the loss's
  * memory-bound growth, 52 T dV / (HBM bandwidth x efficiency).
  */
-static void vocab_growth(const char *precision, double *got, double *gemm16, double *gemm_pr, double *loss)
+static void vocab_growth(const char *precision, bool fused, double *got, double *gemm16, double *gemm_pr,
+			 double *loss)
 {
 	const char *wl = "{\"kind\": \"training\", \"model\": {\"layers\": 1, \"hidden\": 2048, \"heads\": 16,"
 			 " \"ffn\": 8192, \"mlp\": \"gelu\", \"vocab\": %d}, \"precision\": \"%s\", \"seq_len\": 4096,"
 			 " \"global_batch_tokens\": 4096,"
 			 " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"dp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1,"
-			 " \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": false}}";
+			 " \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": false},"
+			 " \"kernels\": {\"fused_cross_entropy\": %s}}";
 	const char *cand = "{\"preset\": \"dgx-h100\", \"nodes\": 1, \"gpus_per_node\": 1}";
 	int V[2] = { 65536, 131072 };
 	char text[1024];
 	struct scenario s[2];
 	struct train_result r[2];
 	for (int i = 0; i < 2; i++) {
-		snprintf(text, sizeof text, wl, V[i], precision);
+		snprintf(text, sizeof text, wl, V[i], precision, fused ? "true" : "false");
 		load(text, cand, &s[i]);
 		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
 		assert_int_equal(r[i].status, TRAIN_OK);
@@ -152,7 +155,7 @@ static void vocab_growth(const char *precision, double *got, double *gemm16, dou
 	}
 	*gemm16 = g16[1] - g16[0];
 	*gemm_pr = gpr[1] - gpr[0];
-	*loss = 52.0 * T * (V[1] - V[0]) / k16.hbm_bytes_per_s;
+	*loss = (fused ? 10.0 : 52.0) * T * (V[1] - V[0]) / k16.hbm_bytes_per_s;
 	scenario_release(&s[0]);
 	scenario_release(&s[1]);
 }
@@ -169,8 +172,14 @@ static void test_loss_bytes(void **state)
 {
 	(void)state;
 	double got, gemm16, gemm_pr, loss;
-	vocab_growth("bf16", &got, &gemm16, &gemm_pr, &loss);
+	vocab_growth("bf16", false, &got, &gemm16, &gemm_pr, &loss);
 	assert_true(loss > 0.003);  /* a visible share */
+	assert_close(got, gemm16 + loss, 1e-9);
+	/* fused (Transformer Engine's Triton cross entropy): 6 bytes forward in
+	 * two passes, 4 backward in one (kernel counts do not grow with V) */
+	double unfused = loss;
+	vocab_growth("bf16", true, &got, &gemm16, &gemm_pr, &loss);
+	assert_close(loss, unfused * 10 / 52, 1e-12);
 	assert_close(got, gemm16 + loss, 1e-9);
 }
 
@@ -185,9 +194,93 @@ static void test_head_bf16_under_fp8(void **state)
 {
 	(void)state;
 	double got, gemm16, gemm_fp8, loss;
-	vocab_growth("fp8", &got, &gemm16, &gemm_fp8, &loss);
+	vocab_growth("fp8", false, &got, &gemm16, &gemm_fp8, &loss);
 	assert_true(gemm16 - gemm_fp8 > 0.2 * gemm16);
 	assert_close(got, gemm16 + loss, 1e-9);
+}
+
+/*
+ * One multi-token-prediction module on one GPU (one layer, so its layer is
+ * like that one): the step's compute grows by exactly that layer's forward
+ * and backward plus the module's own work: the next tokens' embedding
+ * looked up (2 x 2Th bytes), two RMSNorms (2Th bytes read and written each,
+ * twice as many backward), the 2h -> h projection's three GEMMs, and the
+ * output head's three GEMMs and the loss again. On two stages, the last
+ * one holds the module (its layer, projection and norms) and its own copy
+ * of the untied input embedding.
+ */
+static void test_mtp_step(void **state)
+{
+	(void)state;
+	const char *wl = "{\"kind\": \"training\", \"model\": {\"layers\": %d, \"hidden\": 2048, \"heads\": 16,"
+			 " \"ffn\": 8192, \"mlp\": \"gelu\", \"vocab\": 32768, \"mtp_layers\": %d}, \"seq_len\": 4096,"
+			 " \"global_batch_tokens\": 4096, \"parallelism\": {\"tp\": 1, \"pp\": %d, \"vpp\": 1, \"dp\": 1,"
+			 " \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\","
+			 " \"recompute\": \"none\", \"sequence_parallel\": false}}";
+	const char *cand = "{\"preset\": \"dgx-h100\", \"nodes\": 1, \"gpus_per_node\": %d}";
+	char text[1024], ctext[256];
+	struct scenario s[2];
+	struct train_result r[2];
+	snprintf(ctext, sizeof ctext, cand, 1);
+	for (int i = 0; i < 2; i++) {
+		snprintf(text, sizeof text, wl, 1, i, 1);
+		load(text, ctext, &s[i]);
+		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
+		assert_int_equal(r[i].status, TRAIN_OK);
+	}
+	struct layer_ctx x;
+	struct cs_error err;
+	struct layer_time lt;
+	assert_int_equal(layer_ctx_init(&x, &s[0].workload.train, &s[0].candidates[0], &r[0].plan, &err), 0);
+	layer_cost(&x, false, &lt);
+	const struct roofline *k = &x.k;
+	double T = 4096, h = 2048, V = 32768;
+	double norms = roofline_memory_s(k, 2.0 * T * h * 2 * 2, 2);
+	double module = roofline_memory_s(k, 2.0 * T * h * 2, 1) + 3 * norms +
+			roofline_gemm_tiled_s(k, T, h, 2 * h) + roofline_gemm_tiled_s(k, T, 2 * h, h) +
+			roofline_gemm_tiled_s(k, 2 * h, h, T);
+	double head = roofline_gemm_tiled_s(k, T, V, h) + roofline_gemm_tiled_s(k, T, h, V) +
+		      roofline_gemm_tiled_s(k, h, V, T) + 52.0 * T * V / k->hbm_bytes_per_s + 8 * k->launch_s;
+	double want = lt.fwd + lt.bwd_input + lt.bwd_weight + module + head;
+	assert_true(head > 0.2 * want);  /* the head's second pass is a visible share */
+	assert_close(r[1].br.compute - r[0].br.compute, want, 1e-9);
+	scenario_release(&s[0]);
+	scenario_release(&s[1]);
+
+	/* two stages: the module on the last one, with the input embedding */
+	struct model_spec m0 = *catalog_model(cat, "llama3-8b"), m1 = m0;
+	m1.mtp_layers = 1;
+	struct train_plan p = { .tp = 1, .pp = 2, .vpp = 1, .dp = 1, .cp = 1, .ep = 1, .etp = 1 };
+	double Vh = (double)m0.vocab * m0.hidden;
+	assert_close(parallel_vstage_params(&m1, &p, 1, 2) - parallel_vstage_params(&m0, &p, 1, 2),
+		     transformer_mtp_params(&m1) + Vh, 1e-12);
+	assert_true(parallel_vstage_params(&m1, &p, 0, 2) == parallel_vstage_params(&m0, &p, 0, 2));
+}
+
+/* Fused, the loss keeps the 16-bit logits that hold its gradient (2 bytes
+ * each) instead of fp32 logits (4): the last stage's activations shrink by
+ * 2 s b V / tp. */
+static void test_fused_loss_memory(void **state)
+{
+	(void)state;
+	const char *wl = "{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096, \"global_batch_tokens\": 4096,"
+			 " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"dp\": 1, \"cp\": 1, \"ep\": 1, \"zero\": 1,"
+			 " \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": false},"
+			 " \"kernels\": {\"fused_cross_entropy\": %s}}";
+	const char *cand = "{\"preset\": \"dgx-h100\", \"nodes\": 1, \"gpus_per_node\": 1}";
+	char text[1024];
+	struct scenario s[2];
+	struct train_memory mem[2];
+	for (int i = 0; i < 2; i++) {
+		snprintf(text, sizeof text, wl, i ? "true" : "false");
+		load(text, cand, &s[i]);
+		struct train_result r;
+		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r);
+		memory_per_gpu(&s[i].workload.train, &r.plan, &mem[i]);
+	}
+	assert_close(mem[0].activations - mem[1].activations, 2.0 * 4096 * s[0].workload.train.model.vocab, 1e-12);
+	scenario_release(&s[0]);
+	scenario_release(&s[1]);
 }
 
 int main(void)
@@ -197,6 +290,8 @@ int main(void)
 		cmocka_unit_test(test_param_gather_overlap),
 		cmocka_unit_test(test_loss_bytes),
 		cmocka_unit_test(test_head_bf16_under_fp8),
+		cmocka_unit_test(test_mtp_step),
+		cmocka_unit_test(test_fused_loss_memory),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -229,6 +229,42 @@ static void test_mla(void **state)
 	assert_true(transformer_kv_elems_per_token(&mha) == 2 * a * d);
 }
 
+/*
+ * Multi-token prediction (DeepSeek-V3 section 2.2): each module adds one
+ * layer like the last decoder layer (an MoE layer with MLA here), a 2h -> h
+ * projection and one more pass of the shared output head, so the model
+ * FLOPs per token grow by exactly 3 x (that layer's linear and attention
+ * FLOPs + 4h^2 + 2hV), and the parameters trained by two norms, the
+ * projection and the layer with all its experts; the served model's
+ * parameter count does not change.
+ */
+static void test_mtp(void **state)
+{
+	(void)state;
+	struct model_spec m0 = *catalog_model(cat, "deepseek-v3"), m1 = m0;
+	m1.mtp_layers = 1;
+	double h = m0.hidden, V = m0.vocab, s = 4096, a = m0.heads;
+	double latent_norms = (double)m0.q_lora_rank + m0.kv_lora_rank;
+	double attn_matrices = transformer_attention_params(&m0) - latent_norms - h;
+	double moe_mlp = 2 * h * m0.experts + (m0.experts_active + m0.shared_experts) * 2 * 3 * h * m0.expert_ffn;
+	double core = 2 * s * a * (transformer_qk_head_dim(&m0) + transformer_v_head_dim(&m0));
+	double want = 3 * (2 * attn_matrices + moe_mlp + 4 * h * h + core + 2 * h * V);
+	assert_close(transformer_model_flops_per_token(&m1, (int)s) - transformer_model_flops_per_token(&m0, (int)s),
+		     want, 1e-12);
+	assert_close(transformer_mtp_params(&m1), 2 * h + 2 * h * h + transformer_layer_params(&m0, true, true), 1e-12);
+	/* Hugging Face's checkpoint: 685B with the module, 671B without; its
+	 * 14B keep their own copies of the embedding and the head */
+	assert_close((transformer_mtp_params(&m1) + 2 * V * h) / 1e9, 14, 0.05);
+	assert_true(transformer_mtp_params(&m0) == 0);
+	assert_true(transformer_params_total(&m1) == transformer_params_total(&m0));
+	/* a selective moe recompute replays the module's MoE layer too */
+	double rec1 = transformer_hardware_flops_per_token(&m1, (int)s, RECOMPUTE_SELECTIVE, RECMOD_MOE) -
+		      transformer_model_flops_per_token(&m1, (int)s);
+	double rec0 = transformer_hardware_flops_per_token(&m0, (int)s, RECOMPUTE_SELECTIVE, RECMOD_MOE) -
+		      transformer_model_flops_per_token(&m0, (int)s);
+	assert_close(rec1 - rec0, moe_mlp, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_activation_memory_formula),
 		cmocka_unit_test(test_mla),
 		cmocka_unit_test(test_recompute_modules),
+		cmocka_unit_test(test_mtp),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
