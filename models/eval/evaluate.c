@@ -65,6 +65,14 @@ static bool asks_spot_serving(const struct job *j)
 	return j->cluster->price.type == PRICE_SPOT;
 }
 
+/* A served model with multi-token-prediction modules: serving them means
+ * speculative decoding with the modules as drafts, which the request
+ * simulation does not have (without it the modules are not loaded). */
+static bool asks_mtp_serving(const struct job *j)
+{
+	return j->workload->train.model.mtp_layers > 0;
+}
+
 /* A fleet with spare nodes: the fleet's own nodes are its spares; a count
  * of extra, idle ones is not modelled (their cost and the shorter wait). */
 static bool asks_fleet_spares(const struct job *j)
@@ -99,6 +107,9 @@ static const struct unmodelled {
 	  .reason = "failures during serving (workload.failures) are not modelled: no serving figures" },
 	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_spot_serving, .voids_run = true,
 	  .reason = "spot preemptions during serving (price type spot) are not modelled: no serving figures" },
+	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_mtp_serving, .voids_run = true,
+	  .reason = "multi-token prediction in serving (model.mtp_layers: speculative decoding with the modules as "
+		    "drafts) is not modelled: no serving figures; give mtp_layers 0 to serve without it" },
 	{ .kinds = 1u << WORKLOAD_FLEET, .asks = asks_spot_fleet, .voids_run = true,
 	  .reason = "spot preemptions of a fleet's instances (price type spot) are not modelled: no fleet figures" },
 	{ .kinds = 1u << WORKLOAD_FLEET, .asks = asks_fleet_spares, .voids_run = true,

@@ -51,6 +51,17 @@ tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,failures during
 	fail "inference row: $(cat "$TMP/out")"
 tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad = 1 } END { exit bad }' &&
 	ok || fail "inference row has figures: $(cat "$TMP/out")"
+# A served model with multi-token-prediction modules (speculative decoding
+# with them as drafts, not simulated) is unsupported too, without figures;
+# without the modules the same service is ok.
+sed 's/"model": "llama3-8b", "failures": "llama3",/"model": { "preset": "llama3-8b", "mtp_layers": 1 },/' "$TMP/inf.json" >"$TMP/mtp.json"
+expect_status 1 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv || fail "mtp serving exit status"
+tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,multi-token prediction in serving' && ok ||
+	fail "mtp serving row: $(cat "$TMP/out")"
+tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad = 1 } END { exit bad }' &&
+	ok || fail "mtp serving row has figures: $(cat "$TMP/out")"
+expect_status 0 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv --set workload.model.mtp_layers=0 --columns candidate,status &&
+	grep -qx 'one,ok' "$TMP/out" && ok || fail "serving without the modules: $(cat "$TMP/out")"
 # --dry-run still shows the shape and price, with status ok and exit 0.
 expect_status 0 "$CLUSTERSIM" run "$TMP/inf.json" --dry-run --format csv --columns candidate,status,gpus || fail "dry run"
 grep -qx 'one,ok,8' "$TMP/out" && ok || fail "dry-run row: $(cat "$TMP/out")"
