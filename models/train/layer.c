@@ -281,6 +281,15 @@ static void tp_comm(const struct layer_ctx *x, double gemms_s, double mlp_gemms_
 		lt->tp_bwd += lt->tp_fwd;
 	else if (replay_mlp)
 		lt->tp_bwd += p->tp_overlap ? roofline_overlap_s(mlp, mlp_gemms_s) : mlp;
+	if (p->distribute_saved && p->recompute == RECOMPUTE_FULL) {
+		/* distributed checkpoints: the layer's input gathered back from
+		 * the tp ranks before its recompute, nothing to hide it under
+		 * (Megatron-LM's CheckpointFunction, gather_split_1d_tensor);
+		 * the forward's 1/tp copy of it is not costed */
+		struct collective_group tg;
+		layer_group_shape(x, DIM_TP, p->tp, &tg);
+		lt->tp_bwd += layer_coll_s(x, &tg, COLL_ALL_GATHER, bytes);
+	}
 }
 
 /*

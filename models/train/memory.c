@@ -223,7 +223,10 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 		if (strstr(w->finetune.targets, "mlp") == NULL)
 			frozen |= TF_FROZEN_MLP;
 	}
-	double per_layer = transformer_layer_activation_bytes_frozen(m, s_local, p->micro_batch, p->tp, p->sp,
+	/* distributed checkpoints: a full recompute's layer inputs split 1/tp,
+	 * as sequence parallelism splits them */
+	bool split_input = p->sp || (p->distribute_saved && p->recompute == RECOMPUTE_FULL);
+	double per_layer = transformer_layer_activation_bytes_frozen(m, s_local, p->micro_batch, p->tp, split_input,
 								    p->recompute, p->recompute_modules,
 								    w->kernels.flash_attention, frozen);
 	/* the busiest expert-parallel rank keeps moe_imbalance x the mean of the

@@ -25,7 +25,10 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 		p->schedule = p->vpp > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 	else
 		p->schedule = (enum schedule_kind)req->schedule;
-	p->sp = req->sequence_parallel == PLAN_AUTO ? p->tp > 1 : req->sequence_parallel == 1;
+	/* auto: sequence parallel with tp, unless the checkpoints are
+	 * distributed instead (the two exclude each other) */
+	p->sp = req->sequence_parallel == PLAN_AUTO ? p->tp > 1 && !req->distribute_saved_activations
+						    : req->sequence_parallel == 1;
 	snprintf(p->order, sizeof p->order, "%s", req->order);
 	p->tp_overlap = req->tp_comm_overlap;
 	p->moe_overlap = (enum moe_overlap)req->moe_a2a_overlap;
@@ -37,6 +40,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->grad_bytes = parallel_grad_bytes(w->precision, req->grad_reduce);
 	p->param_gather_overlap = req->overlap_param_gather;
 	p->free_stage_input = req->free_stage_input;
+	p->distribute_saved = req->distribute_saved_activations;
 }
 
 double parallel_grad_bytes(enum precision pr, int grad_reduce)
@@ -213,6 +217,28 @@ static bool check_recompute_modules(const struct train_plan *p, const struct pla
 	return false;
 }
 
+/* Distributed checkpoints split what a full recompute keeps over the tp
+ * ranks: there is nothing to split without a full recompute, nobody to
+ * split it with at tp 1, and sequence parallelism has split it already
+ * (Megatron-LM's validate_args refuses the same). */
+static bool check_distribute_saved(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	(void)in;
+	const char *need = NULL;
+	if (!p->distribute_saved)
+		return true;
+	if (p->recompute != RECOMPUTE_FULL)
+		need = "recompute full (it splits the full recompute's checkpoints)";
+	else if (p->tp < 2)
+		need = "tp > 1 (it splits the checkpoints over the tp ranks)";
+	else if (p->sp)
+		need = "sequence_parallel false (sequence parallelism splits the checkpoints already)";
+	if (need == NULL)
+		return true;
+	snprintf(why, why_size, "distribute_saved_activations needs %s", need);
+	return false;
+}
+
 /* The MoE routing fields describe experts: on a dense model they would
  * change nothing, so a plan stating them is refused with the reason. */
 static bool check_moe_routing(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
@@ -380,6 +406,7 @@ static const struct {
 	{ check_batch_splits, PARALLEL_FAIL_BATCH },
 	{ check_pipeline_ops_bound, PARALLEL_FAIL_OPS },
 	{ check_schedule_fits, PARALLEL_FAIL_SCHEDULE },
+	{ check_distribute_saved, PARALLEL_FAIL_SCHEDULE },
 	{ check_tp_spans_nodes_evenly, PARALLEL_FAIL_TP_NODES },
 };
 

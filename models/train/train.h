@@ -108,6 +108,11 @@ struct parallel_plan {
 	int grad_reduce;        /* enum grad_reduce (0: auto) */
 	bool overlap_param_gather; /* ZeRO-1/2 weight all-gather under the next forward
 				    * (default true: docs/training.md) */
+	bool distribute_saved_activations; /* full recompute's checkpointed layer inputs
+					    * split over the tp ranks, gathered before
+					    * each recompute (Megatron-LM's
+					    * --distribute-saved-activations, metaseq's
+					    * --distribute-checkpointed-activations) */
 	bool free_stage_input;  /* each pipeline chunk's input freed after its first
 				 * layer (Llama 3's early deallocation; default false) */
 };
@@ -177,6 +182,7 @@ struct train_plan {
 	char order[32];
 	enum pipeline_split split;
 	bool free_stage_input;        /* parallel_plan.free_stage_input */
+	bool distribute_saved;        /* parallel_plan.distribute_saved_activations */
 	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */
 };
 

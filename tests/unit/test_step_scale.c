@@ -283,6 +283,68 @@ static void test_fused_loss_memory(void **state)
 	scenario_release(&s[1]);
 }
 
+/*
+ * Distributed checkpoints (Megatron-LM's --distribute-saved-activations,
+ * metaseq's --distribute-checkpointed-activations) under a full recompute
+ * on one node at tp 4: each layer's checkpointed input is kept 1/tp
+ * (2 s b h (1 - 1/tp) bytes less a layer, one micro-batch in flight at pp 1)
+ * and gathered back from the tp ranks before its recompute: the TP time
+ * grows by exactly one all-gather of 2 T h bytes per layer and
+ * micro-batch. Without a full recompute, at tp 1 or with sequence
+ * parallelism the plan is invalid, with the reason.
+ */
+static void test_distribute_saved(void **state)
+{
+	(void)state;
+	const char *wl = "{\"kind\": \"training\", \"model\": {\"layers\": 4, \"hidden\": 4096, \"heads\": 32,"
+			 " \"ffn\": 16384, \"mlp\": \"gelu\", \"vocab\": 32768}, \"seq_len\": 2048, \"global_batch_tokens\": 32768,"
+			 " \"parallelism\": {\"tp\": %d, \"pp\": 1, \"vpp\": 1, \"dp\": %d, \"cp\": 1, \"ep\": 1, \"zero\": 1,"
+			 " \"micro_batch\": 2, \"schedule\": \"1f1b\", \"recompute\": \"%s\", \"sequence_parallel\": %s,"
+			 " \"distribute_saved_activations\": %s}}";
+	const char *cand = "{\"preset\": \"dgx-h100\", \"nodes\": 1}";
+	char text[1024];
+	struct scenario s[2];
+	struct train_result r[2];
+	struct train_memory mem[2];
+	for (int i = 0; i < 2; i++) {
+		snprintf(text, sizeof text, wl, 4, 2, "full", "false", i ? "true" : "false");
+		load(text, cand, &s[i]);
+		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
+		assert_int_equal(r[i].status, TRAIN_OK);
+		memory_per_gpu(&s[i].workload.train, &r[i].plan, &mem[i]);
+	}
+	double T = 2 * 2048, h = 4096, layers = 4, m = r[0].plan.microbatches;
+	assert_close(mem[0].activations - mem[1].activations, layers * 2 * T * h * (1 - 1.0 / 4), 1e-12);
+	struct layer_ctx x;
+	struct cs_error err;
+	struct collective_group tg;
+	assert_int_equal(layer_ctx_init(&x, &s[1].workload.train, &s[1].candidates[0], &r[1].plan, &err), 0);
+	layer_group_shape(&x, DIM_TP, 4, &tg);
+	double gather = layer_coll_s(&x, &tg, COLL_ALL_GATHER, 2 * T * h);
+	assert_true(gather > 0);
+	assert_close(r[1].br.comm_tp - r[0].br.comm_tp, layers * m * gather, 1e-9);
+	scenario_release(&s[0]);
+	scenario_release(&s[1]);
+
+	const struct { int tp, dp; const char *rec, *sp, *why; } bad[] = {
+		{ 4, 2, "selective", "false", "distribute_saved_activations needs recompute full" },
+		{ 1, 8, "full", "false", "distribute_saved_activations needs tp > 1" },
+		{ 4, 2, "full", "true", "distribute_saved_activations needs sequence_parallel false" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct scenario sb;
+		struct train_result rb;
+		snprintf(text, sizeof text, wl, bad[i].tp, bad[i].dp, bad[i].rec, bad[i].sp, "true");
+		load(text, cand, &sb);
+		train_evaluate(&sb.workload.train, &sb.candidates[0], NULL, &rb);
+		assert_int_equal(rb.status, TRAIN_INVALID);
+		if (strstr(rb.reason, bad[i].why) == NULL)
+			print_error("case %zu: %s\n", i, rb.reason);
+		assert_non_null(strstr(rb.reason, bad[i].why));
+		scenario_release(&sb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_head_bf16_under_fp8),
 		cmocka_unit_test(test_mtp_step),
 		cmocka_unit_test(test_fused_loss_memory),
+		cmocka_unit_test(test_distribute_saved),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
