@@ -27,6 +27,7 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 	p->recompute_modules = 0;  /* RECMOD_DEFAULT */
 	p->pipeline_split = SPLIT_LAYERS;
+	p->layout.stages = 0;
 	p->grad_reduce = GRAD_REDUCE_AUTO;
 }
 
@@ -117,18 +118,32 @@ static int read_sequence_parallel(struct jread *r, const json_t *v, struct paral
 	return 0;
 }
 
-/* pipeline_split ("layers" or "embedding+loss", train.h) and
+/* pipeline_split ("layers" or "embedding+loss", train.h) or
+ * pipeline_layout (Megatron-Core's layout string, layout.h), and
  * grad_reduce_precision ("fp32", "bf16" or "auto", the default: Megatron's,
  * train.h). */
 static int read_split_grad_reduce(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	static const char *const grad_or_auto[] = { "auto", "fp32", "bf16", NULL };
 	int split = SPLIT_LAYERS, grad = GRAD_REDUCE_AUTO;
+	char text[LAYOUT_TEXT_MAX * 2] = "";
 	if (jread_enum(r, v, "pipeline_split", false, pipeline_split_names, &split) < 0 ||
+	    jread_string(r, v, "pipeline_layout", false, text, sizeof text) < 0 ||
 	    jread_enum(r, v, "grad_reduce_precision", false, grad_or_auto, &grad) < 0)
 		return -1;
 	p->pipeline_split = split;
 	p->grad_reduce = grad;
+	p->layout.stages = 0;
+	if (json_object_get(v, "pipeline_layout") != NULL) {
+		char why[160];
+		size_t mark = jread_enter_key(r, "pipeline_layout");
+		if (json_object_get(v, "pipeline_split") != NULL)
+			return jread_fail(r, "give pipeline_layout or pipeline_split, not both (the layout places every "
+					     "layer)");
+		if (layout_parse(text, &p->layout, why, sizeof why) < 0)
+			return jread_fail(r, "\"%.60s\": %s", text, why);
+		jread_leave(r, mark);
+	}
 	return 0;
 }
 
@@ -138,7 +153,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
 		"recompute_modules", "sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
-		"pipeline_split", "grad_reduce_precision", "overlap_param_gather",
+		"pipeline_split", "pipeline_layout", "grad_reduce_precision", "overlap_param_gather",
 		"free_stage_input", "distribute_saved_activations", "expert_tp", "moe_dispatch_precision", "moe_load_imbalance", NULL
 	};
 

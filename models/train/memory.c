@@ -212,7 +212,7 @@ static double peak_layer_microbatches(const struct train_plan *p, const int *chu
  * (has_last: it computes the loss): per layer, times the layer-micro-batches
  * in flight at its peak. */
 static double activations(const struct train_spec *w, const struct train_plan *p, int i, const int *chunk_layers,
-			  bool has_last)
+			  bool has_last, int mtp_here)
 {
 	const struct model_spec *m = &w->model;
 	double s_local = (double)w->seq_len / p->cp;
@@ -256,16 +256,16 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 		bytes += transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
 							    RECOMPUTE_NONE, w->kernels.flash_attention);
 	}
-	if (has_last) {
-		/* fp32 logits for the loss: s b V / t, 4 bytes (fused, the 16-bit
-		 * logits that hold the gradient: 2), once more for each
-		 * multi-token-prediction module (whose layers are among the last
-		 * chunk's), and each module's projection input (the two normed
-		 * h-wide halves) and the next tokens' embedding, 2 bytes each */
-		double logit_bytes = w->kernels.fused_cross_entropy ? 2.0 : 4.0;
-		bytes += (1 + m->mtp_layers) * logit_bytes * s_local * p->micro_batch * m->vocab / p->tp;
-		bytes += m->mtp_layers * TRAIN_ACT_BYTES * s_local * p->micro_batch * 3 * m->hidden / (p->sp ? p->tp : 1);
-	}
+	/* fp32 logits for the loss: s b V / t, 4 bytes (fused, the 16-bit
+	 * logits that hold the gradient: 2), on the last stage and once more
+	 * for each multi-token-prediction module on its stage (whose layers
+	 * are among its chunk's), with each module's projection input (the two
+	 * normed h-wide halves) and the next tokens' embedding, 2 bytes each */
+	double logit_bytes = w->kernels.fused_cross_entropy ? 2.0 : 4.0;
+	double logits = logit_bytes * s_local * p->micro_batch * m->vocab / p->tp;
+	if (has_last)
+		bytes += logits;
+	bytes += mtp_here * (logits + TRAIN_ACT_BYTES * s_local * p->micro_batch * 3 * m->hidden / (p->sp ? p->tp : 1));
 	return bytes;
 }
 
@@ -281,13 +281,16 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 	for (int i = 0; i < p->pp; i++) {
 		double params = 0, embedding = 0, expert = 0, layers = 0;
 		bool has_last = false;
+		int mtp_here = 0;
 		for (int ch = 0; ch < p->vpp; ch++) {
 			int vs = ch * p->pp + i, first, count;
 			parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 			params += parallel_vstage_params(m, p, vs, P);
 			embedding += parallel_vstage_embedding_params(m, p, vs, P);
 			expert += parallel_vstage_expert_params(m, p, vs, P);
-			count += parallel_vstage_mtp(m, vs, P);
+			int mtp = parallel_vstage_mtp(m, p, vs, P);
+			mtp_here += mtp;
+			count += mtp;
 			layers += count;
 			chunk_layers[ch] = count;
 			has_last |= vs == P - 1;
@@ -295,7 +298,7 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 		struct train_memory s;
 		memset(&s, 0, sizeof s);
 		model_states(w, p, params, embedding, expert, layers, &s);
-		s.activations = activations(w, p, i, chunk_layers, has_last);
+		s.activations = activations(w, p, i, chunk_layers, has_last, mtp_here);
 		s.workspace = memory_workspace_bytes;
 		s.total = s.weights + s.grads + s.optimizer + s.activations + s.workspace;
 		if (s.total > worst) {

@@ -41,6 +41,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->param_gather_overlap = req->overlap_param_gather;
 	p->free_stage_input = req->free_stage_input;
 	p->distribute_saved = req->distribute_saved_activations;
+	p->layout = w->plan.layout.stages > 0 ? &w->plan.layout : NULL;
 }
 
 double parallel_grad_bytes(enum precision pr, int grad_reduce)
@@ -117,6 +118,22 @@ static bool check_tp_divides_heads(struct train_plan *p, const struct plan_input
 static bool check_stages_fit_layers(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
 	const struct model_spec *m = &in->w->model;
+	const struct pipeline_layout *l = p->layout;
+	if (l != NULL) {
+		/* a layout names every virtual stage and what each holds */
+		if (l->stages != p->pp * p->vpp)
+			snprintf(why, why_size, "pipeline_layout has %d virtual stages, pp x vpp = %d", l->stages,
+				 p->pp * p->vpp);
+		else if (l->decoders_total != m->layers)
+			snprintf(why, why_size, "pipeline_layout has %d decoder layers, the model %d", l->decoders_total,
+				 m->layers);
+		else if (l->mtp_total != m->mtp_layers)
+			snprintf(why, why_size, "pipeline_layout has %d MTP modules, the model's mtp_layers %d",
+				 l->mtp_total, m->mtp_layers);
+		else
+			return true;
+		return false;
+	}
 	int slots = m->layers + (p->split == SPLIT_EMBEDDING_LOSS ? 2 : 0);
 	if (p->pp * p->vpp > slots) {
 		if (p->split == SPLIT_EMBEDDING_LOSS)
@@ -288,7 +305,7 @@ double parallel_vstage_expert_params(const struct model_spec *m, const struct tr
 	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 	parallel_layer_mix(m, first, count, &dense, &moe);
 	if (m->experts > 0)
-		moe += parallel_vstage_mtp(m, vs, P);
+		moe += parallel_vstage_mtp(m, p, vs, P);
 	return moe * routed_expert_params(m) / ((double)p->etp * p->ep);
 }
 
@@ -440,6 +457,11 @@ void parallel_stage_layers(int layers, int P, int vs, int *first, int *count)
 
 void parallel_vstage_layers(const struct train_plan *p, int layers, int P, int vs, int *first, int *count)
 {
+	if (p->layout != NULL) {
+		*first = layout_first_layer(p->layout, vs);
+		*count = p->layout->decoders[vs];
+		return;
+	}
 	if (p->split != SPLIT_EMBEDDING_LOSS) {
 		parallel_stage_layers(layers, P, vs, first, count);
 		return;
@@ -471,14 +493,16 @@ double parallel_vstage_params(const struct model_spec *m, const struct train_pla
 	double params = count * attn / p->tp + dense * dmlp / p->tp + moe * parallel_moe_layer_params(m, p);
 	/* the multi-token-prediction modules: a layer each, the projection and
 	 * its two norms */
-	double h = m->hidden, mtp = parallel_vstage_mtp(m, vs, P);
+	double h = m->hidden, mtp = parallel_vstage_mtp(m, p, vs, P);
 	params += mtp * (attn / p->tp + (2 * h * h + 2 * h) / p->tp +
 			 (m->experts > 0 ? parallel_moe_layer_params(m, p) : dmlp / p->tp));
 	return params + parallel_vstage_embedding_params(m, p, vs, P);
 }
 
-int parallel_vstage_mtp(const struct model_spec *m, int vs, int P)
+int parallel_vstage_mtp(const struct model_spec *m, const struct train_plan *p, int vs, int P)
 {
+	if (p->layout != NULL)
+		return p->layout->mtp[vs];
 	return vs == P - 1 ? m->mtp_layers : 0;
 }
 
@@ -489,7 +513,7 @@ double parallel_vstage_embedding_params(const struct model_spec *m, const struct
 		params += vh / p->tp;                       /* input embedding */
 	if (vs == P - 1 && (!m->tied_embeddings || P > 1))
 		params += vh / p->tp;                       /* output projection */
-	if (vs != 0 && !m->tied_embeddings && parallel_vstage_mtp(m, vs, P) > 0)
+	if (vs != 0 && !m->tied_embeddings && parallel_vstage_mtp(m, p, vs, P) > 0)
 		params += vh / p->tp;  /* the MTP modules' own copy of the input embedding
 					* (Megatron-Core builds it on their stage; tied, the
 					* output projection is that matrix) */

@@ -69,7 +69,8 @@ bool parallel_has_auto(const struct parallel_plan *q);
 void parallel_stage_layers(int layers, int P, int vs, int *first, int *count);
 
 /* Layers [*first, *first + *count) of virtual stage vs of P under plan p's
- * split: parallel_stage_layers' rule over the layers, or, under
+ * layout when it has one (layout.h), else its split:
+ * parallel_stage_layers' rule over the layers, or, under
  * SPLIT_EMBEDDING_LOSS, over layers + 2 slots of which the first is the
  * embedding's and the last the loss's (*count may then be 0 on the first
  * or the last virtual stage). */
@@ -86,11 +87,10 @@ void parallel_layer_mix(const struct model_spec *m, int first, int count, int *d
  * sharded, embeddings on the first and the output projection on the last). */
 double parallel_vstage_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
 
-/* The multi-token-prediction modules on virtual stage vs of P: all of
- * them on the last (Megatron-Core's default placement, and the
- * "...|mL" layouts of NeMo's DeepSeek-V3 recipes under
- * SPLIT_EMBEDDING_LOSS), else 0. */
-int parallel_vstage_mtp(const struct model_spec *m, int vs, int P);
+/* The multi-token-prediction modules on virtual stage vs of P: where the
+ * plan's pipeline layout puts them, else all of them on the last
+ * (Megatron-Core's default placement). */
+int parallel_vstage_mtp(const struct model_spec *m, const struct train_plan *p, int vs, int P);
 
 /* The busiest expert-parallel rank's tokens over the mean: the plan's
  * moe_load_imbalance with ep > 1, else 1 (a GPU holding every expert does

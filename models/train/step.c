@@ -229,7 +229,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 	parallel_layer_mix(m, first, count, &dense, &moe);
 	/* the MTP modules' layers are like the last decoder layer */
-	int mtp = parallel_vstage_mtp(m, vs, P);
+	int mtp = parallel_vstage_mtp(m, p, vs, P);
 	if (m->experts > 0)
 		moe += mtp;
 	else
@@ -596,7 +596,7 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 	}
 	if (vs == in->P - 1)
 		flops += head_flops;
-	int mtp = parallel_vstage_mtp(m, vs, in->P);
+	int mtp = parallel_vstage_mtp(m, p, vs, in->P);
 	const struct layer_time *mtp_lt = m->experts > 0 ? tc->moe : tc->dense;
 	flops += mtp * (layer_fwd_flops(x, m->experts > 0) + head_flops +
 			2.0 * 2 * m->hidden * m->hidden * x->tokens / p->tp);

@@ -33,6 +33,7 @@
 #include "models/hw/hw.h"
 #include "models/kernel/roofline.h"
 #include "models/kernel/transformer.h"
+#include "models/train/layout.h"
 
 struct timeline;
 
@@ -113,6 +114,8 @@ struct parallel_plan {
 					    * each recompute (Megatron-LM's
 					    * --distribute-saved-activations, metaseq's
 					    * --distribute-checkpointed-activations) */
+	struct pipeline_layout layout; /* Megatron-Core's --pipeline-model-parallel-layout
+					* (layout.h); layout.stages 0: none given */
 	bool free_stage_input;  /* each pipeline chunk's input freed after its first
 				 * layer (Llama 3's early deallocation; default false) */
 };
@@ -183,6 +186,8 @@ struct train_plan {
 	enum pipeline_split split;
 	bool free_stage_input;        /* parallel_plan.free_stage_input */
 	bool distribute_saved;        /* parallel_plan.distribute_saved_activations */
+	const struct pipeline_layout *layout; /* the spec's layout (valid while the
+					       * train_spec lives), or NULL */
 	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */
 };
 
