@@ -41,7 +41,12 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->param_gather_overlap = req->overlap_param_gather;
 	p->free_stage_input = req->free_stage_input;
 	p->distribute_saved = req->distribute_saved_activations;
-	p->layout = w->plan.layout.stages > 0 ? &w->plan.layout : NULL;
+	p->layout = parallel_layout_of(w);
+}
+
+const struct pipeline_layout *parallel_layout_of(const struct train_spec *w)
+{
+	return w->plan.layout.stages > 0 ? &w->plan.layout : NULL;
 }
 
 double parallel_grad_bytes(enum precision pr, int grad_reduce)

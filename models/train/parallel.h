@@ -87,6 +87,11 @@ void parallel_layer_mix(const struct model_spec *m, int first, int count, int *d
  * sharded, embeddings on the first and the output projection on the last). */
 double parallel_vstage_params(const struct model_spec *m, const struct train_plan *p, int vs, int P);
 
+/* The pipeline layout a plan of w points to (w's own, valid while w
+ * lives), or NULL. A plan filled from a copy of w (a rounded batch) is
+ * pointed back at w's with it before the copy is freed. */
+const struct pipeline_layout *parallel_layout_of(const struct train_spec *w);
+
 /* The multi-token-prediction modules on virtual stage vs of P: where the
  * plan's pipeline layout puts them, else all of them on the last
  * (Megatron-Core's default placement). */

@@ -293,6 +293,7 @@ void search_plans(const struct train_spec *w, const struct cluster_spec *c, stru
 		else
 			snprintf(r->reason, sizeof r->reason, "%s", s1.last_reason);
 	}
+	r->plan.layout = parallel_layout_of(w);  /* a plan filled from wr, now freed */
 	r->searched = true;
 	r->plans_tried = s1.tried;
 	r->plans_oom = s1.oom;

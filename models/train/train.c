@@ -51,6 +51,7 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		    struct timeline *trace, struct train_result *r)
 {
 	const struct parallel_plan *q = &w->plan;
+	const struct train_spec *orig = w;
 	struct train_plan p;
 
 	memset(r, 0, sizeof *r);
@@ -76,6 +77,7 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 			step_simulate(w, c, &p, r, trace);
 			r->plans_tried = 1;
 		}
+		r->plan.layout = parallel_layout_of(orig);  /* the caller's spec, not the freed copy */
 		free(wr);
 		return;
 	}

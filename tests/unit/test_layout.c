@@ -142,12 +142,50 @@ static void test_layout_as_split(void **state)
 	scenario_release(&c);
 }
 
+/*
+ * With a rounded batch the plan is filled from a copy of the spec; the
+ * result's plan must point at the caller's layout, not the freed copy's
+ * (the sanitizer build reads it here), whether the plan was searched or
+ * only its dp derived.
+ */
+static void test_layout_rounded_batch(void **state)
+{
+	(void)state;
+	const char *par[] = {
+		"\"tp\": 1, \"pp\": 2, \"vpp\": 2, \"cp\": 1, \"ep\": 1, \"zero\": 1, \"micro_batch\": 1,"
+		" \"schedule\": \"interleaved\", \"recompute\": \"selective\", \"sequence_parallel\": false",
+		"\"tp\": 1, \"pp\": 2, \"vpp\": \"auto\", \"cp\": 1, \"ep\": 1, \"zero\": \"auto\", \"micro_batch\": 1,"
+		" \"schedule\": \"auto\", \"recompute\": \"selective\", \"sequence_parallel\": false",
+	};
+	for (int i = 0; i < 2; i++) {
+		char text[2048];
+		struct cs_error err;
+		struct scenario s;
+		struct train_result r;
+		snprintf(text, sizeof text,
+			 "{\"workload\": {\"kind\": \"training\", \"model\": {\"layers\": 5, \"hidden\": 2048, \"heads\": 16,"
+			 " \"ffn\": 8192, \"mlp\": \"gelu\", \"vocab\": 32768, \"mtp_layers\": 1}, \"seq_len\": 4096,"
+			 " \"global_batch_tokens\": {\"target\": 28672, \"round\": true}, \"parallelism\": {%s,"
+			 " \"pipeline_layout\": \"Et|tt|tt|mL\"}}, \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 1}]}",
+			 par[i]);
+		assert_int_equal(scenario_of_text(text, &s, &err), 0);
+		train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
+		assert_int_equal(r.status, TRAIN_OK);
+		assert_ptr_equal(r.plan.layout, &s.workload.train.plan.layout);
+		struct train_memory mem;
+		memory_per_gpu(&s.workload.train, &r.plan, &mem);
+		assert_true(mem.total > 0);
+		scenario_release(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_layout_as_split),
+		cmocka_unit_test(test_layout_rounded_batch),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
