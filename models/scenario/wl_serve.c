@@ -474,6 +474,14 @@ int wl_serve_read(struct jread *r, const json_t *v, const char *file, const cata
 	if (json_object_get(v, "seq_len") != NULL)
 		return reader_fail_at(r, "seq_len", "not used by inference workloads (the lengths are "
 				      "serving.prompt_tokens and serving.output_tokens)");
+	const json_t *k = json_object_get(v, "kernels");
+	if (json_is_object(k) && json_object_get(k, "fused_cross_entropy") != NULL) {
+		size_t kmark = jread_enter_key(r, "kernels");
+		int rc = reader_fail_at(r, "fused_cross_entropy", "not used by inference workloads (serving computes "
+				        "no loss)");
+		jread_leave(r, kmark);
+		return rc;
+	}
 	if (wl_train_read_kernels(r, v, &w->train.kernels) < 0 ||
 	    wl_train_read_failures(r, v, &w->run.failures) < 0 ||
 	    (x = reader_enter_required(r, v, "serving", &mark)) == NULL ||
