@@ -34,13 +34,13 @@ static void plan_set_auto(struct parallel_plan *p)
 /* schedule and recompute, each a name or "auto". */
 static int read_schedule_recompute(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
-	static const char *const sched_or_auto[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "auto", NULL };
+	static const char *const sched_or_auto[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "dualpipev", "auto", NULL };
 	static const char *const rec_or_auto[] = { "none", "selective", "full", "auto", NULL };
-	int sched = 4, rec = 3;
+	int sched = 5, rec = 3;
 	if (jread_enum(r, v, "schedule", false, sched_or_auto, &sched) < 0 ||
 	    jread_enum(r, v, "recompute", false, rec_or_auto, &rec) < 0)
 		return -1;
-	p->schedule = sched == 4 ? PLAN_AUTO : sched;
+	p->schedule = sched == 5 ? PLAN_AUTO : sched;
 	p->recompute = rec == 3 ? PLAN_AUTO : rec;
 	return 0;
 }

@@ -66,14 +66,14 @@ static void log_xfer(const struct full_sim *fs, const struct full_xfer *xf)
 	if (fs->trace == NULL || xf->pipe != 0 || now <= xf->start_s)
 		return;
 	snprintf(name, sizeof name, "send %s mb%d vs%d>%d", xf->forward ? "act" : "grad", xf->mb, xf->from, xf->to);
-	struct timeline_span *sp = timeline_add(fs->trace, xf->from % p->pp, PIPE_STREAM_P2P, "pp_send", name, xf->start_s, now);
+	struct timeline_span *sp = timeline_add(fs->trace, pipeline_stage(p->pp, p->schedule, xf->from), PIPE_STREAM_P2P, "pp_send", name, xf->start_s, now);
 	sp->flow_out = pipeline_flow_id(fs->P, p->microbatches, xf->to, xf->mb, xf->forward);
 	timeline_span_arg(sp, "micro_batch", xf->mb);
 	timeline_span_arg(sp, "virtual_stage", xf->from);
 	timeline_span_arg(sp, "to_virtual_stage", xf->to);
 	timeline_span_arg(sp, "bytes", fs->act_bytes);
 	snprintf(name, sizeof name, "recv %s mb%d vs%d>%d", xf->forward ? "act" : "grad", xf->mb, xf->from, xf->to);
-	sp = timeline_add(fs->trace, xf->to % p->pp, PIPE_STREAM_P2P, "pp_recv", name, xf->start_s, now);
+	sp = timeline_add(fs->trace, pipeline_stage(p->pp, p->schedule, xf->to), PIPE_STREAM_P2P, "pp_recv", name, xf->start_s, now);
 	timeline_span_arg(sp, "micro_batch", xf->mb);
 	timeline_span_arg(sp, "virtual_stage", xf->to);
 	timeline_span_arg(sp, "from_virtual_stage", xf->from);
@@ -95,7 +95,7 @@ static void full_send(void *ctx, int pipe, int from, int to, int mb, bool forwar
 {
 	struct full_sim *fs = ctx;
 	const struct train_plan *p = fs->p;
-	int si = from % p->pp, di = to % p->pp;
+	int si = pipeline_stage(p->pp, p->schedule, from), di = pipeline_stage(p->pp, p->schedule, to);
 	if (fs->nx == fs->capx) {
 		fs->capx = fs->capx ? 2 * fs->capx : 1024;
 		fs->xfers = xreallocarray(fs->xfers, fs->capx, sizeof *fs->xfers);
@@ -191,7 +191,7 @@ static void queue_next(struct full_queue *q)
 static void full_bucket_ready(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	struct full_sim *fs = (struct full_sim *)((char *)h - offsetof(struct full_sim, bucket_ready));
-	int key = (int)arg, vs = key / fs->maxL, stage = vs % fs->p->pp;
+	int key = (int)arg, vs = key / fs->maxL, stage = pipeline_stage(fs->p->pp, fs->p->schedule, vs);
 	(void)e;
 	if (++fs->ready_count[key] < fs->p->dp)
 		return;

@@ -7,6 +7,7 @@
 
 #include "models/kernel/transformer.h"
 #include "models/train/parallel.h"
+#include "models/train/pipeline.h"
 #include "util/xalloc.h"
 
 const double memory_workspace_bytes = 5.0 * 1073741824.0;
@@ -172,6 +173,32 @@ static double chunk_held(const struct train_plan *p, const int *chunk_layers, in
 	return chunk_layers[c] > 0 ? chunk_layers[c] - freed : 0;
 }
 
+/* DualPipeV walked in its order (pipeline_dualpipev_order): a forward
+ * adds its chunk's layers, a backward (its input gradient) frees them, an
+ * overlapped pair holds its forward's before its backward frees; with
+ * equal chunks the peak is 2p + 1 of them (the DualPipe README's PP + 1
+ * for PP = 2p virtual stages). */
+static double dualpipev_peak(const struct train_plan *p, const int *chunk_layers, int i, double freed)
+{
+	int m = (int)p->microbatches;
+	struct pipeline_step *steps = xcalloc((size_t)PIPELINE_DUALPIPEV_MAX_STEPS(m), sizeof *steps);
+	int n = pipeline_dualpipev_order(p->pp, i, m, steps);
+	double held = 0, peak = 0;
+	for (int k = 0; k < n; k++) {
+		const struct pipeline_step *q = &steps[k];
+		if (q->kind == PIPE_F) {
+			held += chunk_held(p, chunk_layers, q->chunk, freed);
+			if (held > peak)
+				peak = held;
+			if (q->paired)
+				held -= chunk_held(p, chunk_layers, q->pair_chunk, freed);
+		} else if (q->kind == PIPE_B)
+			held -= chunk_held(p, chunk_layers, q->chunk, freed);
+	}
+	free(steps);
+	return peak;
+}
+
 static double peak_layer_microbatches(const struct train_plan *p, const int *chunk_layers, int i, double freed)
 {
 	long m = p->microbatches, layers = 0;
@@ -179,6 +206,8 @@ static double peak_layer_microbatches(const struct train_plan *p, const int *chu
 		layers += chunk_layers[c];
 	if (p->schedule == SCHED_GPIPE)
 		return (double)m * (layers - (layers > 0) * freed);
+	if (p->schedule == SCHED_DUALPIPEV)
+		return dualpipev_peak(p, chunk_layers, i, freed);
 	if (p->schedule != SCHED_INTERLEAVED || p->vpp == 1) {
 		long n = p->pp - i < m ? p->pp - i : m;
 		return (double)(n < 1 ? 1 : n) * (layers - (layers > 0) * freed);
@@ -283,7 +312,7 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 		bool has_last = false;
 		int mtp_here = 0;
 		for (int ch = 0; ch < p->vpp; ch++) {
-			int vs = ch * p->pp + i, first, count;
+			int vs = pipeline_vstage(p->pp, p->schedule, i, ch), first, count;
 			parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
 			params += parallel_vstage_params(m, p, vs, P);
 			embedding += parallel_vstage_embedding_params(m, p, vs, P);

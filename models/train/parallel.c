@@ -14,7 +14,8 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	memset(p, 0, sizeof *p);
 	p->tp = req->tp == PLAN_AUTO ? 1 : req->tp;
 	p->pp = req->pp == PLAN_AUTO ? 1 : req->pp;
-	p->vpp = req->vpp == PLAN_AUTO ? 1 : req->vpp;
+	/* DualPipeV runs two chunks a stage */
+	p->vpp = req->vpp != PLAN_AUTO ? req->vpp : req->schedule == SCHED_DUALPIPEV ? 2 : 1;
 	p->cp = req->cp == PLAN_AUTO ? 1 : req->cp;
 	p->ep = req->ep == PLAN_AUTO ? 1 : req->ep;
 	p->zero = req->zero == PLAN_AUTO ? 1 : req->zero;

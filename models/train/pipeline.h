@@ -11,7 +11,8 @@
  * needs its own F). Schedules: GPipe, 1F1B, interleaved 1F1B (Megatron's
  * order) and ZB-H1 (1F1B order with B split from W; a stage runs a
  * pending W whenever its next F or B is not ready, and the rest at the end:
- * with F = B = W this gives the third of 1F1B's bubble of Qi et al.).
+ * with F = B = W this gives the third of 1F1B's bubble of Qi et al.) and
+ * DualPipeV (below).
  * A stage decides what to run only after every completion and arrival of
  * that instant, so simultaneous events do not look like waits. Transfers do not occupy the compute
  * stream. A trace gets every operation, and the transfers when the
@@ -27,13 +28,47 @@
 
 enum pipeline_op { PIPE_F, PIPE_B, PIPE_W };
 
+/*
+ * DualPipeV (deepseek-ai/DualPipe, dualpipev.py; Sea AI Lab's "cut-in-half"
+ * of DeepSeek-V3's DualPipe): p stages of two chunks each in a V, chunk 0
+ * of stage i is virtual stage i and chunk 1 is 2p - 1 - i, so the first
+ * stage holds the first and the last virtual stage. Its order on stage i
+ * runs eight steps; in the main one a forward of one chunk and a whole
+ * backward of the other run as one overlapped operation (F&B), and at the
+ * ends some backwards put their weight gradient off to a later W. With
+ * F = B = W (B the input gradient) the bubble is (p - 1)(F&B + B - 3W)
+ * with the whole backward for B, the README's (PP/2 - 1)(...) for PP = 2p
+ * virtual stages, and every stage holds at most 2p + 1 chunk-micro-batches
+ * of activations. It needs m >= 2p.
+ */
+int pipeline_vstage(int p, enum schedule_kind s, int stage, int chunk);
+int pipeline_stage(int p, enum schedule_kind s, int vs);
+int pipeline_chunk(int p, enum schedule_kind s, int vs);
+
+/* Whether the schedule takes the backward as input and weight gradients
+ * apart (b_s the input gradient, w_s the weight gradient). */
+bool pipeline_splits_backward(enum schedule_kind s);
+
+struct pipeline_step {
+	enum pipeline_op kind;
+	int chunk;
+	bool split;      /* a B whose weight gradient is a later W */
+	bool paired;     /* an F overlapped with the whole backward of pair_chunk */
+	int pair_chunk;
+};
+#define PIPELINE_DUALPIPEV_MAX_STEPS(m) (6 * (m))
+
+/* DualPipeV's order on stage i of p for m micro-batches into out (room for
+ * PIPELINE_DUALPIPEV_MAX_STEPS(m)); returns the number of steps. */
+int pipeline_dualpipev_order(int p, int i, int m, struct pipeline_step *out);
+
 
 struct pipeline_config {
 	int p, v, m;
 	enum schedule_kind schedule;
 	const double *f_s;        /* [p v] forward time of one micro-batch on virtual stage vs */
-	const double *b_s;        /* [p v] backward (input gradient only for ZB-H1) */
-	const double *w_s;        /* [p v] weight gradient (ZB-H1 only; else NULL) */
+	const double *b_s;        /* [p v] backward (input gradient only for ZB-H1 and DualPipeV) */
+	const double *w_s;        /* [p v] weight gradient (ZB-H1 and DualPipeV only; else NULL) */
 	const double *send_f_s;   /* [p v] transfer vs -> vs+1 (last entry unused) */
 	const double *send_b_s;   /* [p v] transfer vs+1 -> vs */
 	const double *send_bytes; /* [p v] bytes per GPU of each transfer vs -> vs+1, for traces (may be NULL) */

@@ -102,7 +102,9 @@ static bool search_request(const struct search_space *sp, const int digits[F_COU
 		return false;
 	if (q->schedule == PLAN_AUTO)
 		t->schedule = t->vpp > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
-	else if (t->vpp > 1 && q->schedule != SCHED_INTERLEAVED)
+	else if (q->schedule == SCHED_DUALPIPEV && t->vpp != 2)
+		return false;  /* two chunks a stage */
+	else if (t->vpp > 1 && q->schedule != SCHED_INTERLEAVED && q->schedule != SCHED_DUALPIPEV)
 		return false;
 	return true;
 }

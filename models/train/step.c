@@ -223,7 +223,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 {
 	const struct model_spec *m = &x->w->model;
 	const struct train_plan *p = x->p;
-	int P = in->P, stage = vs % p->pp;
+	int P = in->P, stage = pipeline_stage(p->pp, p->schedule, vs);
 	int first, count, dense, moe;
 
 	parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
@@ -258,7 +258,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 	bin += mtp * mtp_module_s(x, PIPE_B);
 	bw += mtp * mtp_module_s(x, PIPE_W);
 	in->f_s[vs] = fwd;
-	if (p->schedule == SCHED_ZB_H1) {
+	if (pipeline_splits_backward(p->schedule)) {
 		in->b_s[vs] = bin;
 		in->w_s[vs] = bw;
 	} else {
@@ -267,22 +267,25 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 	/* activations and their gradients to the next virtual stage */
 	if (vs + 1 < P) {
 		double bytes = TRAIN_ACT_BYTES * x->tokens * m->hidden / p->tp;
-		long a = stage_gpu(x, stage), b = stage_gpu(x, (vs + 1) % p->pp);
-		in->send_bytes[vs] = bytes;
-		in->send_f_s[vs] = p2p_s(x, a, b, bytes);
-		in->send_b_s[vs] = p2p_s(x, b, a, bytes);
+		int next = pipeline_stage(p->pp, p->schedule, vs + 1);
+		long a = stage_gpu(x, stage), b = stage_gpu(x, next);
+		if (next != stage) {  /* DualPipeV's turn of the V stays on its stage */
+			in->send_bytes[vs] = bytes;
+			in->send_f_s[vs] = p2p_s(x, a, b, bytes);
+			in->send_b_s[vs] = p2p_s(x, b, a, bytes);
+		}
 	}
 }
 
 /* The busiest stage's own kernel time over the step: a lower bound on it. */
 static double busiest_stage_s(const struct stage_inputs *in, const struct train_plan *p)
 {
-	bool zb = p->schedule == SCHED_ZB_H1;
+	bool zb = pipeline_splits_backward(p->schedule);
 	double bound = 0;
 	for (int i = 0; i < p->pp; i++) {
 		double busy = 0;
 		for (int ch = 0; ch < p->vpp; ch++) {
-			int vs = ch * p->pp + i;
+			int vs = pipeline_vstage(p->pp, p->schedule, i, ch);
 			busy += in->f_s[vs] + in->b_s[vs] + (zb ? in->w_s[vs] : 0);
 		}
 		busy *= p->microbatches;
@@ -307,7 +310,7 @@ static struct bucket_chunk *dp_buckets(const struct layer_ctx *x, const struct c
 	 * (Megatron-Core's get_model: "Turn off bucketing for model_chunk 2
 	 * onwards") */
 	for (int vs = 0; vs < in->P; vs++)
-		bucket_chunk_init(&chunks[vs], x, dpg, vs / p->pp > 0 ? 1 : in->layers[vs],
+		bucket_chunk_init(&chunks[vs], x, dpg, pipeline_chunk(p->pp, p->schedule, vs) > 0 ? 1 : in->layers[vs],
 				  x->lora ? lora_chunk : in->params[vs]);
 	return chunks;
 }
@@ -350,12 +353,12 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	double first_fwd = in->f_s[i];
 
 	for (int ch = p->vpp - 1; ch >= 0; ch--)
-		params += in->params[ch * p->pp + i];
+		params += in->params[pipeline_vstage(p->pp, p->schedule, i, ch)];
 	double grad_params = x->lora ? memory_lora_params_per_layer(x->w, p) * x->w->model.layers / p->pp : params;
 	if (full && p->dp > 1 && p->zero < 3 && !x->lora) {
 		/* the part hidden under the last backward slowed it */
 		for (int ch = 0; ch < p->vpp; ch++) {
-			int vs = ch * p->pp + i;
+			int vs = pipeline_vstage(p->pp, p->schedule, i, ch);
 			end += bucket_slowdown_s(&chunks[vs], pr->last_grad_op_s[vs]);
 		}
 		if (full_dp_end_s[i] > dp_end)
@@ -363,7 +366,7 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	} else if (dpg->n > 1 && p->zero < 3) {
 		/* chunks finish in reverse order of chunk index */
 		for (int ch = p->vpp - 1; ch >= 0; ch--) {
-			int vs = ch * p->pp + i;
+			int vs = pipeline_vstage(p->pp, p->schedule, i, ch);
 			const struct bucket_chunk *b = &chunks[vs];
 			double t_end = bucket_stream_end_s(b, pr->grads_final_s[vs], pr->last_grad_op_s[vs], &comm_free);
 			end += bucket_slowdown_s(b, pr->last_grad_op_s[vs]);
@@ -399,7 +402,7 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 		double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
 		int buckets = 0;
 		for (int ch = 0; ch < p->vpp; ch++)
-			buckets += chunks[ch * p->pp + i].buckets;
+			buckets += chunks[pipeline_vstage(p->pp, p->schedule, i, ch)].buckets;
 		if (!p->param_gather_overlap)
 			ag_exposed = ag;
 		else
@@ -580,11 +583,15 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 	struct timeline_span op = trace->spans[k];
 	enum pipeline_op kind = (enum pipeline_op)(op.tag - PIPE_TAG_BASE);
 	int vs = -1, first, count;
-	bool zb = p->schedule == SCHED_ZB_H1;
+	bool zb = pipeline_splits_backward(p->schedule);
 
-	for (int a = 0; a < op.nargs; a++)
+	for (int a = 0; a < op.nargs; a++) {
 		if (strcmp(op.args[a].key, "virtual_stage") == 0)
 			vs = (int)op.args[a].value;
+		/* DualPipeV's whole backwards */
+		if (strcmp(op.args[a].key, "weight_gradient") == 0 && op.args[a].value > 0)
+			zb = false;
+	}
 	assert(vs >= 0 && vs < in->P);
 	parallel_vstage_layers(p, m->layers, in->P, vs, &first, &count);
 	double head_flops = 2.0 * m->hidden * m->vocab * x->tokens / p->tp;
@@ -600,7 +607,7 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 	const struct layer_time *mtp_lt = m->experts > 0 ? tc->moe : tc->dense;
 	flops += mtp * (layer_fwd_flops(x, m->experts > 0) + head_flops +
 			2.0 * 2 * m->hidden * m->hidden * x->tokens / p->tp);
-	/* backward is twice the forward, split evenly between B and W under ZB-H1 */
+	/* backward is twice the forward, split evenly between B and W when split */
 	if (kind != PIPE_F)
 		flops *= zb ? 1 : 2;
 	struct timeline_span *sp = &trace->spans[k];
@@ -628,7 +635,7 @@ static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs
 		return;
 	}
 	if (vs == in->P - 1)
-		/* the loss and the output layer's gradients (its weight gradient is W's under ZB-H1) */
+		/* the loss and the output layer's gradients (its weight gradient is W's when split) */
 		t += logits_gemm_s(x, PIPE_B) + (zb ? 0 : logits_gemm_s(x, PIPE_W)) + loss_s(x, PIPE_B);
 	trace_child(trace, op.track, "compute", "multi-token prediction", &t,
 		    mtp * (mtp_lt->bwd_input + mtp_lt->recompute + mtp_lt->tp_bwd + mtp_lt->ep_bwd + mtp_lt->cp_bwd +
@@ -663,7 +670,7 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 	const struct train_plan *p = x->p;
 	struct pipeline_config pc = {
 		.p = p->pp, .v = p->vpp, .m = p->microbatches, .schedule = p->schedule,
-		.f_s = in->f_s, .b_s = in->b_s, .w_s = p->schedule == SCHED_ZB_H1 ? in->w_s : NULL,
+		.f_s = in->f_s, .b_s = in->b_s, .w_s = pipeline_splits_backward(p->schedule) ? in->w_s : NULL,
 		.send_f_s = in->send_f_s, .send_b_s = in->send_b_s, .send_bytes = in->send_bytes,
 	};
 	size_t logged_from = trace != NULL ? trace->n : 0;

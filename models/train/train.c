@@ -9,7 +9,7 @@
 #include "models/train/step.h"
 #include "util/xalloc.h"
 
-const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", NULL };
+const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "dualpipev", NULL };
 const char *const moe_overlap_names[] = { "none", "1f1b", "dualpipe", NULL };
 const char *const moe_dispatch_names[] = { "bf16", "fp8", NULL };
 const char *const pipeline_split_names[] = { "layers", "embedding+loss", NULL };

@@ -69,7 +69,7 @@ extern const char *const grad_reduce_names[];
 /* A parallel-plan field the planner chooses. */
 #define PLAN_AUTO (-1)
 
-enum schedule_kind { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZB_H1 };
+enum schedule_kind { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZB_H1, SCHED_DUALPIPEV };
 extern const char *const schedule_names[];
 
 /* How the MoE dispatch and combine all-to-alls overlap computation

@@ -20,6 +20,21 @@ expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status,
 	[ "$(grep -c ',oom,"needs ' "$TMP/out")" -eq 5 ] && ok || fail "oom rows: $(head -3 "$TMP/out")"
 grep -q "no row of .* is ok" "$TMP/err" && ok || fail "no-ok message: $(cat "$TMP/err")"
 
+# DualPipeV: two chunks a stage and at least 2 x pp micro-batches, else an
+# invalid row with the reason; on DeepSeek-V3's published plan (pp 16, 120
+# micro-batches) its bubble is below 1F1B's.
+"$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'workload.parallelism.schedule="dualpipev"' \
+	--set workload.parallelism.vpp=3 >"$TMP/dpv.csv" 2>/dev/null
+grep -q '^invalid,"the dualpipev schedule runs two chunks a stage (vpp 2)' "$TMP/dpv.csv" && ok || fail "dualpipev vpp 3: $(cat "$TMP/dpv.csv")"
+"$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'workload.parallelism.schedule="dualpipev"' \
+	--set workload.parallelism.vpp=2 --set workload.global_batch_tokens=32768 >"$TMP/dpv.csv" 2>/dev/null
+grep -q '^invalid,"the dualpipev schedule needs at least 2 x pp micro-batches' "$TMP/dpv.csv" && ok || fail "dualpipev m < 2p: $(cat "$TMP/dpv.csv")"
+dsv3="$TOP/scenarios/validation/dsv3_h800_2048.json"
+b1=$("$CLUSTERSIM" run "$dsv3" --format csv --columns t_bubble_s --set 'workload.parallelism.schedule="1f1b"' --set workload.parallelism.vpp=1 | tail -1)
+b2=$("$CLUSTERSIM" run "$dsv3" --format csv --columns schedule,vpp,t_bubble_s | tail -1)
+case "$b2" in dualpipev,2,*) ok ;; *) fail "dsv3 row's schedule: $b2" ;; esac
+awk -v a="$b1" -v b="${b2##*,}" 'BEGIN { exit !(b > 0 && b < a) }' && ok || fail "dualpipev bubble $b2 not below 1f1b's $b1"
+
 # validate: every published run and collective predicted within the targets.
 expect_status 0 "$CLUSTERSIM" validate --format csv || fail "validate exit status"
 head -1 "$TMP/out" | grep -qx 'id,metric,published,predicted,error_pct,status,reason,source,kind' && ok || fail "validate header"

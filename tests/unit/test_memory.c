@@ -13,6 +13,7 @@
 #include "models/train/layer.h"
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
+#include "models/train/pipeline.h"
 
 #include "catalog_fixture.h"
 
@@ -298,6 +299,35 @@ static void test_interleaved_activations_megatron_estimator(void **state)
 	scenario_release(&s);
 }
 
+/* DualPipeV (pipeline.h): every stage's peak is 2p + 1 chunk-micro-batches
+ * (the DualPipe README's PP + 1 for PP = 2p virtual stages), here 9 chunks
+ * of 4 layers = 36 layer-micro-batches against 1F1B's p of 8 = 32; and the
+ * first stage holds the first and the last virtual stage, the embedding
+ * and the output layer, so its peak also has one micro-batch's fp32
+ * logits, s V / t x 4 bytes. */
+static void test_dualpipev_activations(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	struct train_memory mem;
+	double logits = 2048 * 51200 * 4.0 / 4;
+	gpt_plan("dualpipev", 2, 8, 1, 1, "fp32", &s, &p);
+	memory_per_gpu(&s.workload.train, &p, &mem);
+	assert_close(mem.activations, 36 * 34.0 * 2048 * 4096 / 4 + logits, 1e-12);
+	const struct model_spec *m = &s.workload.train.model;
+	int P = p.pp * p.vpp;
+	assert_int_equal(pipeline_vstage(p.pp, p.schedule, 0, 1), P - 1);
+	assert_true(parallel_vstage_embedding_params(m, &p, 0, P) > 0);
+	assert_true(parallel_vstage_embedding_params(m, &p, P - 1, P) > 0);
+	scenario_release(&s);
+	/* m = 12: still 2p + 1 */
+	gpt_plan("dualpipev", 2, 12, 1, 1, "fp32", &s, &p);
+	memory_per_gpu(&s.workload.train, &p, &mem);
+	assert_close(mem.activations, 36 * 34.0 * 2048 * 4096 / 4 + logits, 1e-12);
+	scenario_release(&s);
+}
+
 /* Llama 3 405B as Meta ran it at 8K (arXiv:2407.21783, Table 4 and section
  * 3.3.2): tp 8, pp 16, dp 64, 32 micro-batches, interleaved with v = 8 and
  * the embedding and the loss each in a layer's slot, so every chunk holds
@@ -465,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_qlora_base_closed_form),
 		cmocka_unit_test(test_interleaved_activations_megatron_estimator),
 		cmocka_unit_test(test_llama3_free_stage_input),
+		cmocka_unit_test(test_dualpipev_activations),
 		cmocka_unit_test(test_llama3_split_peak),
 		cmocka_unit_test(test_zero_shards_over_dp_cp),
 		cmocka_unit_test(test_grad_reduce_precision),

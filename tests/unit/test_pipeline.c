@@ -19,7 +19,7 @@ static double run(int p, int v, int m, enum schedule_kind s, double f, double b,
 		sf[i] = sb[i] = send;
 	}
 	struct pipeline_config c = { .p = p, .v = v, .m = m, .schedule = s, .f_s = fs, .b_s = bs,
-				 .w_s = s == SCHED_ZB_H1 ? ws : NULL, .send_f_s = sf, .send_b_s = sb };
+				 .w_s = s == SCHED_ZB_H1 || s == SCHED_DUALPIPEV ? ws : NULL, .send_f_s = sf, .send_b_s = sb };
 	pipeline_run(&c, r, NULL);
 	free(fs); free(bs); free(ws); free(sf); free(sb);
 	return r->span_s;
@@ -106,12 +106,82 @@ static void test_transfers_delay(void **state)
 	pipeline_result_release(&r);
 }
 
+/*
+ * DualPipeV with F = B = W = t (B the input gradient): every stage computes
+ * its 2m chunk-micro-batches, 2m (f + b + w), and the bubble is the
+ * README's (PP/2 - 1)(F&B + B - 3W) for PP = 2p virtual stages, with F&B =
+ * f + b + w the overlapped pair and B = b + w the whole backward: 2 (p - 1) t
+ * (deepseek-ai/DualPipe README, "Pipeline Bubbles and Memory Usage").
+ * Every virtual stage's gradients become final, the first stage's last.
+ */
+static void test_dualpipev_bubble(void **state)
+{
+	(void)state;
+	const int ps[] = { 1, 2, 4, 8, 16 };
+	for (int i = 0; i < 5; i++)
+		for (int k = 0; k < 3; k++) {
+			struct pipeline_result r;
+			int p = ps[i], m = (k == 0 ? 2 * p : k == 1 ? 4 * p : 5 * p + 1) + (p == 1);
+			double t = 1e-3;
+			double span = run(p, 2, m, SCHED_DUALPIPEV, t, t, t, 0, &r);
+			double work = 2.0 * m * 3 * t;
+			for (int s = 0; s < p; s++)
+				assert_close(r.stage_busy_s[s], work, 1e-9);
+			assert_close(span, work + 2.0 * (p - 1) * t, 1e-9);
+			for (int vs = 0; vs < 2 * p; vs++)
+				assert_true(r.grads_final_s[vs] > 0 && r.grads_final_s[vs] <= span + 1e-12);
+			pipeline_result_release(&r);
+		}
+}
+
+/* The V: chunk 0 of stage i is virtual stage i, chunk 1 is 2p - 1 - i, so
+ * the first stage holds the first and the last; the order has each chunk's
+ * m forwards and m backwards, and a W for every backward split from its
+ * weight gradient. */
+static void test_dualpipev_order(void **state)
+{
+	(void)state;
+	int p = 4, m = 10;
+	assert_int_equal(pipeline_vstage(p, SCHED_DUALPIPEV, 0, 1), 2 * p - 1);
+	assert_int_equal(pipeline_vstage(p, SCHED_DUALPIPEV, p - 1, 1), p);
+	assert_int_equal(pipeline_stage(p, SCHED_DUALPIPEV, 2 * p - 1), 0);
+	assert_int_equal(pipeline_stage(p, SCHED_DUALPIPEV, p), p - 1);
+	assert_int_equal(pipeline_vstage(p, SCHED_INTERLEAVED, 1, 1), p + 1);
+	struct pipeline_step *st = calloc(PIPELINE_DUALPIPEV_MAX_STEPS(m), sizeof *st);
+	for (int i = 0; i < p; i++) {
+		int n = pipeline_dualpipev_order(p, i, m, st), f[2] = { 0, 0 }, b[2] = { 0, 0 }, split = 0, w = 0;
+		for (int k = 0; k < n; k++) {
+			if (st[k].kind == PIPE_F) {
+				f[st[k].chunk]++;
+				if (st[k].paired)
+					b[st[k].pair_chunk]++;
+			} else if (st[k].kind == PIPE_B) {
+				b[st[k].chunk]++;
+				split += st[k].split;
+			} else
+				w++;
+		}
+		assert_int_equal(f[0], m);
+		assert_int_equal(f[1], m);
+		assert_int_equal(b[0], m);
+		assert_int_equal(b[1], m);
+		assert_int_equal(w, split);
+		assert_int_equal(w, 2 * (p - i - 1) + i + 1);
+	}
+	free(st);
+}
+
 static void test_checks(void **state)
 {
 	(void)state;
 	assert_null(pipeline_check(4, 2, 8, SCHED_INTERLEAVED));
 	assert_non_null(pipeline_check(4, 2, 6, SCHED_INTERLEAVED));
 	assert_non_null(pipeline_check(4, 2, 8, SCHED_1F1B));
+	assert_null(pipeline_check(4, 2, 8, SCHED_DUALPIPEV));
+	assert_null(pipeline_check(4, 2, 9, SCHED_DUALPIPEV));
+	assert_non_null(pipeline_check(4, 2, 7, SCHED_DUALPIPEV));
+	assert_non_null(pipeline_check(4, 1, 8, SCHED_DUALPIPEV));
+	assert_non_null(pipeline_check(4, 3, 12, SCHED_DUALPIPEV));
 }
 
 int main(void)
@@ -121,6 +191,8 @@ int main(void)
 		cmocka_unit_test(test_interleaved_bubble),
 		cmocka_unit_test(test_zero_bubble_third),
 		cmocka_unit_test(test_transfers_delay),
+		cmocka_unit_test(test_dualpipev_bubble),
+		cmocka_unit_test(test_dualpipev_order),
 		cmocka_unit_test(test_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
