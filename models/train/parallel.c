@@ -515,11 +515,18 @@ int parallel_vstage_mtp(const struct model_spec *m, const struct train_plan *p, 
 double parallel_vstage_embedding_params(const struct model_spec *m, const struct train_plan *p, int vs, int P)
 {
 	double vh = (double)m->vocab * m->hidden, params = 0;
+	/* a matrix the input embedding's model chunk already holds is not held
+	 * twice: one virtual stage, or DualPipeV's first stage, which holds the
+	 * last virtual stage and shares the embedding and output head with the
+	 * MTP modules there (DeepSeek-V3, 3.2.3). Megatron's interleaved chunks
+	 * each build their own. */
+	bool with_embedding = P == 1 || (p->schedule == SCHED_DUALPIPEV &&
+					 pipeline_stage(p->pp, p->schedule, vs) == pipeline_stage(p->pp, p->schedule, 0));
 	if (vs == 0)
 		params += vh / p->tp;                       /* input embedding */
-	if (vs == P - 1 && (!m->tied_embeddings || P > 1))
+	if (vs == P - 1 && !(m->tied_embeddings && with_embedding))
 		params += vh / p->tp;                       /* output projection */
-	if (vs != 0 && !m->tied_embeddings && parallel_vstage_mtp(m, p, vs, P) > 0)
+	if (!with_embedding && !m->tied_embeddings && parallel_vstage_mtp(m, p, vs, P) > 0)
 		params += vh / p->tp;  /* the MTP modules' own copy of the input embedding
 					* (Megatron-Core builds it on their stage; tied, the
 					* output projection is that matrix) */

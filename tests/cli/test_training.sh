@@ -22,7 +22,8 @@ grep -q "no row of .* is ok" "$TMP/err" && ok || fail "no-ok message: $(cat "$TM
 
 # DualPipeV: two chunks a stage and at least 2 x pp micro-batches, else an
 # invalid row with the reason; on DeepSeek-V3's published plan (pp 16, 120
-# micro-batches) its bubble is below 1F1B's.
+# micro-batches, its MTP module) its bubble is below 1F1B's with the module
+# and one layer on the last of 16 stages.
 "$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'workload.parallelism.schedule="dualpipev"' \
 	--set workload.parallelism.vpp=3 >"$TMP/dpv.csv" 2>/dev/null
 grep -q '^invalid,"the dualpipev schedule runs two chunks a stage (vpp 2)' "$TMP/dpv.csv" && ok || fail "dualpipev vpp 3: $(cat "$TMP/dpv.csv")"
@@ -30,7 +31,8 @@ grep -q '^invalid,"the dualpipev schedule runs two chunks a stage (vpp 2)' "$TMP
 	--set workload.parallelism.vpp=2 --set workload.global_batch_tokens=32768 >"$TMP/dpv.csv" 2>/dev/null
 grep -q '^invalid,"the dualpipev schedule needs at least 2 x pp micro-batches' "$TMP/dpv.csv" && ok || fail "dualpipev m < 2p: $(cat "$TMP/dpv.csv")"
 dsv3="$TOP/scenarios/validation/dsv3_h800_2048.json"
-b1=$("$CLUSTERSIM" run "$dsv3" --format csv --columns t_bubble_s --set 'workload.parallelism.schedule="1f1b"' --set workload.parallelism.vpp=1 | tail -1)
+b1=$("$CLUSTERSIM" run "$dsv3" --format csv --columns t_bubble_s --set 'workload.parallelism.schedule="1f1b"' --set workload.parallelism.vpp=1 \
+	--set 'workload.parallelism.pipeline_layout="Etttt|(tttt|)*14tmL"' | tail -1)
 b2=$("$CLUSTERSIM" run "$dsv3" --format csv --columns schedule,vpp,t_bubble_s | tail -1)
 case "$b2" in dualpipev,2,*) ok ;; *) fail "dsv3 row's schedule: $b2" ;; esac
 awk -v a="$b1" -v b="${b2##*,}" 'BEGIN { exit !(b > 0 && b < a) }' && ok || fail "dualpipev bubble $b2 not below 1f1b's $b1"

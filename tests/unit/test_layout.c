@@ -11,6 +11,7 @@
 #include "models/train/layout.h"
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
+#include "models/train/pipeline.h"
 #include "models/train/train.h"
 
 #include "catalog_fixture.h"
@@ -86,18 +87,23 @@ static void test_parse_errors(void **state)
 	}
 }
 
-static void load(const char *parallelism, struct scenario *s)
+static void load_schedule(const char *schedule, int batch_tokens, const char *parallelism, struct scenario *s)
 {
 	char text[2048];
 	struct cs_error err;
 	snprintf(text, sizeof text,
 		 "{\"workload\": {\"kind\": \"training\", \"model\": {\"layers\": 5, \"hidden\": 2048, \"heads\": 16,"
 		 " \"ffn\": 8192, \"mlp\": \"gelu\", \"vocab\": 32768, \"mtp_layers\": 1}, \"seq_len\": 4096,"
-		 " \"global_batch_tokens\": 32768, \"parallelism\": {\"tp\": 1, \"pp\": 2, \"vpp\": 2, \"dp\": 4, \"cp\": 1,"
-		 " \"ep\": 1, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"interleaved\", \"recompute\": \"selective\","
+		 " \"global_batch_tokens\": %d, \"parallelism\": {\"tp\": 1, \"pp\": 2, \"vpp\": 2, \"dp\": 4, \"cp\": 1,"
+		 " \"ep\": 1, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"%s\", \"recompute\": \"selective\","
 		 " \"sequence_parallel\": false, %s}}, \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 1}]}",
-		 parallelism);
+		 batch_tokens, schedule, parallelism);
 	assert_int_equal(scenario_of_text(text, s, &err), 0);
+}
+
+static void load(const char *parallelism, struct scenario *s)
+{
+	load_schedule("interleaved", 32768, parallelism, s);
 }
 
 /*
@@ -140,6 +146,34 @@ static void test_layout_as_split(void **state)
 	scenario_release(&a);
 	scenario_release(&b);
 	scenario_release(&c);
+}
+
+/*
+ * Under DualPipeV the last virtual stage ("mL") lies on the first stage,
+ * beside the embedding, and the module uses that embedding instead of a
+ * copy of its own (DeepSeek-V3, 3.2.3): the stage holds one vocabulary x
+ * hidden matrix less than the same layout interleaved, where the module's
+ * stage is the second one.
+ */
+static void test_dualpipev_mtp_shares_embedding(void **state)
+{
+	(void)state;
+	struct scenario a, b;
+	struct train_result ra, rb;
+	load_schedule("interleaved", 65536, "\"pipeline_layout\": \"Et|tt|tt|mL\"", &a);
+	load_schedule("dualpipev", 65536, "\"pipeline_layout\": \"Et|tt|tt|mL\"", &b);
+	train_evaluate(&a.workload.train, &a.candidates[0], NULL, &ra);
+	train_evaluate(&b.workload.train, &b.candidates[0], NULL, &rb);
+	assert_int_equal(ra.status, TRAIN_OK);
+	assert_int_equal(rb.status, TRAIN_OK);
+	const struct model_spec *m = &a.workload.train.model;
+	double Vh = (double)m->vocab * m->hidden;
+	assert_int_equal(pipeline_stage(2, SCHED_DUALPIPEV, 3), 0);
+	assert_int_equal(pipeline_stage(2, SCHED_INTERLEAVED, 3), 1);
+	assert_close(parallel_vstage_params(m, &ra.plan, 3, 4) - parallel_vstage_params(m, &rb.plan, 3, 4), Vh, 1e-12);
+	assert_close(parallel_vstage_params(m, &ra.plan, 0, 4), parallel_vstage_params(m, &rb.plan, 0, 4), 1e-12);
+	scenario_release(&a);
+	scenario_release(&b);
 }
 
 /*
@@ -186,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_layout_as_split),
 		cmocka_unit_test(test_layout_rounded_batch),
+		cmocka_unit_test(test_dualpipev_mtp_shares_embedding),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
