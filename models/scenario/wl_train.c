@@ -23,6 +23,7 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->overlap_param_gather = true;
 	p->free_stage_input = false;
 	p->distribute_saved_activations = false;
+	p->fp8_activation_cache = false;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 	p->recompute_modules = 0;  /* RECMOD_DEFAULT */
@@ -79,14 +80,16 @@ static int read_recompute_modules(struct jread *r, const json_t *v, struct paral
 }
 
 /* order (a rank order placement accepts), tp_comm_overlap and
- * overlap_param_gather, free_stage_input, distribute_saved_activations. */
+ * overlap_param_gather, free_stage_input, distribute_saved_activations,
+ * fp8_activation_cache. */
 static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
 	    jread_bool(r, v, "tp_comm_overlap", false, &p->tp_comm_overlap) < 0 ||
 	    jread_bool(r, v, "overlap_param_gather", false, &p->overlap_param_gather) < 0 ||
 	    jread_bool(r, v, "free_stage_input", false, &p->free_stage_input) < 0 ||
-	    jread_bool(r, v, "distribute_saved_activations", false, &p->distribute_saved_activations) < 0)
+	    jread_bool(r, v, "distribute_saved_activations", false, &p->distribute_saved_activations) < 0 ||
+	    jread_bool(r, v, "fp8_activation_cache", false, &p->fp8_activation_cache) < 0)
 		return -1;
 	if (p->order[0]) {
 		struct placement pl;
@@ -154,7 +157,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
 		"recompute_modules", "sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
 		"pipeline_split", "pipeline_layout", "grad_reduce_precision", "overlap_param_gather",
-		"free_stage_input", "distribute_saved_activations", "expert_tp", "moe_dispatch_precision", "moe_load_imbalance", NULL
+		"free_stage_input", "distribute_saved_activations", "fp8_activation_cache", "expert_tp", "moe_dispatch_precision", "moe_load_imbalance", NULL
 	};
 
 	plan_set_auto(p);

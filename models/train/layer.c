@@ -496,6 +496,20 @@ static double selective_recompute_s(const struct layer_ctx *x, bool moe, const s
 	return s;
 }
 
+/* FP8 activation caching (DeepSeek-V3, 3.3.3) keeps an MoE layer's SwiGLU
+ * inputs and recomputes its output in the backward: the activation's
+ * memory-bound kernel once more, unless a recompute of the experts'
+ * activation or of the whole MoE layer replays it already. */
+static double fp8_cache_recompute_s(const struct layer_ctx *x, bool moe, double inner)
+{
+	const struct train_plan *p = x->p;
+	int mods = p->recompute == RECOMPUTE_SELECTIVE ? p->recompute_modules : 0;
+	if (!p->fp8_act_cache || !moe || x->w->model.mlp != MLP_SWIGLU || p->recompute == RECOMPUTE_FULL ||
+	    (mods & (RECMOD_MOE_ACT | RECMOD_MOE)))
+		return 0;
+	return roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * 3 * inner, 1);
+}
+
 void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 {
 	const struct model_spec *m = &x->w->model;
@@ -541,6 +555,7 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 		struct recompute_parts parts = { attn, mlp_fwd, inner, permute, ag, nag };
 		lt->recompute = selective_recompute_s(x, moe, &parts, &replay_mlp);
 	}
+	lt->recompute += fp8_cache_recompute_s(x, moe, inner);
 
 	tp_comm(x, gemms, mlp_fwd, replay_mlp, moe, lt);
 	if (moe && p->ep > 1)

@@ -237,14 +237,36 @@ static double peak_layer_microbatches(const struct train_plan *p, const int *chu
 	return peak;
 }
 
+/* What an MoE layer's token dispatch keeps for the backward, on this GPU,
+ * for `tokens` tokens of its micro-batch (Megatron-MoE-ModelZoo
+ * misc/tools/deepseek_mem_estimate.py @e8650517, for Megatron-Core's
+ * dispatcher): the permuted copies, which are the first expert GEMM's input
+ * (T etp k h / tp values, FP8 when the GEMMs are FP8); the router's
+ * probabilities (16-bit) and the permutation's row map (int64), T E / tp
+ * each. The busiest expert-parallel rank keeps moe_imbalance x the mean of
+ * the copies. The experts' outputs are not kept: Megatron-Core applies the
+ * router's probabilities inside the experts' activation (weighted SwiGLU,
+ * megatron/core/transformer/moe/experts.py, since ADLR/megatron-lm!2668,
+ * 2025-04), so the combine's backward needs no copy of them (the
+ * estimator's older list keeps them, "unpermute_alltoall_out"). Nothing is
+ * kept under a full recompute or a recompute of the whole MoE layer. */
+static double moe_dispatch_bytes(const struct train_spec *w, const struct train_plan *p, double tokens)
+{
+	const struct model_spec *m = &w->model;
+	int mods = p->recompute == RECOMPUTE_SELECTIVE ? p->recompute_modules : 0;
+	if (transformer_moe_layers(m) == 0 || p->recompute == RECOMPUTE_FULL || (mods & RECMOD_MOE))
+		return 0;
+	double T = tokens / p->tp, k = m->experts_active, h = m->hidden;
+	double permuted = (w->precision == PREC_FP8 || w->precision == PREC_FP4) ? 1 : 2;
+	double copies = parallel_moe_imbalance(p) * T * k * h * permuted * p->etp;
+	return copies + T * m->experts * (2 + 8);
+}
+
 /* Activation bytes of stage i whose chunks hold chunk_layers[vpp] layers
  * (has_last: it computes the loss): per layer, times the layer-micro-batches
  * in flight at its peak. */
-static double activations(const struct train_spec *w, const struct train_plan *p, int i, const int *chunk_layers,
-			  bool has_last, int mtp_here)
+static int frozen_blocks(const struct train_spec *w)
 {
-	const struct model_spec *m = &w->model;
-	double s_local = (double)w->seq_len / p->cp;
 	int frozen = 0;
 	if (w->is_finetune && w->finetune.method != FINETUNE_FULL) {
 		if (strstr(w->finetune.targets, "attn") == NULL)
@@ -252,6 +274,14 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 		if (strstr(w->finetune.targets, "mlp") == NULL)
 			frozen |= TF_FROZEN_MLP;
 	}
+	return frozen;
+}
+
+double memory_layer_activation_bytes(const struct train_spec *w, const struct train_plan *p)
+{
+	const struct model_spec *m = &w->model;
+	double s_local = (double)w->seq_len / p->cp;
+	int frozen = frozen_blocks(w);
 	/* distributed checkpoints: a full recompute's layer inputs split 1/tp,
 	 * as sequence parallelism splits them */
 	bool split_input = p->sp || (p->distribute_saved && p->recompute == RECOMPUTE_FULL);
@@ -267,9 +297,33 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 	double inner_bytes = (m->mlp == MLP_SWIGLU ? 6 : 4) - (mods & RECMOD_MOE_ACT ? 2 : 0);
 	if (mods & RECMOD_MOE)
 		inner_bytes = 0;
-	if (transformer_moe_layers(m) > 0 && imbalance > 1 && p->recompute != RECOMPUTE_FULL)
-		per_layer += (imbalance - 1) * s_local * p->micro_batch * inner_bytes *
-			     m->experts_active * m->expert_ffn / p->tp;
+	double tokens = s_local * p->micro_batch;
+	bool moe = transformer_moe_layers(m) > 0;
+	if (p->fp8_act_cache && p->recompute != RECOMPUTE_FULL) {
+		/* DeepSeek-V3's FP8 activation caching (arXiv:2412.19437, 3.3.3):
+		 * the input of the Linear after attention in FP8 (a d_v bytes per
+		 * token over tp, half of its 16-bit copy), and an MoE layer's
+		 * SwiGLU inputs in FP8 with the output recomputed (gate and up, 2
+		 * bytes per inner element where 6 were kept, 4 with moe_act) */
+		if (!(frozen & TF_FROZEN_ATTN))
+			per_layer -= tokens * m->heads * transformer_v_head_dim(m) / p->tp;
+		if (moe && m->mlp == MLP_SWIGLU && inner_bytes > 2) {
+			per_layer -= tokens * (inner_bytes - 2) * (m->experts_active + m->shared_experts) * m->expert_ffn /
+				     p->tp;
+			inner_bytes = 2;
+		}
+	}
+	if (moe && imbalance > 1 && p->recompute != RECOMPUTE_FULL)
+		per_layer += (imbalance - 1) * tokens * inner_bytes * m->experts_active * m->expert_ffn / p->tp;
+	return per_layer + moe_dispatch_bytes(w, p, tokens);
+}
+
+static double activations(const struct train_spec *w, const struct train_plan *p, int i, const int *chunk_layers,
+			  bool has_last, int mtp_here)
+{
+	const struct model_spec *m = &w->model;
+	double s_local = (double)w->seq_len / p->cp;
+	double per_layer = memory_layer_activation_bytes(w, p);
 	/* the stage's input freed once its first layer has used it (Llama 3,
 	 * arXiv:2407.21783, section 3.3.2: "we proactively deallocate tensors
 	 * that will not be used for future computation, including the input and

@@ -18,6 +18,13 @@ extern const double memory_workspace_bytes;
 /* Memory per GPU of the heaviest pipeline stage under plan p, into *m. */
 void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, struct train_memory *m);
 
+/* Activation bytes one layer keeps per micro-batch on this GPU under plan
+ * p: the transformer's (transformer_layer_activation_bytes_frozen), the
+ * busiest expert-parallel rank's extra, FP8 activation caching, and an MoE
+ * layer's dispatch tensors (the permuted copies, the router's
+ * probabilities, the permutation's row map: memory.c). */
+double memory_layer_activation_bytes(const struct train_spec *w, const struct train_plan *p);
+
 /* LoRA / QLoRA: trainable adapter parameters of one layer on one GPU
  * (tensor sharded). Meaningful only for a LoRA finetune. */
 double memory_lora_params_per_layer(const struct train_spec *w, const struct train_plan *p);

@@ -42,6 +42,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->param_gather_overlap = req->overlap_param_gather;
 	p->free_stage_input = req->free_stage_input;
 	p->distribute_saved = req->distribute_saved_activations;
+	p->fp8_act_cache = req->fp8_activation_cache;
 	p->layout = parallel_layout_of(w);
 }
 
@@ -262,6 +263,17 @@ static bool check_distribute_saved(struct train_plan *p, const struct plan_input
 	return false;
 }
 
+/* FP8 activation caching keeps FP8 copies of what the FP8 GEMMs read: it
+ * needs a run whose GEMMs are FP8 (or FP4). */
+static bool check_fp8_activation_cache(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
+{
+	enum precision pr = in->w->precision;
+	if (!p->fp8_act_cache || pr == PREC_FP8 || pr == PREC_FP4)
+		return true;
+	snprintf(why, why_size, "fp8_activation_cache needs precision fp8 (its cached copies are the FP8 GEMMs' inputs)");
+	return false;
+}
+
 /* The MoE routing fields describe experts: on a dense model they would
  * change nothing, so a plan stating them is refused with the reason. */
 static bool check_moe_routing(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
@@ -430,6 +442,7 @@ static const struct {
 	{ check_pipeline_ops_bound, PARALLEL_FAIL_OPS },
 	{ check_schedule_fits, PARALLEL_FAIL_SCHEDULE },
 	{ check_distribute_saved, PARALLEL_FAIL_SCHEDULE },
+	{ check_fp8_activation_cache, PARALLEL_FAIL_SCHEDULE },
 	{ check_tp_spans_nodes_evenly, PARALLEL_FAIL_TP_NODES },
 };
 

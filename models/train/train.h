@@ -114,6 +114,10 @@ struct parallel_plan {
 					    * each recompute (Megatron-LM's
 					    * --distribute-saved-activations, metaseq's
 					    * --distribute-checkpointed-activations) */
+	bool fp8_activation_cache; /* DeepSeek-V3's FP8 activation caching
+				    * (arXiv:2412.19437, 3.3.3): the attention output
+				    * projection's input and the MoE SwiGLU's inputs
+				    * kept in FP8, the SwiGLU output recomputed */
 	struct pipeline_layout layout; /* Megatron-Core's --pipeline-model-parallel-layout
 					* (layout.h); layout.stages 0: none given */
 	bool free_stage_input;  /* each pipeline chunk's input freed after its first
@@ -186,6 +190,7 @@ struct train_plan {
 	enum pipeline_split split;
 	bool free_stage_input;        /* parallel_plan.free_stage_input */
 	bool distribute_saved;        /* parallel_plan.distribute_saved_activations */
+	bool fp8_act_cache;           /* parallel_plan.fp8_activation_cache */
 	const struct pipeline_layout *layout; /* the spec's layout (valid while the
 					       * train_spec lives), or NULL */
 	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */

@@ -11,8 +11,10 @@
 
 #include "models/comm/collective.h"
 #include "models/kernel/roofline.h"
+#include "models/kernel/transformer.h"
 #include "models/scenario/scenario.h"
 #include "models/train/layer.h"
+#include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/train.h"
 
@@ -395,8 +397,8 @@ static void test_recompute_modules_moe(void **state)
  * one expert per rank, no overlap). The busiest rank's expert GEMMs see
  * 1.5 x the mean tokens, T k ep / E x 1.5 per expert; its all-to-all
  * moves 1.5 x the bytes both ways; and it keeps 1.5 x the routed experts'
- * inner tensors: (1.5 - 1) s b 6 k f_e more bytes per layer, 32 layers held
- * once each on pp 1.
+ * inner tensors and permuted copies: (1.5 - 1) s b (6 k f_e + 2 k h) more
+ * bytes per layer, 32 layers held once each on pp 1.
  */
 static void test_load_imbalance(void **state)
 {
@@ -424,7 +426,7 @@ static void test_load_imbalance(void **state)
 	assert_true(collective_all_to_all_routed(&x[0].topo, &g, 1.5 * 2 * T * k * h, 1, &c15, NULL));
 	assert_close(lt[0].ep_fwd, 2 * c1.time_s, 1e-12);
 	assert_close(lt[1].ep_fwd, 2 * c15.time_s, 1e-12);
-	assert_close(r[1].mem.activations - r[0].mem.activations, 0.5 * T * 6 * k * fe * m->layers, 1e-9);
+	assert_close(r[1].mem.activations - r[0].mem.activations, 0.5 * T * (6 * k * fe + 2 * k * h) * m->layers, 1e-9);
 	assert_true(r[1].step_time_s > r[0].step_time_s);
 	/* without expert parallelism a GPU holds every expert and does the same
 	 * work however the tokens are spread: the layer is unchanged */
@@ -453,6 +455,96 @@ static void test_load_imbalance(void **state)
 	}
 }
 
+/*
+ * What an MoE layer keeps per micro-batch against Megatron-MoE-ModelZoo's
+ * estimator (misc/tools/deepseek_mem_estimate.py @e8650517, its "cached"
+ * list) for DeepSeek-V3 at seq 4096, tp 1, bf16, no recompute: per token
+ * the layer input, the two norms' outputs and the attention's residual
+ * output (2h each, the MLP norm's as the shared expert's input); MLA's
+ * latents before and after their norms (2 q_lora + 2 kv_lora, twice); Q
+ * and K with rotary (2 a d_qk each), V and the attention output (2 a d_v
+ * each) and the softmax statistics (4 a); the router's probabilities (2E)
+ * and the permutation's row map (8E); the shared expert's fc1 output and
+ * activation (6 f_e); the permuted copies (2 k h); the routed experts' fc1
+ * output and activation (6 k f_e). The experts' outputs after the combine
+ * ("unpermute_alltoall_out") are left out: Megatron-Core applies the
+ * probabilities inside the experts' activation (memory.c). clustersim keeps
+ * the rotary key (2 r) and not the softmax statistics: within 0.1%. In FP8
+ * the permuted copies are FP8 (k h bytes less), and folded experts at tp 2
+ * (etp 1) keep T/2 of them where etp 2 keeps T.
+ */
+static void test_moe_dispatch_memory(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	char why[PARALLEL_WHY_MAX];
+	load_plan("deepseek-v3", "dgx-h100", "\"tp\": 1, \"ep\": 8, \"dp\": 16, \"sequence_parallel\": false", &s);
+	assert_true(parallel_fill(&s.workload.train, &s.candidates[0], &s.workload.train.plan, &p, why, sizeof why));
+	const struct model_spec *m = &s.workload.train.model;
+	double T = 4096, h = m->hidden, a = m->heads, E = m->experts, k = m->experts_active, fe = m->expert_ffn;
+	double dqk = transformer_qk_head_dim(m), dv = transformer_v_head_dim(m), ns = m->shared_experts;
+	double est = 2 * h * 4 + 2 * (m->q_lora_rank + m->kv_lora_rank) * 2 + 2 * a * dqk * 2 + 2 * a * dv * 2 + 4 * a +
+		     2 * E + 8 * E + 6 * ns * fe + 2 * k * h + 6 * k * fe;
+	double bf16 = memory_layer_activation_bytes(&s.workload.train, &p) / T;
+	print_message("DeepSeek-V3 MoE layer: %.0f bytes a token, the estimator's list %.0f\n", bf16, est);
+	assert_close(bf16, est, 1e-3);
+	s.workload.train.precision = PREC_FP8;
+	double fp8 = memory_layer_activation_bytes(&s.workload.train, &p) / T;
+	assert_close(bf16 - fp8, k * h, 1e-9);
+	scenario_release(&s);
+
+	double per_etp[2];
+	for (int i = 0; i < 2; i++) {
+		char par[160];
+		snprintf(par, sizeof par, "\"tp\": 2, \"ep\": 8, \"dp\": 8, \"expert_tp\": %d, \"sequence_parallel\": true",
+			 i + 1);
+		load_plan("deepseek-v3", "dgx-h100", par, &s);
+		assert_true(parallel_fill(&s.workload.train, &s.candidates[0], &s.workload.train.plan, &p, why, sizeof why));
+		per_etp[i] = memory_layer_activation_bytes(&s.workload.train, &p);
+		scenario_release(&s);
+	}
+	assert_close(per_etp[1] - per_etp[0], T / 2 * k * h * 2, 1e-9);
+}
+
+/*
+ * DeepSeek-V3's FP8 activation caching (arXiv:2412.19437, 3.3.3;
+ * parallelism.fp8_activation_cache): the attention output projection's
+ * input in FP8 (a d_v bytes a token less) and the MoE SwiGLU's inputs in
+ * FP8 with the output recomputed (6 -> 2 bytes per inner element of the
+ * routed and shared experts). The recompute is one more memory-bound
+ * kernel in the backward; the plan is invalid unless the run is fp8.
+ */
+static void test_fp8_activation_cache(void **state)
+{
+	(void)state;
+	struct scenario s[2];
+	struct train_result r[2];
+	struct layer_time lt[2];
+	struct layer_ctx x[2];
+	const char *par[2] = {
+		"\"tp\": 1, \"ep\": 8, \"dp\": 16, \"sequence_parallel\": false",
+		"\"tp\": 1, \"ep\": 8, \"dp\": 16, \"sequence_parallel\": false, \"fp8_activation_cache\": true",
+	};
+	for (int i = 0; i < 2; i++) {
+		load_plan("mixtral-8x7b", "dgx-h200", par[i], &s[i]);
+		s[i].workload.train.precision = PREC_FP8;
+	}
+	evaluate_moe_layers(s, r, x, lt, 2);
+	const struct model_spec *m = &s[0].workload.train.model;
+	double T = 4096, saved = m->heads * transformer_v_head_dim(m) + 4.0 * m->experts_active * m->expert_ffn;
+	double a0 = memory_layer_activation_bytes(&s[0].workload.train, &r[0].plan);
+	double a1 = memory_layer_activation_bytes(&s[1].workload.train, &r[1].plan);
+	assert_close(a0 - a1, T * saved, 1e-12);
+	double act = roofline_memory_s(&x[1].k, 2.0 * T * 3 * m->experts_active * m->expert_ffn, 1);
+	assert_close(lt[1].recompute - lt[0].recompute, act, 1e-9);
+	for (int i = 0; i < 2; i++)
+		scenario_release(&s[i]);
+	struct scenario b;
+	load_plan("mixtral-8x7b", "dgx-h200", par[1], &b);
+	assert_invalid_plan(&b, "fp8_activation_cache needs precision fp8");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +557,8 @@ int main(void)
 		cmocka_unit_test(test_fp8_dispatch),
 		cmocka_unit_test(test_load_imbalance),
 		cmocka_unit_test(test_recompute_modules_moe),
+		cmocka_unit_test(test_moe_dispatch_memory),
+		cmocka_unit_test(test_fp8_activation_cache),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
