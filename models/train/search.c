@@ -81,7 +81,7 @@ static void search_space_init(struct search_space *sp, const struct train_spec *
 
 /* The requested plan with the fields of combination `digits`; false when
  * the combination is not worth trying (tp beyond a node, vpp without pp,
- * vpp with a schedule other than interleaved). */
+ * a searched vpp the stated schedule cannot run). */
 static bool search_request(const struct search_space *sp, const int digits[F_COUNT], const struct train_spec *w,
 			   const struct cluster_spec *c, struct parallel_plan *t)
 {
@@ -98,10 +98,12 @@ static bool search_request(const struct search_space *sp, const int digits[F_COU
 	t->dp = q->dp;
 	if (t->tp > c->gpus_per_node)
 		return false;
-	if (t->vpp > 1 && t->pp == 1)
+	if (t->vpp > 1 && t->pp == 1 && (q->vpp == PLAN_AUTO || q->pp == PLAN_AUTO))
 		return false;
 	if (q->schedule == PLAN_AUTO)
 		t->schedule = t->vpp > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
+	else if (q->vpp != PLAN_AUTO)
+		return true;  /* a stated vpp the schedule cannot run: the plan check says why */
 	else if (q->schedule == SCHED_DUALPIPEV && t->vpp != 2)
 		return false;  /* two chunks a stage */
 	else if (t->vpp > 1 && q->schedule != SCHED_INTERLEAVED && q->schedule != SCHED_DUALPIPEV)

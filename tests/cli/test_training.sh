@@ -27,6 +27,11 @@ grep -q "no row of .* is ok" "$TMP/err" && ok || fail "no-ok message: $(cat "$TM
 "$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'workload.parallelism.schedule="dualpipev"' \
 	--set workload.parallelism.vpp=3 >"$TMP/dpv.csv" 2>/dev/null
 grep -q '^invalid,"the dualpipev schedule runs two chunks a stage (vpp 2)' "$TMP/dpv.csv" && ok || fail "dualpipev vpp 3: $(cat "$TMP/dpv.csv")"
+# the same when other fields are searched: the stated vpp is tried and refused
+# with its reason, not dropped from the search ("no plan divides the cluster")
+"$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'workload.parallelism.schedule="dualpipev"' \
+	--set workload.parallelism.vpp=3 --set 'workload.parallelism.micro_batch="auto"' >"$TMP/dpv.csv" 2>/dev/null
+grep -q '^invalid,"the dualpipev schedule runs two chunks a stage (vpp 2)' "$TMP/dpv.csv" && ok || fail "dualpipev vpp 3 searched: $(cat "$TMP/dpv.csv")"
 "$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'workload.parallelism.schedule="dualpipev"' \
 	--set workload.parallelism.vpp=2 --set workload.global_batch_tokens=32768 >"$TMP/dpv.csv" 2>/dev/null
 grep -q '^invalid,"the dualpipev schedule needs at least 2 x pp micro-batches' "$TMP/dpv.csv" && ok || fail "dualpipev m < 2p: $(cat "$TMP/dpv.csv")"
