@@ -6,6 +6,7 @@
 
 #include "models/kernel/transformer.h"
 #include "models/train/parallel.h"
+#include "models/train/pipeline.h"
 #include "models/train/memory.h"
 #include "util/xalloc.h"
 
@@ -322,7 +323,10 @@ double layer_moe_net_scale(int experts, int active, int nodes, int max_nodes)
  * Share of a layer's dispatch and combine that can run behind another
  * micro-batch's computation. none: 0. dualpipe: 1 (DeepSeek-V3 section
  * 3.2.1: the bidirectional schedule pairs every forward chunk with a
- * backward one, so both all-to-alls hide). 1f1b: Megatron-Core's EP a2a
+ * backward one, so both all-to-alls hide). Under the dualpipev schedule,
+ * either overlap mode pairs what its order pairs: the F&B operations'
+ * forward and backward, 2 P_i of stage i's 4 m chunk operations
+ * (pipeline_dualpipev_order), averaged over the stages. 1f1b: Megatron-Core's EP a2a
  * overlap merges the forward of one micro-batch with the backward of another,
  * which only the steady state has: stage s of pp runs warm_s = pp - 1 - s
  * unpaired forwards (interleaved: 2 (pp - 1 - s) + (vpp - 1) pp chunks;
@@ -330,10 +334,21 @@ double layer_moe_net_scale(int experts, int active, int nodes, int max_nodes)
  * each (the first forward and the last backward), of m vpp each; averaged
  * over the stages.
  */
-double layer_moe_paired_share(enum moe_overlap mode, int pp, int vpp, int microbatches)
+double layer_moe_paired_share(enum moe_overlap mode, enum schedule_kind schedule, int pp, int vpp, int microbatches)
 {
 	if (mode == MOE_OVERLAP_NONE)
 		return 0;
+	if (schedule == SCHED_DUALPIPEV) {
+		struct pipeline_step *steps = xcalloc((size_t)PIPELINE_DUALPIPEV_MAX_STEPS(microbatches), sizeof *steps);
+		double paired = 0;
+		for (int s = 0; s < pp; s++) {
+			int n = pipeline_dualpipev_order(pp, s, microbatches, steps);
+			for (int k = 0; k < n; k++)
+				paired += steps[k].paired ? 2 : 0;
+		}
+		free(steps);
+		return paired / (4.0 * microbatches * pp);
+	}
 	if (mode == MOE_OVERLAP_DUALPIPE)
 		return 1;
 	double ops = (double)microbatches * vpp, unpaired = 0;
@@ -387,7 +402,7 @@ static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
 	 * gradient of the combine) and one back (the combine, or the gradient
 	 * of the dispatch) */
 	double a2a = dispatch + combine;
-	double f = layer_moe_paired_share(p->moe_overlap, p->pp, p->vpp, p->microbatches);
+	double f = layer_moe_paired_share(p->moe_overlap, p->schedule, p->pp, p->vpp, p->microbatches);
 	double bwd_compute = lt->bwd_input + lt->bwd_weight + lt->recompute;
 	lt->ep_fwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, bwd_compute);
 	lt->ep_bwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, lt->fwd);

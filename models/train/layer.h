@@ -84,7 +84,7 @@ double layer_moe_net_scale(int experts, int active, int nodes, int max_nodes);
 
 /* Of a MoE layer's all-to-alls, the share an overlap mode runs behind another
  * micro-batch's pass, for pp stages of vpp chunks and `microbatches`. */
-double layer_moe_paired_share(enum moe_overlap mode, int pp, int vpp, int microbatches);
+double layer_moe_paired_share(enum moe_overlap mode, enum schedule_kind schedule, int pp, int vpp, int microbatches);
 
 /* Seconds of a MoE layer's token permutation and unpermutation in one pass
  * (memory-bound: 2 (1 + k) T h activation bytes). */

@@ -39,20 +39,38 @@ static void test_net_scale_closed_form(void **state)
 	assert_close_abs(layer_moe_net_scale(8, 2, 2, 8), layer_moe_net_scale(8, 2, 2, 2), 1e-12);
 }
 
-/* 1f1b: 1 - mean over stages of max(1, pp - 1 - s) / m (capped at m). */
+/* 1f1b: 1 - mean over stages of max(1, pp - 1 - s) / m (capped at m);
+ * under dualpipev, what its order pairs. */
 static void test_paired_share_closed_form(void **state)
 {
 	(void)state;
-	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_NONE, 4, 1, 8), 0, 0);
-	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_DUALPIPE, 4, 1, 8), 1, 0);
+	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_NONE, SCHED_1F1B, 4, 1, 8), 0, 0);
+	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_DUALPIPE, SCHED_1F1B, 4, 1, 8), 1, 0);
 	/* pp 1: the first forward and the last backward have no partner */
-	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_1F1B, 1, 1, 4), 0.75, 1e-12);
+	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_1F1B, SCHED_1F1B, 1, 1, 4), 0.75, 1e-12);
 	/* pp 4, m 8: unpaired 3, 2, 1, 1 -> 1 - 7 / 32 */
-	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_1F1B, 4, 1, 8), 1 - 7.0 / 32, 1e-12);
+	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_1F1B, SCHED_1F1B, 4, 1, 8), 1 - 7.0 / 32, 1e-12);
 	/* interleaved pp 2 vpp 2 m 4: warm-up 2 (1) + 2 = 4, then 2 -> 1 - (4 + 2) / 2 / 8 */
-	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_1F1B, 2, 2, 4), 1 - 6.0 / 16, 1e-12);
+	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_1F1B, SCHED_INTERLEAVED, 2, 2, 4), 1 - 6.0 / 16, 1e-12);
 	/* fewer micro-batches than the warm-up: nothing pairs */
-	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_1F1B, 8, 1, 1), 0, 1e-12);
+	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_1F1B, SCHED_1F1B, 8, 1, 1), 0, 1e-12);
+	/* dualpipev: stage i pairs 2 (m - 2p + i + 1) F&B in its main step
+	 * (the last stage's first two run apart) and p - i - 1 in the next,
+	 * of 4 m chunk operations: pp 4, m 10 -> 9 + 10 + 11 + 11 = 41 pairs,
+	 * 82 / 160; pp 16, m 120 (DeepSeek-V3's row) -> 6414 / 7680; the same
+	 * in either overlap mode, none without one */
+	for (int mode = MOE_OVERLAP_1F1B; mode <= MOE_OVERLAP_DUALPIPE; mode++) {
+		for (int c = 0; c < 2; c++) {
+			int p = c == 0 ? 4 : 16, m = c == 0 ? 10 : 120;
+			double pairs = 0;
+			for (int i = 0; i < p; i++)
+				pairs += 2.0 * (m - 2 * p + i + 1) - (i == p - 1) + (p - i - 1);
+			assert_close_abs(layer_moe_paired_share((enum moe_overlap)mode, SCHED_DUALPIPEV, p, 2, m),
+					 2 * pairs / (4.0 * m * p), 1e-12);
+		}
+	}
+	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_DUALPIPE, SCHED_DUALPIPEV, 4, 2, 10), 82.0 / 160, 1e-12);
+	assert_close_abs(layer_moe_paired_share(MOE_OVERLAP_NONE, SCHED_DUALPIPEV, 4, 2, 10), 0, 0);
 }
 
 /* The NVLink and NIC parts run at once: thinning the network part by s
