@@ -53,7 +53,7 @@ bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, do
 	double gpus = (double)cluster_gpus(c);
 	if (!t->is_finetune) {
 		double need = transformer_params_total(&t->model) *
-			      (TRAIN_WEIGHT_BYTES + TRAIN_GRAD_BYTES + TRAIN_OPTIMIZER_BYTES);
+			      (TRAIN_WEIGHT_BYTES + TRAIN_GRAD_BYTES + train_optimizer_bytes(t->plan.optimizer_moments));
 		if (need > gpus * c->gpu.memory_bytes)
 			return false;
 	}

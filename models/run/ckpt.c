@@ -9,8 +9,6 @@
 #include "sim/flow.h"
 #include "util/text.h"
 
-/* Adam's state per trained parameter: the fp32 master copy and two fp32 moments. */
-static const double OPTIMIZER_BYTES_PER_PARAM = 12;
 
 double ckpt_bytes(const struct train_spec *w, const struct train_plan *p)
 {
@@ -20,7 +18,9 @@ double ckpt_bytes(const struct train_spec *w, const struct train_plan *p)
 		params = memory_lora_params_per_layer(w, p) * p->tp * w->model.layers;
 	else
 		params = transformer_params_total(&w->model) + transformer_mtp_params(&w->model);
-	return params * (weight_bytes + OPTIMIZER_BYTES_PER_PARAM);
+	/* Adam's state per trained parameter: the fp32 master copy and the two
+	 * moments, as the run holds them (train_optimizer_bytes) */
+	return params * (weight_bytes + p->optimizer_bytes);
 }
 
 int ckpt_tier_index(const struct cluster_spec *c, const char *name)

@@ -30,6 +30,7 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->pipeline_split = SPLIT_LAYERS;
 	p->layout.stages = 0;
 	p->grad_reduce = GRAD_REDUCE_AUTO;
+	p->optimizer_moments = MOMENTS_FP32;
 }
 
 /* schedule and recompute, each a name or "auto". */
@@ -122,20 +123,22 @@ static int read_sequence_parallel(struct jread *r, const json_t *v, struct paral
 }
 
 /* pipeline_split ("layers" or "embedding+loss", train.h) or
- * pipeline_layout (Megatron-Core's layout string, layout.h), and
+ * pipeline_layout (Megatron-Core's layout string, layout.h),
  * grad_reduce_precision ("fp32", "bf16" or "auto", the default: Megatron's,
- * train.h). */
+ * train.h) and optimizer_moments ("fp32", the default, or "bf16"). */
 static int read_split_grad_reduce(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	static const char *const grad_or_auto[] = { "auto", "fp32", "bf16", NULL };
-	int split = SPLIT_LAYERS, grad = GRAD_REDUCE_AUTO;
+	int split = SPLIT_LAYERS, grad = GRAD_REDUCE_AUTO, moments = MOMENTS_FP32;
 	char text[LAYOUT_TEXT_MAX * 2] = "";
 	if (jread_enum(r, v, "pipeline_split", false, pipeline_split_names, &split) < 0 ||
 	    jread_string(r, v, "pipeline_layout", false, text, sizeof text) < 0 ||
-	    jread_enum(r, v, "grad_reduce_precision", false, grad_or_auto, &grad) < 0)
+	    jread_enum(r, v, "grad_reduce_precision", false, grad_or_auto, &grad) < 0 ||
+	    jread_enum(r, v, "optimizer_moments", false, optimizer_moments_names, &moments) < 0)
 		return -1;
 	p->pipeline_split = split;
 	p->grad_reduce = grad;
+	p->optimizer_moments = moments;
 	p->layout.stages = 0;
 	if (json_object_get(v, "pipeline_layout") != NULL) {
 		char why[160];
@@ -156,7 +159,7 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 	static const char *const keys[] = {
 		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
 		"recompute_modules", "sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
-		"pipeline_split", "pipeline_layout", "grad_reduce_precision", "overlap_param_gather",
+		"pipeline_split", "pipeline_layout", "grad_reduce_precision", "optimizer_moments", "overlap_param_gather",
 		"free_stage_input", "distribute_saved_activations", "fp8_activation_cache", "expert_tp", "moe_dispatch_precision", "moe_load_imbalance", NULL
 	};
 

@@ -127,12 +127,12 @@ static void model_states(const struct train_spec *w, const struct train_plan *p,
 		s->weights = (params - embedding) * base_bytes + embedding * TRAIN_WEIGHT_BYTES +
 			     adapters * TRAIN_WEIGHT_BYTES;
 		s->grads = adapters * p->grad_bytes;
-		s->optimizer = adapters * TRAIN_OPTIMIZER_BYTES;
+		s->optimizer = adapters * p->optimizer_bytes;
 		return;
 	}
 	s->weights = params * TRAIN_WEIGHT_BYTES;
 	s->grads = (p->zero >= 2 ? sharded : params) * p->grad_bytes;
-	s->optimizer = (p->zero >= 1 ? sharded : params) * TRAIN_OPTIMIZER_BYTES;
+	s->optimizer = (p->zero >= 1 ? sharded : params) * p->optimizer_bytes;
 	if (p->zero >= 3) {
 		/* sharded, plus two layers gathered at a time (prefetch); in the
 		 * backward a layer's unsharded gradient lives until its

@@ -39,6 +39,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->etp = req->expert_tp > 0 ? req->expert_tp : p->tp;
 	p->split = req->pipeline_split == SPLIT_EMBEDDING_LOSS ? SPLIT_EMBEDDING_LOSS : SPLIT_LAYERS;
 	p->grad_bytes = parallel_grad_bytes(w->precision, req->grad_reduce);
+	p->optimizer_bytes = train_optimizer_bytes(req->optimizer_moments);
 	p->param_gather_overlap = req->overlap_param_gather;
 	p->free_stage_input = req->free_stage_input;
 	p->distribute_saved = req->distribute_saved_activations;

@@ -18,9 +18,13 @@
 #include "sim/timeline.h"
 #include "util/xalloc.h"
 
-/* Adam's HBM traffic per parameter: read and write master, m, v (24), read
- * the gradient (2-4), write the bf16 weight (2). */
-#define ADAM_TRAFFIC_BYTES 30.0
+/* Adam's HBM traffic per parameter: read and write master, m, v (24, 16
+ * with bf16 moments: twice the optimizer bytes), read the gradient (2-4),
+ * write the bf16 weight (2). */
+static double adam_traffic_bytes(const struct train_plan *p)
+{
+	return 2 * p->optimizer_bytes + 6;
+}
 
 /* What the pipeline needs per virtual stage, and per stage the
  * critical-path communication of one micro-batch summed over its chunks. */
@@ -391,7 +395,7 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	double norm = step_norm_allreduce_s(x);
 	/* Megatron's distributed optimizer shards over dp x cp (memory.c) */
 	double local = grad_params / (p->zero >= 1 ? (double)p->dp * p->cp : 1);
-	double opt = roofline_memory_s(&x->k, ADAM_TRAFFIC_BYTES * local, 4);
+	double opt = roofline_memory_s(&x->k, adam_traffic_bytes(p) * local, 4);
 	double ag_exposed = 0;
 	if (dpg->n > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {
 		/* the updated weights, gathered in the gradients' buckets: with
@@ -423,7 +427,7 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 		dp_end += norm;
 		struct timeline_span *sp = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "optimizer", "optimizer", dp_end, dp_end + opt);
 		timeline_span_arg(sp, "params", local);
-		timeline_span_arg(sp, "bytes", ADAM_TRAFFIC_BYTES * local);
+		timeline_span_arg(sp, "bytes", adam_traffic_bytes(p) * local);
 		if (ag_exposed > 0) {
 			timeline_add(trace, i, PIPE_STREAM_COMPUTE, "comm_dp", "wait: DP all-gather (exposed)",
 				     dp_end + opt, dp_end + opt + ag_exposed);

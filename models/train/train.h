@@ -46,6 +46,17 @@ struct timeline;
 #define TRAIN_GRAD_BYTES 2.0
 #define TRAIN_OPTIMIZER_BYTES 12.0
 
+/* Adam's moments (parallelism.optimizer_moments): fp32 (the default), or
+ * bf16 as DeepSeek-V3 keeps them (arXiv:2412.19437, 3.3.3) and Megatron's
+ * precision-aware optimizer does with --exp-avg-dtype and
+ * --exp-avg-sq-dtype bf16; the master weights stay fp32. */
+enum optimizer_moments { MOMENTS_FP32, MOMENTS_BF16 };
+extern const char *const optimizer_moments_names[];
+
+/* Optimizer bytes per trained parameter: the fp32 master copy and the two
+ * moments (12 with fp32 moments, 8 with bf16). */
+double train_optimizer_bytes(int moments);
+
 /* How the layers are cut into virtual pipeline stages. SPLIT_LAYERS: the
  * layers evenly (Megatron's default); SPLIT_EMBEDDING_LOSS: the input
  * embedding and the output layer with the loss each take one layer's slot,
@@ -107,6 +118,7 @@ struct parallel_plan {
 	int expert_tp;          /* experts' tensor parallelism (MoE parallel folding); 0: tp */
 	int pipeline_split;     /* enum pipeline_split (0: even layers) */
 	int grad_reduce;        /* enum grad_reduce (0: auto) */
+	int optimizer_moments;  /* enum optimizer_moments (0: fp32) */
 	bool overlap_param_gather; /* ZeRO-1/2 weight all-gather under the next forward
 				    * (default true: docs/training.md) */
 	bool distribute_saved_activations; /* full recompute's checkpointed layer inputs
@@ -194,6 +206,7 @@ struct train_plan {
 	const struct pipeline_layout *layout; /* the spec's layout (valid while the
 					       * train_spec lives), or NULL */
 	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */
+	double optimizer_bytes;       /* optimizer bytes per trained parameter (train_optimizer_bytes) */
 };
 
 struct train_memory {

@@ -8,12 +8,14 @@
 
 #include "models/comm/collective.h"
 #include "models/kernel/transformer.h"
+#include "models/run/ckpt.h"
 #include "models/scenario/scenario.h"
 #include "models/train/bucket.h"
 #include "models/train/layer.h"
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/pipeline.h"
+#include "models/train/train.h"
 
 #include "catalog_fixture.h"
 
@@ -64,6 +66,27 @@ static void test_adam_16_bytes_per_param(void **state)
 	assert_close(m.grads, 4 * n, 1e-12);
 	assert_close(m.workspace, memory_workspace_bytes, 0);
 	assert_close(m.total, m.weights + m.grads + m.optimizer + m.activations + m.workspace, 1e-12);
+
+	/* BF16 moments (parallelism.optimizer_moments "bf16"; DeepSeek-V3
+	 * 3.3.3, Megatron's precision-aware optimizer): the fp32 master copy
+	 * and two 2-byte moments, 8 bytes per parameter where fp32 moments take
+	 * 12; the checkpoint holds 4 bytes a parameter less and Adam's step
+	 * moves 22 bytes a parameter where it moved 30 */
+	double ck = ckpt_bytes(&s.workload.train, &p);
+	struct train_result r32;
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r32);
+	assert_close(m.optimizer, 12 * n, 1e-12);
+	s.workload.train.plan.optimizer_moments = MOMENTS_BF16;
+	struct train_plan q;
+	char why[PARALLEL_WHY_MAX];
+	assert_true(parallel_fill(&s.workload.train, &s.candidates[0], &s.workload.train.plan, &q, why, sizeof why));
+	memory_per_gpu(&s.workload.train, &q, &m);
+	assert_close(m.optimizer, 8 * n, 1e-12);
+	double total = transformer_params_total(&s.workload.train.model);
+	assert_close(ck - ckpt_bytes(&s.workload.train, &q), 4 * total, 1e-12);
+	struct train_result r16;
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r16);
+	assert_close(r16.br.optimizer / r32.br.optimizer, 22.0 / 30, 1e-3);
 	scenario_release(&s);
 }
 
