@@ -262,9 +262,7 @@ static double moe_dispatch_bytes(const struct train_spec *w, const struct train_
 	return copies + T * m->experts * (2 + 8);
 }
 
-/* Activation bytes of stage i whose chunks hold chunk_layers[vpp] layers
- * (has_last: it computes the loss): per layer, times the layer-micro-batches
- * in flight at its peak. */
+/* The blocks a LoRA finetune freezes (TF_FROZEN_*): those its targets leave out. */
 static int frozen_blocks(const struct train_spec *w)
 {
 	int frozen = 0;
@@ -318,6 +316,10 @@ double memory_layer_activation_bytes(const struct train_spec *w, const struct tr
 	return per_layer + moe_dispatch_bytes(w, p, tokens);
 }
 
+/* Activation bytes of stage i whose chunks hold chunk_layers[vpp] layers
+ * (has_last: it computes the loss): per layer, times the layer-micro-batches
+ * in flight at its peak,
+ * and the logits of the loss and of the MTP modules (mtp_here) it holds. */
 static double activations(const struct train_spec *w, const struct train_plan *p, int i, const int *chunk_layers,
 			  bool has_last, int mtp_here)
 {
