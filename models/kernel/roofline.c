@@ -111,14 +111,26 @@ double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double
 /* Wave and tile quantization: NVIDIA, "Matrix Multiplication Background
  * User's Guide" (Deep Learning Performance documentation), sections on
  * tile and wave quantization: a GEMM runs in whole tiles and in waves of
- * one tile per SM, so its time steps with ceil(tiles / SMs). */
-double roofline_gemm_tiled_s(const struct roofline *k, double M, double N, double K)
+ * one tile per SM, so its time steps with ceil(tiles / SMs). The output
+ * moves out_bytes per element (written, or read and written when it
+ * accumulates). */
+static double gemm_tiled_s(const struct roofline *k, double M, double N, double K, double out_bytes)
 {
 	double eff = roofline_gemm_shape_efficiency(k, M, N, K);
 	double flops = 2 * M * N * K;
-	double bytes = k->operand_bytes * (M * K + K * N) + OUTPUT_BYTES * M * N;
+	double bytes = k->operand_bytes * (M * K + K * N) + out_bytes * M * N;
 	double tc = flops / (k->peak_flops_per_s * k->gemm_efficiency * eff), tm = bytes / k->hbm_bytes_per_s;
 	return (tc > tm ? tc : tm) + k->launch_s;
+}
+
+double roofline_gemm_tiled_s(const struct roofline *k, double M, double N, double K)
+{
+	return gemm_tiled_s(k, M, N, K, OUTPUT_BYTES);
+}
+
+double roofline_gemm_accumulate_s(const struct roofline *k, double M, double N, double K, double acc_bytes)
+{
+	return gemm_tiled_s(k, M, N, K, 2 * acc_bytes);
 }
 
 double roofline_memory_s(const struct roofline *k, double bytes, int kernels)

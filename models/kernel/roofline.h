@@ -62,6 +62,12 @@ double roofline_gemm_s(const struct roofline *k, double M, double N, double K);
  * roofline_gemm_s. */
 double roofline_gemm_tiled_s(const struct roofline *k, double M, double N, double K);
 
+/* roofline_gemm_tiled_s of a GEMM that accumulates into its M x N output
+ * of acc_bytes elements (C = A B + C: each read and written, as a weight
+ * gradient GEMM adds into Megatron's main_grad buffer with
+ * gradient-accumulation fusion). */
+double roofline_gemm_accumulate_s(const struct roofline *k, double M, double N, double K, double acc_bytes);
+
 /* The shape's efficiency of roofline_gemm_tiled_s, in (0, 1] (1 without
  * the SM count). */
 double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double N, double K);

@@ -10,9 +10,11 @@
 #include "models/train/memory.h"
 #include "util/xalloc.h"
 
-/* Seconds of a layer's GEMMs in each pass. */
+/* Seconds of a layer's GEMMs in each pass, and the bytes of a gradient
+ * element their weight gradients add into (0: written, not added). */
 struct layer_gemms {
 	double fwd, dgrad, wgrad;
+	double acc_bytes;
 };
 
 int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct cluster_spec *c,
@@ -132,12 +134,15 @@ double layer_coll_s(const struct layer_ctx *x, const struct collective_group *g,
 /* A GEMM of a layer, M x K by K x N, in its three passes: the forward
  * (output M x N), the input gradient (M x K, reducing over N) and the
  * weight gradient (K x N, reducing over M), each with its shape's
- * efficiency (roofline_gemm_tiled_s), times `count`, added to g. */
+ * efficiency (roofline_gemm_tiled_s), times `count`, added to g. The
+ * weight gradient adds into the gradient buffer when g->acc_bytes is set
+ * (roofline_gemm_accumulate_s). */
 static void gemm_add(const struct roofline *k, double count, double M, double N, double K, struct layer_gemms *g)
 {
 	g->fwd += count * roofline_gemm_tiled_s(k, M, N, K);
 	g->dgrad += count * roofline_gemm_tiled_s(k, M, K, N);
-	g->wgrad += count * roofline_gemm_tiled_s(k, K, N, M);
+	g->wgrad += count * (g->acc_bytes > 0 ? roofline_gemm_accumulate_s(k, K, N, M, g->acc_bytes)
+					      : roofline_gemm_tiled_s(k, K, N, M));
 }
 
 /* MLP GEMMs of one layer (dense, or routed and shared experts) added to
@@ -298,24 +303,26 @@ static void tp_comm(const struct layer_ctx *x, double gemms_s, double mlp_gemms_
  * routing puts on the wire (DeepSeek-V3, arXiv:2412.19437, section 2.1.2 and
  * 3.2.2): each token goes to at most L nodes and crosses the network once per
  * node, its copies for the experts there fanned out over NVLink (DeepEP).
- * With k of E experts drawn uniformly over M nodes of E/M experts, a node
- * holds none of a token's experts with probability
- * q = C(E - E/M, k) / C(E, k), so a token reaches D = M (1 - q) nodes, at
- * most L; of the k copies the uniform exchange sends (k (M-1)/M cross
- * nodes), min(D, L) (M-1)/M do. 1 without the limit or inside one node
- * (Megatron's alltoall dispatcher sends every copy).
+ * Its routing first picks L' = min(L, M) of the M nodes (groups of E/M
+ * experts: DeepSeek-V3's top-4 of 8 groups) and then its k experts among
+ * their L' E/M, drawn uniformly (as forced balancing draws them); a chosen
+ * node holds none of them with probability q = C((L' - 1) E/M, k) / C(L' E/M, k),
+ * so a token reaches D = L' (1 - q) nodes; of the k copies the uniform
+ * exchange sends (k (M-1)/M cross nodes), D (M-1)/M do. With L >= M this is
+ * the unlimited routing's M (1 - C(E - E/M, k) / C(E, k)). 1 without the
+ * field or inside one node (Megatron's alltoall dispatcher sends every copy).
  */
 double layer_moe_net_scale(int experts, int active, int nodes, int max_nodes)
 {
-	double E = experts, k = active, M = nodes;
+	double k = active, M = nodes;
 	if (max_nodes <= 0 || nodes < 2 || active < 1)
 		return 1;
-	double q = 1, outside = E - E / M;
+	double L = max_nodes < nodes ? max_nodes : nodes;
+	double per_node = (double)experts / M, chosen = L * per_node, outside = chosen - per_node;
+	double q = 1;
 	for (int i = 0; i < active; i++)
-		q *= outside - i > 0 ? (outside - i) / (E - i) : 0;
-	double reach = M * (1 - q);
-	if (reach > max_nodes)
-		reach = max_nodes;
+		q *= outside - i > 0 ? (outside - i) / (chosen - i) : 0;
+	double reach = L * (1 - q);
 	return reach < k ? reach / k : 1;
 }
 
@@ -534,7 +541,11 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	double h = m->hidden, d = transformer_head_dim(m), a = m->heads, g = m->kv_heads;
 	double gated = m->mlp == MLP_SWIGLU;
 	double inner, attn, attn_bwd;
-	struct layer_gemms gm = { 0, 0, 0 };
+	/* Megatron's weight-gradient GEMMs add into the main_grad buffer
+	 * (gradient-accumulation fusion: TE's fuse_wgrad_accumulation), an
+	 * element of grad_bytes read and written; with ZeRO-2 and -3 there is
+	 * no whole buffer and the gradient is written */
+	struct layer_gemms gm = { 0, 0, 0, p->zero <= 1 ? p->grad_bytes : 0 };
 
 	memset(lt, 0, sizeof *lt);
 	/* GEMMs: QKV (or MLA's projections), attention output, MLP */

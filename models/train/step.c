@@ -353,11 +353,14 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 {
 	const struct train_plan *p = x->p;
 	bool full = x->w->mode == TRAIN_FULL;
-	double comm_free = 0, params = 0, end = pr->stage_end_s[i], dp_end = end;
+	double comm_free = 0, params = 0, expert = 0, end = pr->stage_end_s[i], dp_end = end;
 	double first_fwd = in->f_s[i];
 
-	for (int ch = p->vpp - 1; ch >= 0; ch--)
-		params += in->params[pipeline_vstage(p->pp, p->schedule, i, ch)];
+	for (int ch = p->vpp - 1; ch >= 0; ch--) {
+		int vs = pipeline_vstage(p->pp, p->schedule, i, ch);
+		params += in->params[vs];
+		expert += parallel_vstage_expert_params(&x->w->model, p, vs, in->P);
+	}
 	double grad_params = x->lora ? memory_lora_params_per_layer(x->w, p) * x->w->model.layers / p->pp : params;
 	if (full && p->dp > 1 && p->zero < 3 && !x->lora) {
 		/* the part hidden under the last backward slowed it */
@@ -393,8 +396,11 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	 * fp32 scalars over every GPU of the job before the update (Megatron's
 	 * clip_grad_norm over the model- and data-parallel groups), latency-bound */
 	double norm = step_norm_allreduce_s(x);
-	/* Megatron's distributed optimizer shards over dp x cp (memory.c) */
-	double local = grad_params / (p->zero >= 1 ? (double)p->dp * p->cp : 1);
+	/* Megatron's distributed optimizer shards over dp x cp, the routed
+	 * experts over the expert-data-parallel group (memory.c) */
+	double local = x->lora || p->zero < 1 ? grad_params
+					       : (grad_params - expert) / ((double)p->dp * p->cp) +
+							 expert / parallel_expert_dp(p);
 	double opt = roofline_memory_s(&x->k, adam_traffic_bytes(p) * local, 4);
 	double ag_exposed = 0;
 	if (dpg->n > 1 && (p->zero == 1 || p->zero == 2) && !x->lora) {

@@ -20,23 +20,30 @@
 
 #include "catalog_fixture.h"
 
-/* q = C(E - E/M, k) / C(E, k); a token reaches M (1 - q) nodes, at most L. */
+/* A token picks L' = min(L, M) nodes, then its k experts among their
+ * L' E/M: q = C((L' - 1) E/M, k) / C(L' E/M, k), it reaches L' (1 - q) nodes. */
 static void test_net_scale_closed_form(void **state)
 {
 	(void)state;
 	/* no limit, or one node: every copy as the uniform exchange sends it */
 	assert_close_abs(layer_moe_net_scale(256, 8, 8, 0), 1, 0);
 	assert_close_abs(layer_moe_net_scale(256, 8, 1, 4), 1, 0);
-	/* DeepSeek-V3 over 8 nodes: M (1 - q) = 5.3 nodes unlimited, so L = 4 binds: 4 of 8 copies */
+	/* DeepSeek-V3 over 8 nodes, 4 of them a token: its 8 experts among
+	 * 128, a chosen node holds none with q = C(96, 8) / C(128, 8), so
+	 * 4 (1 - q) = 3.63 nodes, of 8 copies */
 	double q = 1;
 	for (int i = 0; i < 8; i++)
-		q *= (224.0 - i) / (256.0 - i);
-	assert_true(8 * (1 - q) > 4);
-	assert_close_abs(layer_moe_net_scale(256, 8, 8, 4), 0.5, 1e-12);
+		q *= (96.0 - i) / (128.0 - i);
+	assert_close_abs(layer_moe_net_scale(256, 8, 8, 4), 4 * (1 - q) / 8, 1e-12);
+	assert_close_abs(4 * (1 - q), 3.63, 0.005);
 	/* Mixtral-like: 8 experts top-2 over 2 nodes: q = (4/8)(3/7), D = 2 (1 - q) = 11/7 of 2 copies */
 	assert_close_abs(layer_moe_net_scale(8, 2, 2, 2), (22.0 / 14) / 2, 1e-12);
-	/* a limit above the reach does not bind */
+	/* a limit at or above the node count only deduplicates: M (1 - C(E - E/M, k) / C(E, k)) */
 	assert_close_abs(layer_moe_net_scale(8, 2, 2, 8), layer_moe_net_scale(8, 2, 2, 2), 1e-12);
+	q = 1;
+	for (int i = 0; i < 8; i++)
+		q *= (96.0 - i) / (128.0 - i);
+	assert_close_abs(layer_moe_net_scale(128, 8, 4, 4), 4 * (1 - q) / 8, 1e-12);
 }
 
 /* 1f1b: 1 - mean over stages of max(1, pp - 1 - s) / m (capped at m);
@@ -563,6 +570,74 @@ static void test_fp8_activation_cache(void **state)
 	assert_invalid_plan(&b, "fp8_activation_cache needs precision fp8");
 }
 
+/* Weight gradients add into the main_grad buffer (fp32 by default) with
+ * ZeRO-1, and are written (16-bit) with ZeRO-2: Qwen3-235B at tp 4, ep 8,
+ * expert TP 1 on two nodes routes 1,024 tokens a rank, 512 an expert; only
+ * the experts' gradients (16 of them, 4096 x 3072 and 1536 x 4096 over 512
+ * tokens) and the router's (4096 x 128 over the rank's 1,024) are
+ * memory-bound, so the layers' weight-gradient time differs by their
+ * accumulate-over-written difference exactly. */
+static void test_wgrad_accumulates(void **state)
+{
+	(void)state;
+	struct scenario s[2];
+	struct train_plan p[2];
+	struct layer_time lt[2];
+	struct layer_ctx x[2];
+	char why[PARALLEL_WHY_MAX];
+	const char *par[2] = { "\"tp\": 4, \"ep\": 8, \"dp\": 4, \"expert_tp\": 1, \"sequence_parallel\": true",
+			       "\"tp\": 4, \"ep\": 8, \"dp\": 4, \"expert_tp\": 1, \"sequence_parallel\": true" };
+	for (int i = 0; i < 2; i++) {
+		struct cs_error err;
+		load_plan("qwen3-235b-a22b", "dgx-h100", par[i], &s[i]);
+		s[i].workload.train.plan.zero = i == 0 ? 1 : 2;
+		assert_true(parallel_fill(&s[i].workload.train, &s[i].candidates[0], &s[i].workload.train.plan, &p[i], why,
+					  sizeof why));
+		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &p[i], &err), 0);
+		layer_cost(&x[i], true, &lt[i]);
+	}
+	assert_int_equal(p[0].zero, 1);
+	assert_int_equal(p[1].zero, 2);
+	assert_close_abs(p[0].grad_bytes, 4, 0);
+	double h = 4096, T = 512, diff = 0;
+	double shape[2][2] = { { h, 2 * 1536 }, { 1536, h } };  /* gate and up fused, down */
+	for (int g = 0; g < 2; g++)
+		diff += 16 * (roofline_gemm_accumulate_s(&x[0].k, shape[g][0], shape[g][1], T, 4) -
+			      roofline_gemm_tiled_s(&x[0].k, shape[g][0], shape[g][1], T));
+	diff += roofline_gemm_accumulate_s(&x[0].k, h, 128, 1024, 4) - roofline_gemm_tiled_s(&x[0].k, h, 128, 1024);
+	print_message("Qwen3-235B tp 4 ep 8: experts' fp32 accumulation adds %.3f ms a layer's backward\n", diff * 1e3);
+	assert_true(diff > 0);
+	assert_close(lt[0].bwd_weight - lt[1].bwd_weight, diff, 1e-9);
+	assert_close(lt[0].fwd, lt[1].fwd, 1e-12);
+	scenario_release(&s[0]);
+	scenario_release(&s[1]);
+}
+
+/* The optimizer step updates this rank's shard: the dense parameters'
+ * over dp x cp, the routed experts' over the expert-data-parallel group
+ * (memory.c): Mixtral 8x7B at tp 1, ep 8, dp 16 (one stage) holds one
+ * expert a layer and shards it over 16 / 8 = 2 ranks; Adam moves 30 bytes
+ * a parameter (fp32 moments) in 4 kernels. */
+static void test_optimizer_expert_shard(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_result r;
+	struct layer_ctx x;
+	struct cs_error err;
+	load("none", &s);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
+	assert_int_equal(r.status, TRAIN_OK);
+	assert_int_equal(layer_ctx_init(&x, &s.workload.train, &s.candidates[0], &r.plan, &err), 0);
+	const struct model_spec *m = &s.workload.train.model;
+	double all = parallel_vstage_params(m, &r.plan, 0, 1), expert = parallel_vstage_expert_params(m, &r.plan, 0, 1);
+	assert_close_abs(parallel_expert_dp(&r.plan), 2, 0);
+	assert_true(expert > 0.5 * all);
+	double local = (all - expert) / 16 + expert / 2;
+	assert_close(r.br.optimizer, roofline_memory_s(&x.k, 30 * local, 4), 1e-12);
+	scenario_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +652,8 @@ int main(void)
 		cmocka_unit_test(test_recompute_modules_moe),
 		cmocka_unit_test(test_moe_dispatch_memory),
 		cmocka_unit_test(test_fp8_activation_cache),
+		cmocka_unit_test(test_wgrad_accumulates),
+		cmocka_unit_test(test_optimizer_expert_shard),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

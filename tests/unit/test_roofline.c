@@ -165,6 +165,32 @@ static void test_gemm_tiny(void **state)
 	assert_close(roofline_gemm_tiled_s(&k, 640, 13568, 8192), roofline_gemm_s(&k, 640, 13568, 8192), 1e-15);
 }
 
+/* A weight gradient that adds into an fp32 main_grad buffer reads and
+ * writes its K x N output (8 bytes an element against 2 written): an
+ * expert's 4096 x 3072 gradient over 512 tokens (Qwen3-235B at EP 8,
+ * TP 4) is memory-bound that way, and compute-bound written; over 4096
+ * tokens it is compute-bound either way. */
+static void test_gemm_accumulate(void **state)
+{
+	(void)state;
+	struct gpu_spec g;
+	struct roofline k;
+	tiled(&k, &g);
+	double M = 4096, N = 3072, T = 512;
+	double bytes = 2 * (M * T + T * N) + 8 * M * N;
+	assert_close(roofline_gemm_accumulate_s(&k, M, N, T, 4), bytes / (4e12 * roofline_default_hbm_efficiency),
+		     1e-12);
+	double flops_s = 2 * M * N * T / (1e15 * 0.8 * roofline_default_gemm_factor * roofline_gemm_shape_efficiency(&k, M, N, T));
+	assert_true(flops_s > (2 * (M * T + T * N) + 2 * M * N) / (4e12 * roofline_default_hbm_efficiency));
+	assert_close(roofline_gemm_tiled_s(&k, M, N, T), flops_s, 1e-12);
+	/* a bf16 main_grad (4 bytes an element) moves 57.7 MB: under the
+	 * 21 us of compute, so compute-bound again */
+	assert_true((2 * (M * T + T * N) + 4 * M * N) / (4e12 * roofline_default_hbm_efficiency) < flops_s);
+	assert_close(roofline_gemm_accumulate_s(&k, M, N, T, 2), flops_s, 1e-12);
+	T = 4096;
+	assert_close(roofline_gemm_accumulate_s(&k, M, N, T, 4), roofline_gemm_tiled_s(&k, M, N, T), 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_waves),
 		cmocka_unit_test(test_gemm_huge),
 		cmocka_unit_test(test_gemm_tiny),
+		cmocka_unit_test(test_gemm_accumulate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
