@@ -82,10 +82,11 @@ double roofline_gemm_s(const struct roofline *k, double M, double N, double K)
 }
 
 /* Useful output over the output computed by whole waves of tm x tn tiles
- * (with split-K below one wave). */
-static double tiled_efficiency(double M, double N, double K, double tm, double tn, int sms)
+ * (with split-K below one wave), for `groups` identical GEMMs whose tiles
+ * share the waves. */
+static double tiled_efficiency(double groups, double M, double N, double K, double tm, double tn, int sms)
 {
-	double tiles = ceil(M / tm) * ceil(N / tn);
+	double tiles = groups * ceil(M / tm) * ceil(N / tn);
 	double units = tiles, waves;
 	if (tiles < sms) {
 		double split = floor(sms / tiles), deepest = floor(K / ROOFLINE_SPLIT_K_MIN);
@@ -96,16 +97,21 @@ static double tiled_efficiency(double M, double N, double K, double tm, double t
 		units = tiles * split;
 	}
 	waves = ceil(units / sms);
-	return (M * N) / (tiles * tm * tn) * units / (waves * sms);
+	return groups * (M * N) / (tiles * tm * tn) * units / (waves * sms);
+}
+
+static double group_efficiency(const struct roofline *k, double groups, double M, double N, double K)
+{
+	if (k->sms <= 0 || !(M > 0 && N > 0 && K > 0))
+		return 1;
+	double a = tiled_efficiency(groups, M, N, K, ROOFLINE_TILE_M, ROOFLINE_TILE_N, k->sms);
+	double b = tiled_efficiency(groups, M, N, K, ROOFLINE_TILE_N, ROOFLINE_TILE_M, k->sms);
+	return a > b ? a : b;
 }
 
 double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double N, double K)
 {
-	if (k->sms <= 0 || !(M > 0 && N > 0 && K > 0))
-		return 1;
-	double a = tiled_efficiency(M, N, K, ROOFLINE_TILE_M, ROOFLINE_TILE_N, k->sms);
-	double b = tiled_efficiency(M, N, K, ROOFLINE_TILE_N, ROOFLINE_TILE_M, k->sms);
-	return a > b ? a : b;
+	return group_efficiency(k, 1, M, N, K);
 }
 
 /* Wave and tile quantization: NVIDIA, "Matrix Multiplication Background
@@ -113,24 +119,30 @@ double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double
  * tile and wave quantization: a GEMM runs in whole tiles and in waves of
  * one tile per SM, so its time steps with ceil(tiles / SMs). The output
  * moves out_bytes per element (written, or read and written when it
- * accumulates). */
-static double gemm_tiled_s(const struct roofline *k, double M, double N, double K, double out_bytes)
+ * accumulates). `groups` GEMMs of one shape run together, their tiles in
+ * common waves, each with its launch. */
+static double gemm_tiled_s(const struct roofline *k, double groups, double M, double N, double K, double out_bytes)
 {
-	double eff = roofline_gemm_shape_efficiency(k, M, N, K);
+	double eff = group_efficiency(k, groups, M, N, K);
 	double flops = 2 * M * N * K;
 	double bytes = k->operand_bytes * (M * K + K * N) + out_bytes * M * N;
 	double tc = flops / (k->peak_flops_per_s * k->gemm_efficiency * eff), tm = bytes / k->hbm_bytes_per_s;
-	return (tc > tm ? tc : tm) + k->launch_s;
+	return groups * ((tc > tm ? tc : tm) + k->launch_s);
 }
 
 double roofline_gemm_tiled_s(const struct roofline *k, double M, double N, double K)
 {
-	return gemm_tiled_s(k, M, N, K, OUTPUT_BYTES);
+	return gemm_tiled_s(k, 1, M, N, K, OUTPUT_BYTES);
 }
 
 double roofline_gemm_accumulate_s(const struct roofline *k, double M, double N, double K, double acc_bytes)
 {
-	return gemm_tiled_s(k, M, N, K, 2 * acc_bytes);
+	return gemm_tiled_s(k, 1, M, N, K, 2 * acc_bytes);
+}
+
+double roofline_gemm_grouped_s(const struct roofline *k, double groups, double M, double N, double K, double acc_bytes)
+{
+	return gemm_tiled_s(k, groups, M, N, K, acc_bytes > 0 ? 2 * acc_bytes : OUTPUT_BYTES);
 }
 
 double roofline_memory_s(const struct roofline *k, double bytes, int kernels)

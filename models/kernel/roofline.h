@@ -68,6 +68,14 @@ double roofline_gemm_tiled_s(const struct roofline *k, double M, double N, doubl
  * gradient-accumulation fusion). */
 double roofline_gemm_accumulate_s(const struct roofline *k, double M, double N, double K, double acc_bytes);
 
+/* `groups` GEMMs of one shape run as one grouped GEMM (Megatron-Core's
+ * grouped experts: TE's GroupedLinear issues them on several streams at
+ * once, CUTLASS's grouped kernel in one launch), their tiles sharing the
+ * waves, so only the group's last wave is partly empty; one launch cost
+ * each. The weight gradient's accumulation as roofline_gemm_accumulate_s
+ * when acc_bytes > 0. groups 1 is roofline_gemm_tiled_s (or _accumulate_s). */
+double roofline_gemm_grouped_s(const struct roofline *k, double groups, double M, double N, double K, double acc_bytes);
+
 /* The shape's efficiency of roofline_gemm_tiled_s, in (0, 1] (1 without
  * the SM count). */
 double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double N, double K);

@@ -134,15 +134,16 @@ double layer_coll_s(const struct layer_ctx *x, const struct collective_group *g,
 /* A GEMM of a layer, M x K by K x N, in its three passes: the forward
  * (output M x N), the input gradient (M x K, reducing over N) and the
  * weight gradient (K x N, reducing over M), each with its shape's
- * efficiency (roofline_gemm_tiled_s), times `count`, added to g. The
- * weight gradient adds into the gradient buffer when g->acc_bytes is set
- * (roofline_gemm_accumulate_s). */
+ * efficiency (roofline_gemm_tiled_s), times `count`, added to g; count >= 1
+ * GEMMs (a rank's local experts) run grouped, their tiles sharing waves
+ * (roofline_gemm_grouped_s). The weight gradient adds into the gradient
+ * buffer when g->acc_bytes is set (roofline_gemm_accumulate_s). */
 static void gemm_add(const struct roofline *k, double count, double M, double N, double K, struct layer_gemms *g)
 {
-	g->fwd += count * roofline_gemm_tiled_s(k, M, N, K);
-	g->dgrad += count * roofline_gemm_tiled_s(k, M, K, N);
-	g->wgrad += count * (g->acc_bytes > 0 ? roofline_gemm_accumulate_s(k, K, N, M, g->acc_bytes)
-					      : roofline_gemm_tiled_s(k, K, N, M));
+	double groups = count >= 1 ? count : 1, scale = count >= 1 ? 1 : count;
+	g->fwd += scale * roofline_gemm_grouped_s(k, groups, M, N, K, 0);
+	g->dgrad += scale * roofline_gemm_grouped_s(k, groups, M, K, N, 0);
+	g->wgrad += scale * roofline_gemm_grouped_s(k, groups, K, N, M, g->acc_bytes > 0 ? g->acc_bytes : 0);
 }
 
 /* MLP GEMMs of one layer (dense, or routed and shared experts) added to

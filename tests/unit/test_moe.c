@@ -572,8 +572,8 @@ static void test_fp8_activation_cache(void **state)
 /* Weight gradients add into the main_grad buffer (fp32 by default) with
  * ZeRO-1, and are written (16-bit) with ZeRO-2: Qwen3-235B at tp 4, ep 8,
  * expert TP 1 on two nodes routes 1,024 tokens a rank, 512 an expert; only
- * the experts' gradients (16 of them, 4096 x 3072 and 1536 x 4096 over 512
- * tokens) and the router's (4096 x 128 over the rank's 1,024) are
+ * the experts' gradients (16 of them, grouped, 4096 x 3072 and 1536 x 4096
+ * over 512 tokens) and the router's (4096 x 128 over the rank's 1,024) are
  * memory-bound, so the layers' weight-gradient time differs by their
  * accumulate-over-written difference exactly. */
 static void test_wgrad_accumulates(void **state)
@@ -601,8 +601,8 @@ static void test_wgrad_accumulates(void **state)
 	double h = 4096, T = 512, diff = 0;
 	double shape[2][2] = { { h, 2 * 1536 }, { 1536, h } };  /* gate and up fused, down */
 	for (int g = 0; g < 2; g++)
-		diff += 16 * (roofline_gemm_accumulate_s(&x[0].k, shape[g][0], shape[g][1], T, 4) -
-			      roofline_gemm_tiled_s(&x[0].k, shape[g][0], shape[g][1], T));
+		diff += roofline_gemm_grouped_s(&x[0].k, 16, shape[g][0], shape[g][1], T, 4) -
+			roofline_gemm_grouped_s(&x[0].k, 16, shape[g][0], shape[g][1], T, 0);
 	diff += roofline_gemm_accumulate_s(&x[0].k, h, 128, 1024, 4) - roofline_gemm_tiled_s(&x[0].k, h, 128, 1024);
 	print_message("Qwen3-235B tp 4 ep 8: experts' fp32 accumulation adds %.3f ms a layer's backward\n", diff * 1e3);
 	assert_true(diff > 0);

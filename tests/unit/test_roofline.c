@@ -191,6 +191,34 @@ static void test_gemm_accumulate(void **state)
 	assert_close(roofline_gemm_accumulate_s(&k, M, N, T, 4), roofline_gemm_tiled_s(&k, M, N, T), 1e-12);
 }
 
+/* Grouped GEMMs share waves: one 640 x 13568 GEMM is 265 tiles, 3 waves
+ * of 132 SMs (the third holds one tile); two grouped are 530 tiles, 5
+ * waves where two alone take 6. Sixteen of Qwen3-235B's 512 x 3072 expert
+ * GEMMs are 48 tiles each: alone each splits K in 2 (96 of 132 SMs, one
+ * wave, 96/132 of the rate); grouped they are 768 tiles in 6 waves
+ * (768/792 of the rate). One group is the GEMM alone, and each GEMM keeps
+ * its launch. */
+static void test_gemm_grouped(void **state)
+{
+	(void)state;
+	struct gpu_spec g;
+	struct roofline k;
+	tiled(&k, &g);
+	double K = 8192, rate = 1e15 * 0.8 * roofline_default_gemm_factor;
+	double wave_s = 2 * K * 128 * 256 * 132 / rate;
+	assert_close(roofline_gemm_grouped_s(&k, 1, 640, 13568, K, 0), roofline_gemm_tiled_s(&k, 640, 13568, K), 1e-15);
+	assert_close(roofline_gemm_grouped_s(&k, 2, 640, 13568, K, 0), 5 * wave_s, 1e-12);
+	assert_close(2 * roofline_gemm_tiled_s(&k, 640, 13568, K), 6 * wave_s, 1e-12);
+	double flops = 2 * 512 * 3072 * 4096.0;
+	assert_close(roofline_gemm_tiled_s(&k, 512, 3072, 4096), flops / (rate * 96.0 / 132), 1e-12);
+	assert_close(roofline_gemm_grouped_s(&k, 16, 512, 3072, 4096, 0), 16 * flops / (rate * 768.0 / 792), 1e-12);
+	/* accumulation as roofline_gemm_accumulate_s, sixteen times */
+	assert_close(roofline_gemm_grouped_s(&k, 1, 4096, 3072, 512, 4), roofline_gemm_accumulate_s(&k, 4096, 3072, 512, 4),
+		     1e-15);
+	roofline_init(&k, &g, PREC_BF16, &defaults);
+	assert_close(roofline_gemm_grouped_s(&k, 2, 640, 13568, K, 0) - 2 * roofline_default_launch_s, 5 * wave_s, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_huge),
 		cmocka_unit_test(test_gemm_tiny),
 		cmocka_unit_test(test_gemm_accumulate),
+		cmocka_unit_test(test_gemm_grouped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
