@@ -1,6 +1,7 @@
 #include "layer.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,14 +370,60 @@ double layer_moe_paired_share(enum moe_overlap mode, enum schedule_kind schedule
 	return 1 - unpaired / pp / ops;
 }
 
+/* A MoE layer's computation on either side of its all-to-alls, per pass:
+ * the experts' (their GEMMs and activation) and the rest (attention, norms,
+ * router, permutation and the layer's tensor-parallel collectives), which
+ * Megatron-Core's 1F1B overlap schedules separately. */
+struct moe_sides {
+	double attn_fwd, mlp_fwd;  /* forward */
+	double attn_bwd, mlp_bwd;  /* backward, weight gradients and recompute included */
+};
+
+/*
+ * The all-to-all time a forward of one micro-batch and a backward of
+ * another leave exposed when Megatron-Core's 1F1B overlap merges them
+ * (TransformerLayerSchedulePlan.run in
+ * megatron/core/models/common/model_chunk_schedule_plan.py), in three
+ * phases of a communication stream beside a computation stream:
+ *   comm: combine_bwd      | dispatch_fwd, dispatch_bwd     | combine_fwd
+ *   comp: attention fwd    | experts bwd, experts fwd       | attention bwd
+ * Each phase lasts its longer stream. In the middle one the experts'
+ * forward waits for the forward's dispatch and the backward's dispatch for
+ * the experts' backward, so it lasts at least dispatch_fwd + experts fwd
+ * and experts bwd + dispatch_bwd. *fwd_s and *bwd_s get the exposed time
+ * of the forward's and of the backward's all-to-alls (the middle phase's
+ * shared by halves), each plus the slowdown its hidden part causes
+ * (roofline_overlap_slowdown).
+ */
+void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double dispatch_bwd, double combine_bwd,
+			    double attn_fwd, double mlp_fwd, double attn_bwd, double mlp_bwd, double *fwd_s,
+			    double *bwd_s)
+{
+	double first = combine_bwd - attn_fwd, last = combine_fwd - attn_bwd;
+	double comm = dispatch_fwd + dispatch_bwd, comp = mlp_bwd + mlp_fwd, mid = comm > comp ? comm : comp;
+	if (dispatch_fwd + mlp_fwd > mid)
+		mid = dispatch_fwd + mlp_fwd;
+	if (mlp_bwd + dispatch_bwd > mid)
+		mid = mlp_bwd + dispatch_bwd;
+	first = first > 0 ? first : 0;
+	last = last > 0 ? last : 0;
+	double middle = mid - comp;
+	double fwd_exposed = last + middle / 2, bwd_exposed = first + middle / 2;
+	double fwd_comm = dispatch_fwd + combine_fwd, bwd_comm = dispatch_bwd + combine_bwd;
+	*fwd_s = fwd_exposed + roofline_overlap_slowdown * (fwd_comm - fwd_exposed > 0 ? fwd_comm - fwd_exposed : 0);
+	*bwd_s = bwd_exposed + roofline_overlap_slowdown * (bwd_comm - bwd_exposed > 0 ? bwd_comm - bwd_exposed : 0);
+}
+
 /* Expert parallel: dispatch and combine all-to-alls of T k h per pass over
  * the EP group, the part to peers in the node on the scale-up links and the
  * rest on the NICs at once (collective_all_to_all_routed), thinned by
- * node-limited routing; with an overlap mode the paired share runs behind
- * the other pass's computation (roofline_overlap_s). Expert loads are
- * balanced (the published runs force-balance or balance without loss:
- * docs/training.md). A full recompute replays the forward's. */
-static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
+ * node-limited routing. With an overlap mode the paired share f runs beside
+ * another micro-batch's other pass: Megatron-Core's 1F1B overlap (outside
+ * the dualpipev schedule) in its three phases (layer_moe_pair_exposed),
+ * DualPipe's behind the other pass's whole computation
+ * (roofline_overlap_s). The busiest rank's load is moe_imbalance times the
+ * mean. A full recompute replays the forward's. */
+static void ep_comm(const struct layer_ctx *x, const struct moe_sides *sides, struct layer_time *lt)
 {
 	const struct model_spec *m = &x->w->model;
 	const struct train_plan *p = x->p;
@@ -411,9 +458,18 @@ static void ep_comm(const struct layer_ctx *x, struct layer_time *lt)
 	 * of the dispatch) */
 	double a2a = dispatch + combine;
 	double f = layer_moe_paired_share(p->moe_overlap, p->schedule, p->pp, p->vpp, p->microbatches);
-	double bwd_compute = lt->bwd_input + lt->bwd_weight + lt->recompute;
-	lt->ep_fwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, bwd_compute);
-	lt->ep_bwd = (1 - f) * a2a + f * roofline_overlap_s(a2a, lt->fwd);
+	double paired_fwd, paired_bwd;
+	if (p->moe_overlap == MOE_OVERLAP_1F1B && p->schedule != SCHED_DUALPIPEV) {
+		/* the backward's transfer towards the experts is the combine's
+		 * gradient, the one back the dispatch's */
+		layer_moe_pair_exposed(dispatch, combine, combine, dispatch, sides->attn_fwd, sides->mlp_fwd,
+				       sides->attn_bwd, sides->mlp_bwd, &paired_fwd, &paired_bwd);
+	} else {
+		paired_fwd = roofline_overlap_s(a2a, lt->bwd_input + lt->bwd_weight + lt->recompute);
+		paired_bwd = roofline_overlap_s(a2a, lt->fwd);
+	}
+	lt->ep_fwd = (1 - f) * a2a + f * paired_fwd;
+	lt->ep_bwd = (1 - f) * a2a + f * paired_bwd;
 	if (p->recompute == RECOMPUTE_FULL ||
 	    (p->recompute == RECOMPUTE_SELECTIVE && (p->recompute_modules & RECMOD_MOE)))
 		lt->ep_bwd += lt->ep_fwd;
@@ -554,7 +610,7 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	int nag = transformer_attention_gemms(m, p->tp, ag);
 	for (int i = 0; i < nag; i++)
 		gemm_add(k, 1, T, ag[i].n, ag[i].k, &gm);
-	double attn_gemms = gm.fwd;
+	double attn_gemms = gm.fwd, attn_dgrad = gm.dgrad, attn_wgrad = gm.wgrad;
 	mlp_gemms(x, moe, &gm, &inner);
 	double gemms = gm.fwd, mlp_fwd = gm.fwd - attn_gemms;
 	attention(x, &attn, &attn_bwd);
@@ -585,8 +641,18 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	lt->recompute += fp8_cache_recompute_s(x, moe, inner);
 
 	tp_comm(x, gemms, mlp_fwd, replay_mlp, moe, lt);
-	if (moe && p->ep > 1)
-		ep_comm(x, lt);
+	if (moe && p->ep > 1) {
+		/* the experts' side: their GEMMs and activation (the router's GEMM
+		 * is among them, a small part); the rest is attention's side */
+		double act = TRAIN_ACT_BYTES * T * (gated ? 3 : 2) * inner / k->hbm_bytes_per_s;
+		double fwd_all = lt->fwd + lt->tp_fwd, bwd_all = lt->bwd_input + lt->bwd_weight + lt->recompute + lt->tp_bwd;
+		struct moe_sides sides;
+		sides.mlp_fwd = fmin(mlp_fwd + act, fwd_all);
+		sides.mlp_bwd = fmin((gm.dgrad - attn_dgrad) + (gm.wgrad - attn_wgrad) + 2 * act, bwd_all);
+		sides.attn_fwd = fwd_all - sides.mlp_fwd;
+		sides.attn_bwd = bwd_all - sides.mlp_bwd;
+		ep_comm(x, &sides, lt);
+	}
 	if (p->cp > 1)
 		cp_comm(x, attn, attn_bwd, lt);
 }

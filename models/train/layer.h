@@ -86,6 +86,17 @@ double layer_moe_net_scale(int experts, int active, int nodes, int max_nodes);
  * micro-batch's pass, for pp stages of vpp chunks and `microbatches`. */
 double layer_moe_paired_share(enum moe_overlap mode, enum schedule_kind schedule, int pp, int vpp, int microbatches);
 
+/* The all-to-all time left exposed, and the slowdown of the hidden part,
+ * when Megatron-Core's 1F1B overlap merges one micro-batch's forward of a
+ * MoE layer (its dispatch and combine, attention and experts) with
+ * another's backward (its combine's and dispatch's gradients, attention
+ * and experts): three phases, combine_bwd beside the attention forward,
+ * both dispatches beside both experts' passes, combine_fwd beside the
+ * attention backward. Into *fwd_s (the forward's all-to-alls) and *bwd_s. */
+void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double dispatch_bwd, double combine_bwd,
+			    double attn_fwd, double mlp_fwd, double attn_bwd, double mlp_bwd, double *fwd_s,
+			    double *bwd_s);
+
 /* Seconds of a MoE layer's token permutation and unpermutation in one pass
  * (memory-bound: 2 (1 + k) T h activation bytes). */
 double layer_moe_permute_s(const struct layer_ctx *x);

@@ -569,6 +569,29 @@ static void test_fp8_activation_cache(void **state)
 	assert_invalid_plan(&b, "fp8_activation_cache needs precision fp8");
 }
 
+/* Megatron-Core's 1F1B overlap in its three phases (closed form): all-to-alls
+ * of 2 ms each; attention 1 ms forward and 2.5 backward, experts 1.5 and 3.
+ * The backward's combine gradient outlasts the attention forward by 1 ms;
+ * in the middle the experts' backward and then the backward's dispatch
+ * take 3 + 2 = 5 ms against 4.5 of computation, 0.5 exposed and shared;
+ * the attention backward hides the forward's combine. Each side's hidden
+ * part costs the overlap slowdown. With computation to spare nothing is
+ * exposed, and without all-to-alls nothing costs. */
+static void test_pair_exposed_closed_form(void **state)
+{
+	(void)state;
+	double f, b, sl = roofline_overlap_slowdown;
+	layer_moe_pair_exposed(2e-3, 2e-3, 2e-3, 2e-3, 1e-3, 1.5e-3, 2.5e-3, 3e-3, &f, &b);
+	assert_close_abs(f, 0.25e-3 + sl * 3.75e-3, 1e-15);
+	assert_close_abs(b, 1.25e-3 + sl * 2.75e-3, 1e-15);
+	layer_moe_pair_exposed(1e-3, 1e-3, 1e-3, 1e-3, 2e-3, 2e-3, 4e-3, 4e-3, &f, &b);
+	assert_close_abs(f, sl * 2e-3, 1e-15);
+	assert_close_abs(b, sl * 2e-3, 1e-15);
+	layer_moe_pair_exposed(0, 0, 0, 0, 1e-3, 1e-3, 2e-3, 2e-3, &f, &b);
+	assert_close_abs(f, 0, 0);
+	assert_close_abs(b, 0, 0);
+}
+
 /* Weight gradients add into the main_grad buffer (fp32 by default) with
  * ZeRO-1, and are written (16-bit) with ZeRO-2: Qwen3-235B at tp 4, ep 8,
  * expert TP 1 on two nodes routes 1,024 tokens a rank, 512 an expert; only
@@ -651,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_recompute_modules_moe),
 		cmocka_unit_test(test_moe_dispatch_memory),
 		cmocka_unit_test(test_fp8_activation_cache),
+		cmocka_unit_test(test_pair_exposed_closed_form),
 		cmocka_unit_test(test_wgrad_accumulates),
 		cmocka_unit_test(test_optimizer_expert_shard),
 	};
