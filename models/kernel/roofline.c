@@ -27,6 +27,9 @@
 #ifndef OVERLAP_SLOWDOWN
 #define OVERLAP_SLOWDOWN 0.22
 #endif
+#ifndef EP_OVERLAP_SLOWDOWN
+#define EP_OVERLAP_SLOWDOWN 0.54
+#endif
 
 /* Bytes per element of a GEMM's output (16-bit). */
 #define OUTPUT_BYTES 2.0
@@ -55,6 +58,16 @@ const double roofline_default_attention_factor = ATTN_FACTOR;
  * overlapped time. 0.22 (29 SMs' worth) from the fit on the Megatron
  * families, checked on the others (docs/calibration.md, "Overlap slowdown"). */
 const double roofline_overlap_slowdown = OVERLAP_SLOWDOWN;
+/* What an expert all-to-all still costs, per second of it hidden beside
+ * the other micro-batch's computation, when Megatron-Core's 1F1B overlap
+ * merges a forward and a backward (layer_moe_pair_exposed): 0.54, fitted
+ * to the MoE-ModelZoo Qwen3-235B DeepEP EP 32 row with the overlap and
+ * checked on NeMo's three H100 MoE rows that run it (docs/calibration.md,
+ * "1F1B all-to-all overlap"). More than the 0.22 above: the dispatch and
+ * combine kernels move every token through SMs (DeepEP's normal kernels
+ * hold 20-24 of H100's 132) while the GEMMs beside them also want every
+ * SM, and each phase of the merged layer ends at a synchronization. */
+const double roofline_ep_overlap_slowdown = EP_OVERLAP_SLOWDOWN;
 
 void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision pr,
 		   const struct kernel_calibration *cal)

@@ -100,5 +100,6 @@ extern const double roofline_default_launch_s;
 extern const double roofline_default_attention_factor;
 extern const double roofline_default_gemm_factor;
 extern const double roofline_overlap_slowdown;
+extern const double roofline_ep_overlap_slowdown;
 
 #endif

@@ -392,8 +392,8 @@ struct moe_sides {
  * the experts' backward, so it lasts at least dispatch_fwd + experts fwd
  * and experts bwd + dispatch_bwd. *fwd_s and *bwd_s get the exposed time
  * of the forward's and of the backward's all-to-alls (the middle phase's
- * shared by halves), each plus the slowdown its hidden part causes
- * (roofline_overlap_slowdown).
+ * shared by halves), each plus what its hidden part still costs
+ * (roofline_ep_overlap_slowdown, fitted: docs/calibration.md).
  */
 void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double dispatch_bwd, double combine_bwd,
 			    double attn_fwd, double mlp_fwd, double attn_bwd, double mlp_bwd, double *fwd_s,
@@ -410,8 +410,9 @@ void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double disp
 	double middle = mid - comp;
 	double fwd_exposed = last + middle / 2, bwd_exposed = first + middle / 2;
 	double fwd_comm = dispatch_fwd + combine_fwd, bwd_comm = dispatch_bwd + combine_bwd;
-	*fwd_s = fwd_exposed + roofline_overlap_slowdown * (fwd_comm - fwd_exposed > 0 ? fwd_comm - fwd_exposed : 0);
-	*bwd_s = bwd_exposed + roofline_overlap_slowdown * (bwd_comm - bwd_exposed > 0 ? bwd_comm - bwd_exposed : 0);
+	double slow = roofline_ep_overlap_slowdown;
+	*fwd_s = fwd_exposed + slow * (fwd_comm - fwd_exposed > 0 ? fwd_comm - fwd_exposed : 0);
+	*bwd_s = bwd_exposed + slow * (bwd_comm - bwd_exposed > 0 ? bwd_comm - bwd_exposed : 0);
 }
 
 /* Expert parallel: dispatch and combine all-to-alls of T k h per pass over
