@@ -93,4 +93,21 @@ cp "$TMP/out" "$TMP/inline.out"
 expect_status 0 "$CLUSTERSIM" run "$TMP/full.json" --dry-run --format csv &&
 	[ ! -s "$TMP/err" ] && sed 's/^full,/inline,/' "$TMP/out" | cmp -s - "$TMP/inline.out" && ok ||
 	fail "a model stated in full: no note, the same rows: $(cat "$TMP/err")"
+
+# The dropless skew (docs/calibration.md, "Dropless skew"): Qwen3-235B at EP 8
+# with moe_load_imbalance 1.51 (set on the 16K pair) reproduces the
+# MoE-ModelZoo's published forced-to-dropless step difference at 32K, 64K
+# and 128K within 6%, and at 16K within 2%.
+lc="$TOP/scenarios/validation/excluded/moezoo_qwen3_235b_h100_256_longctx"
+"$CLUSTERSIM" validate "$lc"_*k_forced.json "$lc"_*k_dropless.json --format csv >"$TMP/lc.csv" 2>/dev/null
+[ "$(tail -n +2 "$TMP/lc.csv" | wc -l)" -eq 8 ] && ok || fail "long-context rows: $(cat "$TMP/lc.csv")"
+for k in 16 32 64 128; do
+	tol=0.06
+	[ $k = 16 ] && tol=0.02
+	awk -F, -v k="${k}k" -v tol=$tol '
+		$1 ~ "_longctx_" k "_forced$" { pf = $3; mf = $4 }
+		$1 ~ "_longctx_" k "_dropless$" { pd = $3; md = $4 }
+		END { d = pd - pf; m = md - mf; e = (m - d) / d; if (e < 0) e = -e; exit !(d > 0 && e <= tol) }' "$TMP/lc.csv" &&
+		ok || fail "dropless difference at ${k}K: $(grep "_${k}k_" "$TMP/lc.csv" | cut -d, -f1-4)"
+done
 finish
