@@ -1,39 +1,57 @@
 #!/bin/sh
 # run.sh BUILD: run every test: the cmocka unit tests, then the command-line
-# tests in tests/cli (each a shell script given $CLUSTERSIM). Prints one line
-# per test binary or script and a summary; exits 1 if anything failed.
+# tests in tests/cli (each a shell script given $CLUSTERSIM). They run
+# TEST_JOBS at a time (default: the number of processors), the slowest
+# first; each one's output is kept and printed in a fixed order afterwards:
+# one line per test binary or script (the whole log of a failure) and a
+# summary. Exits 1 if anything failed.
 set -u
 build=${1:-build}
 CLUSTERSIM=$(cd "$(dirname "$build/clustersim")" && pwd)/clustersim
 export CLUSTERSIM
 top=$(cd "$(dirname "$0")/.." && pwd)
 export TOP="$top"
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT INT TERM
+
+# The list, one path a line: the command-line scripts first (the slow
+# ones start early), then the unit binaries.
+list="$logs/list"
+for t in "$top"/tests/cli/test_*.sh; do
+	echo "$t"
+done >"$list"
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] && echo "$t"
+done >>"$list"
+
+# one test: its output to $logs/NAME.log, its exit status to $logs/NAME.rc
+export logs
+xargs -P "$jobs" -I{} sh -c '
+	t=$1
+	name=$(basename "$t")
+	case "$t" in
+	*.sh) sh "$t" >"$logs/$name.log" 2>&1 ;;
+	*) "$t" >"$logs/$name.log" 2>&1 ;;
+	esac
+	echo $? >"$logs/$name.rc"
+' sh {} <"$list"
+
 failed=0
 passed=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-
-for t in "$build"/tests/test_*; do
-	[ -x "$t" ] || continue
+# report units first, then scripts, as before
+for t in $(grep -v '\.sh$' "$list") $(grep '\.sh$' "$list"); do
 	name=$(basename "$t")
-	if "$t" >"$log" 2>&1; then
-		printf '%-36s %s\n' "$name" "$(grep -E '^\[  PASSED  \]' "$log" | tail -1)"
+	rc=$(cat "$logs/$name.rc" 2>/dev/null || echo 1)
+	if [ "$rc" -eq 0 ]; then
+		case "$t" in
+		*.sh) printf '%-36s %s\n' "$name" "$(tail -1 "$logs/$name.log")" ;;
+		*) printf '%-36s %s\n' "$name" "$(grep -E '^\[  PASSED  \]' "$logs/$name.log" | tail -1)" ;;
+		esac
 		passed=$((passed + 1))
 	else
 		printf '%-36s FAILED\n' "$name"
-		cat "$log"
-		failed=$((failed + 1))
-	fi
-done
-
-for t in "$top"/tests/cli/test_*.sh; do
-	name=$(basename "$t")
-	if sh "$t" >"$log" 2>&1; then
-		printf '%-36s %s\n' "$name" "$(tail -1 "$log")"
-		passed=$((passed + 1))
-	else
-		printf '%-36s FAILED\n' "$name"
-		cat "$log"
+		cat "$logs/$name.log"
 		failed=$((failed + 1))
 	fi
 done

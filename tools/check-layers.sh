@@ -12,6 +12,9 @@
 # and it reaches the evaluate call only through a callback, fleet.h)
 # Only jansson-reading modules may include <jansson.h>: models/scenario/,
 # models/hw/catalog.c, util/jread, output/ and cli/.
+#
+# One awk pass over every file (a shell loop per include took half a
+# minute of make check).
 set -u
 top=${1:-.}
 cd "$top" || exit 2
@@ -19,56 +22,66 @@ cd "$top" || exit 2
 layers="util sim models output cli"
 features="hw cost comm kernel train run serve fleet eval scenario validate plan"
 
-rank() { # rank WORD LIST: position of WORD in LIST (1-based), 0 if absent
-	i=1
-	for w in $2; do
-		[ "$w" = "$1" ] && { echo $i; return; }
-		i=$((i + 1))
-	done
-	echo 0
+files=$(find util sim models output cli -name '*.[ch]' 2>/dev/null | sort)
+[ -n "$files" ] || exit 0
+# shellcheck disable=SC2086
+awk -v layers="$layers" -v features="$features" '
+function rank(word, list,    n, a, i) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++)
+		if (a[i] == word)
+			return i
+	return 0
 }
-
-bad=0
-for f in $(find util sim models output cli -name '*.[ch]' 2>/dev/null | sort); do
-	layer=${f%%/*}
-	lr=$(rank "$layer" "$layers")
-	feature=""
-	fr=0
-	if [ "$layer" = models ]; then
-		feature=$(echo "$f" | cut -d/ -f2)
-		fr=$(rank "$feature" "$features")
-		if [ "$fr" -eq 0 ]; then
-			echo "$f: models/$feature is not a known feature folder (add it to tools/check-layers.sh and the README)"
-			bad=1
-		fi
-	fi
-	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
-		case "$inc" in */*) ;; *) continue ;; esac  # own folder
-		il=${inc%%/*}
-		ir=$(rank "$il" "$layers")
-		[ "$ir" -eq 0 ] && continue  # a generated or test header
-		if [ "$ir" -gt "$lr" ]; then
-			echo "$f: includes \"$inc\" from a higher layer ($il above $layer)"
-			bad=1
-			continue
-		fi
-		if [ "$layer" = models ] && [ "$il" = models ]; then
-			ifeat=$(echo "$inc" | cut -d/ -f2)
-			ifr=$(rank "$ifeat" "$features")
-			if [ "$ifr" -gt "$fr" ]; then
-				echo "$f: includes \"$inc\" from a later feature folder ($ifeat after $feature)"
-				bad=1
-			fi
-		fi
-	done
-	case "$f" in
-	models/scenario/* | models/hw/catalog.c | util/jread.* | output/* | cli/*) ;;
-	*)
-		if grep -q '^[[:space:]]*#[[:space:]]*include[[:space:]]*<jansson.h>' "$f"; then
-			echo "$f: includes <jansson.h>; only the readers may (models/scenario/, hw/catalog.c)"
-			bad=1
-		fi
-		;;
-	esac
-done
-exit $bad
+function jansson_allowed(f) {
+	return f ~ /^models\/scenario\// || f == "models/hw/catalog.c" || f ~ /^util\/jread\./ ||
+	       f ~ /^output\// || f ~ /^cli\//
+}
+FNR == 1 {
+	split(FILENAME, parts, "/")
+	layer = parts[1]
+	lr = rank(layer, layers)
+	feature = ""
+	fr = 0
+	if (layer == "models") {
+		feature = parts[2]
+		fr = rank(feature, features)
+		if (fr == 0) {
+			print FILENAME ": models/" feature " is not a known feature folder (add it to tools/check-layers.sh and the README)"
+			bad = 1
+		}
+	}
+}
+/^[ \t]*#[ \t]*include[ \t]*"[^"]*"/ {
+	inc = $0
+	sub(/^[ \t]*#[ \t]*include[ \t]*"/, "", inc)
+	sub(/".*/, "", inc)
+	if (index(inc, "/") == 0)
+		next  # own folder
+	split(inc, ip, "/")
+	il = ip[1]
+	ir = rank(il, layers)
+	if (ir == 0)
+		next  # a generated or test header
+	if (ir > lr) {
+		print FILENAME ": includes \"" inc "\" from a higher layer (" il " above " layer ")"
+		bad = 1
+		next
+	}
+	if (layer == "models" && il == "models") {
+		ifr = rank(ip[2], features)
+		if (ifr > fr) {
+			print FILENAME ": includes \"" inc "\" from a later feature folder (" ip[2] " after " feature ")"
+			bad = 1
+		}
+	}
+	next
+}
+/^[ \t]*#[ \t]*include[ \t]*<jansson\.h>/ {
+	if (!jansson_allowed(FILENAME)) {
+		print FILENAME ": includes <jansson.h>; only the readers may (models/scenario/, hw/catalog.c)"
+		bad = 1
+	}
+}
+END { exit bad }
+' $files
