@@ -321,11 +321,10 @@ double memory_layer_activation_bytes(const struct train_spec *w, const struct tr
  * in flight at its peak,
  * and the logits of the loss and of the MTP modules (mtp_here) it holds. */
 static double activations(const struct train_spec *w, const struct train_plan *p, int i, const int *chunk_layers,
-			  bool has_last, int mtp_here)
+			  bool has_last, int mtp_here, double per_layer)
 {
 	const struct model_spec *m = &w->model;
 	double s_local = (double)w->seq_len / p->cp;
-	double per_layer = memory_layer_activation_bytes(w, p);
 	/* the stage's input freed once its first layer has used it (Llama 3,
 	 * arXiv:2407.21783, section 3.3.2: "we proactively deallocate tensors
 	 * that will not be used for future computation, including the input and
@@ -363,6 +362,7 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 	memset(mem, 0, sizeof *mem);
 	/* the heaviest stage: its chunks' parameters and activations */
 	int *chunk_layers = xcalloc((size_t)p->vpp, sizeof *chunk_layers);
+	double per_layer = memory_layer_activation_bytes(w, p);  /* the same on every stage */
 	for (int i = 0; i < p->pp; i++) {
 		double params = 0, embedding = 0, expert = 0, layers = 0;
 		bool has_last = false;
@@ -383,7 +383,7 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 		struct train_memory s;
 		memset(&s, 0, sizeof s);
 		model_states(w, p, params, embedding, expert, layers, &s);
-		s.activations = activations(w, p, i, chunk_layers, has_last, mtp_here);
+		s.activations = activations(w, p, i, chunk_layers, has_last, mtp_here, per_layer);
 		s.workspace = memory_workspace_bytes;
 		s.total = s.weights + s.grads + s.optimizer + s.activations + s.workspace;
 		if (s.total > worst) {

@@ -22,11 +22,15 @@ struct search_space {
 	int v[F_COUNT][SEARCH_CHOICES_MAX];
 };
 
-/* A plan that fits, with a lower bound on its step time. */
+/* A plan that fits, with a lower bound on its step time. Plans are
+ * compared per token (step time / batch tokens): with a rounded batch two
+ * plans run different batches, and what the user pays for is the time of
+ * the tokens asked, not of one step. */
 struct candidate_plan {
 	struct train_plan plan;
 	double batch_tokens;  /* the global batch it runs with (rounded with round_batch) */
 	double bound_s;
+	double bound_s_per_token;  /* bound_s / batch_tokens: the sort key */
 	int index;  /* enumeration order, for ties */
 };
 
@@ -40,7 +44,9 @@ struct search_pass1 {
 	enum parallel_failure furthest;
 	double nearest_seqs;         /* of the plans failing only on the batch, the nearest batch that divides */
 	double nearest_dp;           /* and that plan's dp x micro_batch */
-	struct train_result best_oom;/* the smallest plan that does not fit */
+	struct train_plan best_oom;  /* the smallest plan that does not fit (simulated only if no plan fits) */
+	double best_oom_bytes;       /* its memory per GPU */
+	double best_oom_batch_tokens;/* and the batch it runs with */
 	bool have_oom;
 };
 
@@ -111,9 +117,11 @@ static bool search_request(const struct search_space *sp, const int digits[F_COU
 	return true;
 }
 
+enum considered { CONSIDERED_FITS, CONSIDERED_OOM, CONSIDERED_INVALID };
+
 /* Pass 1 on one concrete plan: a candidate with its lower bound when it
  * fits, else possibly the smallest plan that does not. */
-static void consider(struct search_pass1 *s1, const struct train_spec *w, const struct cluster_spec *c,
+static enum considered consider(struct search_pass1 *s1, const struct train_spec *w, const struct cluster_spec *c,
 		     const struct train_plan *p)
 {
 	/* w is the plan's own copy when the batch is rounded */
@@ -125,14 +133,16 @@ static void consider(struct search_pass1 *s1, const struct train_spec *w, const 
 	s1->tried++;
 	if (mem.total > c->gpu.memory_bytes) {
 		s1->oom++;
-		if (!s1->have_oom || mem.total < s1->best_oom.mem.total) {
-			step_simulate(w, c, p, &s1->best_oom, NULL);
+		if (!s1->have_oom || mem.total < s1->best_oom_bytes) {
+			s1->best_oom = *p;
+			s1->best_oom_bytes = mem.total;
+			s1->best_oom_batch_tokens = w->global_batch_tokens;
 			s1->have_oom = true;
 		}
-		return;
+		return CONSIDERED_OOM;
 	}
 	if (step_simulate_bounded(w, c, p, &cur, NULL, -1.0))
-		return;  /* not simulated because invalid (placement) */
+		return CONSIDERED_INVALID;  /* not simulated because invalid (placement) */
 	if (s1->ncands == s1->cap) {
 		s1->cap = s1->cap ? 2 * s1->cap : 64;
 		s1->cands = xreallocarray(s1->cands, s1->cap, sizeof *s1->cands);
@@ -140,8 +150,10 @@ static void consider(struct search_pass1 *s1, const struct train_spec *w, const 
 	s1->cands[s1->ncands].plan = *p;
 	s1->cands[s1->ncands].batch_tokens = w->global_batch_tokens;
 	s1->cands[s1->ncands].bound_s = cur.step_time_s;
+	s1->cands[s1->ncands].bound_s_per_token = cur.step_time_s / w->global_batch_tokens;
 	s1->cands[s1->ncands].index = s1->tried;
 	s1->ncands++;
+	return CONSIDERED_FITS;
 }
 
 /* A plan that fails only because its dp x micro_batch does not divide the
@@ -168,6 +180,14 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 		  const struct cluster_spec *c, struct train_spec *wr)
 {
 	int digits[F_COUNT] = { 0 };
+	/* Memory grows with the micro-batch (activations in flight scale with
+	 * it, or stay level once a stage holds every micro-batch), and
+	 * shrinks with recompute: once every recompute of a micro-batch is out
+	 * of memory, so is every larger micro-batch of the same degrees. They
+	 * still count as tried and out of memory, as an exhaustive search
+	 * would count them; their memory is not computed. */
+	bool mb_all_oom = true, mb_any_oom = false, fits_with_less_recompute = false;
+	int oom_above_mb = 0;  /* 0: none known */
 	memset(s1, 0, sizeof *s1);
 	snprintf(s1->last_reason, sizeof s1->last_reason, "%s", "no plan divides the cluster");
 	for (;;) {
@@ -183,14 +203,28 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 				wp = wr;
 			}
 			if (!parallel_fill_check(wp, c, &t, &p, why, sizeof why, &failed)) {
+				mb_all_oom = false;
 				if (failed > s1->furthest) {
 					s1->furthest = failed;
 					snprintf(s1->last_reason, sizeof s1->last_reason, "%s", why);
 				}
 				if (failed == PARALLEL_FAIL_BATCH)
 					note_nearest_batch(s1, w, c, &t);
+			} else if (oom_above_mb > 0 && t.micro_batch > oom_above_mb) {
+				s1->tried++;
+				s1->oom++;
+			} else if (fits_with_less_recompute) {
+				/* Recompute only adds work and frees memory: the
+				 * same plan recomputing less fits and is never
+				 * slower, so this one cannot win (it fits: counted
+				 * as tried, not simulated). */
+				s1->tried++;
+				mb_all_oom = false;
 			} else {
-				consider(s1, wp, c, &p);
+				enum considered got = consider(s1, wp, c, &p);
+				mb_any_oom |= got == CONSIDERED_OOM;
+				mb_all_oom &= got == CONSIDERED_OOM;
+				fits_with_less_recompute = got == CONSIDERED_FITS;
 			}
 		}
 		int f = F_COUNT - 1;
@@ -198,35 +232,50 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 			digits[f--] = 0;
 		if (f < 0)
 			return;
+		if (f < F_RECOMPUTE)
+			fits_with_less_recompute = false;  /* another plan */
+		if (f <= F_MB) {
+			/* a new micro-batch: the one before was out of memory throughout? */
+			if (f == F_MB && mb_all_oom && mb_any_oom && oom_above_mb == 0)
+				oom_above_mb = sp->v[F_MB][digits[F_MB] - 1];
+			mb_all_oom = true;
+			mb_any_oom = false;
+		}
+		if (f < F_MB)
+			oom_above_mb = 0;  /* other degrees */
 	}
 }
 
-/* Ascending bound, then enumeration order (a total order: qsort is not stable). */
+/* Ascending bound per token, then enumeration order (a total order: qsort
+ * is not stable). */
 static int compare_candidate_plans(const void *a, const void *b)
 {
 	const struct candidate_plan *x = a, *y = b;
-	if (x->bound_s != y->bound_s)
-		return x->bound_s < y->bound_s ? -1 : 1;
+	if (x->bound_s_per_token != y->bound_s_per_token)
+		return x->bound_s_per_token < y->bound_s_per_token ? -1 : 1;
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Pass 2: simulate the candidates from the smallest bound up, stopping a
- * plan as soon as its bound cannot beat the best step so far; ties go to
- * the plan enumerated first. Returns whether any plan ran. */
+/* Pass 2: simulate the candidates from the smallest bound per token up,
+ * stopping a plan as soon as its bound cannot beat the best time per token
+ * so far; ties go to the plan enumerated first. Returns whether any plan
+ * ran. */
 static bool pass2(struct candidate_plan *cands, size_t ncands, const struct train_spec *w,
 		  const struct cluster_spec *c, struct train_result *best, struct train_spec *wr)
 {
 	struct train_result cur;
 	bool found = false;
 	int best_index = 0;
+	double best_s_per_token = INFINITY;
 
 	memset(best, 0, sizeof *best);
 	if (ncands > 1)
 		qsort(cands, ncands, sizeof *cands, compare_candidate_plans);
 	for (size_t i = 0; i < ncands; i++) {
-		double bound = found ? best->step_time_s * (1 + 1e-9) : INFINITY;
-		if (cands[i].bound_s > bound)
+		double bound_per_token = found ? best_s_per_token * (1 + 1e-9) : INFINITY;
+		if (cands[i].bound_s_per_token > bound_per_token)
 			break;  /* sorted: no later plan can win either */
+		double bound = found ? bound_per_token * cands[i].batch_tokens : INFINITY;
 		const struct train_spec *wp = w;
 		if (w->round_batch) {
 			*wr = *w;
@@ -237,10 +286,12 @@ static bool pass2(struct candidate_plan *cands, size_t ncands, const struct trai
 			continue;
 		if (cur.status != TRAIN_OK)
 			continue;
-		bool better = !found || cur.step_time_s < best->step_time_s * (1 - 1e-12) ||
-			      (cur.step_time_s <= best->step_time_s * (1 + 1e-12) && cands[i].index < best_index);
+		double s_per_token = cur.step_time_s / cands[i].batch_tokens;
+		bool better = !found || s_per_token < best_s_per_token * (1 - 1e-12) ||
+			      (s_per_token <= best_s_per_token * (1 + 1e-12) && cands[i].index < best_index);
 		if (better) {
 			*best = cur;
+			best_s_per_token = s_per_token;
 			best_index = cands[i].index;
 			found = true;
 		}
@@ -279,7 +330,11 @@ void search_plans(const struct train_spec *w, const struct cluster_spec *c, stru
 	if (found) {
 		*r = best;
 	} else if (s1.have_oom) {
-		*r = s1.best_oom;
+		struct train_spec *w_oom = xmalloc(sizeof *w_oom);
+		*w_oom = *w;
+		w_oom->global_batch_tokens = s1.best_oom_batch_tokens;
+		step_simulate(w_oom, c, &s1.best_oom, r, NULL);
+		free(w_oom);
 		r->status = TRAIN_OOM;
 		snprintf(r->reason + strlen(r->reason), sizeof r->reason - strlen(r->reason), "%s",
 			 " (no plan fits; this is the smallest)");
