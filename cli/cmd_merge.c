@@ -11,9 +11,11 @@ static const char usage_text[] =
 	"row_id column) into one CSV: rows sorted by row_id, ties in the order of the parts and of\n"
 	"their rows; a row repeating a row of an earlier part with the same row_id is dropped, so a\n"
 	"part given twice or a rerun shard adds nothing. Merging every shard of a sweep gives the\n"
-	"bytes the unsharded sweep writes. PART may be - for standard input. Parts are read as\n"
-	"they stream, so memory does not grow with their size (an unsorted part is sorted in\n"
-	"runs in temporary files under $TMPDIR).\n"
+	"bytes the unsharded sweep writes. PART may be - for standard input (at most 4 GiB,\n"
+	"copied to a temporary file under $TMPDIR). Parts are read as they stream, so memory\n"
+	"does not grow with their size (an unsorted part is sorted in runs in temporary files\n"
+	"under $TMPDIR; no temporary file outlives the command). A line or a row of a part may\n"
+	"be at most 1 MiB.\n"
 	"  -o, --output FILE  write the result to FILE (atomically) instead of standard output\n"
 	"  -h, --help         print this help\n";
 

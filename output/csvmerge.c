@@ -1,6 +1,7 @@
 #include "csvmerge.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,12 @@
 /* Rows of an unsorted part sorted in memory at a time before they go to a
  * run file: bounds memory by run size, not by file size. */
 enum { RUN_ROWS = 1 << 16 };
+
+/* The bound on a line of merge's own temporary files: a part's bound and
+ * room for the cell a run adds (a row's index, at most 20 digits and a
+ * comma); their rows are never longer than the part's (the writer quotes
+ * only where CSV needs it). */
+#define TEMP_LINE_MAX (CSVREADER_LINE_MAX + 64)
 
 /* ---- which rows of a row_id group stay ----------------------------------- */
 
@@ -83,7 +90,7 @@ void csvmerge_dedupe(struct csvmerge_ref *g, size_t n)
 
 struct part {
 	const char *name;        /* as given */
-	char *path;              /* what to read: the part, or a spool of standard input */
+	FILE *spool;             /* standard input's copy (owned), or NULL for a part read by name */
 	bool sorted;             /* row_ids never decrease */
 	size_t nrows;
 };
@@ -110,65 +117,94 @@ struct merge {
 	char **header;           /* part 0's (owned) */
 	struct source *src;
 	size_t nsrc, srccap;
-	char **temps;            /* run and spool files to remove */
-	size_t ntemps;
+	uint64_t spool_max;      /* bound on standard input's copy, in bytes */
 };
 
-static char *temp_file(struct merge *m, FILE **f, struct cs_error *err)
+/*
+ * A new temporary file under $TMPDIR (else /tmp), open for writing and
+ * reading back, and already unlinked: it has no name, so nothing is left
+ * behind however the process ends (even SIGKILL), and the space goes back
+ * when it is closed. NULL with a runtime error when it cannot be made.
+ */
+static FILE *temp_file(struct cs_error *err)
 {
 	const char *dir = getenv("TMPDIR");
 	char *path = xasprintf("%s/clustersim-merge.XXXXXX", dir != NULL && dir[0] ? dir : "/tmp");
-	int fd = mkstemp(path);
-	if (fd < 0 || (*f = fdopen(fd, "w+")) == NULL) {
-		int e = errno;
-		if (fd >= 0) {
+	int fd = mkstemp(path), e = errno;
+	FILE *f = NULL;
+
+	if (fd >= 0) {
+		unlink(path);  /* at once: from here it is only an open file */
+		f = fdopen(fd, "w+");
+		e = errno;
+		if (f == NULL)
 			close(fd);
-			unlink(path);
-		}
-		free(path);
-		error_runtime(err, "merge: cannot create a temporary file: %s", strerror(e));
-		return NULL;
 	}
-	m->temps = xreallocarray(m->temps, m->ntemps + 1, sizeof *m->temps);
-	m->temps[m->ntemps++] = path;
-	return path;
+	if (f == NULL)
+		error_runtime(err, "merge: cannot create a temporary file in '%s': %s", path, strerror(e));
+	free(path);
+	return f;
 }
 
-/* Standard input can be read only once: copy it to a file first. */
+/*
+ * Standard input can be read only once: check it as it streams (strict CSV,
+ * a row_id column, a row_id in every row, each line and row within the
+ * reader's bound) and copy its rows into an unlinked temporary file, at
+ * most m->spool_max bytes of it. Its defects are named with the lines of
+ * standard input, so the later passes over the copy find none.
+ */
 static int spool_stdin(struct merge *m, struct part *p, struct cs_error *err)
 {
-	char buf[1 << 16];
-	size_t got;
-	FILE *f;
-	char *path = temp_file(m, &f, err);
-	if (path == NULL)
+	struct csvreader rd;
+	struct csvtable_row row;
+	size_t id_col = 0;
+	uint64_t id;
+	int rc;
+	FILE *f = temp_file(err);
+
+	if (f == NULL)
 		return -1;
-	while ((got = fread(buf, 1, sizeof buf, stdin)) > 0)
-		if (fwrite(buf, 1, got, f) != got)
-			break;
-	if (ferror(stdin) || fclose(f) != 0) {
-		int e = errno;
-		return error_runtime(err, "merge: cannot read standard input: %s", strerror(e ? e : EIO));
+	p->spool = f;
+	if (csvreader_open_stream(&rd, stdin, "-", CSVTABLE_STRICT, "part", err) < 0)
+		return -1;
+	rc = csvmerge_id_column(rd.header, rd.ncols, p->name, &id_col, err);
+	if (rc == 0 && writer_csv_cells(f, rd.header, rd.ncols) < 0)
+		rc = error_runtime(err, "merge: cannot write the copy of standard input: %s",
+				   strerror(errno ? errno : EIO));
+	while (rc == 0 && (rc = csvreader_next(&rd, &row, err)) > 0) {
+		rc = csvmerge_row_id(&row, id_col, p->name, &id, err);
+		if (rc == 0 && writer_csv_cells(f, row.cells, row.ncells) < 0)
+			rc = error_runtime(err, "merge: cannot write the copy of standard input: %s",
+					   strerror(errno ? errno : EIO));
+		if (rc == 0 && rd.bytes > m->spool_max) {
+			char mib[32] = "";
+			if (m->spool_max >= (1u << 20))
+				snprintf(mib, sizeof mib, " (%" PRIu64 " MiB)", m->spool_max >> 20);
+			rc = error_set(err, "merge: '<stdin>': line %zu: more than %" PRIu64 " bytes%s, the most "
+				       "merge copies from standard input: give the part by name", row.line,
+				       m->spool_max, mib);
+		}
+		csvtable_row_release(&row);
 	}
-	p->path = xstrdup(path);
-	return 0;
+	csvreader_close(&rd);
+	if (rc == 0 && fflush(f) != 0)
+		rc = error_runtime(err, "merge: cannot write the copy of standard input: %s",
+				   strerror(errno ? errno : EIO));
+	return rc < 0 ? -1 : 0;
 }
 
-/* Open part i for reading (standard input through its spool, named as
+/* Open part i for reading (standard input through its copy, named as
  * standard input in messages). */
 static int open_part(const struct merge *m, size_t i, struct csvreader *rd, struct cs_error *err)
 {
-	if (strcmp(m->names[i], "-") != 0)
-		return csvreader_open(rd, m->parts[i].path, CSVTABLE_STRICT, "part", err);
-	FILE *f = fopen(m->parts[i].path, "rb");
+	FILE *f = m->parts[i].spool;
+
 	if (f == NULL)
+		return csvreader_open(rd, m->names[i], CSVTABLE_STRICT, "part", err);
+	/* one reader at a time reads the copy, each from its start */
+	if (fseeko(f, 0, SEEK_SET) != 0)
 		return error_runtime(err, "merge: cannot read the copy of standard input: %s", strerror(errno));
-	if (csvreader_open_stream(rd, f, "-", CSVTABLE_STRICT, "part", err) < 0) {
-		fclose(f);
-		return -1;
-	}
-	rd->own_file = true;  /* closed with the reader */
-	return 0;
+	return csvreader_open_stream_max(rd, f, "-", CSVTABLE_STRICT, "part", TEMP_LINE_MAX, err);
 }
 
 int csvmerge_same_header(char *const *header, size_t ncols, const char *name, char *const *first,
@@ -314,19 +350,18 @@ static int cmp_run_row(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Sort up to RUN_ROWS rows and write them as one run file, a source. */
+/* Sort up to RUN_ROWS rows and write them as one run file, a source (which
+ * owns the file). */
 static int write_run(struct merge *m, size_t part, struct run_row *rows, size_t n, struct cs_error *err)
 {
-	FILE *f;
-	char *path = temp_file(m, &f, err);
-	char **cells = xcalloc(m->ncols + 1, sizeof *cells);
+	FILE *f = temp_file(err);
+	char **cells;
 	char index[24];
 	int rc = 0;
 
-	if (path == NULL) {
-		free(cells);
+	if (f == NULL)
 		return -1;
-	}
+	cells = xcalloc(m->ncols + 1, sizeof *cells);
 	qsort(rows, n, sizeof *rows, cmp_run_row);
 	static char run_column[] = "run";
 	cells[0] = run_column;
@@ -341,15 +376,20 @@ static int write_run(struct merge *m, size_t part, struct run_row *rows, size_t 
 		rc = writer_csv_cells(f, cells, m->ncols + 1);
 	}
 	free(cells);
-	if (fclose(f) != 0 || rc != 0)
-		return error_runtime(err, "merge: cannot write a temporary file: %s", strerror(errno ? errno : EIO));
+	if (rc != 0 || fflush(f) != 0 || fseeko(f, 0, SEEK_SET) != 0) {
+		int e = errno ? errno : EIO;
+		fclose(f);
+		return error_runtime(err, "merge: cannot write a temporary file: %s", strerror(e));
+	}
 	struct source *s = new_source(m);
 	s->part = part;
 	s->is_run = true;
-	if (csvreader_open(&s->rd, path, CSVTABLE_STRICT, "run", err) < 0) {
+	if (csvreader_open_stream_max(&s->rd, f, "run", CSVTABLE_STRICT, "run", TEMP_LINE_MAX, err) < 0) {
+		fclose(f);
 		m->nsrc--;
 		return -1;
 	}
+	s->rd.own_file = true;  /* closed with the reader */
 	return source_next(m, s, err) < 0 ? -1 : 0;
 }
 
@@ -471,13 +511,9 @@ static void merge_release(struct merge *m)
 		csvreader_close(&m->src[i].rd);
 	}
 	free(m->src);
-	for (size_t i = 0; i < m->ntemps; i++) {
-		unlink(m->temps[i]);
-		free(m->temps[i]);
-	}
-	free(m->temps);
 	for (size_t i = 0; i < m->n; i++)
-		free(m->parts[i].path);
+		if (m->parts[i].spool != NULL)
+			fclose(m->parts[i].spool);
 	free(m->parts);
 	if (m->header != NULL)
 		for (size_t c = 0; c < m->ncols; c++)
@@ -485,9 +521,10 @@ static void merge_release(struct merge *m)
 	free(m->header);
 }
 
-int csvmerge_files(const char *const names[], size_t n, const char *output, struct cs_error *err)
+int csvmerge_files_max(const char *const names[], size_t n, const char *output, uint64_t spool_max,
+		       struct cs_error *err)
 {
-	struct merge m = { .names = names, .n = n };
+	struct merge m = { .names = names, .n = n, .spool_max = spool_max };
 	struct outfile out = { 0 };
 	int rc = -1;
 
@@ -496,12 +533,8 @@ int csvmerge_files(const char *const names[], size_t n, const char *output, stru
 	m.parts = xcalloc(n, sizeof *m.parts);
 	for (size_t i = 0; i < n; i++) {
 		m.parts[i].name = names[i];
-		if (strcmp(names[i], "-") == 0) {
-			if (spool_stdin(&m, &m.parts[i], err) < 0)
-				goto out;
-		} else {
-			m.parts[i].path = xstrdup(names[i]);
-		}
+		if (strcmp(names[i], "-") == 0 && spool_stdin(&m, &m.parts[i], err) < 0)
+			goto out;
 	}
 	if (scan_parts(&m, err) < 0 || open_sources(&m, err) < 0)
 		goto out;
@@ -522,4 +555,9 @@ int csvmerge_files(const char *const names[], size_t n, const char *output, stru
 out:
 	merge_release(&m);
 	return rc;
+}
+
+int csvmerge_files(const char *const names[], size_t n, const char *output, struct cs_error *err)
+{
+	return csvmerge_files_max(names, n, output, CSVMERGE_SPOOL_MAX, err);
 }

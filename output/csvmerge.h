@@ -8,8 +8,13 @@
  * so a part given twice or a shard rerun adds nothing, while rows repeated
  * within one part are kept. Parts sorted by row_id (as sweep writes them)
  * are read once more and merged as they stream; a part that is not sorted
- * is first cut into sorted runs in temporary files. Memory: a row per part
- * or run, one row_id's rows, and one run while it is sorted. Never prints.
+ * is first cut into sorted runs in temporary files. Standard input, read
+ * only once, is checked as it streams and copied to a temporary file (at
+ * most CSVMERGE_SPOOL_MAX bytes of it): nothing may be written before every
+ * part is known to be good. Every temporary file is unlinked as soon as it
+ * is made, so none outlives the process, however it ends. Memory: a row per
+ * part or run, one row_id's rows, and one run while it is sorted; a line or
+ * a row is at most CSVREADER_LINE_MAX bytes. Never prints.
  */
 #ifndef CLUSTERSIM_OUTPUT_CSVMERGE_H
 #define CLUSTERSIM_OUTPUT_CSVMERGE_H
@@ -20,6 +25,10 @@
 
 #include "output/csvreader.h"
 #include "util/error.h"
+
+/* The most merge copies from standard input: 4 GiB (a part given by name
+ * has no bound). */
+#define CSVMERGE_SPOOL_MAX ((uint64_t)4 << 30)
 
 /* One row of a row_id group, for csvmerge_dedupe(). */
 struct csvmerge_ref {
@@ -54,10 +63,16 @@ int csvmerge_row_id(const struct csvtable_row *row, size_t col, const char *name
 /*
  * Merge the parts named in names[0..n) ("-" = standard input, at most once)
  * into `output` (NULL or "-" = standard output; else written atomically).
- * Input errors (a part that is not CSV, headers that differ, a bad row_id)
- * name the part and the line, as reading in strict mode does; nothing is
- * written then. Returns 0, or -1 with err set.
+ * Input errors (a part that is not CSV, headers that differ, a bad row_id,
+ * a line or a row over CSVREADER_LINE_MAX, standard input over
+ * CSVMERGE_SPOOL_MAX) name the part and the line, as reading in strict mode
+ * does; nothing is written then. Returns 0, or -1 with err set.
  */
 int csvmerge_files(const char *const names[], size_t n, const char *output, struct cs_error *err);
+
+/* csvmerge_files() with another bound than CSVMERGE_SPOOL_MAX on standard
+ * input's copy (for tests). */
+int csvmerge_files_max(const char *const names[], size_t n, const char *output, uint64_t spool_max,
+		       struct cs_error *err);
 
 #endif

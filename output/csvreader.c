@@ -1,10 +1,12 @@
 #include "csvreader.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/text.h"
 #include "util/xalloc.h"
 
 static void free_cells(char **cells, size_t n)
@@ -28,6 +30,7 @@ static void on_field(void *field, size_t len, void *data)
 		r->cells = xreallocarray(r->cells, r->cellcap, sizeof *r->cells);
 	}
 	r->cells[r->ncells++] = xstrndup(field != NULL ? field : "", field != NULL ? len : 0);
+	r->row_bytes += len + 1;
 }
 
 /* c is the character that ended the row, or -1 when csv_fini() ended it. */
@@ -51,6 +54,7 @@ static void on_row(int c, void *data)
 	row->terminated = c != -1;
 	r->cells = NULL;
 	r->ncells = r->cellcap = 0;
+	r->row_bytes = 0;
 }
 
 /* Only the space character is trimmed around unquoted fields: libcsv's
@@ -65,38 +69,55 @@ static void *csv_xrealloc(void *p, size_t n)
 	return xreallocarray(p, n ? n : 1, 1);
 }
 
+/* A defect: an error in strict mode; in salvage mode the end of the input
+ * (the rows before it are kept). */
+static int defect(struct csvreader *r, struct cs_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int defect(struct csvreader *r, struct cs_error *err, const char *fmt, ...)
+{
+	char reason[512];
+	va_list ap;
+
+	r->at_end = true;
+	if (r->mode != CSVTABLE_STRICT)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof reason, fmt, ap);
+	va_end(ap);
+	return error_set(err, "%s '%s': line %zu: %s", r->what, r->shown, r->line, reason);
+}
+
 /* Feed the next line to the parser (or finish it at the end of the input).
  * 0 when something was fed, -1 with err set on a defect in strict mode; in
  * salvage mode a defect ends the input. */
 static int feed_line(struct csvreader *r, struct cs_error *err)
 {
-	bool strict = r->mode == CSVTABLE_STRICT;
-	ssize_t got;
 	size_t n;
 
 	errno = 0;
-	got = getline(&r->linebuf, &r->linecap, r->f);
-	if (got < 0) {
-		if (ferror(r->f)) {
-			int e = errno;
-			r->at_end = true;
-			return error_runtime(err, "%s '%s': cannot read: %s", r->what, r->shown,
-					     strerror(e ? e : EIO));
-		}
+	switch (text_read_line(r->f, &r->linebuf, &r->linecap, r->line_max, &n)) {
+	case TEXT_LINE_ERROR: {
+		int e = errno;
 		r->at_end = true;
-		if (csv_fini(&r->parser, on_field, on_row, r) != 0 && strict)
+		return error_runtime(err, "%s '%s': cannot read: %s", r->what, r->shown, strerror(e ? e : EIO));
+	}
+	case TEXT_LINE_END:
+		r->at_end = true;
+		if (csv_fini(&r->parser, on_field, on_row, r) != 0 && r->mode == CSVTABLE_STRICT)
 			return error_set(err, "%s '%s': line %zu: a quoted field is not closed at the end of the file",
 					 r->what, r->shown, r->line);
 		return 0;
+	case TEXT_LINE_TOO_LONG:
+		return defect(r, err, "a line longer than %zu bytes, the bound on a CSV line", r->line_max);
+	case TEXT_LINE_OK:
+		break;
 	}
-	n = (size_t)got;
+	r->bytes += n;
 	const char *nul = memchr(r->linebuf, '\0', n);
 	if (nul != NULL) {
-		if (strict) {
-			r->at_end = true;
-			return error_set(err, "%s '%s': line %zu: contains a NUL byte, not CSV text", r->what,
-					 r->shown, r->line);
-		}
+		if (r->mode == CSVTABLE_STRICT)
+			return defect(r, err, "contains a NUL byte, not CSV text");
 		/* keep what came before it, as if the file ended there */
 		n = (size_t)(nul - r->linebuf);
 		r->at_end = true;
@@ -104,14 +125,14 @@ static int feed_line(struct csvreader *r, struct cs_error *err)
 			csv_fini(&r->parser, on_field, on_row, r);
 		return 0;
 	}
-	if (csv_parse(&r->parser, r->linebuf, n, on_field, on_row, r) != n) {
-		r->at_end = true;
-		if (strict)
-			return error_set(err, "%s '%s': line %zu: malformed CSV: %s", r->what, r->shown, r->line,
-					 csv_strerror(csv_error(&r->parser)));
-		return 0;
-	}
-	if (!r->at_end && n > 0 && r->linebuf[n - 1] == '\n')
+	if (csv_parse(&r->parser, r->linebuf, n, on_field, on_row, r) != n)
+		return defect(r, err, "malformed CSV: %s", csv_strerror(csv_error(&r->parser)));
+	/* A quoted field may run on over lines: the row's fields so far and
+	 * the field being parsed (libcsv's public entry_pos) are bounded too. */
+	if (r->row_bytes + r->parser.entry_pos > r->line_max)
+		return defect(r, err, "a row longer than %zu bytes, the bound on a CSV row (a quoted field runs on over its lines)",
+			      r->line_max);
+	if (n > 0 && r->linebuf[n - 1] == '\n')
 		r->line++;
 	return 0;
 }
@@ -166,15 +187,22 @@ fail:
 	return -1;
 }
 
-int csvreader_open_stream(struct csvreader *r, FILE *f, const char *file, enum csvtable_mode mode,
-			  const char *what, struct cs_error *err)
+int csvreader_open_stream_max(struct csvreader *r, FILE *f, const char *file, enum csvtable_mode mode,
+			      const char *what, size_t line_max, struct cs_error *err)
 {
 	memset(r, 0, sizeof *r);
 	r->f = f;
 	r->mode = mode;
 	r->what = what;
+	r->line_max = line_max;
 	r->shown = xstrdup(strcmp(file, "-") == 0 ? "<stdin>" : file);
 	return open_common(r, err);
+}
+
+int csvreader_open_stream(struct csvreader *r, FILE *f, const char *file, enum csvtable_mode mode,
+			  const char *what, struct cs_error *err)
+{
+	return csvreader_open_stream_max(r, f, file, mode, what, CSVREADER_LINE_MAX, err);
 }
 
 int csvreader_open(struct csvreader *r, const char *file, enum csvtable_mode mode, const char *what,
@@ -199,6 +227,7 @@ int csvreader_open(struct csvreader *r, const char *file, enum csvtable_mode mod
 	r->own_file = true;
 	r->mode = mode;
 	r->what = what;
+	r->line_max = CSVREADER_LINE_MAX;
 	r->shown = xstrdup(shown);
 	return open_common(r, err);
 }

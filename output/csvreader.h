@@ -7,7 +7,9 @@
  * the writer quotes fields with edge spaces), so writing the cells again
  * gives the same bytes. Memory is one line and one row at a time, whatever
  * the file's size, so a sweep of millions of points resumes and merges in
- * little memory. Never prints.
+ * little memory. A line, and a row (its quoted newlines included), may be
+ * at most CSVREADER_LINE_MAX bytes: the reader stops there, so /dev/zero or
+ * a file without newlines costs that much memory and no more. Never prints.
  */
 #ifndef CLUSTERSIM_OUTPUT_CSVREADER_H
 #define CLUSTERSIM_OUTPUT_CSVREADER_H
@@ -19,6 +21,10 @@
 #include <stdio.h>
 
 #include "util/error.h"
+
+/* The longest line, and the longest row, a CSV input may have: 1 MiB. A
+ * result row is a few kilobytes (a cell is cut at 1023 bytes when written). */
+#define CSVREADER_LINE_MAX ((size_t)1 << 20)
 
 struct csvtable_row {
 	char **cells;     /* owned */
@@ -35,8 +41,9 @@ enum csvtable_mode {
 	 * whose field count differs from the header's, no final newline. */
 	CSVTABLE_STRICT,
 	/* For files a killed run may have cut short: read up to the first
-	 * defect and keep what came before, rows of any length included (the
-	 * caller checks them). Never fails on content. */
+	 * defect (a line or row over the bound is one) and keep what came
+	 * before, rows of any length included (the caller checks them). Never
+	 * fails on content. */
 	CSVTABLE_SALVAGE
 };
 
@@ -47,9 +54,12 @@ struct csvreader {
 	const char *what;         /* borrowed: "part", "results" */
 	char *shown;              /* the file's name in messages (owned) */
 	struct csv_parser parser;
-	char *linebuf;            /* getline's buffer */
+	char *linebuf;            /* the line being fed (text_read_line's buffer) */
 	size_t linecap;
 	size_t line;              /* line being fed to the parser, from 1 */
+	size_t line_max;          /* bound on a line and on a row, in bytes */
+	size_t row_bytes;         /* the current row's fields so far, a byte each for its commas */
+	uint64_t bytes;           /* bytes read so far */
 	bool at_end;              /* no more input: the parser is finished */
 	/* the row being parsed, and the rows parsed but not yet taken */
 	char **cells;
@@ -75,8 +85,16 @@ int csvreader_open(struct csvreader *r, const char *file, enum csvtable_mode mod
 int csvreader_open_stream(struct csvreader *r, FILE *f, const char *file, enum csvtable_mode mode,
 			  const char *what, struct cs_error *err);
 
+/* csvreader_open_stream() with another bound than CSVREADER_LINE_MAX on a
+ * line and a row (merge's own temporary files, whose rows carry an extra
+ * cell). */
+int csvreader_open_stream_max(struct csvreader *r, FILE *f, const char *file, enum csvtable_mode mode,
+			      const char *what, size_t line_max, struct cs_error *err);
+
 /* The next row into *row (the caller owns its cells): 1, or 0 at the end
- * (in salvage mode also at the first defect), or -1 with err set. */
+ * (in salvage mode also at the first defect), or -1 with err set: an input
+ * error naming the file and the line (a line or a row over the bound among
+ * them), or a runtime one when the file cannot be read. */
 int csvreader_next(struct csvreader *r, struct csvtable_row *row, struct cs_error *err);
 
 /* Close the file (when opened by name) and free everything. */

@@ -1,6 +1,7 @@
 #include "csvtable.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +23,28 @@ void csvtable_release(struct csvtable *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* Every row of an open reader into t, which then takes the header. */
-static int read_all(struct csvreader *r, struct csvtable *t, struct cs_error *err)
+/* Every row of an open reader into t, which then takes the header; at
+ * most max_bytes of the file. */
+static int read_all(struct csvreader *r, struct csvtable *t, uint64_t max_bytes, struct cs_error *err)
 {
 	struct csvtable_row row;
 	int rc;
 
 	memset(t, 0, sizeof *t);
 	while ((rc = csvreader_next(r, &row, err)) > 0) {
+		if (r->bytes > max_bytes) {
+			size_t line = row.line;
+			csvtable_row_release(&row);
+			rc = 0;
+			if (r->mode == CSVTABLE_STRICT) {
+				char mib[32] = "";
+				if (max_bytes >= (1u << 20))
+					snprintf(mib, sizeof mib, " (%" PRIu64 " MiB)", max_bytes >> 20);
+				rc = error_set(err, "%s '%s': line %zu: more than %" PRIu64 " bytes%s, the most a file "
+					       "read whole may hold", r->what, r->shown, line, max_bytes, mib);
+			}
+			break;
+		}
 		if (t->nrows == t->cap) {
 			t->cap = t->cap ? 2 * t->cap : 64;
 			t->rows = xreallocarray(t->rows, t->cap, sizeof *t->rows);
@@ -62,15 +77,15 @@ int csvtable_parse(struct csvtable *t, const char *buf, size_t len, enum csvtabl
 		fgetc(f);  /* past the stand-in byte: at the end */
 	rc = csvreader_open_stream(&r, f, file, mode, what, err);
 	if (rc == 0) {
-		rc = read_all(&r, t, err);
+		rc = read_all(&r, t, CSVTABLE_MAX_BYTES, err);
 		csvreader_close(&r);
 	}
 	fclose(f);
 	return rc;
 }
 
-int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode, const char *what,
-		  struct cs_error *err)
+int csvtable_load_max(struct csvtable *t, const char *file, enum csvtable_mode mode, const char *what,
+		      uint64_t max_bytes, struct cs_error *err)
 {
 	struct csvreader r;
 	int rc;
@@ -78,9 +93,15 @@ int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode,
 	memset(t, 0, sizeof *t);
 	if (csvreader_open(&r, file, mode, what, err) < 0)
 		return -1;
-	rc = read_all(&r, t, err);
+	rc = read_all(&r, t, max_bytes, err);
 	csvreader_close(&r);
 	return rc;
+}
+
+int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode, const char *what,
+		  struct cs_error *err)
+{
+	return csvtable_load_max(t, file, mode, what, CSVTABLE_MAX_BYTES, err);
 }
 
 /* ---- merging ------------------------------------------------------------- */

@@ -2,8 +2,10 @@
  * csvtable: a whole result file in memory, read with csvreader, and parts
  * merged in memory.
  *
- * For small inputs and tests; `merge` and `sweep --resume` read files of
- * any size one row at a time (csvreader, csvmerge). Never prints.
+ * For small inputs and tests (and `plot`, which needs every row at once);
+ * `merge` and `sweep --resume` read files of any size one row at a time
+ * (csvreader, csvmerge). A file read whole may be at most CSVTABLE_MAX_BYTES,
+ * besides csvreader's bound on a line. Never prints.
  */
 #ifndef CLUSTERSIM_OUTPUT_CSVTABLE_H
 #define CLUSTERSIM_OUTPUT_CSVTABLE_H
@@ -15,6 +17,10 @@
 #include "output/csvreader.h"
 #include "output/rowset.h"
 #include "util/error.h"
+
+/* The most a file read whole may hold: 256 MiB of CSV (in memory it takes a
+ * few times that, a cell at a time). */
+#define CSVTABLE_MAX_BYTES ((uint64_t)256 << 20)
 
 struct csvtable {
 	char **header;    /* owned; NULL when the file had no complete header */
@@ -32,9 +38,15 @@ int csvtable_parse(struct csvtable *t, const char *buf, size_t len, enum csvtabl
 		   const char *what, const char *file, struct cs_error *err);
 
 /* Read `file` ("-" = standard input) and parse it. A file that cannot be
- * opened is an input error naming it, one that cannot be read a runtime one. */
+ * opened is an input error naming it, one that cannot be read a runtime one.
+ * A file over CSVTABLE_MAX_BYTES is an input error in strict mode; in
+ * salvage mode the rows before the bound are kept. */
 int csvtable_load(struct csvtable *t, const char *file, enum csvtable_mode mode, const char *what,
 		  struct cs_error *err);
+
+/* csvtable_load() with another bound than CSVTABLE_MAX_BYTES (for tests). */
+int csvtable_load_max(struct csvtable *t, const char *file, enum csvtable_mode mode, const char *what,
+		      uint64_t max_bytes, struct cs_error *err);
 
 void csvtable_release(struct csvtable *t);
 

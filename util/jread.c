@@ -424,18 +424,20 @@ json_t *jread_load(const char *what, const char *file, struct cs_error *err)
 			return NULL;
 		}
 	}
+	errno = 0;
 	buf = text_read_stream(f, INPUT_MAX_BYTES, &len, &too_big);
-	failed = ferror(f);
+	failed = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (f != stdin)
 		fclose(f);
 	if (failed) {
 		free(buf);
-		error_set(err, "%s '%s': cannot read: %s", what, shown, strerror(errno));
+		error_set(err, "%s '%s': cannot read: %s", what, shown, strerror(failed));
 		return NULL;
 	}
 	if (too_big) {
 		free(buf);
-		error_set(err, "%s '%s': file is larger than %u MiB", what, shown, INPUT_MAX_BYTES >> 20);
+		error_set(err, "%s '%s': file is larger than %u bytes (%u MiB), the bound on a JSON input",
+			  what, shown, INPUT_MAX_BYTES, INPUT_MAX_BYTES >> 20);
 		return NULL;
 	}
 	root = jread_load_buffer(what, file, buf, len, err);
@@ -456,7 +458,8 @@ json_t *jread_load_buffer(const char *what, const char *file, const char *buf, s
 		return NULL;
 	}
 	if (len > INPUT_MAX_BYTES) {
-		error_set(err, "%s '%s': file is larger than %u MiB", what, shown, INPUT_MAX_BYTES >> 20);
+		error_set(err, "%s '%s': file is larger than %u bytes (%u MiB), the bound on a JSON input",
+			  what, shown, INPUT_MAX_BYTES, INPUT_MAX_BYTES >> 20);
 		return NULL;
 	}
 	if (memchr(buf, '\0', len) != NULL) {
@@ -464,6 +467,13 @@ json_t *jread_load_buffer(const char *what, const char *file, const char *buf, s
 		return NULL;
 	}
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	/* jansson names every defect of a text; it gives no reason (and line
+	 * -1) when an allocation failed while it built the tree. Not the
+	 * document's fault: a runtime failure, said as such. */
+	if (root == NULL && (json_error_code(&jerr) == json_error_out_of_memory || jerr.text[0] == '\0')) {
+		error_runtime(err, "%s '%s': out of memory while parsing the JSON (%zu bytes)", what, shown, len);
+		return NULL;
+	}
 	if (root == NULL) {
 		error_set(err, "%s '%s': line %d, column %d: %s", what, shown, jerr.line, jerr.column,
 			  jerr.text);

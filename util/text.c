@@ -203,17 +203,19 @@ void text_format_real(double x, char *buf, size_t size)
 
 char *text_read_stream(FILE *f, size_t max_bytes, size_t *len, bool *too_big)
 {
-	size_t cap = 65536, n = 0;
+	/* One byte past the bound tells "exactly max_bytes" from "more". */
+	size_t limit = max_bytes + 1, cap = limit < 65536 ? limit : 65536, n = 0;
 	char *buf = xmalloc(cap);
+
 	*too_big = false;
 	for (;;) {
 		size_t got;
 		if (n == cap) {
-			if (cap >= max_bytes) {
+			if (cap == limit) {
 				*too_big = true;
 				break;
 			}
-			cap *= 2;
+			cap = cap <= limit / 2 ? 2 * cap : limit;
 			buf = xreallocarray(buf, cap, 1);
 		}
 		got = fread(buf + n, 1, cap - n, f);
@@ -223,4 +225,45 @@ char *text_read_stream(FILE *f, size_t max_bytes, size_t *len, bool *too_big)
 	}
 	*len = n;
 	return buf;
+}
+
+enum text_line text_read_line(FILE *f, char **buf, size_t *cap, size_t max_bytes, size_t *len)
+{
+	enum text_line rc = TEXT_LINE_OK;
+	size_t n = 0;
+	int c;
+
+	if (*buf == NULL || *cap == 0) {
+		*cap = max_bytes + 1 < 256 ? max_bytes + 1 : 256;
+		*buf = xreallocarray(*buf, *cap, 1);
+	}
+	/* getc_unlocked: a byte at a time from stdio's buffer, so nothing is
+	 * read past the line and the stream stays usable by its owner. */
+	flockfile(f);
+	for (;;) {
+		if (n == max_bytes) {
+			rc = TEXT_LINE_TOO_LONG;
+			break;
+		}
+		c = getc_unlocked(f);
+		if (c == EOF) {
+			if (ferror(f))
+				rc = TEXT_LINE_ERROR;
+			else if (n == 0)
+				rc = TEXT_LINE_END;
+			break;
+		}
+		if (n + 1 >= *cap) {
+			size_t want = *cap <= (max_bytes + 1) / 2 ? 2 * *cap : max_bytes + 1;
+			*buf = xreallocarray(*buf, want, 1);
+			*cap = want;
+		}
+		(*buf)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	funlockfile(f);
+	(*buf)[n] = '\0';
+	*len = n;
+	return rc;
 }

@@ -49,8 +49,28 @@ bool text_copy(char *dst, size_t size, const char *src);
 void text_format_real(double x, char *buf, size_t size);
 
 /* Read all of f into a new buffer (caller frees; *len bytes, not
- * terminated). Stops after max_bytes and sets *too_big; read errors are
- * left in ferror(f). */
+ * terminated). An input of up to max_bytes is read whole; after
+ * max_bytes + 1 bytes it stops and sets *too_big (memory: at most
+ * max_bytes + 1 bytes, whatever the input). Read errors are left in
+ * ferror(f). Out of memory exits, as every xalloc does. */
 char *text_read_stream(FILE *f, size_t max_bytes, size_t *len, bool *too_big);
+
+/* What text_read_line() found. */
+enum text_line {
+	TEXT_LINE_OK,        /* a line: through its '\n', or the input's last bytes without one */
+	TEXT_LINE_END,       /* no more input */
+	TEXT_LINE_TOO_LONG,  /* max_bytes read without a '\n': the rest of the line is left unread */
+	TEXT_LINE_ERROR      /* a read error: ferror(f) is set and errno says why */
+};
+
+/*
+ * Read one line of f into *buf (grown as needed, never past max_bytes + 1
+ * bytes; the caller frees it): *len bytes, NUL bytes kept, a NUL added
+ * after them. Unlike getline(), memory stays bounded whatever f holds
+ * (/dev/zero, a file without a newline): a line longer than max_bytes is
+ * TEXT_LINE_TOO_LONG as soon as max_bytes of it are read. Out of memory
+ * exits, as every xalloc does (never a silent end of input).
+ */
+enum text_line text_read_line(FILE *f, char **buf, size_t *cap, size_t max_bytes, size_t *len);
 
 #endif

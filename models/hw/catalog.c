@@ -587,13 +587,62 @@ static bool name_is_valid(const char *s)
 	return true;
 }
 
-static int merge_named(struct section *s, const struct section_def *d, struct jread *r,
-		       const json_t *obj)
+/* Which entries of a section one document has given so far: seen[e] is 1 +
+ * the index in the document's array of the entry that gave entry e, 0 when
+ * none did. */
+struct seen {
+	size_t *at;
+	size_t n;
+};
+
+static void seen_grow(struct seen *sn, size_t n)
 {
+	if (n <= sn->n)
+		return;
+	sn->at = xreallocarray(sn->at, n, sizeof *sn->at);
+	memset(sn->at + sn->n, 0, (n - sn->n) * sizeof *sn->at);
+	sn->n = n;
+}
+
+/* The path of element k of the array whose element the jread is at
+ * ("catalog.gpus[3]" -> "catalog.gpus[k]"), for messages. */
+static void sibling_path(const struct jread *r, size_t k, char *buf, size_t size)
+{
+	const char *open = strrchr(r->path, '[');
+	int len = open != NULL ? (int)(open - r->path) : (int)r->path_len;
+	snprintf(buf, size, "%.*s[%zu]", len, r->path, k);
+}
+
+/* Fail at arr[index].name: the name names the entry that arr[first] gave
+ * already. A document gives each entry once; a later document (a user's
+ * --catalog file after the built-in one) may override it. */
+static int fail_duplicate_name(struct jread *r, const json_t *arr, size_t first, const char *name)
+{
+	const char *first_name = json_string_value(json_object_get(json_array_get(arr, first), "name"));
+	char q[96], qf[96], other[JREAD_PATH_MAX + 24];
+	size_t mark;
+
+	sibling_path(r, first, other, sizeof other);
+	mark = jread_enter_key(r, "name");
+	text_quote(name, q, sizeof q);
+	if (first_name == NULL || text_equal_nocase(first_name, name))
+		jread_fail(r, "%s is also the name of %s: give each entry once in a file", q, other);
+	else {
+		text_quote(first_name, qf, sizeof qf);
+		jread_fail(r, "%s names the same entry as %s (%s): give each entry once in a file", q, other, qf);
+	}
+	jread_leave(r, mark);
+	return -1;
+}
+
+static int merge_named(struct section *s, const struct section_def *d, struct jread *r,
+		       const json_t *arr, size_t index, struct seen *sn)
+{
+	const json_t *obj = json_array_get(arr, index);
 	char name[CAT_NAME_MAX];
 	struct catalog_id *entry;
 	bool is_new;
-	size_t mark;
+	size_t mark, e;
 
 	if (!json_is_object(obj))
 		return jread_fail_value(r, obj, "an object");
@@ -612,6 +661,10 @@ static int merge_named(struct section *s, const struct section_def *d, struct jr
 		entry = section_append(s);
 		text_copy(entry->name, sizeof entry->name, name);
 	}
+	e = (size_t)((char *)entry - (char *)s->items) / s->size;
+	seen_grow(sn, s->n);
+	if (sn->at[e] != 0)  /* never for a new entry */
+		return fail_duplicate_name(r, arr, sn->at[e] - 1, name);
 	if (d->read(r, obj, entry, is_new) < 0) {
 		if (is_new)
 			s->n--;
@@ -631,7 +684,64 @@ static int merge_named(struct section *s, const struct section_def *d, struct jr
 			return -1;
 		}
 	}
+	sn->at[e] = index + 1;
 	return 0;
+}
+
+/* The same price twice: the same provider, offering, GPU, type, term,
+ * region and observation date (a price's history differs in its date). */
+static bool same_price(const struct price_spec *a, const struct price_spec *b)
+{
+	return text_equal_nocase(a->provider, b->provider) && text_equal_nocase(a->offering, b->offering) &&
+	       text_equal_nocase(a->gpu, b->gpu) && a->type == b->type && text_equal_nocase(a->term, b->term) &&
+	       text_equal_nocase(a->region, b->region) && strcmp(a->observed, b->observed) == 0;
+}
+
+/* The same billing record twice: the same provider, type and term. */
+static bool same_billing(const struct billing_spec *a, const struct billing_spec *b)
+{
+	return text_equal_nocase(a->provider, b->provider) && text_equal_nocase(a->type, b->type) &&
+	       text_equal_nocase(a->term, b->term);
+}
+
+/*
+ * Entry first + index of an unnamed section (prices, billing, sources), just
+ * read from the document's array at `index`, against the entries the same
+ * document gave before it: first..first + index - 1 (a document's entries
+ * are contiguous and in its order). O(n^2) in a document's entries; past
+ * ~1e4 prices a hash would be needed.
+ */
+static int check_unnamed(struct jread *r, const struct section_def *d, const struct section *s, size_t first,
+			 size_t index)
+{
+	const void *e = section_at(s, first + index);
+	char other[JREAD_PATH_MAX + 24];
+	size_t k = 0;
+
+	for (; k < index; k++) {
+		const void *o = section_at(s, first + k);
+		if (d->mode == MERGE_BY_ID ? strcmp(((const struct catalog_source *)e)->id,
+						    ((const struct catalog_source *)o)->id) == 0
+		    : d->read == read_price ? same_price(e, o) : same_billing(e, o))
+			break;
+	}
+	if (k == index)
+		return 0;
+	sibling_path(r, k, other, sizeof other);
+	if (d->mode == MERGE_BY_ID) {
+		const struct catalog_source *a = e;
+		return jread_fail(r, "id \"%s\" is also the id of %s: give each entry once in a file", a->id, other);
+	}
+	if (d->read == read_price) {
+		const struct price_spec *a = e;
+		return jread_fail(r, "the same provider, offering, gpu, type, term, region and observed date as %s "
+				  "(\"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"): give each price once in a file",
+				  other, a->provider, a->offering, a->gpu, price_type_names[a->type], a->term, a->region,
+				  a->observed);
+	}
+	const struct billing_spec *a = e;
+	return jread_fail(r, "the same provider, type and term as %s (\"%s\", \"%s\", \"%s\"): give each billing "
+			  "record once in a file", other, a->provider, a->type, a->term);
 }
 
 int catalog_merge_json(catalog *c, const json_t *root, const char *what, const char *file,
@@ -663,25 +773,30 @@ int catalog_merge_json(catalog *c, const json_t *root, const char *what, const c
 		const struct section_def *d = &section_defs[k];
 		struct section *s = catalog_section(c, d);
 		json_t *arr = json_object_get(root, d->key);
+		struct seen sn = { 0 };
 		size_t mark, i;
+		int rc = 0;
 		json_t *obj;
 
 		if (arr == NULL)
 			continue;
-		size_t inserted = 0;
+		size_t inserted = 0, first = s->n;
 		mark = jread_enter_key(&r, d->key);
 		if (!json_is_array(arr))
 			return jread_fail_value(&r, arr, "an array");
 		json_array_foreach(arr, i, obj) {
 			size_t m2 = jread_enter_index(&r, i);
-			int rc;
 			if (d->mode == MERGE_BY_NAME) {
-				rc = merge_named(s, d, &r, obj);
+				rc = merge_named(s, d, &r, arr, i, &sn);
 			} else if (d->mode == MERGE_PREPEND) {
-				if (!json_is_object(obj))
-					return jread_fail_value(&r, obj, "an object");
+				if (!json_is_object(obj)) {
+					rc = jread_fail_value(&r, obj, "an object");
+					break;
+				}
 				void *entry = section_insert(s, inserted);
 				rc = d->read(&r, obj, entry, true);
+				if (rc == 0)
+					rc = check_unnamed(&r, d, s, 0, inserted);
 				if (rc < 0)
 					section_remove(s, inserted);
 				else
@@ -689,13 +804,18 @@ int catalog_merge_json(catalog *c, const json_t *root, const char *what, const c
 			} else {
 				void *entry = section_append(s);
 				rc = d->read(&r, obj, entry, true);
+				if (rc == 0)
+					rc = check_unnamed(&r, d, s, first, i);
 				if (rc < 0)
 					s->n--;
 			}
 			if (rc < 0)
-				return -1;
+				break;
 			jread_leave(&r, m2);
 		}
+		free(sn.at);
+		if (rc < 0)
+			return -1;
 		jread_leave(&r, mark);
 	}
 	return 0;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/text.h"
+
 /* Where an override's path is in its walk, and what messages name. */
 struct walk {
 	const char *what;        /* "scenario", "sweep" */
@@ -146,6 +148,12 @@ static bool is_json_integer_text(const char *text)
 	return p[0] >= '0' && p[0] <= '9' && strspn(p, "0123456789") == strlen(p);
 }
 
+bool override_looks_like_json(const char *value)
+{
+	value += strspn(value, " \t\r\n");  /* JSON's whitespace */
+	return value[0] == '{' || value[0] == '[' || value[0] == '"';
+}
+
 int override_apply(json_t *root, const char *what, const char *file, const char *path,
 		   const char *value, struct cs_error *err)
 {
@@ -158,6 +166,20 @@ int override_apply(json_t *root, const char *what, const char *file, const char 
 	snprintf(w.shown_path, sizeof w.shown_path, "%.*s",
 		 (int)(w.path_len < 200 ? w.path_len : 200), path);
 	w.value = json_loads(value, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+	if (w.value == NULL && override_looks_like_json(value)) {
+		/* Meant as JSON (an object, an array, a quoted string) but not
+		 * JSON: taking it as a string would hide the mistake. */
+		char q[96], hint[300] = "";
+		char first = value[strspn(value, " \t\r\n")];
+		text_quote(value, q, sizeof q);
+		if (first != '"')
+			snprintf(hint, sizeof hint, " (a string that starts with '%c' is written quoted, as JSON: "
+				 "--set '%.200s=\"%c...\"')", first, w.shown_path, first);
+		return error_set(err, "%s '%s': --set %s: the value %s starts like JSON but is not JSON: "
+				 "column %d: %s%s", what, w.shown_file, w.shown_path, q, jerr.column,
+				 strstr(jerr.text, "\\u0000") != NULL ? "a \\u0000 (NUL) escape is not allowed" : jerr.text,
+				 hint);
+	}
 	if (w.value == NULL && is_json_integer_text(value))
 		w.value = json_real(strtod(value, NULL));  /* too big for jansson's integers: still a number */
 	if (w.value == NULL)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "util/text.h"
 #include "util/xalloc.h"
 
 void tracefile_init(struct tracefile *tf, const char *shown, char *msg, size_t msg_size)
@@ -48,8 +49,8 @@ bool tracefile_parse(struct tracefile *tf, FILE *f, const struct tracefile_synta
 {
 	struct csv_parser parser;
 	char *line = NULL;
-	size_t linecap = 0;
-	ssize_t got;
+	size_t linecap = 0, n;
+	enum text_line got = TEXT_LINE_OK;
 
 	if (csv_init(&parser, CSV_APPEND_NULL | (syntax->quoted ? CSV_STRICT | CSV_STRICT_FINI : 0)) != 0) {
 		tracefile_fail(tf, "cannot start the CSV parser");
@@ -62,8 +63,9 @@ bool tracefile_parse(struct tracefile *tf, FILE *f, const struct tracefile_synta
 		csv_set_quote(&parser, '\0');  /* no quoting: a NUL byte, refused below, is the only "quote" */
 	csv_set_realloc_func(&parser, csv_xrealloc);
 	csv_set_free_func(&parser, free);
-	while (!tf->failed && (got = getline(&line, &linecap, f)) >= 0) {
-		size_t n = (size_t)got, skip = 0;
+	errno = 0;
+	while (!tf->failed && (got = text_read_line(f, &line, &linecap, TRACEFILE_LINE_MAX, &n)) == TEXT_LINE_OK) {
+		size_t skip = 0;
 		/* a UTF-8 byte order mark (as spreadsheets write) is not part of the header */
 		if (tf->line == 1 && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
 			skip = 3;
@@ -71,10 +73,17 @@ bool tracefile_parse(struct tracefile *tf, FILE *f, const struct tracefile_synta
 			tracefile_fail(tf, "contains a NUL byte, not text");
 		else if (csv_parse(&parser, line + skip, n - skip, on_field, on_row, data) != n - skip)
 			tracefile_fail(tf, "malformed CSV: %s", csv_strerror(csv_error(&parser)));
+		/* libcsv's public entry_pos: the field being parsed, which a quote
+		 * may carry over lines */
+		else if (parser.entry_pos > TRACEFILE_LINE_MAX)
+			tracefile_fail(tf, "a quoted field longer than %zu bytes, the bound on a trace's field "
+				       "(a quote not closed?)", TRACEFILE_LINE_MAX);
 		if (n > 0 && line[n - 1] == '\n')
 			tf->line++;
 	}
-	if (!tf->failed && ferror(f))
+	if (!tf->failed && got == TEXT_LINE_TOO_LONG)
+		tracefile_fail(tf, "a line longer than %zu bytes, the bound on a trace's line", TRACEFILE_LINE_MAX);
+	if (!tf->failed && got == TEXT_LINE_ERROR)
 		tracefile_fail(tf, "cannot read: %s", strerror(errno ? errno : EIO));
 	if (!tf->failed && csv_fini(&parser, on_field, on_row, data) != 0)
 		tracefile_fail(tf, "a quoted field is not closed at the end of the file");

@@ -6,7 +6,10 @@
  *
  * The readers (serve_trace: requests; fleet_trace: jobs) embed a struct
  * tracefile in their parse state and give libcsv their field and row
- * callbacks. Never prints.
+ * callbacks. A line may be at most TRACEFILE_LINE_MAX bytes, and so may a
+ * field that a quote carries over lines: reading stops there, so memory
+ * stays bounded whatever the file holds (/dev/zero, no newline). Never
+ * prints.
  */
 #ifndef CLUSTERSIM_MODELS_SCENARIO_TRACEFILE_H
 #define CLUSTERSIM_MODELS_SCENARIO_TRACEFILE_H
@@ -14,6 +17,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* The longest line (and quoted field) of a trace: 1 MiB, where a real
+ * trace's lines are under a hundred bytes. */
+#define TRACEFILE_LINE_MAX ((size_t)1 << 20)
 
 /* The state of one read: what names the file, the line being parsed (from
  * 1), and the first failure's message. */
@@ -40,8 +47,10 @@ struct tracefile_syntax {
 
 /*
  * Feed every line of f to libcsv, calling on_field and on_row with data
- * (they may call tracefile_fail; reading stops at the first failure).
- * Returns true when the whole file was read without a failure.
+ * (they may call tracefile_fail; reading stops at the first failure). A
+ * line or a field over TRACEFILE_LINE_MAX bytes is a failure, found after
+ * reading that many bytes of it. Returns true when the whole file was read
+ * without a failure.
  */
 bool tracefile_parse(struct tracefile *tf, FILE *f, const struct tracefile_syntax *syntax,
 		     void (*on_field)(void *field, size_t len, void *data), void (*on_row)(int c, void *data),

@@ -353,6 +353,99 @@ static void test_price_dates(void **state)
 }
 
 
+/* Merge the document `text` into c as file "mine.json": the rc, and the
+ * message in err. */
+static int merge_text(catalog *c, const char *text, struct cs_error *err)
+{
+	json_error_t jerr;
+	json_t *doc = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	int rc;
+	assert_non_null(doc);
+	error_clear(err);
+	rc = catalog_merge_json(c, doc, "catalog", "mine.json", NULL, err);
+	json_decref(doc);
+	return rc;
+}
+
+/* One file gives each entry once: the same name twice in a section (or a
+ * name and an alias of one entry, or two spellings of it) is an input
+ * error naming the file, the path and the name, in every section. */
+static void test_duplicates_in_one_file(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	struct cs_error err;
+	size_t ngpus = catalog_gpu_count(c);
+#define X1 "{\"name\": \"X1\", \"aliases\": [\"x-one\"], \"memory_gib\": 64, \"mem_bw_GBps\": 2000, " \
+	   "\"tflops_bf16\": 500, \"mamf_bf16\": 0.7, \"scale_up\": \"nvlink4\"}"
+	assert_int_equal(merge_text(c, "{\"gpus\": [" X1 ", " X1 "]}", &err), -1);
+	assert_int_equal(err.kind, ERROR_INPUT);
+	assert_string_equal(err.msg, "catalog 'mine.json': gpus[1].name: \"X1\" is also the name of gpus[0]: "
+			    "give each entry once in a file");
+	assert_int_equal(merge_text(c, "{\"gpus\": [" X1 ", {\"name\": \"X-ONE\", \"mamf_bf16\": 0.5}]}", &err), -1);
+	assert_string_equal(err.msg, "catalog 'mine.json': gpus[1].name: \"X-ONE\" names the same entry as gpus[0] "
+			    "(\"X1\"): give each entry once in a file");
+	/* a built-in entry overridden twice in one file, by an alias and its name */
+	assert_int_equal(merge_text(c, "{\"gpus\": [{\"name\": \"h100\", \"mamf_bf16\": 0.7}, "
+				    "{\"name\": \"H100-SXM\", \"mamf_bf16\": 0.6}]}", &err), -1);
+	assert_string_equal(err.msg, "catalog 'mine.json': gpus[1].name: \"H100-SXM\" names the same entry as gpus[0] "
+			    "(\"h100\"): give each entry once in a file");
+#undef X1
+	static const char *const named[][2] = {
+		{ "{\"fabrics\": [{\"name\": \"nvlink4\"}, {\"name\": \"NVLINK4\"}]}", "fabrics[1].name: \"NVLINK4\"" },
+		{ "{\"storage\": [{\"name\": \"fsx-lustre-p2-1000\"}, {\"name\": \"fsx-lustre-p2-1000\"}]}",
+		  "storage[1].name: \"fsx-lustre-p2-1000\" is also the name of storage[0]" },
+		{ "{\"presets\": [{\"name\": \"dgx-h100\"}, {\"name\": \"dgx-h100\"}]}",
+		  "presets[1].name: \"dgx-h100\" is also the name of presets[0]" },
+		{ "{\"models\": [{\"name\": \"llama3-8b\"}, {\"name\": \"llama3-8b\"}]}",
+		  "models[1].name: \"llama3-8b\" is also the name of models[0]" },
+	};
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+		assert_int_equal(merge_text(c, named[i][0], &err), -1);
+		if (strstr(err.msg, named[i][1]) == NULL)
+			fail_msg("%s: %s", named[i][0], err.msg);
+	}
+#define PRICE(obs) "{\"provider\": \"acme\", \"gpu\": \"H100-SXM\", \"type\": \"on-demand\", " \
+		   "\"region\": \"eu\", \"usd_per_gpu_hour\": 2, \"observed\": \"" obs "\"}"
+	assert_int_equal(merge_text(c, "{\"prices\": [" PRICE("2026-01") ", " PRICE("2026-01") "]}", &err), -1);
+	assert_string_equal(err.msg, "catalog 'mine.json': prices[1]: the same provider, offering, gpu, type, term, region "
+			    "and observed date as prices[0] (\"acme\", \"\", \"H100-SXM\", \"on-demand\", \"\", \"eu\", "
+			    "\"2026-01\"): give each price once in a file");
+	assert_int_equal(merge_text(c, "{\"billing\": [{\"provider\": \"acme\", \"granularity_s\": 60, "
+				    "\"source\": \"S1\", \"confidence\": \"low\"}, {\"provider\": \"ACME\", "
+				    "\"granularity_s\": 1, \"source\": \"S1\", \"confidence\": \"low\"}]}", &err), -1);
+	assert_non_null(strstr(err.msg, "billing[1]: the same provider, type and term as billing[0]"));
+	assert_int_equal(merge_text(c, "{\"sources\": [{\"id\": \"Z1\", \"text\": \"a\"}, "
+				    "{\"id\": \"Z1\", \"text\": \"b\"}]}", &err), -1);
+	assert_non_null(strstr(err.msg, "sources[1]: id \"Z1\" is also the id of sources[0]"));
+	assert_int_equal(catalog_gpu_count(c), ngpus + 1);  /* X1: a failed file may leave a part merged */
+
+	/* A price's history (the same key, other dates) is not a duplicate. */
+	assert_int_equal(merge_text(c, "{\"prices\": [" PRICE("2026-01") ", " PRICE("2025-06") "]}", &err), 0);
+#undef PRICE
+	catalog_free(c);
+}
+
+/* A later file overrides what an earlier one gave (the built-in catalog,
+ * another --catalog file): entries merge field by field, prices go first. */
+static void test_later_file_overrides(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	struct cs_error err;
+	assert_int_equal(merge_text(c, "{\"gpus\": [{\"name\": \"H100-SXM\", \"mamf_bf16\": 0.7}]}", &err), 0);
+	assert_int_equal(merge_text(c, "{\"gpus\": [{\"name\": \"h100\", \"mamf_bf16\": 0.6}]}", &err), 0);
+	assert_close(catalog_gpu(c, "H100-SXM")->mamf[PREC_BF16], 0.6, 0);
+	const char *price = "{\"prices\": [{\"provider\": \"aws\", \"offering\": \"p5.48xlarge\", \"gpu\": \"H100-SXM\", "
+			    "\"type\": \"on-demand\", \"region\": \"us-east-1\", \"usd_per_gpu_hour\": 3, "
+			    "\"observed\": \"2026-01\"}]}";
+	assert_int_equal(merge_text(c, price, &err), 0);  /* the same key as a built-in price */
+	assert_int_equal(merge_text(c, price, &err), 0);  /* and as the last file's */
+	assert_close(catalog_price_find(c, "aws", PRICE_ON_DEMAND, "p5.48xlarge", "", "")->usd_per_gpu_hour, 3, 0);
+	assert_int_equal(catalog_check(c, &err), 0);
+	catalog_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +460,8 @@ int main(void)
 		cmocka_unit_test(test_override_merges_fields),
 		cmocka_unit_test(test_override_errors),
 		cmocka_unit_test(test_copy_is_independent),
+		cmocka_unit_test(test_duplicates_in_one_file),
+		cmocka_unit_test(test_later_file_overrides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,11 @@
-/* Reading result CSV back: quoting kept, cut-short files, strict errors, and
- * merging parts by row_id with duplicates across parts dropped. */
+/* Reading result CSV back: quoting kept, cut-short files, strict errors,
+ * the bounds on a line, a row and a file read whole, and merging parts by
+ * row_id with duplicates across parts dropped. */
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output/csvtable.h"
 #include "output/writer.h"
@@ -158,6 +160,91 @@ static void test_merge(void **state)
 	csvtable_release(&p[0]);
 }
 
+/* n bytes: `head`, then `fill` repeated, then `tail` (caller frees). */
+static char *text_of(const char *head, const char *fill, size_t times, const char *tail, size_t *len)
+{
+	size_t lh = strlen(head), lf = strlen(fill), lt = strlen(tail);
+	char *buf = malloc(lh + lf * times + lt + 1);
+	assert_non_null(buf);
+	memcpy(buf, head, lh);
+	for (size_t i = 0; i < times; i++)
+		memcpy(buf + lh + i * lf, fill, lf);
+	memcpy(buf + lh + lf * times, tail, lt + 1);
+	*len = lh + lf * times + lt;
+	return buf;
+}
+
+/* A line may be CSVREADER_LINE_MAX bytes, its newline included, and no
+ * more: strict mode names the line and the bound, salvage mode keeps the
+ * rows before it; so may a row whose quoted field runs on over lines. */
+static void test_line_bound(void **state)
+{
+	(void)state;
+	struct csvtable t;
+	struct cs_error err;
+	size_t len;
+	char *text = text_of("a,b\n1,", "y", CSVREADER_LINE_MAX - 3, "\n", &len);
+	error_clear(&err);
+	assert_int_equal(csvtable_parse(&t, text, len, CSVTABLE_STRICT, "part", "p.csv", &err), 0);
+	assert_int_equal(strlen(t.rows[0].cells[1]), CSVREADER_LINE_MAX - 3);
+	csvtable_release(&t);
+	free(text);
+	text = text_of("a,b\n1,", "y", CSVREADER_LINE_MAX - 2, "\n", &len);
+	assert_int_equal(csvtable_parse(&t, text, len, CSVTABLE_STRICT, "part", "p.csv", &err), -1);
+	assert_int_equal(err.kind, ERROR_INPUT);
+	assert_string_equal(err.msg, "part 'p.csv': line 2: a line longer than 1048576 bytes, the bound on a CSV line");
+	free(text);
+	/* no newline at all: found after 1 MiB, not at the end of the input */
+	text = text_of("", "x", 2 * CSVREADER_LINE_MAX, "", &len);
+	assert_int_equal(csvtable_parse(&t, text, len, CSVTABLE_STRICT, "part", "p.csv", &err), -1);
+	assert_string_equal(err.msg, "part 'p.csv': line 1: a line longer than 1048576 bytes, the bound on a CSV line");
+	free(text);
+	text = text_of("a,b\n1,2\n", "z", CSVREADER_LINE_MAX + 5, "\n3,4\n", &len);
+	assert_int_equal(csvtable_parse(&t, text, len, CSVTABLE_SALVAGE, "results", "p.csv", &err), 0);
+	assert_int_equal(t.nrows, 1);
+	assert_string_equal(t.rows[0].cells[1], "2");
+	csvtable_release(&t);
+	free(text);
+	/* a quoted field of 1,100 lines of 1,001 bytes: over the bound at line 1049 */
+	char *lines = text_of("", "q", 1000, "\n", &len);
+	text = text_of("a,b\n1,\"", lines, 1100, "\"\n", &len);
+	assert_int_equal(csvtable_parse(&t, text, len, CSVTABLE_STRICT, "part", "p.csv", &err), -1);
+	assert_string_equal(err.msg, "part 'p.csv': line 1049: a row longer than 1048576 bytes, the bound on a CSV "
+			    "row (a quoted field runs on over its lines)");
+	free(text);
+	text = text_of("a,b\n0,0\n1,\"", lines, 1100, "\"\n", &len);
+	assert_int_equal(csvtable_parse(&t, text, len, CSVTABLE_SALVAGE, "results", "p.csv", &err), 0);
+	assert_int_equal(t.nrows, 1);
+	csvtable_release(&t);
+	free(text);
+	free(lines);
+}
+
+/* A file read whole is bounded too: past the bound, strict mode fails
+ * naming the line, salvage mode keeps the rows within it. */
+static void test_whole_file_bound(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_csvtable.XXXXXX";
+	struct csvtable t;
+	struct cs_error err;
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "a,b\n1,2\n3,4\n5,6\n", 16), 16);
+	close(fd);
+	error_clear(&err);
+	assert_int_equal(csvtable_load_max(&t, path, CSVTABLE_STRICT, "results", 16, &err), 0);
+	assert_int_equal(t.nrows, 3);
+	csvtable_release(&t);
+	assert_int_equal(csvtable_load_max(&t, path, CSVTABLE_STRICT, "results", 12, &err), -1);
+	assert_int_equal(err.kind, ERROR_INPUT);
+	assert_non_null(strstr(err.msg, "': line 4: more than 12 bytes, the most a file read whole may hold"));
+	assert_int_equal(csvtable_load_max(&t, path, CSVTABLE_SALVAGE, "results", 12, &err), 0);
+	assert_int_equal(t.nrows, 2);
+	csvtable_release(&t);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +253,8 @@ int main(void)
 		cmocka_unit_test(test_salvage),
 		cmocka_unit_test(test_row_id),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_line_bound),
+		cmocka_unit_test(test_whole_file_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

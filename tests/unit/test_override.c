@@ -69,6 +69,54 @@ static void test_apply_errors(void **state)
 	assert_string_equal(out, "--set a..b: empty key in path");
 	assert_int_equal(apply("{}", "a[x]=2", out, sizeof out), -1);
 	assert_string_equal(out, "--set a[x]: bad index in path");
+	/* a key is at most 127 bytes */
+	char set[160], want[200];
+	memset(set, 'k', 128);
+	strcpy(set + 128, "=1");
+	snprintf(want, sizeof want, "--set %.128s: key too long", set);
+	assert_int_equal(apply("{}", set, out, sizeof out), -1);
+	assert_string_equal(out, want);
+	set[127] = '=';
+	assert_int_equal(apply("{}", set, out, sizeof out), 0);
+}
+
+/* A value that starts like JSON ('{', '[' or '"' after JSON whitespace)
+ * and is not JSON is an input error naming the path, the value and
+ * jansson's reason, never a string; other text that is not JSON stays a
+ * string. */
+static void test_value_looks_like_json(void **state)
+{
+	(void)state;
+	char out[512];
+	assert_int_equal(apply("{}", "name={\"a\": 1, \"a\": 2}", out, sizeof out), -1);
+	assert_non_null(strstr(out, "scenario 'a.json': --set name: the value \"{\\\"a\\\": 1, \\\"a\\\": 2}\" "
+				    "starts like JSON but is not JSON: column "));
+	assert_non_null(strstr(out, "duplicate object key"));
+	assert_int_equal(apply("{}", "name=\"a\\u0000b\"", out, sizeof out), -1);
+	assert_non_null(strstr(out, "--set name: the value \"\\\"a\\\\u0000b\\\"\" starts like JSON but is not JSON"));
+	assert_non_null(strstr(out, "a \\u0000 (NUL) escape is not allowed"));
+	assert_int_equal(apply("{}", "a.b=[1, 2", out, sizeof out), -1);
+	assert_non_null(strstr(out, "--set a.b: the value \"[1, 2\" starts like JSON but is not JSON"));
+	assert_int_equal(apply("{}", "x= \t{\"a\": }", out, sizeof out), -1);
+	assert_int_equal(apply("{}", "x=[draft] run", out, sizeof out), -1);
+	assert_non_null(strstr(out, "(a string that starts with '[' is written quoted, as JSON: --set 'x=\"[...\"')"));
+	assert_int_equal(apply("{}", "x=\"unterminated", out, sizeof out), -1);
+	assert_int_equal(apply("{}", "x={\"a\": 1} trailing", out, sizeof out), -1);
+	/* not JSON and not starting like it: a string, as before */
+	assert_int_equal(apply("{}", "name=foo", out, sizeof out), 0);
+	assert_string_equal(out, "{\"name\":\"foo\"}");
+	assert_int_equal(apply("{}", "name=a{b}", out, sizeof out), 0);
+	assert_string_equal(out, "{\"name\":\"a{b}\"}");
+	assert_int_equal(apply("{}", "x=tru", out, sizeof out), 0);
+	assert_string_equal(out, "{\"x\":\"tru\"}");
+	/* JSON that parses: its value */
+	assert_int_equal(apply("{}", "name=\"[draft] run\"", out, sizeof out), 0);
+	assert_string_equal(out, "{\"name\":\"[draft] run\"}");
+	assert_int_equal(apply("{}", "x= [1, {\"a\": null}]", out, sizeof out), 0);
+	assert_string_equal(out, "{\"x\":[1,{\"a\":null}]}");
+	assert_true(override_looks_like_json(" \r\n\t\""));
+	assert_false(override_looks_like_json(""));
+	assert_false(override_looks_like_json("\f{"));  /* form feed is not JSON whitespace */
 }
 
 int main(void)
@@ -77,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_apply_creates_and_appends),
 		cmocka_unit_test(test_apply_errors),
+		cmocka_unit_test(test_value_looks_like_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,6 +107,114 @@ static void test_set_errors(void **state)
 	assert_non_null(strstr(err.msg, "workload: unknown key \"tpp\""));
 }
 
+/* A --set value that starts like JSON and is not JSON is refused, naming
+ * the path, the value and jansson's reason, where it used to become a
+ * string silently. */
+static void test_set_value_not_json(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct scenario_override ov;
+	assert_true(override_parse("name={\"a\": 1, \"a\": 2}", &ov));
+	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), -1);
+	assert_int_equal(err.kind, ERROR_INPUT);
+	assert_non_null(strstr(err.msg, "': --set name: the value \"{\\\"a\\\": 1, \\\"a\\\": 2}\" starts like JSON "
+				    "but is not JSON: column 12: duplicate object key"));
+	assert_true(override_parse("name=\"x\\u0000y\"", &ov));
+	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "--set name: the value \"\\\"x\\\\u0000y\\\"\" starts like JSON but is not JSON: "
+				    "column 10: a \\u0000 (NUL) escape is not allowed"));
+	assert_true(override_parse("name=plain words", &ov));
+	assert_int_equal(load_text(base_text, &ov, 1, &s, &err), 0);
+	assert_string_equal(s.name, "plain words");
+	scenario_release(&s);
+}
+
+/* A file named "p" in a fresh directory holding `text` (len bytes);
+ * returns its path (a static buffer). */
+static const char *file_of(const char *text, size_t len)
+{
+	static char path[64];
+	snprintf(path, sizeof path, "/tmp/clustersim-trace-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+/* The traces a scenario names share one line reader: a line longer than
+ * 1 MiB (or a quoted field carried over lines past it) is an input error
+ * naming the trace and the line, found after 1 MiB of it, for the request
+ * trace and for both forms of the job trace. */
+static void test_trace_line_bound(void **state)
+{
+	(void)state;
+	size_t big = (1u << 20) + 10;
+	char *text = malloc(big + 64);
+	char scen[1024];
+	struct scenario s;
+	struct cs_error err;
+	assert_non_null(text);
+	strcpy(text, "arrival_s,prompt_tokens,output_tokens\n0,");
+	size_t head = strlen(text);
+	memset(text + head, '1', big);
+	strcpy(text + head + big, ",10\n");
+	const char *path = file_of(text, strlen(text));
+	snprintf(scen, sizeof scen,
+		 "{\"workload\": {\"kind\": \"inference\", \"model\": \"llama3-8b\", \"serving\": {\"arrival\": "
+		 "{\"process\": \"trace\", \"trace\": \"%s\"}, \"prompt_tokens\": 1000, \"output_tokens\": 200}},"
+		 " \"candidates\": [{\"preset\": \"dgx-h100\"}]}", path);
+	assert_int_equal(load_text(scen, NULL, 0, &s, &err), -1);
+	assert_int_equal(err.kind, ERROR_INPUT);
+	assert_non_null(strstr(err.msg, "': line 2: a line longer than 1048576 bytes, the bound on a trace's line"));
+	unlink(path);
+	static const char *const fleet_heads[][2] = {
+		{ "csv", "submit_s,gpus,duration_s\n\"" },
+		{ "sacct", "JobID|Submit|Start|End|AllocTRES\n" },
+	};
+	for (int i = 0; i < 2; i++) {
+		strcpy(text, fleet_heads[i][1]);
+		head = strlen(text);
+		for (size_t k = 0; k < big; k++)
+			text[head + k] = k % 100 == 99 ? '\n' : 'x';
+		text[head + big] = '\0';
+		path = file_of(text, strlen(text));
+		snprintf(scen, sizeof scen,
+			 "{\"workload\": {\"kind\": \"fleet\", \"fleet\": {\"duration_h\": 24, \"jobs\": [{\"name\": \"s\","
+			 " \"arrival\": {\"process\": \"trace\", \"trace\": \"%s\", \"format\": \"%s\"}}]}},"
+			 " \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 2}]}", path, fleet_heads[i][0]);
+		assert_int_equal(load_text(scen, NULL, 0, &s, &err), -1);
+		/* csv: a quote left open carries the field over lines; sacct has
+		 * no quotes, so its lines are short and the rows are bad */
+		if (i == 0)
+			assert_non_null(strstr(err.msg, "': line 10487: a quoted field longer than 1048576 bytes, the bound on a "
+						    "trace's field (a quote not closed?)"));
+		else
+			assert_null(strstr(err.msg, "longer than"));
+		unlink(path);
+	}
+	free(text);
+}
+
+/* A scenario's inline catalog gives each entry once, as a file does. */
+static void test_inline_catalog_duplicate(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *text =
+		"{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1}},"
+		" \"candidates\": [{\"preset\": \"dgx-h100\"}],"
+		" \"catalog\": {\"fabrics\": [{\"name\": \"nvlink4\", \"efficiency\": 0.8},"
+		"                            {\"name\": \"nvlink4\", \"efficiency\": 0.7}]}}";
+	assert_int_equal(load_text(text, NULL, 0, &s, &err), -1);
+	assert_int_equal(err.kind, ERROR_INPUT);
+	assert_non_null(strstr(err.msg, "': catalog.fabrics[1].name: \"nvlink4\" is also the name of catalog.fabrics[0]: "
+				    "give each entry once in a file"));
+}
+
 static void test_error_message_form(void **state)
 {
 	(void)state;
@@ -302,6 +410,9 @@ int main(void)
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_set_errors),
 		cmocka_unit_test(test_error_message_form),
+		cmocka_unit_test(test_set_value_not_json),
+		cmocka_unit_test(test_trace_line_bound),
+		cmocka_unit_test(test_inline_catalog_duplicate),
 		cmocka_unit_test(test_model_object_with_preset),
 		cmocka_unit_test(test_model_defaults_stated),
 		cmocka_unit_test(test_collective_sizes),
