@@ -1,10 +1,12 @@
 /* clustersim plan: which cluster shape to rent for the scenario's job. */
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "models/eval/evaluate.h"
@@ -80,6 +82,58 @@ static bool get_shape(void *ctx, size_t i, struct cluster_spec *c)
 {
 	const struct shape_ctx *s = ctx;
 	return space_shape(s->space, s->cat, i, c, NULL, 0);
+}
+
+/* ---- progress and interruption ---- */
+
+/* Set by SIGINT or SIGTERM: the search stops after the shape it is on (the
+ * handler is reset, so a second signal ends the process at once). */
+static volatile sig_atomic_t plan_interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	plan_interrupted = 1;
+}
+
+/* A progress line on standard error while the search runs, when that is a
+ * terminal: from one second on, at most four times a second. */
+struct progress {
+	bool show, shown;
+	struct timespec t0, last;
+};
+
+static double seconds_since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static bool on_progress(void *ctx, const struct plan_progress *pr)
+{
+	struct progress *g = ctx;
+	struct timespec now;
+	if (plan_interrupted)
+		return false;
+	if (!g->show)
+		return true;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (seconds_since(&g->t0, &now) < 1 || (g->shown && seconds_since(&g->last, &now) < 0.25))
+		return true;
+	fprintf(stderr, "\rplan: %zu of %zu shapes decided, %zu of at most %zu evaluated, %.1f%% of the work bound; %.0f s ",
+		pr->decided, pr->total, pr->evaluated, pr->to_evaluate, 100 * pr->work / PLAN_WORK_MAX,
+		seconds_since(&g->t0, &now));
+	fflush(stderr);
+	g->shown = true;
+	g->last = now;
+	return true;
+}
+
+/* Clear the progress line (when one was shown). */
+static void progress_end(struct progress *g)
+{
+	if (g->shown)
+		fprintf(stderr, "\r%*s\r", 110, "");
+	g->shown = false;
 }
 
 /* The plan columns after the result kind's. */
@@ -253,10 +307,35 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	};
 	struct plan_outcome o;
 	struct timespec t0, t1;
+	struct progress g = { .show = isatty(STDERR_FILENO) };
+	struct sigaction sa, old_int, old_term;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	plan_interrupted = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	p.progress = on_progress;
+	p.progress_ctx = &g;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	g.t0 = t0;
 	plan_search(&p, &o);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	progress_end(&g);
 	double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (o.stop != PLAN_STOP_DONE) {
+		/* past a bound (bad input: nothing was written) or interrupted */
+		int rc = o.stop == PLAN_STOP_INTERRUPTED ? EXIT_RUNTIME : EXIT_USAGE;
+		if (o.stop == PLAN_STOP_INTERRUPTED)
+			error_runtime(err, "plan: %s; nothing written", o.stop_reason);
+		else
+			error_set(err, "plan: '%s': %s", call->operands[0], o.stop_reason);
+		plan_outcome_release(&o);
+		return rc;
+	}
 
 	/* how much was searched, on standard error */
 	fprintf(stderr, "plan: %zu shapes, %zu evaluated (%zu ok)", o.n, o.fate_count[PLAN_EVALUATED], o.ok);

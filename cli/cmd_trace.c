@@ -22,13 +22,27 @@ static const char usage_text[] =
 	"collectives on its critical path nested in each operation, data-parallel comm,\n"
 	"point-to-point transfers), flow arrows from each transfer to the operation it\n"
 	"feeds. Open it in chrome://tracing or https://ui.perfetto.dev. A candidate whose\n"
-	"plan cannot run (oom, invalid) is bad input: exit 2, nothing written.\n"
+	"plan cannot run (oom, invalid) is bad input: exit 2, nothing written. A trace holds at\n"
+	"most 1,000,000 events (about 300 MB of JSON, written as it is formed): a step that logs\n"
+	"more is bad input too (exit 2, nothing written): trace fewer micro-batches or stages.\n"
 	"  --candidate NAME   trace the candidate of that name\n"
 	"  --set PATH=VALUE   override a field of the scenario\n"
 	"  --seed N           replace the scenario's seed\n"
 	"  --catalog FILE     merge a user's catalog file before reading the scenario\n"
 	"  -o, --output FILE  write the trace to FILE (atomically) instead of standard output\n"
 	"  -h, --help         print this help\n";
+
+/* The bytes of s's first `most` bytes that end on a whole UTF-8
+ * character (a title cut inside one would not be text). */
+static int utf8_prefix(const char *s, size_t most)
+{
+	size_t n = strlen(s);
+	if (n <= most)
+		return (int)n;
+	while (most > 0 && ((unsigned char)s[most] & 0xC0) == 0x80)
+		most--;
+	return (int)most;
+}
 
 static int trace_exec(struct cli_call *call, struct cs_error *err)
 {
@@ -67,8 +81,16 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 		char title[512];
 
 		free(jobs);
+		log.max = TRACE_EVENTS_MAX;  /* the spans kept while the step is simulated */
 		job.trace = &log;
 		evaluate(&job, &res);
+		if (log.dropped > 0) {
+			status = cli_usage_error(err, "trace", "candidate '%s': the step logs more than %zu spans, the most a "
+						 "trace holds; trace a smaller step: fewer micro-batches "
+						 "(global_batch_tokens), pipeline stages or layers", s->candidates[ci].name,
+						 TRACE_EVENTS_MAX);
+			goto out;
+		}
 		/* an unsupported whole run still has its step */
 		if (res.outcome != OUTCOME_OK && res.outcome != OUTCOME_UNSUPPORTED) {
 			status = cli_usage_error(err, "trace", "candidate '%s' cannot run: %s: %s", s->candidates[ci].name,
@@ -82,15 +104,26 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 			tracks[i].gpu = placement_gpu(&pl, c);
 			tracks[i].node = tracks[i].gpu / job.cluster->gpus_per_node;
 		}
-		snprintf(title, sizeof title, "%.100s / %.100s: tp %d pp %d vpp %d dp %d, %s, step %.3f s",
-			 s->name, s->candidates[ci].name, r->plan.tp, r->plan.pp, r->plan.vpp, r->plan.dp,
+		snprintf(title, sizeof title, "%.*s / %.*s: tp %d pp %d vpp %d dp %d, %s, step %.3f s",
+			 utf8_prefix(s->name, 100), s->name, utf8_prefix(s->candidates[ci].name, 100),
+			 s->candidates[ci].name, r->plan.tp, r->plan.pp, r->plan.vpp, r->plan.dp,
 			 schedule_names[r->plan.schedule], r->step_time_s);
 		if (outfile_open(&out, call->o.output, err) < 0) {
 			status = cli_status(err);
 			goto out;
 		}
-		if (trace_write(out.f, title, &log, tracks, r->plan.pp, stream_names,
-				(int)(sizeof stream_names / sizeof stream_names[0])) < 0) {
+		size_t events = 0;
+		int rc = trace_write(out.f, title, &log, tracks, r->plan.pp, stream_names,
+				     (int)(sizeof stream_names / sizeof stream_names[0]), TRACE_EVENTS_MAX, &events);
+		if (rc == -2) {
+			outfile_abort(&out);
+			status = cli_usage_error(err, "trace", "candidate '%s': the trace would hold %zu events, more than "
+						 "the %zu a trace holds; trace a smaller step: fewer "
+						 "micro-batches (global_batch_tokens), pipeline stages or layers",
+						 s->candidates[ci].name, events, TRACE_EVENTS_MAX);
+			goto out;
+		}
+		if (rc < 0) {
 			int e = errno;
 			outfile_abort(&out);
 			error_runtime(err, "cannot write %s: %s", call->o.output ? call->o.output : "standard output", strerror(e ? e : EIO));

@@ -24,10 +24,19 @@ struct trace_track {
 	long node;
 };
 
+/* The most events (metadata, slices, flow starts and ends) a trace may
+ * hold: about 300 MB of JSON. `clustersim trace` also stops the step's
+ * timeline at this many spans (timeline.max), so its memory stays bounded
+ * while the step is simulated. */
+#define TRACE_EVENTS_MAX ((size_t)1000000)
+
 /* Write log's spans; tracks[ntracks] maps each span's track, stream_names
- * [nstreams] names each stream ("compute"). Returns -1 when the stream
- * reports an error. */
+ * [nstreams] names each stream ("compute"). The JSON is written event by
+ * event as it is formed (memory: about 100 bytes a span beside the
+ * timeline). *n_events (when not NULL) gets the events the trace holds.
+ * Returns 0; -2, writing nothing, when they are more than max_events (0:
+ * no bound); -1 when the stream reports an error. */
 int trace_write(FILE *f, const char *title, const struct timeline *log, const struct trace_track *tracks, int ntracks,
-		const char *const *stream_names, int nstreams);
+		const char *const *stream_names, int nstreams, size_t max_events, size_t *n_events);
 
 #endif

@@ -15,6 +15,10 @@
 
 #define SIM_NS_PER_S INT64_C(1000000000)
 #define SIM_TIME_MAX INT64_MAX
+/* A second safely before the clock's end (2^63 ns is 9.223e9 s, 292
+ * years): a model whose inputs could reach the end states a bound below it
+ * or stops here, so that an event saturated at SIM_TIME_MAX never runs. */
+#define SIM_TIME_MAX_S 9.2e9
 
 /* Seconds (finite, >= 0) to nanoseconds, rounded up; saturates at SIM_TIME_MAX. */
 static inline int64_t sim_time_from_s(double s)
@@ -25,6 +29,26 @@ static inline int64_t sim_time_from_s(double s)
 	if (ns < 0)
 		return 0;
 	return (int64_t)ns;
+}
+
+/* Seconds (finite, >= 0) to nanoseconds, rounded to the nearest (half away
+ * from zero, as llround); saturates at SIM_TIME_MAX instead of overflowing. */
+static inline int64_t sim_time_round_s(double s)
+{
+	double ns = s * 1e9;
+	if (!(ns < 9223372036854775808.0))  /* 2^63, exact in a double */
+		return SIM_TIME_MAX;
+	if (ns < 0)
+		return 0;
+	return (int64_t)llround(ns);
+}
+
+/* a + b (both >= 0) in nanoseconds, saturating at SIM_TIME_MAX: a time past
+ * the clock's end stays there (an event at SIM_TIME_MAX runs only if the run
+ * goes that far), never wraps to the past. */
+static inline int64_t sim_time_add(int64_t a, int64_t b)
+{
+	return b > SIM_TIME_MAX - a ? SIM_TIME_MAX : a + b;
 }
 
 /* Nanoseconds to seconds. */

@@ -9,11 +9,19 @@
 struct timeline_span *timeline_add(struct timeline *t, int track, int stream, const char *cat, const char *name,
 				   double start_s, double end_s)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 256;
-		t->spans = xreallocarray(t->spans, t->cap, sizeof *t->spans);
+	struct timeline_span *s;
+	if (t->max > 0 && t->n >= t->max) {
+		t->dropped++;
+		s = &t->spare;
+	} else {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 256;
+			if (t->max > 0 && t->cap > t->max)
+				t->cap = t->max;
+			t->spans = xreallocarray(t->spans, t->cap, sizeof *t->spans);
+		}
+		s = &t->spans[t->n++];
 	}
-	struct timeline_span *s = &t->spans[t->n++];
 	memset(s, 0, sizeof *s);
 	s->track = track;
 	s->stream = stream;
@@ -37,5 +45,5 @@ void timeline_release(struct timeline *t)
 {
 	free(t->spans);
 	t->spans = NULL;
-	t->n = t->cap = 0;
+	t->n = t->cap = t->dropped = 0;
 }

@@ -38,19 +38,25 @@ struct timeline_span {
 	struct timeline_arg args[TIMELINE_ARGS_MAX];
 };
 
-/* A growable list of spans (owned). */
+/* A growable list of spans (owned). With max > 0 it holds at most max
+ * spans: the ones after are counted in `dropped`, not kept, so a model
+ * that logs without end cannot take all memory. */
 struct timeline {
 	struct timeline_span *spans;
 	size_t n, cap;
+	size_t max;              /* 0: no bound */
+	size_t dropped;          /* spans not kept past max */
+	struct timeline_span spare;  /* what a dropped span is written to */
 };
 
 /* Append one span (the name is truncated to fit); returns it, valid until
- * the next append. cat must outlive the timeline. */
+ * the next append (past max: a spare that is overwritten by the next).
+ * cat must outlive the timeline. */
 struct timeline_span *timeline_add(struct timeline *t, int track, int stream, const char *cat, const char *name,
 				   double start_s, double end_s);
 /* Add a named number to s (ignored beyond TIMELINE_ARGS_MAX). */
 void timeline_span_arg(struct timeline_span *s, const char *key, double value);
-/* Free the spans; the timeline is empty afterwards. */
+/* Free the spans; the timeline is empty afterwards (max is kept). */
 void timeline_release(struct timeline *t);
 
 #endif

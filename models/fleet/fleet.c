@@ -235,7 +235,8 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 		return -1;
 	}
 	/* the series: buckets up to the run's cap (10 windows past the window,
-	 * at least 30 days: fleet_sim's), cut at the run's end afterwards */
+	 * at least 30 days, at most the clock's end: fleet_sim_cap_s), cut at the
+	 * run's end afterwards */
 	size_t n_alloc = 0;
 	double end_s = 0;
 	if (series != NULL) {
@@ -244,7 +245,7 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 			if (jobs[i].submit_s / 3600 > w1_h)
 				w1_h = jobs[i].submit_s / 3600;
 		series->step_h = fleet_series_step_h(spec->duration_h);
-		n_alloc = (size_t)ceil((w1_h + fmax(10 * w1_h, 30 * 24.0)) / series->step_h) + 2;
+		n_alloc = (size_t)ceil(fleet_sim_cap_s(w1_h * 3600) / 3600 / series->step_h) + 2;
 		series->allocated_frac = xcalloc(n_alloc, sizeof *series->allocated_frac);
 		series->busy_frac = xcalloc(n_alloc, sizeof *series->busy_frac);
 		series->queued_jobs = xcalloc(n_alloc, sizeof *series->queued_jobs);

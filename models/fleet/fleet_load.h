@@ -18,8 +18,9 @@
 
 #include "models/fleet/fleet_sim.h"
 
-/* A fleet never simulates more jobs than this (memory: ~100 bytes a job). */
-#define FLEET_LOAD_MAX_JOBS 20000000
+/* A fleet never simulates more jobs than this: twice the jobs the reader
+ * lets a fleet ask for (FLEET_JOBS_MAX), for a Poisson count above its mean. */
+#define FLEET_LOAD_MAX_JOBS (2 * FLEET_JOBS_MAX)
 
 /* The jobs of cfg sorted by submission (ties: class, then team, GPUs,
  * duration), into *jobs (caller frees) and *n; the team table (cfg's, or

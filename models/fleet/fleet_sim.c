@@ -13,6 +13,7 @@
 #include "sim/engine.h"
 #include "sim/rng.h"
 #include "sim/stats.h"
+#include "sim/time.h"
 #include "util/xalloc.h"
 
 /* Jobs a scheduling pass looks at past the first one that cannot start
@@ -22,11 +23,18 @@
 #define FLEET_QUEUE_DEPTH 500
 
 /* The run stops at the latest this long after the window's end (10 times
- * the window, at least 30 days), so a cluster far too small for its load,
- * or a job that fails faster than it checkpoints, still ends; jobs not done
- * then show as jobs_done < jobs_submitted. */
+ * the window, at least 30 days), and never past the engine's clock's end
+ * (2^63 ns, 292 years), so a cluster far too small for its load, or a job
+ * that fails faster than it checkpoints, still ends; jobs not done then show
+ * as jobs_done < jobs_submitted. */
 #define FLEET_CAP_WINDOWS 10.0
 #define FLEET_CAP_MIN_S (30 * 86400.0)
+
+double fleet_sim_cap_s(double window_end_s)
+{
+	double cap = window_end_s + fmax(FLEET_CAP_WINDOWS * window_end_s, FLEET_CAP_MIN_S);
+	return cap < SIM_TIME_MAX_S ? cap : SIM_TIME_MAX_S;
+}
 
 enum jstate { J_FUTURE, J_WAITING, J_RUNNING, J_DONE };
 
@@ -120,6 +128,9 @@ struct sim {
 	double frag_area, frag_level, frag_t_s;
 	long preemptions, failures;
 
+	uint64_t handled;            /* events run (FLEET_SIM_MAX_EVENTS) */
+	bool too_long;
+
 	/* the series: jobs waiting integrated since queue_t_s */
 	double queue_t_s;
 
@@ -138,9 +149,11 @@ static double now_s(const struct sim *s)
 	return (double)engine_now(s->e) * 1e-9;
 }
 
+/* A time in seconds on the engine's clock: rounded to a nanosecond and
+ * saturated at its end (SIM_TIME_MAX, 292 years), never wrapped. */
 static int64_t ns_of(double t_s)
 {
-	return (int64_t)llround(t_s * 1e9);
+	return sim_time_round_s(t_s);
 }
 
 static int nodes_of(const struct sim *s, int gpus)
@@ -170,11 +183,25 @@ static void series_add(const struct fleet_sim_config *cfg, double *v, double a, 
 }
 
 /* The waiting jobs since the last change of their number, up to now. */
-static void queue_advance(struct sim *s)
+static void queue_advance_to(struct sim *s, double t)
 {
-	double t = now_s(s);
 	series_add(s->cfg, s->cfg->queued_series, s->queue_t_s, t, (double)s->waiting);
 	s->queue_t_s = t;
+}
+
+static void queue_advance(struct sim *s)
+{
+	queue_advance_to(s, now_s(s));
+}
+
+/* Count an event; at FLEET_SIM_MAX_EVENTS the run stops (the handler
+ * finishes, nothing after it runs) and fleet_sim_run fails with the count. */
+static void tick(struct sim *s)
+{
+	if (++s->handled == FLEET_SIM_MAX_EVENTS) {
+		s->too_long = true;
+		engine_stop(s->e);
+	}
 }
 
 static void request_pass(struct sim *s)
@@ -418,7 +445,7 @@ static void start(struct sim *s, int i)
 		jb->first_start_ns = engine_now(s->e);
 	}
 	double left = jb->j.duration_s - jb->saved_s;
-	jb->finish_ev = engine_at(s->e, engine_now(s->e) + ns_of(jb->seg_restart_s + (left > 0 ? left : 0)),
+	jb->finish_ev = engine_at(s->e, sim_time_add(engine_now(s->e), ns_of(jb->seg_restart_s + (left > 0 ? left : 0))),
 				  ENGINE_CLASS_WORK, &s->on_finish, (uint64_t)i);
 	s->team_held_gpus[jb->j.team] += jb->j.gpus;
 	s->run_by_prank[jb->prank]++;
@@ -453,6 +480,7 @@ static void stop(struct sim *s, int i, double t, double lost_s)
 static void on_finish(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	struct sim *s = SIM_OF(h, on_finish);
+	tick(s);
 	int i = (int)arg;
 	struct sjob *jb = &s->jobs[i];
 	double t = now_s(s);
@@ -765,6 +793,7 @@ static void on_pass(engine *e, struct engine_handler *h, uint64_t arg)
 	(void)e;
 	(void)arg;
 	struct sim *s = SIM_OF(h, on_pass);
+	tick(s);
 	s->pass_pending = false;
 	if (s->sp->policy == FLEET_BACKFILL)
 		pass_backfill(s);
@@ -776,6 +805,7 @@ static void on_pass(engine *e, struct engine_handler *h, uint64_t arg)
 static void on_submit(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	struct sim *s = SIM_OF(h, on_submit);
+	tick(s);
 	size_t i = (size_t)arg;
 	enqueue(s, (int)i, false);
 	s->next_submit = i + 1;
@@ -824,6 +854,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 	(void)e;
 	(void)arg;
 	struct sim *s = SIM_OF(h, on_fail);
+	tick(s);
 	int node;
 	if (s->n_units > 0) {
 		/* Weibull: each GPU and node its own renewal process */
@@ -867,6 +898,7 @@ static void on_repair(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	struct sim *s = SIM_OF(h, on_repair);
+	tick(s);
 	int node = (int)arg;
 	s->gen++;
 	s->up[node] = 1;
@@ -1144,8 +1176,15 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 		snprintf(reason, reason_len, "a fleet of %d nodes of %d GPUs", cfg->nodes, cfg->gpus_per_node);
 		return -1;
 	}
+	if ((double)cfg->nodes * cfg->gpus_per_node > FLEET_SIM_MAX_GPUS) {
+		snprintf(reason, reason_len, "a fleet of %d nodes of %d GPUs: at most %.0f GPUs are simulated (a GPU's "
+			 "failures and free slots are kept one by one)", cfg->nodes, cfg->gpus_per_node,
+			 (double)FLEET_SIM_MAX_GPUS);
+		return -1;
+	}
 	struct sim *s = xcalloc(1, sizeof *s);
 	int rc = -1;
+	bool capped = false;
 	if (cfg->util_series != NULL)
 		memset(cfg->util_series, 0, cfg->n_series * sizeof *cfg->util_series);
 	if (cfg->busy_series != NULL)
@@ -1209,15 +1248,24 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	if (s->n_jobs > 0) {
 		engine_at(s->e, ns_of(s->jobs[0].j.submit_s), ENGINE_CLASS_WORK, &s->on_submit, 0);
 		failures_init(s);
-		double cap = s->w1_s + fmax(FLEET_CAP_WINDOWS * s->w1_s, FLEET_CAP_MIN_S);
-		out->events = engine_run(s->e, ns_of(cap));
+		out->events = engine_run(s->e, ns_of(fleet_sim_cap_s(s->w1_s)));
+		capped = s->done < s->n_jobs;  /* else it stopped when the last job was done */
 	}
-	/* jobs still running at the cap: their runs so far count */
-	double t_end = now_s(s);
+	if (s->too_long) {
+		snprintf(reason, reason_len, "the fleet simulation passed %llu events (%zu jobs) before its end at %.4g h; "
+			 "a shorter duration_h, fewer jobs or fewer failures would end", (unsigned long long)s->handled,
+			 s->n_jobs, now_s(s) / 3600);
+		memset(out, 0, sizeof *out);
+		goto out;
+	}
+	/* jobs still running at the cap: their runs so far count. A run that
+	 * stopped at its cap (jobs were left) ends there, not at its last
+	 * event: a job that runs past it held its GPUs all the way. */
+	double t_end = capped ? fmax(now_s(s), fleet_sim_cap_s(s->w1_s)) : now_s(s);
 	while (s->n_run > 0)
 		stop(s, s->run[s->n_run - 1], t_end, 0);
 	if (s->e != NULL)
-		queue_advance(s);
+		queue_advance_to(s, t_end);
 	if (cfg->end_s != NULL)
 		*cfg->end_s = t_end;
 	s->frag_area += s->frag_level * clip(s, s->frag_t_s, s->w1_s > t_end ? s->w1_s : t_end);

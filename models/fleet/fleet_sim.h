@@ -92,6 +92,20 @@ struct fleet_sim_config {
  * zeroed first; cfg->records, when given, is filled. Same cfg, same bytes. */
 int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out, char *reason, size_t reason_len);
 
+/* Seconds from 0 at which a run whose window ends at window_end_s stops
+ * at the latest: the window's end + 10 windows (at least 30 days), at most
+ * the engine's clock's end (SIM_TIME_MAX_S, 292 years). */
+double fleet_sim_cap_s(double window_end_s);
+
+/* The most GPUs a simulated cluster may have (about 24 bytes each: a
+ * Weibull failure clock per GPU, scratch); beyond, fleet_sim_run refuses
+ * it with a reason. */
+#define FLEET_SIM_MAX_GPUS 10000000L
+
+/* The most engine events one simulation runs; past it the run stops with a
+ * reason (fleet_sim_run returns -1). */
+#define FLEET_SIM_MAX_EVENTS UINT64_C(1000000000)
+
 /* Erlang C: probability that an arrival waits in an M/M/c queue with
  * offered load a = lambda / mu Erlangs (a < c); for the tests and docs. */
 double fleet_erlang_c(int c, double a);

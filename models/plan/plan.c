@@ -146,8 +146,75 @@ static bool meets(const struct objective_spec *o, const struct plan_point *p)
 	return true;
 }
 
+/* The bounds of p: its own, or the defaults. */
+static size_t shapes_max(const struct plan_problem *p)
+{
+	return p->shapes_max > 0 ? p->shapes_max : PLAN_SHAPES_MAX;
+}
+
+static long shape_gpus_max(const struct plan_problem *p)
+{
+	return p->shape_gpus_max > 0 ? p->shape_gpus_max : PLAN_SHAPE_GPUS_MAX;
+}
+
+static double work_max(const struct plan_problem *p)
+{
+	return p->work_max > 0 ? p->work_max : PLAN_WORK_MAX;
+}
+
+double plan_work_weight(long gpus)
+{
+	double k = (double)gpus / 1024;
+	return 1 + k * k;
+}
+
+/* What one plan_search has done, over both of its passes. */
+struct search_run {
+	struct plan_progress pr;
+	double most_plans;           /* the most plans a shape has tried */
+	enum plan_stop stop;
+	char reason[1024];
+};
+
+/* Report progress; false (and stop) when the caller says stop. */
+static bool report(const struct plan_problem *p, struct search_run *run)
+{
+	if (p->progress == NULL || p->progress(p->progress_ctx, &run->pr))
+		return true;
+	run->stop = PLAN_STOP_INTERRUPTED;
+	snprintf(run->reason, sizeof run->reason, "interrupted after %zu of %zu shapes (%zu evaluated)",
+		 run->pr.decided, run->pr.total, run->pr.evaluated);
+	return false;
+}
+
+/* How to narrow a search, the end of every bound's message. */
+static const char narrow[] =
+	"narrow the search: fewer node counts (search.nodes), presets, GPUs, providers or price types, "
+	"a deadline or a budget (--deadline-h, --budget-usd) that rules shapes out before they are evaluated, "
+	"or parallelism fields given instead of \"auto\"";
+
+/* The plans a shape's evaluation tried: a training search's count; a
+ * service's requests simulated over 25 (about 40 us of simulation, a unit
+ * of work) and one more; else 1. */
+static double plans_of(const struct result *r)
+{
+	if (r->kind == RESULT_TRAINING && r->train.plans_tried > 0)
+		return r->train.plans_tried;
+	if (r->kind == RESULT_INFERENCE)
+		return 1 + (double)r->serve.m.requests_sent / 25;
+	return 1;
+}
+
+/* A plan's weight on a shape of `gpus` GPUs: plan_work_weight, but a
+ * service's time is its requests', whatever its GPUs. */
+static double weight_of(const struct plan_problem *p, long gpus)
+{
+	return p->workload->kind == WORKLOAD_INFERENCE ? 1 : plan_work_weight(gpus);
+}
+
 /* Pass 1: resolve each shape, bound it; pass 2: evaluate in order. */
-static void search_once(const struct plan_problem *p, const struct objective_spec *obj, struct plan_outcome *out)
+static void search_once(const struct plan_problem *p, const struct objective_spec *obj, struct plan_outcome *out,
+			struct search_run *run)
 {
 	struct cluster_spec *c = xmalloc(sizeof *c);
 	struct order *ord = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *ord);
@@ -160,8 +227,14 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 	out->points = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *out->points);
 	out->n = p->n_shapes;
 	out->cheapest = out->fastest = -1;
+	run->pr.total = p->n_shapes;
 	for (size_t i = 0; i < p->n_shapes; i++) {
 		struct plan_point *pt = &out->points[i];
+		if (i % 1024 == 1023) {
+			run->pr.decided = i - n_ord;  /* resolving the space is quick: its progress is the ruled out */
+			if (!report(p, run))
+				goto out;
+		}
 		if (!p->shape(p->shape_ctx, i, c)) {
 			pt->fate = PLAN_UNRESOLVED;
 			continue;
@@ -181,8 +254,44 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		ord[n_ord++] = (struct order){ .i = i, .cost = pt->cost_lb_usd, .time = pt->time_lb_s };
 	}
 	qsort(ord, n_ord, sizeof *ord, compare_order);
+
+	/* the bounds on the work, before evaluating anything: the shapes the
+	 * deadline and the budget leave, and the largest of them */
+	size_t left = 0, largest = 0;
+	for (size_t k = 0; k < n_ord; k++) {
+		const struct plan_point *pt = &out->points[ord[k].i];
+		if (!p->no_prune && bounded && ((obj->deadline_h > 0 && pt->time_lb_s > obj->deadline_h * 3600) ||
+						(obj->budget_usd > 0 && pt->cost_lb_usd > obj->budget_usd)))
+			continue;
+		if (left == 0 || pt->gpus > out->points[largest].gpus)
+			largest = ord[k].i;
+		left++;
+	}
+	run->pr.total = p->n_shapes;
+	run->pr.decided = p->n_shapes - n_ord;
+	run->pr.to_evaluate = run->pr.evaluated + left;
+	if (left > shapes_max(p)) {
+		run->stop = PLAN_STOP_SHAPES;
+		snprintf(run->reason, sizeof run->reason, "%zu of the %zu shapes are left to evaluate once the catalog, "
+			 "the prices, memory, the deadline and the budget have ruled the others out, more than the %zu "
+			 "one search may evaluate; %s", left, p->n_shapes, shapes_max(p), narrow);
+		goto out;
+	}
+	if (left > 0 && out->points[largest].gpus > shape_gpus_max(p)) {
+		run->stop = PLAN_STOP_SHAPE_GPUS;
+		snprintf(run->reason, sizeof run->reason, "shape '%s' has %ld GPUs, more than the %ld a shape may have to be "
+			 "evaluated (a plan search's time grows faster than its GPUs); %s", out->points[largest].name,
+			 out->points[largest].gpus, shape_gpus_max(p), narrow);
+		goto out;
+	}
+	if (!report(p, run))
+		goto out;
+
 	for (size_t k = 0; k < n_ord; k++) {
 		struct plan_point *pt = &out->points[ord[k].i];
+		if (k > 0 && !report(p, run))
+			goto out;
+		run->pr.decided++;
 		if (!p->no_prune && bounded) {
 			if (obj->deadline_h > 0 && pt->time_lb_s > obj->deadline_h * 3600) {
 				pt->fate = PLAN_PAST_DEADLINE;
@@ -200,8 +309,20 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 			}
 			if (dominated) {
 				pt->fate = PLAN_DOMINATED;
+				run->pr.to_evaluate--;
 				continue;
 			}
+		}
+		/* the shape's work, at the most plans a shape has tried so far */
+		double next = weight_of(p, pt->gpus) * (run->most_plans > 1 ? run->most_plans : 1);
+		if (run->pr.work + next > work_max(p)) {
+			run->stop = PLAN_STOP_WORK;
+			snprintf(run->reason, sizeof run->reason, "after %zu of at most %zu shapes evaluated (work %.4g: plans "
+				 "tried x (1 + (GPUs / 1024)^2)), '%s' (%ld GPUs, up to %.0f plans as before) would pass %.4g, "
+				 "the most work one search may do; %s", run->pr.evaluated, run->pr.to_evaluate, run->pr.work,
+				 pt->name, pt->gpus, run->most_plans > 1 ? run->most_plans : 1, work_max(p), narrow);
+			run->pr.decided--;
+			goto out;
 		}
 		struct job job = {
 			.kind = p->workload->kind, .workload = p->workload, .cluster = c,
@@ -213,6 +334,11 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 			continue;  /* resolved once already: cannot happen */
 		evaluate(&job, &pt->result);
 		pt->fate = PLAN_EVALUATED;
+		double plans = plans_of(&pt->result);
+		run->pr.evaluated++;
+		run->pr.work += plans * weight_of(p, pt->gpus);
+		if (plans > run->most_plans)
+			run->most_plans = plans;
 		if (priced_ok(&pt->result)) {
 			out->ok++;
 			if (meets(obj, pt)) {
@@ -237,6 +363,8 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		pa->front_p50 = !d50;
 		pa->front_p90 = !d90;
 	}
+	report(p, run);
+out:
 	free(ord);
 	free(feasible);
 	free(c);
@@ -258,12 +386,30 @@ static int compare_front(const void *a, const void *b)
 	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
 }
 
+/* A search that stopped: no front, the reason and where it was. */
+static void stopped(struct plan_outcome *out, const struct search_run *run)
+{
+	for (size_t i = 0; i < out->n; i++)
+		out->points[i].front_p50 = out->points[i].front_p90 = false;
+	out->front = xcalloc(1, sizeof *out->front);
+	out->n_front = out->n_front_p50 = 0;
+	out->cheapest = out->fastest = -1;
+	out->stop = run->stop;
+	snprintf(out->stop_reason, sizeof out->stop_reason, "%s", run->reason);
+	out->progress = run->pr;
+}
+
 void plan_search(const struct plan_problem *p, struct plan_outcome *out)
 {
 	struct objective_spec none = { 0 };
 	bool given = p->objective.deadline_h > 0 || p->objective.budget_usd > 0;
+	struct search_run run = { .stop = PLAN_STOP_DONE };
 
-	search_once(p, &p->objective, out);
+	search_once(p, &p->objective, out, &run);
+	if (run.stop != PLAN_STOP_DONE) {
+		stopped(out, &run);
+		return;
+	}
 	size_t n_feasible = 0;
 	for (size_t i = 0; i < out->n; i++)
 		n_feasible += out->points[i].feasible;
@@ -272,10 +418,15 @@ void plan_search(const struct plan_problem *p, struct plan_outcome *out)
 	if (given && n_feasible == 0) {
 		/* nothing meets it: the front of every shape, so the answer says how close they come */
 		plan_outcome_release(out);
-		search_once(p, &none, out);
+		search_once(p, &none, out, &run);
 		out->objective_given = true;
 		out->objective_met = false;
+		if (run.stop != PLAN_STOP_DONE) {
+			stopped(out, &run);
+			return;
+		}
 	}
+	out->progress = run.pr;
 	out->front = xcalloc(out->n ? out->n : 1, sizeof *out->front);
 	for (size_t i = 0; i < out->n; i++)
 		if (out->points[i].front_p50 || out->points[i].front_p90)

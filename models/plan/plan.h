@@ -36,6 +36,42 @@
 /* Resolve shape i into *c; false when it cannot be made (no such price). */
 typedef bool plan_shape_fn(void *ctx, size_t i, struct cluster_spec *c);
 
+/*
+ * The work one search may do (docs/plan.md, "Bounds"). Before evaluating
+ * anything: at most PLAN_SHAPES_MAX shapes left to evaluate once the
+ * catalog, the prices, the memory bound, the deadline and the budget have
+ * ruled the others out, and none of more than PLAN_SHAPE_GPUS_MAX GPUs.
+ * While evaluating: the plans tried, each weighted by plan_work_weight()
+ * of its GPUs (a service: 1 + its requests simulated / 25, about the same
+ * time a unit), summed over the shapes, at most PLAN_WORK_MAX (a shape is
+ * not started when the most plans a shape has tried so far, on its GPUs,
+ * would pass it). Beyond any of them the search stops with the figures
+ * (plan_outcome.stop).
+ */
+#define PLAN_SHAPES_MAX 20000
+#define PLAN_SHAPE_GPUS_MAX 65536
+#define PLAN_WORK_MAX 1e7
+
+/* What one plan tried on `gpus` GPUs counts towards PLAN_WORK_MAX: 1 +
+ * (gpus / 1024)^2. A plan's time is about constant up to a thousand GPUs
+ * and grows with their square past it (the step model walks its groups
+ * per GPU): measured 28 us a plan on 8 GPUs, 2 ms on 8,192, 39 ms on
+ * 32,768, 30 to 50 us a unit of work at every size. */
+double plan_work_weight(long gpus);
+
+/* How far a search has come, for a progress line. */
+struct plan_progress {
+	size_t decided;          /* shapes decided (evaluated or ruled out) */
+	size_t total;            /* shapes in the space */
+	size_t evaluated;        /* shapes evaluated */
+	size_t to_evaluate;      /* shapes the bounds left to evaluate (at most; dominance rules out more) */
+	double work;             /* plans tried, weighted by their GPUs (plan_work_weight), so far */
+};
+
+/* Called after each shape is decided; returning false stops the search
+ * (plan_outcome.stop = PLAN_STOP_INTERRUPTED), e.g. after SIGINT. */
+typedef bool plan_progress_fn(void *ctx, const struct plan_progress *p);
+
 struct plan_problem {
 	const struct workload_spec *workload;
 	const struct monte_carlo_spec *monte_carlo;
@@ -46,6 +82,22 @@ struct plan_problem {
 	plan_shape_fn *shape;
 	void *shape_ctx;
 	bool no_prune;                     /* evaluate every priced shape (tests, --no-prune) */
+	plan_progress_fn *progress;        /* NULL: none */
+	void *progress_ctx;
+	/* the bounds (0: PLAN_SHAPES_MAX, PLAN_SHAPE_GPUS_MAX, PLAN_WORK_MAX; the tests' smaller) */
+	size_t shapes_max;
+	long shape_gpus_max;
+	double work_max;
+};
+
+/* Why a search ended. Every value but PLAN_STOP_DONE leaves the outcome
+ * without a front (n_front 0) and stop_reason saying why, with the figures. */
+enum plan_stop {
+	PLAN_STOP_DONE,
+	PLAN_STOP_SHAPES,        /* more than shapes_max shapes to evaluate */
+	PLAN_STOP_SHAPE_GPUS,    /* a shape to evaluate has more than shape_gpus_max GPUs */
+	PLAN_STOP_WORK,          /* the weighted plans would pass work_max */
+	PLAN_STOP_INTERRUPTED    /* the progress callback said stop */
 };
 
 /* What became of a shape, in the order plan_search decides it. */
@@ -84,11 +136,15 @@ struct plan_outcome {
 	bool objective_given;
 	bool objective_met;                /* some shape meets it; else the front ignores it */
 	long cheapest, fastest;            /* on the P50 front (-1: none) */
+	enum plan_stop stop;
+	char stop_reason[1024];             /* unless PLAN_STOP_DONE: why, with the numbers and how to narrow */
+	struct plan_progress progress;     /* where the search was when it ended */
 };
 
 /* Search p's shapes into *out (caller releases with plan_outcome_release).
  * With an objective no shape meets, the front is that of every shape,
- * searched again without it, and objective_met is false. */
+ * searched again without it, and objective_met is false. A search past
+ * its bounds or stopped by p->progress ends early: out->stop says so. */
 void plan_search(const struct plan_problem *p, struct plan_outcome *out);
 
 void plan_outcome_release(struct plan_outcome *out);

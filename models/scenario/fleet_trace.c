@@ -12,10 +12,9 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 
-/* The most GPUs one job may ask for, and the longest job (the engine's
- * clock ends near 9e9 s). */
+/* The most GPUs one job may ask for. */
 #define TRACE_GPUS_MAX 1000000
-#define TRACE_SECONDS_MAX 1e9
+#define TRACE_SECONDS_MAX FLEET_TRACE_SECONDS_MAX
 
 /* The columns either format reads. */
 enum {
@@ -41,6 +40,12 @@ struct parse {
 	bool have_header;
 	struct fleet_trace *t;
 	size_t cap;
+	struct fleet_trace_limits lim;
+	size_t rows;                  /* data rows read, skipped ones included */
+	/* sacct: the earliest and latest submission replayed, and their lines */
+	double first_s, last_s;
+	size_t first_line, last_line;
+	char first_cell[32], last_cell[32];
 };
 
 /* The header names of the format: [first, last). */
@@ -109,14 +114,63 @@ static void check_header(struct parse *p)
 	p->have_header = true;
 }
 
-int fleet_trace_parse_time(const char *s, double *out_s)
+static bool leap_year(int y)
 {
-	int y, mo, d, h, mi, se;
-	char tail;
-	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &tail) != 6 || strlen(s) != 19 ||
-	    mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60 || y < 1970 || h < 0 || mi < 0 ||
-	    se < 0)
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int days_in_month(int y, int mo)
+{
+	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	return mo == 2 && leap_year(y) ? 29 : days[mo - 1];
+}
+
+/* The digits of s[at, at + n) as a number, or -1 when one is not a digit. */
+static int digits(const char *s, int at, int n)
+{
+	int v = 0;
+	for (int i = at; i < at + n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * sacct's YYYY-MM-DDTHH:MM:SS, every field its digits, as a time that
+ * exists: a day of its month (February 29 only in leap years), hours 00 to
+ * 23, minutes and seconds 00 to 59 (time_t, which sacct formats, has no
+ * leap second), years 1970 to 9999. 0, or -1 (not that form) or -2 (no
+ * such time) with why filled.
+ */
+static int parse_time(const char *s, double *out_s, char *why, size_t why_size)
+{
+	static const char *const months[12] = { "January", "February", "March", "April", "May", "June", "July",
+						"August", "September", "October", "November", "December" };
+	if (strlen(s) != 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
 		return -1;
+	int y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2);
+	int h = digits(s, 11, 2), mi = digits(s, 14, 2), se = digits(s, 17, 2);
+	if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || se < 0)
+		return -1;
+	if (y < 1970) {
+		snprintf(why, why_size, "the year %d is before 1970", y);
+		return -2;
+	}
+	if (mo < 1 || mo > 12) {
+		snprintf(why, why_size, "there is no month %02d", mo);
+		return -2;
+	}
+	if (d < 1 || d > days_in_month(y, mo)) {
+		snprintf(why, why_size, "%s %d has %d days", months[mo - 1], y, days_in_month(y, mo));
+		return -2;
+	}
+	if (h > 23 || mi > 59 || se > 59) {
+		snprintf(why, why_size, "%s runs from 00 to %d", h > 23 ? "the hour" : mi > 59 ? "a minute" : "a second",
+			 h > 23 ? 23 : 59);
+		return -2;
+	}
 	/* days from civil (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms") */
 	int yy = mo <= 2 ? y - 1 : y;
 	int era = yy / 400;
@@ -126,6 +180,12 @@ int fleet_trace_parse_time(const char *s, double *out_s)
 	double days = (double)era * 146097 + doe - 719468;
 	*out_s = days * 86400 + h * 3600 + mi * 60 + se;
 	return 0;
+}
+
+int fleet_trace_parse_time(const char *s, double *out_s)
+{
+	char why[96];
+	return parse_time(s, out_s, why, sizeof why) == 0 ? 0 : -1;
 }
 
 /* The cell of column c as a number; false after failing when it is not one. */
@@ -148,8 +208,9 @@ static bool cell_number(struct parse *p, int c, double lo, double hi, double *ou
 static void add_job(struct parse *p, const struct fleet_trace_job *j)
 {
 	struct fleet_trace *t = p->t;
-	if (t->n == FLEET_TRACE_MAX_JOBS) {
-		tracefile_fail(&p->tf, "more than %d jobs", FLEET_TRACE_MAX_JOBS);
+	if (t->n == p->lim.jobs) {
+		tracefile_fail(&p->tf, "more than %zu jobs to replay, the most a trace may hold (about %.0f bytes each "
+			       "while a fleet runs); replay part of it", p->lim.jobs, FLEET_BYTES_PER_JOB);
 		return;
 	}
 	if (t->n == p->cap) {
@@ -229,10 +290,15 @@ static bool cell_time(struct parse *p, int c, double *out, bool *unset)
 	*unset = s[0] == '\0' || strcmp(s, "Unknown") == 0 || strcmp(s, "None") == 0;
 	if (*unset)
 		return false;
-	if (fleet_trace_parse_time(s, out) < 0) {
-		char q[96];
-		text_quote(s, q, sizeof q);
+	char q[96], why[96];
+	int rc = parse_time(s, out, why, sizeof why);
+	text_quote(s, q, sizeof q);
+	if (rc == -1) {
 		tracefile_fail(&p->tf, "%s: expected a time such as 2024-03-01T12:00:00, got %s", col_names[c], q);
+		return false;
+	}
+	if (rc < 0) {
+		tracefile_fail(&p->tf, "%s: %s is not a valid time: %s", col_names[c], q, why);
 		return false;
 	}
 	return true;
@@ -273,6 +339,12 @@ static void read_sacct_job(struct parse *p)
 		tracefile_fail(&p->tf, "End %s is before Start %s", p->cells[COL_END], p->cells[COL_START]);
 		return;
 	}
+	if (end - start > TRACE_SECONDS_MAX) {
+		tracefile_fail(&p->tf, "End %s is %.0f s after Start %s, more than the %.0f s (%.1f years) a job may run",
+			       p->cells[COL_END], end - start, p->cells[COL_START], TRACE_SECONDS_MAX,
+			       TRACE_SECONDS_MAX / (365.25 * 86400));
+		return;
+	}
 	j.submit_s = submit;
 	j.gpus = (int)gpus;
 	j.duration_s = end - start;
@@ -283,6 +355,19 @@ static void read_sacct_job(struct parse *p)
 	if (!set_team(p, team, &j))
 		return;
 	add_job(p, &j);
+	if (p->tf.failed)
+		return;
+	/* the span of the submissions replayed, checked at the end */
+	if (p->t->n == 1 || submit < p->first_s) {
+		p->first_s = submit;
+		p->first_line = p->tf.line;
+		text_copy(p->first_cell, sizeof p->first_cell, p->cells[COL_SUBMIT]);
+	}
+	if (p->t->n == 1 || submit > p->last_s) {
+		p->last_s = submit;
+		p->last_line = p->tf.line;
+		text_copy(p->last_cell, sizeof p->last_cell, p->cells[COL_SUBMIT]);
+	}
 }
 
 /* c: the character that ended the row, or -1 at the end of the input. */
@@ -303,6 +388,11 @@ static void on_row(int c, void *data)
 		blank = p->col_of[k] < 0 || p->cells[k][0] == '\0';
 	if (blank && fields == 1)
 		goto clear;  /* an empty line */
+	if (++p->rows > p->lim.rows) {
+		tracefile_fail(&p->tf, "more than %zu rows (job steps and jobs not replayed included), the most a trace "
+			       "may have; give part of it", p->lim.rows);
+		return;
+	}
 	int need = 0;
 	for (int k = 0; k < N_COLS; k++)
 		if (p->col_of[k] + 1 > need)
@@ -340,6 +430,13 @@ static int job_order(const void *a, const void *b)
 struct fleet_trace *fleet_trace_read(FILE *f, const char *path, enum fleet_trace_format format, char *msg,
 				     size_t msg_size)
 {
+	static const struct fleet_trace_limits lim = { .jobs = FLEET_TRACE_MAX_JOBS, .rows = FLEET_TRACE_MAX_ROWS };
+	return fleet_trace_read_limited(f, path, format, &lim, msg, msg_size);
+}
+
+struct fleet_trace *fleet_trace_read_limited(FILE *f, const char *path, enum fleet_trace_format format,
+					     const struct fleet_trace_limits *lim, char *msg, size_t msg_size)
+{
 	/* sacct --parsable2: fields end at '|' and are never quoted */
 	static const struct tracefile_syntax sacct = { .delim = '|', .quoted = false };
 	static const struct tracefile_syntax csv = { .delim = ',', .quoted = true };
@@ -348,6 +445,7 @@ struct fleet_trace *fleet_trace_read(FILE *f, const char *path, enum fleet_trace
 
 	tracefile_init(&p->tf, path, msg, msg_size);
 	p->format = format;
+	p->lim = *lim;
 	for (int c = 0; c < N_COLS; c++)
 		p->col_of[c] = -1;
 	p->t = t = xcalloc(1, sizeof *p->t);
@@ -360,6 +458,14 @@ struct fleet_trace *fleet_trace_read(FILE *f, const char *path, enum fleet_trace
 				 "%ld never started or not ended)", path, t->skipped_steps, t->skipped_no_gpus,
 				 t->skipped_not_run);
 		p->tf.failed = true;
+	}
+	if (!p->tf.failed && t->n > 0 && p->last_s - p->first_s > TRACE_SECONDS_MAX) {
+		/* sacct's absolute times: the span is known at the end; name the latest */
+		p->tf.line = p->last_line;
+		tracefile_fail(&p->tf, "Submit %s is %.0f s (%.1f years) after the first, %s at line %zu: a trace "
+			       "may span at most %.0f s (%.1f years)", p->last_cell, p->last_s - p->first_s,
+			       (p->last_s - p->first_s) / (365.25 * 86400), p->first_cell, p->first_line,
+			       TRACE_SECONDS_MAX, TRACE_SECONDS_MAX / (365.25 * 86400));
 	}
 	bool failed = p->tf.failed;
 	free(p);

@@ -17,7 +17,9 @@
  *   column (any order, no others), one job per row.
  *
  * Submissions are counted from the trace's first one and the jobs sorted
- * by submission. Every defect is one message naming the file and the line.
+ * by submission. A job runs at most FLEET_TRACE_SECONDS_MAX and the
+ * submissions span at most as much; a timestamp must exist (2024-02-30 does
+ * not). Every defect is one message naming the file and the line.
  * Never prints.
  */
 #ifndef CLUSTERSIM_MODELS_SCENARIO_FLEET_TRACE_H
@@ -28,8 +30,24 @@
 
 #include "models/fleet/fleet.h"
 
-/* The most jobs a trace may hold. */
-#define FLEET_TRACE_MAX_JOBS 10000000
+/* The most jobs a trace may replay (the fleet's own bound, FLEET_JOBS_MAX,
+ * counts them with the other classes' jobs), and the most rows it may have,
+ * job steps and skipped jobs included (reading them takes time, not
+ * memory). */
+#define FLEET_TRACE_MAX_JOBS FLEET_JOBS_MAX
+#define FLEET_TRACE_MAX_ROWS 100000000
+
+/* The longest job (End - Start, duration_s) and the longest span of
+ * submissions (the last Submit - the first; submit_s's range), in seconds:
+ * 31.7 years, so that a run to the fleet's cap stays on the engine's clock
+ * (2^63 ns, 292 years). */
+#define FLEET_TRACE_SECONDS_MAX 1e9
+
+/* Bounds of one read (fleet_trace_read_limited): the jobs replayed and the
+ * rows read. */
+struct fleet_trace_limits {
+	size_t jobs, rows;
+};
 
 /*
  * Read the trace at `path` in `format`. Returns a new trace of at least one
@@ -43,8 +61,14 @@ struct fleet_trace *fleet_trace_load(const char *path, enum fleet_trace_format f
 struct fleet_trace *fleet_trace_read(FILE *f, const char *path, enum fleet_trace_format format, char *msg,
 				     size_t msg_size);
 
+/* fleet_trace_read with other bounds than FLEET_TRACE_MAX_JOBS and
+ * FLEET_TRACE_MAX_ROWS (the tests'). */
+struct fleet_trace *fleet_trace_read_limited(FILE *f, const char *path, enum fleet_trace_format format,
+					     const struct fleet_trace_limits *lim, char *msg, size_t msg_size);
+
 /* Seconds since 1970-01-01T00:00:00 of an sacct timestamp
- * YYYY-MM-DDTHH:MM:SS; returns 0, or -1 when s is not one. */
+ * YYYY-MM-DDTHH:MM:SS that exists (a day of its month, 00:00:00 to
+ * 23:59:59, years 1970 to 9999); returns 0, or -1 when s is not one. */
 int fleet_trace_parse_time(const char *s, double *out_s);
 
 /* Free a trace and its jobs; NULL is allowed. */

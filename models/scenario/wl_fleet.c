@@ -7,15 +7,19 @@
 #include <string.h>
 
 #include "models/scenario/fleet_trace.h"
+#include "models/scenario/limits.h"
 #include "models/scenario/reader.h"
 #include "models/scenario/wl_serve.h"
 #include "models/scenario/wl_train.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
-/* The longest window and job: the engine's clock ends near 9e9 s. */
+/* The longest window and job: a run to its cap (the window's end and 10
+ * windows more: fleet_sim_cap_s) would pass the engine's clock's end (2^63
+ * ns, 292 years) from a window of 2.3e5 h; it stops there instead, which
+ * leaves a 1e6 h window 180 years to drain. */
 #define FLEET_HOURS_MAX 1e6
-#define FLEET_SECONDS_MAX 1e9
+#define FLEET_SECONDS_MAX FLEET_TRACE_SECONDS_MAX
 #define FLEET_GPUS_MAX 1000000
 
 static inline unsigned dist_bit(enum fleet_duration_dist d)
@@ -294,6 +298,48 @@ static int read_scheduler(struct jread *r, const json_t *v, struct fleet_spec *f
 	return 0;
 }
 
+/*
+ * The jobs the fleet asks for: each Poisson class's expected count
+ * (rate_per_h x duration_h) and each trace's jobs, at most FLEET_JOBS_MAX
+ * together (failing at the class that asks for the most) and within the
+ * memory this process may have. At r's fleet path.
+ */
+static int check_jobs(struct jread *r, const struct fleet_spec *f)
+{
+	double total = 0, most = -1;
+	int big = 0;
+	for (int i = 0; i < f->n_classes; i++) {
+		const struct fleet_class *k = &f->classes[i];
+		/* a service (an inference class) has no arrivals: rate 0 */
+		double n = k->arrival == FLEET_ARRIVAL_TRACE ? (k->trace_jobs != NULL ? (double)k->trace_jobs->n : 0)
+							      : k->rate_per_h * f->duration_h;
+		total += n;
+		if (n > most) {
+			most = n;
+			big = i;
+		}
+	}
+	if (total > FLEET_JOBS_MAX) {
+		const struct fleet_class *k = &f->classes[big];
+		bool trace = k->arrival == FLEET_ARRIVAL_TRACE;
+		size_t m1 = jread_enter_key(r, "jobs"), m2 = jread_enter_index(r, (size_t)big),
+		       m3 = jread_enter_key(r, "arrival"), m4 = jread_enter_key(r, trace ? "trace" : "rate_per_h");
+		if (trace)
+			jread_fail(r, "%zu jobs (%.4g with the other classes), more than the %d a fleet may "
+				   "simulate; replay part of the trace", k->trace_jobs->n, total, FLEET_JOBS_MAX);
+		else
+			jread_fail(r, "%g jobs/h over duration_h %g h is %.4g jobs (%.4g with the other classes), "
+				   "more than the %d a fleet may simulate; lower rate_per_h or duration_h", k->rate_per_h,
+				   f->duration_h, most, total, FLEET_JOBS_MAX);
+		jread_leave(r, m4);
+		jread_leave(r, m3);
+		jread_leave(r, m2);
+		jread_leave(r, m1);
+		return -1;
+	}
+	return limits_check_memory(r, "jobs", "jobs", total, FLEET_BYTES_PER_JOB);
+}
+
 /* The `fleet` block. */
 static int read_fleet(struct jread *r, const json_t *v, const char *file, const catalog *cat,
 		      struct fleet_spec *f)
@@ -342,7 +388,7 @@ static int read_fleet(struct jread *r, const json_t *v, const char *file, const 
 			return -1;
 		jread_leave(r, mark);
 	}
-	return 0;
+	return check_jobs(r, f);
 }
 
 int wl_fleet_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/scenario/limits.h"
 #include "models/scenario/reader.h"
 #include "models/scenario/serve_trace.h"
 #include "models/scenario/wl_train.h"
+#include "models/serve/serve_sim.h"
 
 /* The longest prompt or output a length may give, in tokens (4 Mi). */
 #define LEN_TOKENS_MAX 4194304
@@ -402,7 +404,7 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	    read_length(r, v, "prompt_tokens", &sv->prompt_tokens) < 0 ||
 	    read_length(r, v, "output_tokens", &sv->output_tokens) < 0 ||
 	    jread_real(r, v, "duration_s", false, 1, 1e7, &sv->duration_s) < 0 ||
-	    jread_int(r, v, "requests", false, 1, 100000000, &requests) < 0 ||
+	    jread_int(r, v, "requests", false, 1, SERVE_SIM_REQUESTS_MAX, &requests) < 0 ||
 	    jread_real(r, v, "prefix_cache_hit", false, 0, 1, &sv->prefix_hit_fraction) < 0 ||
 	    jread_real(r, v, "gpu_memory_fraction", false, 0.01, 1, &sv->gpu_memory_fraction) < 0 ||
 	    read_precision(r, v, "weight_precision", weight_precisions, &sv->has_weight_precision,
@@ -461,6 +463,52 @@ static int load_trace(struct jread *r, struct serving_spec *sv)
 	return 0;
 }
 
+/*
+ * The work the load asks for, at r's serving path: its requests (given, a
+ * rate x duration_s, a trace's rows) at most SERVE_SIM_REQUESTS_MAX, and
+ * their memory within what this process may have. A closed loop for a
+ * duration sends as fast as it is served, unknown before it runs: the
+ * simulation stops it (SERVE_SIM_REQUESTS_STOP).
+ */
+static int check_work(struct jread *r, const struct serving_spec *sv)
+{
+	double n;
+	const char *key;
+
+	switch (sv->process) {
+	case ARRIVAL_TRACE:
+		n = (double)sv->trace_requests->n;
+		key = "arrival";
+		break;
+	case ARRIVAL_POISSON:
+	case ARRIVAL_GAMMA:
+		if (sv->requests <= 0) {
+			n = sv->rate_per_s * sv->duration_s;
+			if (n > SERVE_SIM_REQUESTS_MAX) {
+				size_t mark = jread_enter_key(r, "arrival"), m2 = jread_enter_key(r, "rate_per_s");
+				jread_fail(r, "%g requests/s for duration_s %g s is %.4g requests, more than the %ld one "
+					   "simulation serves; lower rate_per_s or duration_s", sv->rate_per_s,
+					   sv->duration_s, n, SERVE_SIM_REQUESTS_MAX);
+				jread_leave(r, m2);
+				jread_leave(r, mark);
+				return -1;
+			}
+			key = "arrival";
+			break;
+		}
+		/* fall through */
+	case ARRIVAL_OFFLINE:
+	case ARRIVAL_CLOSED_LOOP:
+	default:
+		if (sv->requests <= 0)
+			return 0;
+		n = (double)sv->requests;
+		key = "requests";
+		break;
+	}
+	return limits_check_memory(r, key, "requests", n, SERVE_SIM_BYTES_PER_REQUEST);
+}
+
 int wl_serve_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,
 		  struct workload_spec *w)
 {
@@ -488,7 +536,8 @@ int wl_serve_read(struct jread *r, const json_t *v, const char *file, const cata
 	    read_serving(r, x, file, &w->serving) < 0)
 		return -1;
 	if (check_kv_precision(r, w) < 0 ||
-	    (w->serving.process == ARRIVAL_TRACE && load_trace(r, &w->serving) < 0))
+	    (w->serving.process == ARRIVAL_TRACE && load_trace(r, &w->serving) < 0) ||
+	    check_work(r, &w->serving) < 0)
 		return -1;
 	jread_leave(r, mark);
 	return 0;

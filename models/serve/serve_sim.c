@@ -60,8 +60,6 @@
 #include "sim/time.h"
 #include "util/xalloc.h"
 
-/* A guard against a run that would not end in reasonable time. */
-#define SERVE_SIM_MAX_EVENTS UINT64_C(2000000000)
 
 enum seq_state { SEQ_WAITING, SEQ_RUNNING, SEQ_HANDOFF, SEQ_MOVING, SEQ_DONE };
 enum rep_kind { REP_COLOCATED, REP_PREFILL, REP_DECODE };
@@ -380,6 +378,13 @@ static void request_new(struct sim *s, int prompt, int output, int client)
 	if (!sv->chunked_prefill && prompt - hit > sv->max_batch_tokens) {
 		fail(s, SERVE_SIM_UNSCHEDULABLE, "a prompt of %d tokens to compute exceeds max_batch_tokens %d without chunked prefill",
 		     prompt - hit, sv->max_batch_tokens);
+		return;
+	}
+	long stop = s->cfg->max_requests > 0 ? s->cfg->max_requests : SERVE_SIM_REQUESTS_STOP;
+	if ((long)s->n_seqs >= stop) {
+		fail(s, SERVE_SIM_TOO_LONG, "the serving simulation passed %ld requests, the most it serves (a closed loop "
+		     "for a duration sends as many as finish in it; give requests, at most %ld)", stop,
+		     SERVE_SIM_REQUESTS_MAX);
 		return;
 	}
 	if (s->n_seqs == s->cap_seqs) {

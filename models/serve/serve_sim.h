@@ -32,6 +32,26 @@ struct serve_pool {
 	int gpus_per_replica;
 };
 
+/*
+ * The most requests one simulation serves. The scenario reader refuses a
+ * load that asks for more (`requests`, rate_per_s x duration_s, a trace's
+ * rows); a run that sends more than SERVE_SIM_REQUESTS_STOP (a closed loop
+ * for a duration, whose count is known only as it runs, or a Poisson count
+ * far above its mean: 5% over 2e7 is 220 standard deviations) stops with
+ * SERVE_SIM_TOO_LONG.
+ */
+#define SERVE_SIM_REQUESTS_MAX 20000000L
+#define SERVE_SIM_REQUESTS_STOP (SERVE_SIM_REQUESTS_MAX + SERVE_SIM_REQUESTS_MAX / 20)
+
+/* Bytes a request holds at most while a simulation runs, for the reader's
+ * memory check: its record (88 bytes) and its three latency samples (24),
+ * each array up to twice its length while it grows, and a share of the
+ * inter-token gaps kept (measured: 115 MB for 1e6 requests, 110 each). */
+#define SERVE_SIM_BYTES_PER_REQUEST 256.0
+
+/* The most engine events one simulation runs (SERVE_SIM_TOO_LONG past it). */
+#define SERVE_SIM_MAX_EVENTS UINT64_C(2000000000)
+
 struct serve_sim_config {
 	const struct serving_spec *sv;
 	bool disaggregated;
@@ -39,6 +59,7 @@ struct serve_sim_config {
 	struct serve_pool prefill, decode;    /* disaggregated */
 	const struct topology *topo;          /* disaggregated: the KV transfers' links */
 	uint64_t seed, row_id;
+	long max_requests;                    /* stop past this many (0: SERVE_SIM_REQUESTS_STOP; the tests' less) */
 };
 
 /* Why serve_sim_run could not run a load (its negative returns; added
@@ -46,7 +67,7 @@ struct serve_sim_config {
 enum serve_sim_failure {
 	SERVE_SIM_KV = -1,            /* a request can never fit a replica's KV cache */
 	SERVE_SIM_UNSCHEDULABLE = -2, /* a configuration no step can serve (a prompt over the budget) */
-	SERVE_SIM_TOO_LONG = -3       /* past the event limit */
+	SERVE_SIM_TOO_LONG = -3       /* past the event or request limit */
 };
 
 /* Run the load to the end (every sent request finished). Returns 0, or a

@@ -146,4 +146,68 @@ sed '2s/gres\/gpu=1,/gres\/gpu=x,/' "$ex/fleet-sacct-synthetic.txt" >"$TMP/jobs.
 expect_status 2 "$CLUSTERSIM" run "$TMP/replay.json" -o "$TMP/res.csv" || fail "bad trace row"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "workload.fleet.jobs\[0\].arrival.trace: trace '.*jobs.txt': line 2: AllocTRES" "$TMP/err" &&
 	[ ! -e "$TMP/res.csv" ] && ok || fail "bad trace row: $(cat "$TMP/err")"
+# (c) the top of the documented ranges, on the engine's int64 nanosecond
+# clock (292 years): each used to overflow the run's cap (11 windows) and
+# run no job at all, with status ok and utilization 0
+fleet() { # FILE DURATION_H JOBS...: a fleet of 2 nodes of 8 GPUs at $2
+	f=$1
+	d=$2
+	shift 2
+	printf '{ "name": "edge", "seed": 5, "workload": { "kind": "fleet", "fleet": { "duration_h": %s, "jobs": [ %s ] } },\n' "$d" "$*" >"$f"
+	printf '  "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 2, "price": { "usd_per_gpu_hour": 2 } } ] }\n' >>"$f"
+}
+ecols=team,status,jobs_submitted,jobs_done,gpu_hours,held_gpu_hours,utilization,reason
+# duration_h 1e6 h, its maximum: 8-GPU jobs of 100 h at 0.001 an hour on 16 GPUs: every job
+# is done, utilization = jobs x 800 GPU-h / 1.6e7 held (within one job: the last may run past
+# the window) and near lambda d g / G = 0.05 (4 standard errors of ~1000 jobs)
+fleet "$TMP/long.json" 1000000 '{ "name": "a", "arrival": { "process": "poisson", "rate_per_h": 0.001 }, "gpus": 8, "duration_s": 360000 }'
+expect_status 0 "$CLUSTERSIM" run "$TMP/long.json" --format csv --columns "$ecols" || fail "duration_h 1e6"
+awk -F, 'NR == 2 { n = $3; u = $7
+	exit !($2 == "ok" && n > 800 && $4 == n && (u - n * 5e-5) ^ 2 <= (5e-5) ^ 2 && (u - 0.05) ^ 2 <= (4 * 0.05 / sqrt(1000)) ^ 2 &&
+	       $6 == 16000000) }' "$TMP/out" && ok || fail "duration_h 1e6: $(cat "$TMP/out")"
+# a CSV job submitted at 9e8 s (submit_s goes to 1e9): both jobs done, 2 x 8 GPU-hours in the
+# window, which reaches the last submission
+printf 'submit_s,gpus,duration_s\n0,8,3600\n900000000,8,3600\n' >"$TMP/late.csv"
+fleet "$TMP/late.json" 10 '{ "name": "t", "arrival": { "process": "trace", "trace": "late.csv" } }'
+expect_status 0 "$CLUSTERSIM" run "$TMP/late.json" --format csv --columns "$ecols" || fail "late CSV job"
+awk -F, 'NR == 2 { exit !($2 == "ok" && $3 == 2 && $4 == 2 && $5 == 8 && $6 == 4000000) }' "$TMP/out" && ok ||
+	fail "late CSV job: $(cat "$TMP/out")"
+# an sacct trace spanning 1e9 s, its maximum (1990-01-01 to 2021-09-09T01:46:40): both jobs
+# done; the second, submitted at the window's end, holds no GPU-hour inside it
+printf 'JobID|Submit|Start|End|AllocTRES\n1|1990-01-01T00:00:00|1990-01-01T00:00:00|1990-01-01T01:00:00|gres/gpu=8\n2|2021-09-09T01:46:40|2021-09-09T01:46:40|2021-09-09T02:46:40|gres/gpu=8\n' >"$TMP/span.sacct"
+fleet "$TMP/span.json" 10 '{ "name": "t", "arrival": { "process": "trace", "trace": "span.sacct", "format": "sacct" } }'
+expect_status 0 "$CLUSTERSIM" run "$TMP/span.json" --format csv --columns "$ecols" || fail "sacct span 1e9 s"
+awk -F, 'NR == 2 { exit !($2 == "ok" && $3 == 2 && $4 == 2 && $5 == 8) }' "$TMP/out" && ok || fail "sacct span: $(cat "$TMP/out")"
+# a second more is refused, with the file, the line and the value (exit 2, nothing written)
+sed -i 's/2021-09-09T01:46:40|2021-09-09T01:46:40/2021-09-09T01:46:41|2021-09-09T01:46:41/' "$TMP/span.sacct"
+expect_status 2 "$CLUSTERSIM" run "$TMP/span.json" -o "$TMP/span.csv" || fail "sacct span over 1e9 s"
+grep -q "workload.fleet.jobs\[0\].arrival.trace: trace '.*span.sacct': line 3: Submit 2021-09-09T01:46:41 is 1000000001 s (31.7 years) after the first, 1990-01-01T00:00:00 at line 2: a trace may span at most 1000000000 s" "$TMP/err" &&
+	[ ! -e "$TMP/span.csv" ] && ok || fail "sacct span over 1e9 s: $(cat "$TMP/err")"
+
+# (d) sacct times that do not exist are refused with the file, the line and the value
+for bad in "2024-02-31T00:00:00:February 2024 has 29 days" "2023-02-29T12:00:00:February 2023 has 28 days" \
+	"2024-03-01T24:00:00:the hour runs from 00 to 23" "2024-03-01T12:60:00:a minute runs from 00 to 59" \
+	"2024-03-01T12:00:60:a second runs from 00 to 59"; do
+	t=${bad%%:[a-zA-Z]*}
+	why=${bad#"$t":}
+	printf 'JobID|Submit|Start|End|AllocTRES\n1|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|gres/gpu=8\n2|2023-01-01T00:00:00|2023-01-01T00:00:00|%s|gres/gpu=8\n' "$t" >"$TMP/date.sacct"
+	fleet "$TMP/date.json" 10 '{ "name": "t", "arrival": { "process": "trace", "trace": "date.sacct", "format": "sacct" } }'
+	expect_status 2 "$CLUSTERSIM" run "$TMP/date.json" || { fail "End $t"; continue; }
+	grep -q "trace '.*date.sacct': line 3: End: \"$t\" is not a valid time: $why" "$TMP/err" && ok || fail "End $t: $(cat "$TMP/err")"
+done
+
+# (e) the jobs a fleet asks for: at most 10,000,000 (1e6 jobs/h over 1e6 h asked for 1e12
+# and ran out of memory drawing them), refused at once with the figures
+fleet "$TMP/many.json" 1000000 '{ "name": "a", "arrival": { "process": "poisson", "rate_per_h": 1000000 }, "gpus": 8, "duration_s": 60 }'
+expect_status 2 "$CLUSTERSIM" run "$TMP/many.json" || fail "1e12 jobs"
+grep -q "workload.fleet.jobs\[0\].arrival.rate_per_h: 1e+06 jobs/h over duration_h 1e+06 h is 1e+12 jobs (1e+12 with the other classes), more than the 10000000 a fleet may simulate" "$TMP/err" &&
+	ok || fail "1e12 jobs: $(cat "$TMP/err")"
+# their memory: 5e6 jobs at 1 KB each under a 1 GB address-space limit (not under a
+# sanitizer, whose shadow memory needs more than any such limit)
+fleet "$TMP/mem.json" 5000 '{ "name": "a", "arrival": { "process": "poisson", "rate_per_h": 1000 }, "gpus": 8, "duration_s": 60 }'
+if (ulimit -v 1000000 && "$CLUSTERSIM" --version) >/dev/null 2>&1; then
+	(ulimit -v 1000000 && exec "$CLUSTERSIM" run "$TMP/mem.json") >"$TMP/out" 2>"$TMP/err"
+	[ $? -eq 2 ] && grep -q "workload.fleet.jobs: 5e+06 jobs would need about 5.12 GB (1024 bytes each), more than the .* GB of the room left under the address-space limit (RLIMIT_AS, ulimit -v)" "$TMP/err" &&
+		ok || fail "5e6 jobs in 1 GB: $(cat "$TMP/err")"
+fi
 finish

@@ -110,4 +110,33 @@ expect_status 2 "$CLUSTERSIM" plan "$ex" --top x || fail "--top x"
 expect_status 2 "$CLUSTERSIM" plan "$ex" --deadline-h -3 || fail "--deadline-h -3"
 expect_status 2 "$CLUSTERSIM" plan "$TOP/scenarios/examples/nccl-allreduce.json" || fail "collective"
 grep -q 'plan needs a training' "$TMP/err" && ok || fail "collective: $(cat "$TMP/err")"
+
+# The work of a search is bounded (docs/plan.md, "Bounds"): 1 to 100,000 nodes of one
+# preset are 100,000 shapes, more than the 20,000 one search evaluates (it would have run
+# for weeks without a word), and a shape of 100,000 nodes has 800,000 GPUs, more than the
+# 65,536 a shape may have; both are refused before anything is evaluated, with the figures
+# and how to narrow the search (exit 2, nothing written).
+expect_status 2 "$CLUSTERSIM" plan "$ex" --set 'search.nodes={"min":1,"max":100000}' --set 'search.presets=["aws-p5.48xlarge"]' \
+	-o "$TMP/wide.csv" || fail "100,000 shapes"
+grep -q "^clustersim: plan: '.*llama3-70b-plan.json': 999[0-9][0-9] of the 100000 shapes are left to evaluate once the catalog, the prices, memory, the deadline and the budget have ruled the others out, more than the 20000 one search may evaluate; narrow the search: fewer node counts (search.nodes)" "$TMP/err" &&
+	[ ! -e "$TMP/wide.csv" ] && [ ! -s "$TMP/out" ] && ok || fail "100,000 shapes: $(cat "$TMP/err")"
+expect_status 2 "$CLUSTERSIM" plan "$ex" --set 'search.nodes=[100000]' --set 'search.presets=["aws-p5.48xlarge"]' ||
+	fail "a shape of 800,000 GPUs"
+grep -q "shape '100000 x aws-p5.48xlarge' has 800000 GPUs, more than the 65536 a shape may have to be evaluated" "$TMP/err" &&
+	ok || fail "a shape of 800,000 GPUs: $(cat "$TMP/err")"
+# A rounded batch: plans run different batches, so the search compares time
+# per token, never step time. On 96 x nebius-8x-h100 the search must do at
+# least as well per token as the plan with micro_batch 1 stated (tp 4 pp 4
+# dp 48, 692k tokens/s; comparing step times picked tp 1 dp 768 mb 2, whose
+# batch rounded down 25%: 638k tokens/s, 436 h against 402 h).
+n96="--set candidates[0].preset=nebius-8x-h100 --set candidates[0].nodes=96"
+# shellcheck disable=SC2086
+"$CLUSTERSIM" run "$ex" $n96 --format csv --columns tokens_per_s,wall_time_p50_h >"$TMP/auto96" 2>/dev/null
+# shellcheck disable=SC2086
+"$CLUSTERSIM" run "$ex" $n96 --set 'workload.parallelism={"micro_batch": 1}' --format csv \
+	--columns tokens_per_s,wall_time_p50_h >"$TMP/mb96" 2>/dev/null
+a=$(sed -n 2p "$TMP/auto96"); m=$(sed -n 2p "$TMP/mb96")
+[ -n "$a" ] && [ -n "$m" ] && awk -v a="$a" -v m="$m" 'BEGIN { split(a, x, ","); split(m, y, ",");
+	exit !(x[1] >= y[1] * (1 - 1e-9) && x[2] <= y[2] * (1 + 1e-9)) }' && ok ||
+	fail "auto on 96 nodes ($a) is slower than micro_batch 1 stated ($m)"
 finish

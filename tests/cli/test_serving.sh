@@ -68,4 +68,27 @@ for f in llama3.1-8b-serving llama3-70b-serving llama3-70b-disaggregated llama3-
 	expect_status 0 "$CLUSTERSIM" run "$TOP/scenarios/examples/$f.json" --format csv --columns status || continue
 	[ "$(tail -n +2 "$TMP/out" | grep -cv '^ok$')" -eq 0 ] && ok || fail "$f: $(cat "$TMP/out")"
 done
+# The requests a load asks for are bounded when it is read (exit 2, nothing simulated):
+# 1e7 requests/s for the default 600 s grew until the machine ran out of memory, and
+# requests 1e8 (then inside the range) needed 11 GB of records; at most 20,000,000.
+load() { # FILE SERVING_KEYS
+	printf '{ "workload": { "kind": "inference", "model": "llama3.1-8b", "serving": { %s, "prompt_tokens": 100, "output_tokens": 10 } },\n' "$2" >"$1"
+	printf '  "candidates": [ { "name": "h100", "preset": "crusoe-8x-h100", "gpus_per_node": 1 } ] }\n' >>"$1"
+}
+load "$TMP/fast.json" '"arrival": { "process": "poisson", "rate_per_s": 1e7 }'
+expect_status 2 "$CLUSTERSIM" run "$TMP/fast.json" -o "$TMP/fast.csv" || fail "1e7 requests/s"
+grep -q "^clustersim: scenario '.*fast.json': workload.serving.arrival.rate_per_s: 1e+07 requests/s for duration_s 600 s is 6e+09 requests, more than the 20000000 one simulation serves; lower rate_per_s or duration_s$" "$TMP/err" &&
+	[ ! -e "$TMP/fast.csv" ] && ok || fail "1e7 requests/s: $(cat "$TMP/err")"
+load "$TMP/many.json" '"arrival": { "process": "offline" }, "requests": 1e8'
+expect_status 2 "$CLUSTERSIM" run "$TMP/many.json" || fail "requests 1e8"
+grep -q "workload.serving.requests: expected an integer from 1 to 20000000, got 100000000" "$TMP/err" && ok ||
+	fail "requests 1e8: $(cat "$TMP/err")"
+# and their memory: 5e6 requests at 256 bytes each under a 600 MB address-space limit (not
+# under a sanitizer, whose shadow memory needs more than any such limit)
+load "$TMP/mem.json" '"arrival": { "process": "offline" }, "requests": 5000000'
+if (ulimit -v 600000 && "$CLUSTERSIM" --version) >/dev/null 2>&1; then
+	(ulimit -v 600000 && exec "$CLUSTERSIM" run "$TMP/mem.json") >"$TMP/out" 2>"$TMP/err"
+	[ $? -eq 2 ] && grep -q "workload.serving.requests: 5e+06 requests would need about 1.28 GB (256 bytes each), more than the .* GB of the room left under the address-space limit (RLIMIT_AS, ulimit -v); ask for fewer requests" "$TMP/err" &&
+		ok || fail "5e6 requests in 600 MB: $(cat "$TMP/err")"
+fi
 finish

@@ -54,4 +54,17 @@ assert {"GPU 0 compute", "GPU 0 comm", "GPU 8 compute"} <= names, names
 assert any(e["ph"] == "M" and e["name"] == "process_name" and e["args"]["name"] == "node 1" for e in ev)
 assert sum(e["ph"] == "s" for e in ev) == sum(e["ph"] == "f" for e in ev) > 0
 PY
+
+# A trace holds at most 1,000,000 events: a step of 2,048 micro-batches over 8 stages logs
+# more (it was a 334 MB file, with 3.9 GB held in memory to write it); refused as soon as
+# the step has logged that many spans (exit 2, nothing written).
+cat >"$TMP/big.json" <<'JSON'
+{ "name": "big", "workload": { "kind": "training", "model": "llama3-70b", "seq_len": 4096, "global_batch_tokens": 67108864,
+    "parallelism": { "tp": 8, "pp": 8, "vpp": 1, "dp": 2, "zero": 1, "schedule": "1f1b", "cp": 1, "ep": 1, "micro_batch": 1,
+                     "recompute": "selective", "sequence_parallel": true } },
+  "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 16 } ] }
+JSON
+expect_status 2 "$CLUSTERSIM" trace "$TMP/big.json" -o "$TMP/big.trace.json" || fail "a trace of more than 1e6 events"
+grep -q "^clustersim: trace: candidate 'c': the step logs more than 1000000 spans, the most a trace holds; trace a smaller step" "$TMP/err" &&
+	[ ! -e "$TMP/big.trace.json" ] && ok || fail "a trace of more than 1e6 events: $(cat "$TMP/err")"
 finish

@@ -10,6 +10,7 @@
 #include "models/fleet/fleet_load.h"
 #include "models/fleet/fleet_place.h"
 #include "models/fleet/fleet_sim.h"
+#include "sim/time.h"
 
 static struct fleet_spec *spec_new(enum fleet_policy policy, double duration_h, double warmup_h)
 {
@@ -589,6 +590,12 @@ static void test_invalid(void **state)
 	sp->classes[0].gpus = 40;
 	assert_int_equal(fleet_sim_run(&cfg, &m, reason, sizeof reason), -1);
 	assert_non_null(strstr(reason, "more GPUs than the cluster"));
+	/* a cluster past FLEET_SIM_MAX_GPUS (1e6 nodes of 16): refused before
+	 * anything is allocated for it */
+	sp->classes[0].gpus = 8;
+	cfg = config(sp, 1000000, 16, 1);
+	assert_int_equal(fleet_sim_run(&cfg, &m, reason, sizeof reason), -1);
+	assert_non_null(strstr(reason, "a fleet of 1000000 nodes of 16 GPUs: at most 10000000 GPUs are simulated"));
 	free(sp);
 }
 
@@ -623,6 +630,87 @@ static void test_place(void **state)
 	fleet_place_release(&p);
 }
 
+/*
+ * The top of the documented ranges, on the engine's 2^63 ns clock (292
+ * years): a window of duration_h 1e6 h (3.6e9 s) runs to its end and its
+ * drain stops at the clock's end, not past it (a cap of 11 windows, 4e10
+ * s, overflowed the nanoseconds and no job ran, utilization 0). One class
+ * of 8-GPU jobs of 100 h at 0.001 jobs/h on 16 GPUs: every job is done,
+ * the utilization is the jobs' GPU-hours over the held ones (within one
+ * job's share: the last may run past the window) and within 4 standard
+ * errors of the closed form lambda d g / G = 0.05.
+ */
+static void test_longest_window(void **state)
+{
+	(void)state;
+	struct fleet_spec *sp = spec_new(FLEET_FIFO, 1e6, 0);
+	add_class(sp, "a", 8, 0.001, (struct fleet_duration){ .dist = FLEET_DUR_FIXED, .mean_s = 360000,
+							      .min_s = 360000, .max_s = 360000 });
+	struct fleet_sim_config cfg = config(sp, 2, 8, 3);
+	struct fleet_metrics m;
+	run_ok(&cfg, &m);
+	long n = m.fleet.jobs_submitted;
+	assert_true(n > 800 && n < 1200);
+	assert_int_equal(m.fleet.jobs_done, n);
+	double share = 8 * 100.0 / (16 * 1e6);
+	assert_close_abs(m.utilization, (double)n * share, share);
+	assert_close_abs(m.utilization, 0.001 * 100 * 8 / 16, 4 * 0.05 / sqrt(1000));
+	assert_close(m.held_gpu_hours, 16 * 1e6, 1e-12);
+	assert_close(fleet_sim_cap_s(3.6e9), SIM_TIME_MAX_S, 1e-15);
+	assert_close(fleet_sim_cap_s(3600), 3600 + 30 * 86400, 1e-15);
+	assert_close(fleet_sim_cap_s(5e8), 5.5e9, 1e-15);
+	free(sp);
+}
+
+/*
+ * Jobs at the top of their ranges: one submitted at 1e9 s (a CSV trace's
+ * largest submit_s) that runs 1e9 s (the longest job), done at 2e9 s, and
+ * one whose duration (a workload's, computed, with no bound) ends past the
+ * clock: its end saturates there, it holds its GPUs to the run's end and
+ * is not done, and nothing wraps into the past.
+ */
+static void test_times_past_the_clock(void **state)
+{
+	(void)state;
+	struct fleet_spec *sp = spec_new(FLEET_FIFO, 1, 0);
+	add_class(sp, "a", 8, 0, expo(1));
+	struct fleet_job jobs[] = { job(0, 8, 1e12), job(1e9, 8, 1e9) };
+	struct fleet_job_record rec[2];
+	struct fleet_sim_config cfg = config(sp, 2, 8, 1);
+	double end_s = 0;
+	cfg.jobs = jobs;
+	cfg.n_jobs = 2;
+	cfg.records = rec;
+	cfg.n_records = 2;
+	cfg.end_s = &end_s;
+	struct fleet_metrics m;
+	run_ok(&cfg, &m);
+	assert_int_equal(m.fleet.jobs_submitted, 2);
+	assert_int_equal(m.fleet.jobs_done, 1);
+	assert_close(rec[1].first_start_s, 1e9, 1e-15);
+	assert_close(rec[1].end_s, 2e9, 1e-15);
+	assert_true(rec[0].end_s < 0);
+	/* the window is [0, 1e9 s] (the last submission): the first job holds
+	 * half the GPUs all of it, the second starts at its end */
+	assert_close(m.utilization, 0.5, 1e-12);
+	/* the run stopped at its cap, 11e9 s clipped to the clock's end */
+	assert_close(end_s, SIM_TIME_MAX_S, 1e-15);
+
+	/* a job that outlasts the run holds its GPUs to the cap, not to the
+	 * last event: alone on a window of 1000 h, it keeps all 8 of 16 GPUs
+	 * busy through the window (utilization 0.5, not 0) */
+	struct fleet_job one[] = { job(0, 8, 1e12) };
+	sp->duration_h = 1000;
+	cfg.jobs = one;
+	cfg.n_jobs = 1;
+	cfg.n_records = 1;
+	run_ok(&cfg, &m);
+	assert_int_equal(m.fleet.jobs_done, 0);
+	assert_close(m.utilization, 0.5, 1e-12);
+	assert_close(end_s, 1000 * 3600 + 10 * 1000 * 3600, 1e-15);
+	free(sp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -640,6 +728,8 @@ int main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_place),
+		cmocka_unit_test(test_longest_window),
+		cmocka_unit_test(test_times_past_the_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,15 +22,20 @@ static bool get_shape(void *ctx, size_t i, struct cluster_spec *c)
 	return space_shape(s->space, cat, i, c, NULL, 0);
 }
 
-static void search(const struct scenario *s, bool no_prune, struct plan_outcome *o)
+static struct plan_problem problem(const struct scenario *s, bool no_prune)
 {
 	static struct shape_ctx ctx;
 	ctx.space = s->space;
-	struct plan_problem p = {
+	return (struct plan_problem){
 		.workload = &s->workload, .monte_carlo = &s->monte_carlo, .objective = s->objective,
 		.scenario = s->name, .seed = s->seed, .n_shapes = space_count(s->space),
 		.shape = get_shape, .shape_ctx = &ctx, .no_prune = no_prune,
 	};
+}
+
+static void search(const struct scenario *s, bool no_prune, struct plan_outcome *o)
+{
+	struct plan_problem p = problem(s, no_prune);
 	plan_search(&p, o);
 }
 
@@ -323,6 +328,123 @@ static void test_mix(void **state)
 	scenario_release(&s);
 }
 
+/* A progress callback that says stop once `after` shapes are evaluated
+ * (as plan's does after SIGINT), and counts its calls. */
+struct stopper {
+	size_t after, calls, last_decided;
+	bool monotone;
+};
+
+static bool stop_after(void *ctx, const struct plan_progress *pr)
+{
+	struct stopper *st = ctx;
+	st->calls++;
+	st->monotone = st->monotone && pr->decided >= st->last_decided && pr->decided <= pr->total;
+	st->last_decided = pr->decided;
+	return pr->evaluated < st->after;
+}
+
+static bool has(const char *text, const char *want)
+{
+	if (strstr(text, want) != NULL)
+		return true;
+	print_error("\"%s\" lacks \"%s\"\n", text, want);
+	return false;
+}
+
+/*
+ * The search's bounds (here small; in the program PLAN_SHAPES_MAX,
+ * PLAN_SHAPE_GPUS_MAX and PLAN_WORK_MAX): past each it stops with no front
+ * and the figures, before evaluating anything for the shapes and the
+ * largest shape, before the shape that would pass it for the work (at the
+ * most plans a shape has tried so far); at the shape bounds, and with room
+ * for one more shape of the most plans under the work bound, it runs to its
+ * end. The work is the plans tried, each weighted 1 + (GPUs / 1024)^2,
+ * summed over the shapes evaluated. A progress callback that says stop (SIGINT)
+ * stops it after the shape it is on.
+ */
+static void test_bounds(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct plan_outcome o;
+	assert_int_equal(scenario_of_text(space_scenario, &s, &err), 0);
+	/* unpruned: 40 priced shapes to evaluate, the largest 8 nodes of 8 GPUs */
+	struct plan_problem p = problem(&s, true);
+	p.shapes_max = 39;
+	plan_search(&p, &o);
+	assert_int_equal(o.stop, PLAN_STOP_SHAPES);
+	assert_int_equal(o.n_front, 0);
+	assert_int_equal(o.progress.evaluated, 0);
+	assert_true(has(o.stop_reason, "40 of the 48 shapes are left to evaluate once the catalog, the prices, memory, "
+			"the deadline and the budget have ruled the others out, more than the 39 one search may evaluate; "
+			"narrow the search: fewer node counts (search.nodes)"));
+	plan_outcome_release(&o);
+	p.shapes_max = 0;
+	p.shape_gpus_max = 63;
+	plan_search(&p, &o);
+	assert_int_equal(o.stop, PLAN_STOP_SHAPE_GPUS);
+	assert_int_equal(o.progress.evaluated, 0);
+	assert_true(has(o.stop_reason, "has 64 GPUs, more than the 63 a shape may have to be evaluated"));
+	plan_outcome_release(&o);
+
+	/* at the shape bounds, the whole search: its work is the sum of the
+	 * evaluated shapes' plans x GPUs */
+	p.shapes_max = 40;
+	p.shape_gpus_max = 64;
+	plan_search(&p, &o);
+	assert_int_equal(o.stop, PLAN_STOP_DONE);
+	assert_int_equal(o.progress.evaluated, 40);
+	assert_int_equal(o.progress.decided, 48);
+	double work = 0, most = 0;
+	for (size_t i = 0; i < o.n; i++) {
+		const struct plan_point *pt = &o.points[i];
+		if (pt->fate != PLAN_EVALUATED)
+			continue;
+		double plans = pt->result.train.plans_tried > 0 ? pt->result.train.plans_tried : 1;
+		work += plans * (1 + pow(pt->gpus / 1024.0, 2));
+		most = fmax(most, plans);
+	}
+	assert_close(o.progress.work, work, 1e-12);
+	assert_true(work > 40);
+	size_t n_front = o.n_front;
+	plan_outcome_release(&o);
+	/* a work bound the whole search's work stays under even at the most
+	 * plans of a shape on the largest one: the same search */
+	p.work_max = work + most * plan_work_weight(64);
+	plan_search(&p, &o);
+	assert_int_equal(o.stop, PLAN_STOP_DONE);
+	assert_int_equal(o.n_front, n_front);
+	plan_outcome_release(&o);
+	/* half of it: it stops before the shape that would pass it, having done
+	 * at most the bound (each shape tries as many plans as the most before
+	 * it, or fewer, on this space) */
+	p.work_max = work / 2;
+	plan_search(&p, &o);
+	assert_int_equal(o.stop, PLAN_STOP_WORK);
+	assert_int_equal(o.n_front, 0);
+	assert_true(o.progress.evaluated > 0 && o.progress.evaluated < 40);
+	assert_true(o.progress.work <= work / 2 + most * plan_work_weight(64));
+	assert_true(has(o.stop_reason, "shapes evaluated"));
+	assert_true(has(o.stop_reason, "the most work one search may do; narrow the search"));
+	plan_outcome_release(&o);
+
+	/* interrupted after 3 shapes evaluated */
+	struct stopper st = { .after = 3, .monotone = true };
+	p.work_max = 0;
+	p.progress = stop_after;
+	p.progress_ctx = &st;
+	plan_search(&p, &o);
+	assert_int_equal(o.stop, PLAN_STOP_INTERRUPTED);
+	assert_int_equal(o.progress.evaluated, 3);
+	assert_int_equal(o.n_front, 0);
+	assert_true(st.monotone && st.calls >= 4);
+	assert_true(has(o.stop_reason, "interrupted after"));
+	plan_outcome_release(&o);
+	scenario_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_twelve_nodes),
 		cmocka_unit_test(test_nvl72),
 		cmocka_unit_test(test_mix),
+		cmocka_unit_test(test_bounds),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -564,6 +564,34 @@ static void test_serve_run_auto(void **state)
 	free(b);
 }
 
+/* A closed loop for a duration sends as many requests as finish in it,
+ * unknown before it runs: past the stop (here 1,000 requests, in the
+ * program SERVE_SIM_REQUESTS_STOP) the run stops with SERVE_SIM_TOO_LONG
+ * and the count, instead of growing until memory runs out; below it the
+ * same loop runs to its end. */
+static void test_request_stop(void **state)
+{
+	(void)state;
+	struct lin l = { 0.001, 0, 0, 0 };
+	struct serving_spec sv = spec();
+	sv.process = ARRIVAL_CLOSED_LOOP;
+	sv.concurrency = 4;
+	sv.duration_s = 10;
+	sv.prompt_tokens = fixed(10);
+	sv.output_tokens = fixed(2);
+	struct serve_sim_config cfg = colocated(&sv, &l, 1e6, 1);
+	struct serve_metrics m;
+	char reason[512] = "";
+	/* 4 clients, 2 steps of 1 ms a request: about 2,000 requests in 10 s */
+	cfg.max_requests = 1000;
+	assert_int_equal(serve_sim_run(&cfg, &m, reason, sizeof reason), SERVE_SIM_TOO_LONG);
+	assert_non_null(strstr(reason, "passed 1000 requests"));
+	cfg.max_requests = 1000000;
+	run_ok(&cfg, &m);
+	assert_true(m.requests_done > 1000 && m.requests_done < 1000000);
+	assert_int_equal(m.requests_sent, m.requests_done);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -574,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_seeds),
 		cmocka_unit_test(test_closed_loop),
+		cmocka_unit_test(test_request_stop),
 		cmocka_unit_test(test_never_fits),
 		cmocka_unit_test(test_disaggregated_transfer),
 		cmocka_unit_test(test_disaggregated_load),

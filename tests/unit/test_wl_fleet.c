@@ -8,6 +8,7 @@
 
 #include "models/fleet/fleet.h"
 #include "models/scenario/fleet_trace.h"
+#include "models/scenario/limits.h"
 #include "models/scenario/wl.h"
 
 #include "catalog_fixture.h"
@@ -69,6 +70,28 @@ static void test_parse_time(void **state)
 	assert_int_equal(fleet_trace_parse_time("2024-13-01T12:00:00", &t), -1);
 	assert_int_equal(fleet_trace_parse_time("Unknown", &t), -1);
 	assert_int_equal(fleet_trace_parse_time("2024-03-01T12:00:00Z", &t), -1);
+	/* times that do not exist: no such day of the month (February 29 only
+	 * in leap years: 2000 was one, 1900 and 2023 were not), hour 24,
+	 * minute or second 60, a sign or a space where a digit goes */
+	static const char *const none[] = {
+		"2024-02-30T00:00:00", "2024-02-31T00:00:00", "2023-02-29T00:00:00", "2100-02-29T00:00:00",
+		"2024-04-31T00:00:00", "2024-06-31T12:00:00", "2024-09-31T12:00:00", "2024-11-31T12:00:00",
+		"2024-01-32T00:00:00", "2024-00-10T00:00:00", "2024-03-00T00:00:00", "2024-03-01T24:00:00",
+		"2024-03-01T12:60:00", "2024-03-01T12:00:60", "2024-03-01T-1:00:00", "2024-03-01T 1:00:00",
+		"+024-03-01T01:00:00", "1969-12-31T23:59:59",
+	};
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+		if (fleet_trace_parse_time(none[i], &t) != -1) {
+			print_error("%s was read as %.0f s\n", none[i], t);
+			fail();
+		}
+	}
+	assert_int_equal(fleet_trace_parse_time("2000-02-29T23:59:59", &t), 0);
+	assert_close(t, 11017.0 * 86400 - 1, 0);
+	assert_int_equal(fleet_trace_parse_time("2023-12-31T23:59:59", &t), 0);
+	assert_close(t, 19723.0 * 86400 - 1, 0);
+	assert_int_equal(fleet_trace_parse_time("9999-12-31T23:59:59", &t), 0);
+	assert_close(t, 253402300799.0, 0);
 }
 
 /* An sacct --parsable2 export: steps, jobs without GPUs and jobs that never
@@ -165,6 +188,29 @@ static void test_trace_bad(void **state)
 		{ FLEET_TRACE_CSV, "submit_s,gpus,duration_s\n0,1.5,5\n", "line 2: gpus: expected a whole number, got 1.5" },
 		{ FLEET_TRACE_CSV, "submit_s,gpus,duration_s\n0,1,5\n-3,1,5\n",
 		  "line 3: submit_s: expected a number from 0 to 1e+09, got \"-3\"" },
+		/* dates that do not exist, with their line */
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-02-01T00:00:00|2024-02-01T00:00:00|2024-02-01T01:00:00|gres/gpu=1\n"
+		  "2|a|2024-02-31T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=1\n",
+		  "line 3: Submit: \"2024-02-31T00:00:00\" is not a valid time: February 2024 has 29 days" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2023-02-28T00:00:00|2023-02-29T00:00:00|2023-03-01T01:00:00|gres/gpu=1\n",
+		  "line 2: Start: \"2023-02-29T00:00:00\" is not a valid time: February 2023 has 28 days" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T24:00:00|gres/gpu=1\n",
+		  "line 2: End: \"2024-03-01T24:00:00\" is not a valid time: the hour runs from 00 to 23" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T12:60:00|gres/gpu=1\n",
+		  "line 2: End: \"2024-03-01T12:60:00\" is not a valid time: a minute runs from 00 to 59" },
+		{ FLEET_TRACE_SACCT, "%s1|a|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T12:00:60|gres/gpu=1\n",
+		  "line 2: End: \"2024-03-01T12:00:60\" is not a valid time: a second runs from 00 to 59" },
+		/* a job longer than 1e9 s, a span of submissions over 1e9 s (the
+		 * later one's line; the first: 1990-01-01 = 631152000 s) */
+		{ FLEET_TRACE_SACCT, "%s1|a|1990-01-01T00:00:00|1990-01-01T00:00:00|2021-09-09T01:46:41|gres/gpu=1\n",
+		  "line 2: End 2021-09-09T01:46:41 is 1000000001 s after Start 1990-01-01T00:00:00, more than the "
+		  "1000000000 s (31.7 years) a job may run" },
+		{ FLEET_TRACE_SACCT, "%s2|a|2021-09-09T01:46:41|2021-09-09T01:46:41|2021-09-09T02:00:00|gres/gpu=1\n"
+		  "1|a|1990-01-01T00:00:00|1990-01-01T00:00:00|1990-01-01T01:00:00|gres/gpu=1\n",
+		  "line 2: Submit 2021-09-09T01:46:41 is 1000000001 s (31.7 years) after the first, 1990-01-01T00:00:00 at "
+		  "line 3: a trace may span at most 1000000000 s (31.7 years)" },
+		{ FLEET_TRACE_CSV, "submit_s,gpus,duration_s\n0,1,1000000001\n",
+		  "line 2: duration_s: expected a number from 0 to 1e+09, got \"1000000001\"" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[1024];
@@ -180,6 +226,110 @@ static void test_trace_bad(void **state)
 	snprintf(path, sizeof path, "%s/absent.txt", test_dir());
 	assert_null(fleet_trace_load(path, FLEET_TRACE_SACCT, msg, sizeof msg));
 	assert_non_null(strstr(msg, "cannot open"));
+}
+
+/* The top of a trace's ranges is read: a job of exactly 1e9 s and
+ * submissions spanning exactly 1e9 s (1990-01-01 to 2021-09-09T01:46:40),
+ * a CSV job at submit_s 1e9. Rows and jobs are bounded: past the jobs a
+ * trace may replay or the rows it may have (here 3 and 5; in the program
+ * FLEET_TRACE_MAX_JOBS and FLEET_TRACE_MAX_ROWS) it is refused at the row
+ * that passes, skipped job steps counted among the rows. */
+static void test_trace_bounds(void **state)
+{
+	(void)state;
+	char path[256], msg[512], want[512];
+	write_file("top.sacct", "JobID|Submit|Start|End|AllocTRES\n"
+		   "1|1990-01-01T00:00:00|1990-01-01T00:00:00|2021-09-09T01:46:40|gres/gpu=8\n"
+		   "2|2021-09-09T01:46:40|2021-09-09T01:46:40|2021-09-09T02:46:40|gres/gpu=8\n", path, sizeof path);
+	struct fleet_trace *t = fleet_trace_load(path, FLEET_TRACE_SACCT, msg, sizeof msg);
+	if (t == NULL)
+		print_error("%s\n", msg);
+	assert_non_null(t);
+	assert_int_equal(t->n, 2);
+	assert_close(t->jobs[0].duration_s, 1e9, 0);
+	assert_close(t->jobs[1].submit_s, 1e9, 0);
+	fleet_trace_free(t);
+	write_file("top.csv", "submit_s,gpus,duration_s\n0,8,1000000000\n1000000000,8,1\n", path, sizeof path);
+	t = fleet_trace_load(path, FLEET_TRACE_CSV, msg, sizeof msg);
+	assert_non_null(t);
+	assert_close(t->jobs[1].submit_s, 1e9, 0);
+	assert_close(t->jobs[0].duration_s, 1e9, 0);
+	fleet_trace_free(t);
+
+	const struct fleet_trace_limits lim = { .jobs = 3, .rows = 5 };
+	write_file("rows.sacct", "JobID|Submit|Start|End|AllocTRES\n"
+		   "1|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "1.0|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "2|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "2.0|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "\n"
+		   "3|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n", path, sizeof path);
+	FILE *f = fopen(path, "r");
+	t = fleet_trace_read_limited(f, path, FLEET_TRACE_SACCT, &lim, msg, sizeof msg);
+	fclose(f);
+	assert_non_null(t);  /* 5 rows (the blank line is none), 3 jobs: at both bounds */
+	assert_int_equal(t->n, 3);
+	fleet_trace_free(t);
+	write_file("rows2.sacct", "JobID|Submit|Start|End|AllocTRES\n"
+		   "1|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "1.0|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "1.1|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "2|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "2.0|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n"
+		   "3|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=8\n", path, sizeof path);
+	f = fopen(path, "r");
+	assert_null(fleet_trace_read_limited(f, path, FLEET_TRACE_SACCT, &lim, msg, sizeof msg));
+	fclose(f);
+	snprintf(want, sizeof want, "trace '%s': line 7: more than 5 rows (job steps and jobs not replayed included), "
+		 "the most a trace may have; give part of it", path);
+	assert_string_equal(msg, want);
+	write_file("jobs.csv", "submit_s,gpus,duration_s\n0,1,1\n1,1,1\n2,1,1\n3,1,1\n", path, sizeof path);
+	f = fopen(path, "r");
+	assert_null(fleet_trace_read_limited(f, path, FLEET_TRACE_CSV, &lim, msg, sizeof msg));
+	fclose(f);
+	snprintf(want, sizeof want, "trace '%s': line 5: more than 3 jobs to replay, the most a trace may hold", path);
+	assert_int_equal(strncmp(msg, want, strlen(want)), 0);
+}
+
+/*
+ * The jobs a fleet asks for are bounded when it is read: its Poisson
+ * classes' expected counts (rate_per_h x duration_h) and its traces' jobs,
+ * at most FLEET_JOBS_MAX (10,000,000) together, refused at the class that
+ * asks for the most (1e6 jobs/h over 1e6 h asked for 1e12 jobs: memory
+ * ran out before 20 million were drawn). At the bound the fleet is read.
+ */
+static void test_job_bounds(void **state)
+{
+	(void)state;
+	char path[256];
+	struct scenario s;
+	struct cs_error err;
+	assert_refused("{\"duration_h\": 1000000, \"jobs\": [{\"name\": \"x\", \"arrival\": {\"process\": \"poisson\","
+		       " \"rate_per_h\": 1000000}, \"gpus\": 8, \"duration_s\": 30}]}", "",
+		       "workload.fleet.jobs[0].arrival.rate_per_h: 1e+06 jobs/h over duration_h 1e+06 h is 1e+12 jobs "
+		       "(1e+12 with the other classes), more than the 10000000 a fleet may simulate; lower rate_per_h or "
+		       "duration_h");
+	/* two classes of 6e6 each: the first of the largest is named */
+	write_file("two.csv", "submit_s,gpus,duration_s\n0,8,60\n", path, sizeof path);
+	assert_refused("{\"duration_h\": 1000, \"jobs\": [{\"name\": \"t\", \"arrival\": {\"process\": \"trace\","
+		       " \"trace\": \"two.csv\"}}, {\"name\": \"a\", \"arrival\": {\"process\": \"poisson\","
+		       " \"rate_per_h\": 6000}, \"gpus\": 8, \"duration_s\": 30}, {\"name\": \"b\", \"arrival\":"
+		       " {\"process\": \"poisson\", \"rate_per_h\": 6000}, \"gpus\": 8, \"duration_s\": 30}]}", "",
+		       "workload.fleet.jobs[1].arrival.rate_per_h: 6000 jobs/h over duration_h 1000 h is 6e+06 jobs "
+		       "(1.2e+07 with the other classes), more than the 10000000");
+	/* at the bound: 1e7 jobs over the documented maximum window (the
+	 * memory, 10 GB at 1 KB a job, is this machine's: read, or refused with
+	 * its figure) */
+	struct limits_memory mem;
+	limits_memory_available(&mem);
+	const char *at = "{\"duration_h\": 1000000, \"jobs\": [{\"name\": \"x\", \"arrival\": {\"process\": \"poisson\","
+			 " \"rate_per_h\": 10}, \"gpus\": 8, \"duration_s\": 30}]}";
+	if (mem.bytes == 0 || 1e7 * FLEET_BYTES_PER_JOB <= (double)mem.bytes) {
+		assert_int_equal(fleet_of(at, "", &s, &err), 0);
+		scenario_release(&s);
+	} else {
+		assert_refused(at, "", "workload.fleet.jobs: 1e+07 jobs would need about 10.2 GB (1024 bytes each)");
+	}
 }
 
 /* Every key arrives; teams are numbered in order of first appearance, the
@@ -333,6 +483,8 @@ int main(void)
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_trace_bounds),
+		cmocka_unit_test(test_job_bounds),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -6,8 +6,10 @@
 
 #include <string.h>
 
+#include "models/scenario/limits.h"
 #include "models/scenario/serve_trace.h"
 #include "models/scenario/wl.h"
+#include "models/serve/serve_sim.h"
 #include "models/train/train.h"
 
 #include "catalog_fixture.h"
@@ -220,7 +222,7 @@ static void test_bad_values(void **state)
 		{ "{\"arrival\": {\"rate_per_s\": 1}, \"requests\": 10, \"duration_s\": 10, %s}",
 		  "workload.serving.duration_s: give requests or duration_s, not both" },
 		{ "{\"arrival\": {\"rate_per_s\": 1}, \"requests\": 0, %s}",
-		  "workload.serving.requests: expected an integer from 1 to 100000000, got 0" },
+		  "workload.serving.requests: expected an integer from 1 to 20000000, got 0" },
 		{ "{\"arrival\": {\"process\": \"trace\"}, %s}",
 		  "workload.serving.arrival.trace: missing required key (process \"trace\")" },
 		{ "{\"arrival\": {\"process\": \"burst\"}, %s}",
@@ -500,6 +502,47 @@ static void test_trace_in_scenario(void **state)
 	assert_int_equal(err.kind, ERROR_INPUT);
 }
 
+/*
+ * The requests a load asks for are bounded when it is read: `requests`
+ * from 1 to 20,000,000 (it was 1e8: 11 GB of records), rate_per_s x
+ * duration_s at most as many (1e7 requests/s for the default 600 s grew
+ * until memory ran out), and the requests' memory (256 bytes each) within
+ * what this process may have. At the bound itself, the load is read when
+ * the machine has the memory and refused with the memory's figures when
+ * not: either is a fact of this machine, checked against its figure.
+ */
+static void test_work_bounds(void **state)
+{
+	(void)state;
+	const char *lens = "\"prompt_tokens\": 100, \"output_tokens\": 10";
+	char buf[1024];
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"rate_per_s\": 1}, \"requests\": 100000000, %s}", lens);
+	assert_refused(buf, "workload.serving.requests: expected an integer from 1 to 20000000, got 100000000");
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"process\": \"offline\"}, \"requests\": 20000001, %s}", lens);
+	assert_refused(buf, "workload.serving.requests: expected an integer from 1 to 20000000, got 20000001");
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"rate_per_s\": 1e7}, %s}", lens);
+	assert_refused(buf, "workload.serving.arrival.rate_per_s: 1e+07 requests/s for duration_s 600 s is 6e+09 "
+		       "requests, more than the 20000000 one simulation serves; lower rate_per_s or duration_s");
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"process\": \"gamma\", \"rate_per_s\": 20000, \"cv\": 2},"
+		 " \"duration_s\": 1000.5, %s}", lens);
+	assert_refused(buf, "workload.serving.arrival.rate_per_s: 20000 requests/s for duration_s 1000.5 s is "
+		       "2.001e+07 requests, more than the 20000000");
+
+	/* at the bound: 2e7 requests, 5.12 GB */
+	struct limits_memory mem;
+	struct scenario s;
+	struct cs_error err;
+	limits_memory_available(&mem);
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"rate_per_s\": 20000}, \"duration_s\": 1000, %s}", lens);
+	if (mem.bytes == 0 || 2e7 * SERVE_SIM_BYTES_PER_REQUEST <= (double)mem.bytes) {
+		assert_int_equal(serving_of(buf, &s, &err), 0);
+		assert_close(s.workload.serving.rate_per_s * s.workload.serving.duration_s, SERVE_SIM_REQUESTS_MAX, 0);
+		scenario_release(&s);
+	} else {
+		assert_refused(buf, "workload.serving.arrival: 2e+07 requests would need about 5.12 GB (256 bytes each)");
+	}
+}
+
 static int group_setup(void **state)
 {
 	return setup(state) || test_dir_make("test_wl_serve");
@@ -524,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_trace_read),
 		cmocka_unit_test(test_trace_bad),
 		cmocka_unit_test(test_trace_in_scenario),
+		cmocka_unit_test(test_work_bounds),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
