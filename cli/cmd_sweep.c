@@ -6,9 +6,10 @@
  * The points of shard I/N are those with k mod N == I. With --jobs J the
  * points left to compute are jobs of a pool of J forked workers (workers.h),
  * taken back in point order, so the output bytes do not depend on J. A
- * point's rows come from sweep_point, or from -o FILE with --resume
- * (sweep_resume); they go to sweep_sink. Every row ends with the sweep's
- * fingerprint (sweep_fingerprint).
+ * point's rows come from sweep_point, or with --resume from -o FILE and its
+ * journal FILE.partial (sweep_resume); they go to sweep_sink, which writes
+ * CSV to the journal point by point, so that a kill loses no finished
+ * point. Every row ends with the sweep's fingerprint (sweep_fingerprint).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +26,7 @@
 #include "cli/sweep_run.h"
 #include "cli/sweep_sink.h"
 #include "cli/workers.h"
+#include "output/outfile.h"
 #include "util/xalloc.h"
 
 static const char usage_text[] =
@@ -52,10 +54,14 @@ static const char usage_text[] =
 	"                 this order; all: every column; help: list them with their units\n"
 	"  -o, --output FILE  write results to FILE (atomically; CSV unless --format says otherwise)\n"
 	"  -h, --help     print this help\n"
-	"The last column, sweep_fingerprint, says what the rows were computed from.\n"
-	"Interrupted (SIGINT, SIGTERM) with -o FILE and CSV output, it writes the points finished\n"
-	"so far to FILE and exits 1; --resume then finishes the shard. A FILE that existed before\n"
-	"a run without --resume is left as it was: the points finished go to FILE.partial.\n";
+	"The last column, sweep_fingerprint, says what the rows were computed from (the inputs,\n"
+	"options and the contents of every catalog and trace the points read).\n"
+	"CSV to -o FILE goes to FILE.partial as each point finishes (synced to disk at most once\n"
+	"a second) and becomes FILE at the end, so a run killed in any way (SIGKILL too) keeps its\n"
+	"finished points there: --resume reads FILE and FILE.partial and computes only the rest.\n"
+	"Interrupted (SIGINT, SIGTERM), it writes the points finished so far to FILE and exits 1;\n"
+	"--resume then finishes the shard. A FILE that existed before a run without --resume is\n"
+	"left as it was: the points finished stay in FILE.partial.\n";
 
 #define JOBS_MAX 1024
 #define SHARDS_MAX 1000000
@@ -70,10 +76,18 @@ static void on_signal(int sig)
 
 /* ---- the shard ----------------------------------------------------------- */
 
+/* What --resume reads: FILE, then its journal FILE.partial (which a run
+ * that was killed or interrupted left). */
+enum { RESUME_FILES = 2 };
+
 struct shard_plan {
 	uint64_t shard, nshards;
 	uint64_t npoints;        /* points of this shard: k = shard + i * nshards */
-	struct sweep_resume *resume;  /* with --resume: FILE, which holds some points complete, or NULL */
+	/* with --resume: FILE and FILE.partial, each holding some points
+	 * complete, or NULL */
+	struct sweep_resume *resume[RESUME_FILES];
+	char *journal;           /* FILE.partial's name, or NULL */
+	uint64_t nkept;
 	uint64_t *compute;       /* shard indexes to compute, ascending */
 	uint64_t ncompute;
 };
@@ -83,27 +97,52 @@ static uint64_t shard_point(const struct shard_plan *sp, uint64_t i)
 	return sp->shard + i * sp->nshards;
 }
 
-static bool is_kept(const struct shard_plan *sp, uint64_t i)
+/* The reader that holds shard index i complete, or NULL. */
+static struct sweep_resume *kept_by(const struct shard_plan *sp, uint64_t i)
 {
-	return sweep_resume_kept(sp->resume, i);
+	for (size_t r = 0; r < RESUME_FILES; r++)
+		if (sweep_resume_kept(sp->resume[r], i))
+			return sp->resume[r];
+	return NULL;
 }
 
-/* The shard's points, those FILE holds with --resume, and those to compute. */
+static bool is_kept(const struct shard_plan *sp, uint64_t i)
+{
+	return kept_by(sp, i) != NULL;
+}
+
+/* "'FILE'", "'FILE.partial'" or "'FILE' and 'FILE.partial'": what was resumed. */
+static void resumed_names(const struct shard_plan *sp, const char *file, char *buf, size_t size)
+{
+	if (sp->resume[0] != NULL && sp->resume[1] != NULL)
+		snprintf(buf, size, "'%s' and '%s'", file, sp->journal);
+	else
+		snprintf(buf, size, "'%s'", sp->resume[0] != NULL ? file : sp->journal);
+}
+
+/* The shard's points, those FILE and FILE.partial hold with --resume, and
+ * those to compute. */
 static int plan_shard(const struct sweep_run *run, struct shard_plan *sp, bool resume, struct cs_error *err)
 {
-	uint64_t n = sweep_points(run->sw), nkept;
+	uint64_t n = sweep_points(run->sw);
 
 	sp->npoints = n > sp->shard ? (n - sp->shard - 1) / sp->nshards + 1 : 0;
 	if (resume) {
 		struct sweep_resume_shard sh = { sp->shard, sp->nshards, sp->npoints };
-		if (sweep_resume_open(run, &sh, run->o->output, &sp->resume, err) < 0)
+		sp->journal = outfile_journal_name(run->o->output);
+		if (sweep_resume_open(run, &sh, run->o->output, &sp->resume[0], err) < 0 ||
+		    (sp->journal != NULL && sweep_resume_open(run, &sh, sp->journal, &sp->resume[1], err) < 0))
 			return -1;
 	}
-	nkept = sweep_resume_nkept(sp->resume);
-	if (sp->resume != NULL)  /* a file with this sweep's header was there */
-		fprintf(stderr, "sweep: resuming '%s': kept %" PRIu64 " of %" PRIu64 " points, computing %" PRIu64 "\n",
-			run->o->output, nkept, sp->npoints, sp->npoints - nkept);
-	sp->compute = xcalloc(sp->npoints - nkept + 1, sizeof *sp->compute);
+	for (uint64_t i = 0; i < sp->npoints; i++)
+		sp->nkept += is_kept(sp, i);
+	if (sp->resume[0] != NULL || sp->resume[1] != NULL) {  /* a file with this sweep's header was there */
+		char names[2 * 1024];
+		resumed_names(sp, run->o->output, names, sizeof names);
+		fprintf(stderr, "sweep: resuming %s: kept %" PRIu64 " of %" PRIu64 " points, computing %" PRIu64 "\n",
+			names, sp->nkept, sp->npoints, sp->npoints - sp->nkept);
+	}
+	sp->compute = xcalloc(sp->npoints - sp->nkept + 1, sizeof *sp->compute);
 	for (uint64_t i = 0; i < sp->npoints; i++)
 		if (!is_kept(sp, i))
 			sp->compute[sp->ncompute++] = i;
@@ -112,7 +151,9 @@ static int plan_shard(const struct sweep_run *run, struct shard_plan *sp, bool r
 
 static void shard_plan_release(struct shard_plan *sp)
 {
-	sweep_resume_free(sp->resume);
+	for (size_t r = 0; r < RESUME_FILES; r++)
+		sweep_resume_free(sp->resume[r]);
+	free(sp->journal);
 	free(sp->compute);
 }
 
@@ -175,17 +216,43 @@ static rowset *shard_chunk(struct shard_exec *x, uint64_t i, struct cs_error *er
 	uint64_t k = shard_point(x->sp, i);
 
 	if (is_kept(x->sp, i))
-		return sweep_resume_take(x->sp->resume, k, err);
+		return sweep_resume_take(kept_by(x->sp, i), k, err);
 	if (x->ws.n > 0)
 		return workers_take(&x->ws, x->next_compute++, k, (const char *const *)run->cols, run->ncols, err);
 	return sweep_point_rows(run, k);
 }
 
-/* Give the output up after a failure; returns the exit status for err. */
-static int shard_fail(struct shard_exec *x, int status)
+/* Say in err, after its message, where the points written so far are and
+ * how to finish: `journal` holds them; FILE too when it was not there
+ * before (or was resumed), else only -o journal --resume continues them. */
+static void add_resume_hint(struct cs_error *err, const struct shard_exec *x, const char *journal, bool resumed)
 {
+	char msg[ERROR_MSG_MAX];
+	bool elsewhere = x->sink->existed && !resumed;
+	snprintf(msg, sizeof msg, "%.600s; the %" PRIu64 " points written are in '%.150s': run the same command with %s%.150s%s--resume to finish",
+		 err->msg, x->done, journal, elsewhere ? "-o '" : "", elsewhere ? journal : "", elsewhere ? "' " : "");
+	if (err->kind == ERROR_INPUT)
+		error_set(err, "%s", msg);
+	else
+		error_runtime(err, "%s", msg);
+}
+
+/* Give the output up after a failure (err says why); returns status. The
+ * points written to the journal (FILE.partial) stay there for --resume,
+ * and err says so. */
+static int shard_fail(struct shard_exec *x, int status, bool resumed, struct cs_error *err)
+{
+	struct sweep_sink *k = x->sink;
+	char *kept = NULL;
+	struct cs_error keep_err;
+
 	workers_stop(&x->ws);
-	sweep_sink_abort(x->sink);
+	error_clear(&keep_err);
+	if (!k->journal || x->done == 0)
+		sweep_sink_abort(k);
+	else if (sweep_sink_commit_partial(k, &kept, &keep_err) == 0)
+		add_resume_hint(err, x, kept, resumed);
+	free(kept);
 	return status;
 }
 
@@ -205,7 +272,7 @@ static int shard_interrupted(struct shard_exec *x, bool resumed, struct cs_error
 	workers_stop(&x->ws);
 	if (x->show && x->done > 0 && x->done < n)
 		fputc('\n', stderr);
-	if (k->format != FORMAT_CSV || !sweep_sink_to_file(k)) {
+	if (k->format != FORMAT_CSV || !sweep_sink_replaces(k)) {
 		sweep_sink_abort(k);
 		error_runtime(err, "sweep: interrupted after %" PRIu64 " of %" PRIu64 " points", x->done, n);
 	} else if (k->existed && !resumed) {
@@ -217,16 +284,16 @@ static int shard_interrupted(struct shard_exec *x, bool resumed, struct cs_error
 	} else if (sweep_sink_finish(k, err) == 0) {
 		error_runtime(err, "sweep: interrupted: '%s' holds %s%" PRIu64 " of its %" PRIu64
 			      " points; run the same command with --resume to finish", k->path,
-			      x->sp->resume != NULL ? "" : "the first ", x->done, n);
+			      x->sp->resume[0] != NULL || x->sp->resume[1] != NULL ? "" : "the first ", x->done, n);
 	}
 	return EXIT_RUNTIME;
 }
 
 /* All points written: reap the workers, write tables and JSON, commit. */
-static int shard_complete(struct shard_exec *x, struct cs_error *err)
+static int shard_complete(struct shard_exec *x, bool resumed, struct cs_error *err)
 {
 	if (x->ws.n > 0 && workers_finish(&x->ws, err) < 0)
-		return shard_fail(x, cli_status(err));
+		return shard_fail(x, cli_status(err), resumed, err);
 	if (sweep_sink_finish(x->sink, err) < 0)  /* the workers are reaped */
 		return cli_status(err);
 	return EXIT_OK;
@@ -247,7 +314,7 @@ static int run_shard(struct sweep_run *run, struct shard_plan *sp, struct sweep_
 	if (jobs > sp->ncompute)
 		jobs = sp->ncompute;
 	if (jobs > 1 && workers_start(&x.ws, (size_t)jobs, sp->ncompute, compute_job, &x.job, &interrupted, err) < 0)
-		return shard_fail(&x, cli_status(err));
+		return shard_fail(&x, cli_status(err), resumed, err);
 	for (uint64_t i = 0; i < sp->npoints; i++) {
 		rowset *chunk;
 		if (interrupted && !is_kept(sp, i))
@@ -256,11 +323,11 @@ static int run_shard(struct sweep_run *run, struct shard_plan *sp, struct sweep_
 		if (chunk == NULL && interrupted && !is_kept(sp, i))
 			continue;
 		if (chunk == NULL)
-			return shard_fail(&x, cli_status(err));
+			return shard_fail(&x, cli_status(err), resumed, err);
 		if (sweep_sink_put(sink, chunk) < 0) {
 			int e = errno;
 			rowset_free(chunk);
-			return shard_fail(&x, sweep_sink_write_error(sink, e, err));
+			return shard_fail(&x, sweep_sink_write_error(sink, e, err), resumed, err);
 		}
 		rowset_free(chunk);
 		x.done++;
@@ -268,7 +335,7 @@ static int run_shard(struct sweep_run *run, struct shard_plan *sp, struct sweep_
 	}
 	if (interrupted)
 		return shard_interrupted(&x, resumed, err);
-	return shard_complete(&x, err);
+	return shard_complete(&x, resumed, err);
 }
 
 /* ---- the command --------------------------------------------------------- */

@@ -43,9 +43,10 @@ static uint64_t fnv_json(uint64_t h, const char *name, const json_t *v, size_t f
 /*
  * FNV-1a 64, as 16 hex digits, of the program's version, the base scenario
  * after --set as canonical JSON (keys sorted, compact), the sweep file's axes
- * and zip as written (their order numbers the points), --seed and --dry-run.
+ * and zip as written (their order numbers the points), --seed, --dry-run and
+ * the digest of the input files' contents.
  */
-void sweep_fingerprint(const sweep *sw, int64_t seed, bool dry_run,
+void sweep_fingerprint(const sweep *sw, int64_t seed, bool dry_run, const char *inputs,
 		       char out[SWEEP_FINGERPRINT_LEN + 1])
 {
 	const json_t *doc = sweep_document(sw);
@@ -59,6 +60,7 @@ void sweep_fingerprint(const sweep *sw, int64_t seed, bool dry_run,
 	h = fnv_json(h, "zip", json_object_get(doc, "zip"), JSON_PRESERVE_ORDER);
 	h = fnv_field(h, "seed", seed_text);
 	h = fnv_field(h, "dry_run", dry_run ? "1" : "0");
+	h = fnv_field(h, "inputs", inputs != NULL ? inputs : "");
 	snprintf(out, SWEEP_FINGERPRINT_LEN + 1, "%016" PRIx64, h);
 }
 

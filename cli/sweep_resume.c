@@ -10,6 +10,7 @@
 #include "cli/sweep_point.h"
 #include "cli/sweep_sink.h"
 #include "output/csvreader.h"
+#include "output/outfile.h"
 #include "output/writer.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -137,7 +138,7 @@ static int refuse_other_sweep(const struct sweep_resume *rr, const struct csvtab
 		text_copy(shown, sizeof shown, cell);
 	else
 		text_quote(cell, shown, sizeof shown);
-	return error_set(err, "sweep: --resume: '%s': line %zu: computed from another sweep (fingerprint %s, this sweep %s): another --seed, --set, --dry-run, base, axes or version (remove it or choose another -o)",
+	return error_set(err, "sweep: --resume: '%s': line %zu: computed from another sweep (fingerprint %s, this sweep %s): another --seed, --set, --dry-run, base, axes, version, or contents of a catalog or trace it reads (remove it or choose another -o)",
 			 rr->file, row->line, shown, rr->run->fingerprint);
 }
 
@@ -363,15 +364,20 @@ static int check_header(const struct sweep_run *run, FILE *f, const char *file, 
 }
 
 /* FILE for --resume opened, or NULL with err set (a directory, unreadable:
- * runtime errors) or *absent true (no such file, not a regular file: a
- * device or pipe, which is written as for a fresh run). */
+ * runtime errors) or *absent true (no such file, or one written through
+ * rather than replaced: a device, a pipe, /dev/stdout, which is written as
+ * for a fresh run). */
 static FILE *open_file(const char *file, bool *absent, struct cs_error *err)
 {
 	struct stat st;
 	bool found = stat(file, &st) == 0;
+	char *journal = outfile_journal_name(file);
 	FILE *f;
 
 	*absent = found ? !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) : errno == ENOENT;
+	if (found && S_ISREG(st.st_mode) && journal == NULL)
+		*absent = true;
+	free(journal);
 	if (*absent)
 		return NULL;
 	if (found && S_ISDIR(st.st_mode)) {

@@ -1,5 +1,7 @@
 /*
- * sweep_resume: `sweep --resume`, -o FILE read as a stream of points.
+ * sweep_resume: `sweep --resume`, -o FILE read as a stream of points (and,
+ * by a second reader, its journal FILE.partial, which a run that was killed
+ * or interrupted left: sweep_sink).
  *
  * FILE is read twice through one open stream, one row at a time: a first
  * pass marks the points of the shard it holds complete, a second hands their

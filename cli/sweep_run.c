@@ -3,54 +3,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/input_files.h"
 #include "cli/sweep_point.h"
-#include "models/scenario/reader.h"
 #include "output/outfile.h"
 
-/* A catalog file the base scenario names (relative to it) as -o? */
-static int check_base_catalog(const char *output, const char *base_file, const json_t *name,
-			      struct cs_error *err)
+/*
+ * Every file the sweep reads into *files: the --catalog files, the sweep
+ * file, its base scenario, and the catalogs and traces the base (after
+ * --set) and each axis value name. Then refuse an -o, or its journal
+ * FILE.partial, that is one of them: before anything is computed or
+ * written.
+ */
+static int list_inputs(const struct sweep_run *run, const char *sweep_file, struct input_files *files,
+		       struct cs_error *err)
 {
-	char path[1024];
-	if (!json_is_string(name))
-		return 0;
-	reader_resolve_relative(base_file, json_string_value(name), path, sizeof path);
-	return outfile_check_not_input(output, path, "catalog", err);
-}
+	const char *out = run->o->output;
+	char *journal;
+	int rc;
 
-/* Refuse an -o that names a file the sweep reads: the sweep file, its base
- * scenario, a catalog the base names, a --catalog file. */
-static int check_inputs(const struct sweep_run *run, const char *sweep_file, struct cs_error *err)
-{
-	const char *out = run->o->output, *base = sweep_base_file(run->sw);
-	const json_t *cat = json_object_get(sweep_base(run->sw), "catalog");
-
-	if (outfile_check_not_input(out, sweep_file, "sweep file", err) < 0)
-		return -1;
-	if (strcmp(base, sweep_file) != 0 && outfile_check_not_input(out, base, "base scenario", err) < 0)
-		return -1;
 	for (size_t i = 0; i < run->o->n_catalogs; i++)
-		if (outfile_check_not_input(out, run->o->catalogs[i], "catalog", err) < 0)
-			return -1;
-	if (check_base_catalog(out, base, cat, err) < 0)
-		return -1;
-	for (size_t i = 0; json_is_array(cat) && i < json_array_size(cat); i++)
-		if (check_base_catalog(out, base, json_array_get(cat, i), err) < 0)
-			return -1;
-	return 0;
+		input_files_add(files, run->o->catalogs[i], "catalog file", true);
+	input_files_add_sweep(files, run->sw, sweep_file);
+	rc = input_files_check_output(files, out, err);
+	journal = rc == 0 ? outfile_journal_name(out) : NULL;
+	if (journal != NULL)
+		rc = input_files_check_output(files, journal, err);
+	free(journal);
+	return rc;
 }
 
 int sweep_run_load(struct sweep_run *run, const char *sweep_file, struct cs_error *err)
 {
+	struct input_files files;
+	char digest[17];
+
 	run->sw = sweep_load(sweep_file, err);
 	if (run->sw == NULL)
 		return -1;
 	for (size_t i = 0; i < run->o->n_sets; i++)
 		if (sweep_set_base(run->sw, run->o->sets[i].path, run->o->sets[i].value, err) < 0)
 			return -1;
-	if (check_inputs(run, sweep_file, err) < 0)
+	input_files_init(&files);
+	if (list_inputs(run, sweep_file, &files, err) < 0) {
+		input_files_release(&files);
 		return -1;
-	sweep_fingerprint(run->sw, run->o->seed, run->dry_run, run->fingerprint);
+	}
+	input_files_digest(&files, digest);
+	input_files_release(&files);
+	sweep_fingerprint(run->sw, run->o->seed, run->dry_run, digest, run->fingerprint);
 	run->cat = cli_catalog(run->o, err);
 	if (run->cat == NULL)
 		return -1;

@@ -32,8 +32,9 @@ struct sweep_run {
 };
 
 /* Fill run (whose o and dry_run the caller set) from sweep_file: the sweep
- * with --set applied, -o checked against every file it reads, the
- * fingerprint, the catalog and the columns. 0, or -1 with err set (also when
+ * with --set applied, -o and its journal checked against every file it
+ * reads (cli/input_files.h: a usage error naming both), the fingerprint
+ * (with those files' contents), the catalog and the columns. 0, or -1 with err set (also when
  * the base itself is bad and no point loads); release run either way. */
 int sweep_run_load(struct sweep_run *run, const char *sweep_file, struct cs_error *err);
 

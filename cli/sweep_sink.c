@@ -63,6 +63,11 @@ bool sweep_sink_to_file(const struct sweep_sink *k)
 	return k->path != NULL && strcmp(k->path, "-") != 0;
 }
 
+bool sweep_sink_replaces(const struct sweep_sink *k)
+{
+	return sweep_sink_to_file(k) && outfile_replaces(&k->out);
+}
+
 /* Tables and JSON: the chunk's rows kept for the end. */
 static void keep_rows(struct sweep_sink *k, const rowset *chunk)
 {
@@ -112,6 +117,8 @@ int sweep_sink_put(struct sweep_sink *k, const rowset *chunk)
 	    fwrite(buf + k->header_len, 1, size - k->header_len, k->out.f) != size - k->header_len)
 		rc = -1;
 	free(buf);
+	if (rc == 0 && k->journal && outfile_checkpoint(&k->out) < 0)
+		rc = -1;
 	return rc < 0 || ferror(k->out.f) ? -1 : 0;
 }
 
@@ -124,11 +131,43 @@ int sweep_sink_write_error(const struct sweep_sink *k, int e, struct cs_error *e
 	return EXIT_RUNTIME;
 }
 
+/*
+ * May FILE.partial, `journal`, be replaced? When it is absent, empty, a
+ * sweep's CSV (its first line ends with the sweep_fingerprint column), or
+ * the beginning of this sweep's header (a run killed while writing it).
+ * Anything else is someone's file: a runtime error. 0, or -1 with err set.
+ */
+static int check_journal_replaceable(const char *path, const char *journal, const char *header,
+				     size_t header_len, struct cs_error *err)
+{
+	static const char tail[] = "sweep_fingerprint";
+	char buf[65536];
+	size_t n = 0, line;
+	const char *nl;
+	FILE *f;
+	struct stat st;
+
+	if (lstat(journal, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return 0;  /* absent, or what outfile refuses itself */
+	if ((f = fopen(journal, "r")) != NULL) {
+		n = fread(buf, 1, sizeof buf, f);
+		fclose(f);
+	}
+	nl = memchr(buf, '\n', n);
+	line = nl != NULL ? (size_t)(nl - buf) : n;
+	if (n > 0 && line < n && line >= sizeof tail - 1 && memcmp(buf + line - (sizeof tail - 1), tail, sizeof tail - 1) == 0)
+		return 0;
+	if (n > 0 && line == n && n <= header_len && memcmp(buf, header, n) == 0)
+		return 0;
+	return error_runtime(err, "cannot write '%s': '%s' is in the way and is not a sweep's results "
+			     "(move it away)", path, journal);
+}
+
 int sweep_sink_open(struct sweep_sink *k, const struct sweep_run *run, const char *path,
 		    enum output_format format, const char *columns, struct cs_error *err)
 {
 	struct stat st;
-	char *header = NULL;
+	char *header = NULL, *journal;
 	size_t size = 0;
 	rowset *empty = sweep_run_rowset(run), *sel = NULL;
 
@@ -147,10 +186,27 @@ int sweep_sink_open(struct sweep_sink *k, const struct sweep_run *run, const cha
 	k->format = format;
 	k->width = path == NULL || strcmp(path, "-") == 0 ? cli_table_width() : 0;
 	k->existed = sweep_sink_to_file(k) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	if (outfile_open(&k->out, path, err) < 0) {
+	/* The header as writer_csv() writes it, measured so that
+	 * sweep_sink_put() can skip it in each chunk's output. */
+	if (format == FORMAT_CSV && header_of(empty, &header, &size) < 0) {
 		rowset_free(empty);
+		return error_runtime(err, "sweep: out of memory");
+	}
+	journal = format == FORMAT_CSV && columns == NULL ? outfile_journal_name(path) : NULL;
+	if (journal != NULL && check_journal_replaceable(path, journal, header, size, err) < 0) {
+		free(journal);
+		rowset_free(empty);
+		free(header);
 		return -1;
 	}
+	k->journal = journal != NULL;
+	free(journal);
+	if ((k->journal ? outfile_open_journal(&k->out, path, err) : outfile_open(&k->out, path, err)) < 0) {
+		rowset_free(empty);
+		free(header);
+		return -1;
+	}
+	k->journal = k->out.journal;
 	if (format != FORMAT_CSV) {
 		if (format == FORMAT_JSONL)
 			rowset_free(empty);
@@ -158,9 +214,7 @@ int sweep_sink_open(struct sweep_sink *k, const struct sweep_run *run, const cha
 			k->all = empty;
 		return 0;
 	}
-	/* The header as writer_csv() writes it, measured so that
-	 * sweep_sink_put() can skip it in each chunk's output. */
-	if (header_of(empty, &header, &size) < 0 || fwrite(header, 1, size, k->out.f) != size) {
+	if (fwrite(header, 1, size, k->out.f) != size || (k->journal && outfile_checkpoint(&k->out) < 0)) {
 		int e = errno;
 		rowset_free(empty);
 		free(header);
@@ -211,7 +265,15 @@ int sweep_sink_commit_partial(struct sweep_sink *k, char **partial, struct cs_er
 	FILE *in;
 	int rc;
 
-	*partial = xasprintf("%s.partial", k->path);
+	if (k->journal)
+		return outfile_keep(&k->out, partial, err);
+	*partial = outfile_journal_name(k->path);
+	if (*partial == NULL)
+		*partial = xasprintf("%s.partial", k->path);
+	if (check_journal_replaceable(k->path, *partial, "", 0, err) < 0) {
+		outfile_abort(&k->out);
+		return -1;
+	}
 	if (fflush(k->out.f) != 0 || (in = fopen(k->out.tmp_path, "r")) == NULL) {
 		int e = errno;
 		outfile_abort(&k->out);

@@ -1,5 +1,6 @@
 #include "workers.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -51,6 +52,40 @@ static int read_full(int fd, void *out, size_t n, volatile sig_atomic_t *interru
 	return 0;
 }
 
+/*
+ * In a worker: close every descriptor but standard input, output, error and
+ * `keep` (its pipe). A worker must not hold the parent's output files: their
+ * advisory locks (output/outfile.h) live as long as any process holds them,
+ * and a worker left running by a parent that was killed would keep the
+ * parent's journal locked, so that --resume would take it for a sweep still
+ * at work.
+ */
+static void close_inherited(int keep)
+{
+	int fds[1024];
+	size_t n = 0;
+	DIR *d = opendir("/proc/self/fd");
+
+	if (d != NULL) {
+		struct dirent *de;
+		int self = dirfd(d);
+		while ((de = readdir(d)) != NULL && n < sizeof fds / sizeof fds[0]) {
+			char *end;
+			long fd = strtol(de->d_name, &end, 10);
+			if (*end == '\0' && end != de->d_name && fd > 2 && fd != keep && fd != self)
+				fds[n++] = (int)fd;
+		}
+		closedir(d);
+		for (size_t i = 0; i < n; i++)
+			close(fds[i]);
+		if (n < sizeof fds / sizeof fds[0])
+			return;
+	}
+	for (int fd = 3; fd < 4096; fd++)  /* no /proc, or very many: the first ones */
+		if (fd != keep)
+			close(fd);
+}
+
 /* Worker w of n: compute its jobs and send each one's record. Never returns. */
 static void worker_main(size_t w, size_t n, uint64_t njobs, workers_job_fn fn, void *ctx, int fd)
 {
@@ -60,6 +95,7 @@ static void worker_main(size_t w, size_t n, uint64_t njobs, workers_job_fn fn, v
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	close_inherited(fd);
 	for (uint64_t j = w; j < njobs; j += n) {
 		rowset *rows = fn(ctx, j);
 		rowcodec_encode(&b, j, rows);

@@ -6,6 +6,11 @@
  * parent reading job j from worker j mod n gets every job in job order; a
  * worker is never more than a pipe buffer ahead. Records are rowcodec
  * records keyed by the job number. Used by `clustersim sweep --jobs`.
+ *
+ * A worker keeps none of the parent's descriptors but its pipe (and
+ * standard input, output, error): it never holds the parent's output
+ * files, nor their locks, so a worker left running when the parent is
+ * killed never makes the parent's output look busy.
  */
 #ifndef CLUSTERSIM_CLI_WORKERS_H
 #define CLUSTERSIM_CLI_WORKERS_H

@@ -13,7 +13,11 @@
 #   SBATCH-OPTION...  passed to both sbatch calls (--partition=debug --time=1:00:00 ...)
 #
 # Each task runs `clustersim sweep --resume`, so a requeued or preempted task
-# continues its part instead of starting over. Prints the two job ids. OUT.csv
+# continues its part instead of starting over: the finished points of a task
+# that was killed (its time limit, the OOM killer, a lost node) are in
+# DIR/part-I.csv or DIR/part-I.csv.partial, and its log DIR/shard-JOB_I.log
+# says first how to resume it by hand, and again after a failure. Prints
+# the two job ids. OUT.csv
 # gets the same bytes as `clustersim sweep SWEEP.json -o OUT.csv`. The
 # clustersim used is $CLUSTERSIM, else the one on PATH, else build/clustersim.
 set -eu
@@ -70,10 +74,19 @@ fi
 dir=$(abspath "$dir")
 mkdir -p "$dir"
 
-# The shard job: the shard comes from the array task's environment.
+# The shard job: the shard comes from the array task's environment. Its log
+# says first how to resume it outside Slurm (a kill -9 leaves no time to say
+# it later), and again when it fails.
+resume="$(quote "$cs") sweep $(quote "$sweep") --shard @I@/$shards --jobs $jobs --resume -o $(quote "$dir/part-")@I@.csv"
 cat >"$dir/shard.sh" <<EOF
 #!/bin/sh
-exec $(quote "$cs") sweep $(quote "$sweep") --jobs $jobs --resume -o $(quote "$dir")/part-\$SLURM_ARRAY_TASK_ID.csv
+i=\$SLURM_ARRAY_TASK_ID
+resume=\$(printf '%s' $(quote "$resume") | sed "s/@I@/\$i/g")
+echo "sweep-slurm.sh: shard \$i/$shards (job \${SLURM_ARRAY_JOB_ID:-?}_\$i); if it stops before it ends, its finished points are kept: requeue it (scontrol requeue \${SLURM_ARRAY_JOB_ID:-JOB}_\$i) or resume it with: \$resume" >&2
+$(quote "$cs") sweep $(quote "$sweep") --jobs $jobs --resume -o $(quote "$dir")/part-\$i.csv
+st=\$?
+[ \$st -eq 0 ] || echo "sweep-slurm.sh: shard \$i/$shards failed (exit \$st); resume it with: \$resume" >&2
+exit \$st
 EOF
 parts=""
 i=0

@@ -42,12 +42,17 @@ write_slow_sweep() {
 	} >"$1"
 }
 
-# wait_for_temp_rows NAME: until rows reach $TMP/NAME's temporary file (at
-# most 10 s): the moment to interrupt a sweep writing -o $TMP/NAME, before
+# wait_for_temp_rows NAME [ROWS]: until ROWS rows (default 1) reach
+# $TMP/NAME's journal ($TMP/NAME.partial, where a sweep writes CSV as its
+# points finish) or its temporary file (.NAME.clustersim-PID-RANDOM.tmp),
+# at most 10 s: the moment to interrupt a sweep writing -o $TMP/NAME, before
 # its end whatever the speed of the machine.
 wait_for_temp_rows() {
 	n=0
-	while ! find "$TMP" -maxdepth 1 -name "$1.tmp*" -size +0c | grep -q . && [ $n -lt 1000 ]; do
+	want=$((${2:-1} + 1))
+	while [ $n -lt 1000 ]; do
+		got=$(find "$TMP" -maxdepth 1 \( -name "$1.partial" -o -name ".$1.clustersim-*.tmp" \) -exec cat {} + 2>/dev/null | wc -l)
+		[ "$got" -ge "$want" ] && break
 		sleep 0.01
 		n=$((n + 1))
 	done

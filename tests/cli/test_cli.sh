@@ -35,7 +35,7 @@ cmp -s "$TMP/a.csv" "$TMP/c.csv" && ok || fail "rerun differs"
 # -o writes the file whole, through a temporary name that does not remain.
 expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --dry-run -o "$TMP/out.csv" || fail "-o"
 cmp -s "$TMP/a.csv" "$TMP/out.csv" && ok || fail "-o content differs from stdout"
-[ -z "$(ls "$TMP" | grep 'out.csv.tmp')" ] && ok || fail "temporary file left behind"
+[ -z "$(ls -A "$TMP" | grep -e 'out\.csv\.tmp' -e '^\.out\.csv\.clustersim-')" ] && ok || fail "temporary file left behind"
 [ ! -s "$TMP/out" ] && ok || fail "-o also wrote to stdout"
 
 # A full disk and an unwritable path: exit 1, one message, no partial file.

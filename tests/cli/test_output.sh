@@ -107,4 +107,134 @@ expect_status 1 "$CLUSTERSIM" run "$ex" --set workload.parallelism.tp=1 --set wo
 expect_status 0 "$CLUSTERSIM" run "$ex" --set 'workload.parallelism="auto"' --columns reason --format csv &&
 	grep -q 'fastest of [0-9]* plans searched (tp, pp, vpp, zero, micro-batch, recompute); [0-9]* of them did not fit in memory' "$TMP/out" &&
 	ok || fail "search reason"
+
+# ---- output files ------------------------------------------------------------
+tr="$TMP/tr.json"
+cat >"$tr" <<'JSON'
+{ "workload": { "kind": "training", "model": "llama3-8b", "seq_len": 4096, "global_batch_tokens": 32768,
+    "parallelism": { "tp": 8, "pp": 2, "vpp": 1, "cp": 1, "ep": 1, "zero": 1, "micro_batch": 1,
+                     "schedule": "1f1b", "recompute": "selective", "sequence_parallel": true } },
+  "candidates": [ { "name": "two", "preset": "dgx-h100", "nodes": 2 } ] }
+JSON
+"$CLUSTERSIM" run "$tr" --format csv >"$TMP/tr.csv" 2>/dev/null || fail "run tr.json"
+
+# A link to /dev/null, to a fifo, to /proc/self/fd/1: written through, the
+# link stays a link (and the fifo a fifo).
+ln -s /dev/null "$TMP/null.csv"
+for cmd in run sweep; do
+	if [ $cmd = run ]; then in=$tr; else in=$sw; fi
+	expect_status 0 "$CLUSTERSIM" $cmd "$in" -o "$TMP/null.csv" && [ -L "$TMP/null.csv" ] &&
+		[ "$(readlink "$TMP/null.csv")" = /dev/null ] && [ -c /dev/null ] &&
+		[ -z "$(ls -A "$TMP" | grep '^\.null\.csv\|^null\.csv\.')" ] && ok || fail "$cmd -o a link to /dev/null: $(ls -l "$TMP/null.csv")"
+done
+mkfifo "$TMP/fifo"
+ln -s fifo "$TMP/fifo.csv"
+cat "$TMP/fifo" >"$TMP/fifo.got" &
+reader=$!
+expect_status 0 "$CLUSTERSIM" run "$tr" -o "$TMP/fifo.csv"
+wait "$reader"
+cmp -s "$TMP/fifo.got" "$TMP/tr.csv" && [ -L "$TMP/fifo.csv" ] && [ -p "$TMP/fifo" ] && ok ||
+	fail "-o a link to a fifo: $(ls -l "$TMP/fifo.csv" "$TMP/fifo")"
+ln -s /proc/self/fd/1 "$TMP/self.csv"
+"$CLUSTERSIM" run "$tr" -o "$TMP/self.csv" >"$TMP/self.got" 2>"$TMP/err" && [ -L "$TMP/self.csv" ] &&
+	cmp -s "$TMP/self.got" "$TMP/tr.csv" && ok || fail "-o a link to /proc/self/fd/1: $(ls -l "$TMP/self.csv"; cat "$TMP/err")"
+# /dev/stdout redirected to a file: written there, /dev/stdout stays a link.
+# (In a mount namespace of its own when one can be made, so that a binary
+# with the bug replaces a /dev/stdout of its own, not this machine's.)
+devstdout() {
+	if unshare -m sh -c 'mount -t tmpfs tmpfs /dev && ln -s /proc/self/fd/1 /dev/stdout' 2>/dev/null; then
+		unshare -m sh -c 'mount -t tmpfs tmpfs /dev && ln -s /proc/self/fd/1 /dev/stdout &&
+			"$0" run "$1" -o /dev/stdout 2>/dev/null; st=$?; [ -L /dev/stdout ] || exit 99; exit $st' "$CLUSTERSIM" "$tr"
+	else
+		"$CLUSTERSIM" run "$tr" -o /dev/stdout 2>/dev/null && [ -L /dev/stdout ]
+	fi
+}
+devstdout >"$TMP/stdout.got"
+st=$?
+[ "$st" -eq 0 ] && cmp -s "$TMP/stdout.got" "$TMP/tr.csv" && ok || fail "-o /dev/stdout into a file: exit $st"
+devstdout >>"$TMP/stdout.got"
+[ "$(wc -l <"$TMP/stdout.got")" -eq "$((2 * $(wc -l <"$TMP/tr.csv")))" ] && ok || fail "-o /dev/stdout >> FILE truncated it"
+
+# A link to a regular file: the file it points to is replaced, the link stays.
+mkdir "$TMP/real"
+printf 'old\n' >"$TMP/real/r.csv"
+ln -s real/r.csv "$TMP/link.csv"
+expect_status 0 "$CLUSTERSIM" run "$tr" -o "$TMP/link.csv" && [ -L "$TMP/link.csv" ] && cmp -s "$TMP/real/r.csv" "$TMP/tr.csv" &&
+	[ "$(ls -A "$TMP/real")" = r.csv ] && ok || fail "-o a link to a file: $(ls -lA "$TMP/link.csv" "$TMP/real")"
+
+# Temporaries: a user's FILE.tmp.abcdef (the old pattern) is never taken for one.
+printf 'mine\n' >"$TMP/u.csv.tmp.abcdef"
+expect_status 0 "$CLUSTERSIM" run "$tr" -o "$TMP/u.csv" && expect_status 0 "$CLUSTERSIM" run "$tr" -o "$TMP/u.csv" &&
+	[ "$(cat "$TMP/u.csv.tmp.abcdef" 2>/dev/null)" = mine ] && ok || fail "a user's u.csv.tmp.abcdef was removed"
+
+# SIGINT or SIGTERM while the output is written (sent from inside fsync,
+# just before the rename: a shim preloaded) ends the command and removes its
+# temporary: run, plan, trace and merge.
+cat >"$TMP/shim.c" <<'SHIM'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+int fsync(int fd)
+{
+	static int (*real)(int);
+	const char *sig = getenv("SHIM_SIGNAL");
+	if (sig != NULL)
+		kill(getpid(), atoi(sig));
+	if (real == NULL)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+	return real(fd);
+}
+SHIM
+printf 'scenario,row_id\na,1\nb,0\n' >"$TMP/part.csv"
+if ${CC:-cc} -shared -fPIC -o "$TMP/shim.so" "$TMP/shim.c" -ldl 2>/dev/null; then
+	for sig in 2 15; do
+		for cmd in run plan trace merge; do
+			rm -rf "$TMP/sig"
+			mkdir "$TMP/sig"
+			case $cmd in merge) in=$TMP/part.csv ;; *) in=$tr ;; esac
+			SHIM_SIGNAL=$sig LD_PRELOAD="$TMP/shim.so" ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+				"$CLUSTERSIM" $cmd "$in" -o "$TMP/sig/out" >/dev/null 2>&1
+			st=$?
+			[ "$st" -eq $((128 + sig)) ] && [ -z "$(ls -A "$TMP/sig")" ] && ok ||
+				fail "$cmd killed by signal $sig while writing: exit $st, left: $(ls -A "$TMP/sig" | tr '\n' ' ')"
+		done
+	done
+else
+	echo "note: no C compiler for the fsync shim: signal checks skipped"
+fi
+
+# -o never replaces a file the scenario names: a request trace, a job trace,
+# a catalog (the scenario's or --catalog): run, plan and trace refuse it with
+# one line naming both, before computing anything (exit 2).
+mkdir "$TMP/in"
+printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,2000,40\n' >"$TMP/in/reqs.csv"
+cat >"$TMP/in/serve.json" <<'JSON'
+{ "workload": { "kind": "inference", "model": "llama3.1-8b",
+    "serving": { "arrival": { "process": "trace", "trace": "reqs.csv" }, "prompt_tokens": 1, "output_tokens": 1 } },
+  "candidates": [ { "name": "one", "gpu": "H100-SXM", "gpus_per_node": 1 } ] }
+JSON
+cp "$TOP/scenarios/examples/fleet-sacct-replay.json" "$TOP/scenarios/examples/fleet-sacct-synthetic.txt" "$TMP/in/"
+printf '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.7 } ] }\n' >"$TMP/in/cat.json"
+sed 's/^{ "workload"/{ "catalog": "cat.json", "workload"/' "$tr" >"$TMP/in/tr.json"
+ln -s reqs.csv "$TMP/in/reqs-link.csv"
+refused() {  # refused WHAT OUT CMD ARGS...: exit 2, one line, OUT unchanged
+	what=$1 out=$2
+	shift 2
+	cp "$out" "$TMP/keep"
+	expect_status 2 "$CLUSTERSIM" "$@" -o "$out" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -q "refusing to write results to '$out': it is the $what '" "$TMP/err" && cmp -s "$out" "$TMP/keep" &&
+		ok || fail "$* -o $out: $(cat "$TMP/err")"
+}
+for cmd in run plan; do
+	refused "request trace" "$TMP/in/reqs.csv" $cmd "$TMP/in/serve.json"
+	refused "request trace" "$TMP/in/reqs-link.csv" $cmd "$TMP/in/serve.json"
+	refused "job trace" "$TMP/in/fleet-sacct-synthetic.txt" $cmd "$TMP/in/fleet-sacct-replay.json"
+done
+for cmd in run plan trace; do
+	refused "catalog file" "$TMP/in/cat.json" $cmd "$TMP/in/tr.json"
+	refused "catalog file" "$TMP/in/cat.json" $cmd "$tr" --catalog "$TMP/in/cat.json"
+	refused "input file" "$TMP/in/tr.json" $cmd "$TMP/in/tr.json"
+done
 finish

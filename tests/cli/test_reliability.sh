@@ -43,21 +43,21 @@ wait $pid 2>/dev/null
 "$CLUSTERSIM" sweep "$TMP/slow.json" --jobs 1 -o "$TMP/same.csv" 2>"$TMP/err1" &
 pid=$!
 i=0
-while [ -z "$(ls "$TMP"/same.csv.tmp.* 2>/dev/null)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+while [ -z "$(ls "$TMP"/same.csv.partial 2>/dev/null)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 expect_status 1 "$CLUSTERSIM" sweep "$TMP/slow.json" --jobs 1 -o "$TMP/same.csv" &&
 	grep -q "another clustersim is writing it" "$TMP/err" && ok || fail "second writer: $(cat "$TMP/err")"
 wait $pid && [ "$(wc -l <"$TMP/same.csv")" -eq 161 ] && ok || fail "the first sweep's results: $(cat "$TMP/err1")"
 
 # kill -9 leaves a temporary behind; the next run writing that file removes it.
-"$CLUSTERSIM" sweep "$TMP/slow.json" --jobs 1 -o "$TMP/killed.csv" 2>/dev/null &
+"$CLUSTERSIM" sweep "$TMP/slow.json" --jobs 1 --format jsonl -o "$TMP/killed.csv" 2>/dev/null &
 pid=$!
 i=0
-while [ -z "$(ls "$TMP"/killed.csv.tmp.* 2>/dev/null)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+while [ -z "$(ls "$TMP"/.killed.csv.clustersim-*.tmp 2>/dev/null)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 kill -KILL $pid
 wait $pid 2>/dev/null
-[ -n "$(ls "$TMP"/killed.csv.tmp.* 2>/dev/null)" ] && ok || fail "no temporary left by kill -9 (test setup)"
+[ -n "$(ls "$TMP"/.killed.csv.clustersim-*.tmp 2>/dev/null)" ] && ok || fail "no temporary left by kill -9 (test setup)"
 expect_status 0 "$CLUSTERSIM" run "$ex" -o "$TMP/killed.csv" &&
-	[ -z "$(ls "$TMP"/killed.csv.tmp.* 2>/dev/null)" ] && ok || fail "stale temporary not removed: $(ls "$TMP")"
+	[ -z "$(ls "$TMP"/.killed.csv.clustersim-*.tmp 2>/dev/null)" ] && ok || fail "stale temporary not removed: $(ls "$TMP")"
 
 # A name with an escape sequence and a bell reaches a table escaped, never
 # raw; CSV keeps the bytes (quoted where needed): it is data, not a terminal.

@@ -118,6 +118,22 @@ for i in 0 1 2 3; do
 	[ "$ids" = "$i $((i + 4)) $((i + 8)) " ] && ok || fail "part $i holds points $ids"
 done
 cmp -s "$TMP/merged.csv" "$TMP/whole.csv" && ok || fail "Slurm-merged sweep differs from the unsharded one"
+# Each task's log says first how to resume it by hand (a task killed with
+# SIGKILL has no time to say it later), and the command it gives works; no
+# journal is left once a task has finished.
+for i in 0 1 2 3; do
+	log=$(ls "$TMP/parts"/shard-*_$i.log 2>/dev/null | head -1)
+	hint=$(sed -n "s/^sweep-slurm.sh: shard $i\/4 (job [0-9]*_$i); if it stops before it ends, its finished points are kept: requeue it (scontrol requeue [0-9]*_$i) or resume it with: //p" "$log" 2>/dev/null)
+	[ -n "$hint" ] && ok || fail "shard $i's log has no resume line: $(head -3 "$log" 2>/dev/null)"
+	[ ! -e "$TMP/parts/part-$i.csv.partial" ] && ok || fail "part-$i.csv.partial left after the task ended"
+done
+cp "$TMP/parts/part-2.csv" "$TMP/part-2.keep"
+head -n 8 "$TMP/part-2.keep" >"$TMP/parts/part-2.csv.partial"
+rm "$TMP/parts/part-2.csv"
+hint=$(sed -n 's/^sweep-slurm.sh: shard 2\/4 .* or resume it with: //p' "$TMP/parts"/shard-*_2.log | head -1)
+eval "$hint" 2>"$TMP/err" && cmp -s "$TMP/parts/part-2.csv" "$TMP/part-2.keep" &&
+	grep -q "resuming '$TMP/parts/part-2.csv.partial': kept 1 of 3 points, computing 2" "$TMP/err" && ok ||
+	fail "the log's resume command: $hint: $(cat "$TMP/err")"
 # The merge job started only after every array task had ended.
 array=$(sed -n 's/^shards: job //p' "$TMP/submit.log")
 merge=$(cat "$TMP/parts/merge.jobid" 2>/dev/null)

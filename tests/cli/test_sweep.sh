@@ -85,7 +85,8 @@ bad() {  # bad NAME 'TEXT' JSON [ARGS...]
 	if [ "$st" -ne 2 ]; then fail "$name: exit $st, wanted 2"; return; fi
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] || { fail "$name: $(wc -l <"$TMP/err") lines on stderr"; return; }
 	grep -qF -- "$text" "$TMP/err" || { fail "$name: '$(cat "$TMP/err")' lacks '$text'"; return; }
-	[ ! -e "$TMP/$name.csv" ] && [ -z "$(ls "$TMP" | grep "^$name.csv.tmp")" ] || { fail "$name: wrote a file"; return; }
+	[ ! -e "$TMP/$name.csv" ] && [ -z "$(ls -A "$TMP" | grep "^$name.csv.tmp\|^\.$name\.csv\.\|^$name\.csv\.partial")" ] ||
+		{ fail "$name: wrote a file"; return; }
 	ok
 }
 nb='"base": { "workload": { "kind": "collective", "collective": { "op": "all_reduce", "bytes": [8] } }, "candidates": [ { "preset": "dgx-h100", "nodes": 1, "name": "a" } ] }'
@@ -220,13 +221,107 @@ for jobs in 1 2; do
 	st=$?
 	[ "$st" -eq 1 ] && grep -q "interrupted: '$TMP/int.csv' holds the first [0-9]* of its 60 points; run the same command with --resume" "$TMP/err" &&
 		ok || fail "interrupted sweep (--jobs $jobs): exit $st, $(cat "$TMP/err")"
-	[ -z "$(ls "$TMP" | grep '^int.csv.tmp')" ] && ok || fail "interrupted sweep left a temporary file"
+	[ -z "$(ls -A "$TMP" | grep '^\.int\.csv\.clustersim-\|^int\.csv\.tmp\|^int\.csv\.partial')" ] && ok ||
+		fail "interrupted sweep left a temporary file: $(ls -A "$TMP" | grep int.csv)"
 	rows=$(($(wc -l <"$TMP/int.csv") - 1))
 	[ "$rows" -lt 60 ] && [ "$(sed 1d "$TMP/int.csv" | cut -d, -f3 | tr '\n' ' ')" = "$(seq 0 $((rows - 1)) | tr '\n' ' ')" ] &&
 		ok || fail "interrupted sweep kept rows of points $(sed 1d "$TMP/int.csv" | cut -d, -f3 | tr '\n' ' '), not the first ones"
 	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/int.csv" --resume 2>/dev/null || fail "resume after interruption"
 	cmp -s "$TMP/int.csv" "$TMP/full-big.csv" && ok || fail "resume after interruption (--jobs $jobs) differs"
 done
+
+# JSON (written at the end, through a temporary): SIGTERM and SIGHUP remove
+# the temporary and leave nothing.
+for sig in TERM HUP; do
+	rm -f "$TMP/j.json"
+	"$C" sweep "$TMP/big.json" --format json -o "$TMP/j.json" 2>"$TMP/err" &
+	pid=$!
+	n=0
+	while ! ls -A "$TMP" | grep -q '^\.j\.json\.clustersim-' && [ $n -lt 500 ]; do
+		sleep 0.01
+		n=$((n + 1))
+	done
+	kill -$sig "$pid"
+	wait "$pid" 2>/dev/null
+	st=$?
+	[ "$st" -ne 0 ] && [ -z "$(ls -A "$TMP" | grep '^\.j\.json\|^j\.json')" ] && ok ||
+		fail "sweep --format json stopped by SIG$sig: exit $st, left $(ls -A "$TMP" | grep 'j\.json' | tr '\n' ' ')"
+done
+
+# ---- killed (SIGKILL: the OOM killer, a lost node, a hard time limit) -----
+# The finished points are in FILE.partial the moment each one is written;
+# --resume keeps them all (a mark put in a kept row survives: it was not
+# computed again), computes only the rest, and gives the uninterrupted
+# run's bytes.
+for jobs in 1 2; do
+	rm -f "$TMP/k.csv" "$TMP/k.csv.partial"
+	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/k.csv" 2>"$TMP/err" &
+	pid=$!
+	wait_for_temp_rows "k.csv" 5
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	st=$?
+	cp "$TMP/k.csv.partial" "$TMP/k.at-kill" 2>/dev/null
+	kept=$(($(wc -l <"$TMP/k.at-kill") - 1))  # whole rows (one per point) after the header
+	[ "$st" -eq 137 ] && [ "$kept" -ge 5 ] && [ "$kept" -lt 60 ] && [ ! -e "$TMP/k.csv" ] &&
+		head -n "$((kept + 1))" "$TMP/full-big.csv" | cmp -s - "$TMP/k.at-kill" && ok ||
+		fail "killed sweep (--jobs $jobs): exit $st, $kept points in k.csv.partial"
+	sed '2s/,ok,,/,ok,kill-mark,/' "$TMP/k.at-kill" >"$TMP/k.csv.partial"
+	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/k.csv" --resume 2>"$TMP/err" || fail "resume after kill -9: $(cat "$TMP/err")"
+	grep -qx "sweep: resuming '$TMP/k.csv.partial': kept $kept of 60 points, computing $((60 - kept))" "$TMP/err" &&
+		ok || fail "resume after kill -9 (--jobs $jobs, $kept points finished): $(cat "$TMP/err")"
+	grep -q ',ok,kill-mark,' "$TMP/k.csv" && sed 's/,ok,kill-mark,/,ok,,/' "$TMP/k.csv" | cmp -s - "$TMP/full-big.csv" &&
+		[ ! -e "$TMP/k.csv.partial" ] && [ -z "$(ls -A "$TMP" | grep '^\.k\.csv')" ] && ok ||
+		fail "resume after kill -9 (--jobs $jobs) differs from the uninterrupted run"
+done
+# Killed while resuming: FILE keeps what it held, the journal the rest; the
+# next --resume reads both.
+sed 1d "$TMP/full-big.csv" | awk -F, '$3 % 2 == 0' >"$TMP/even"
+{ head -1 "$TMP/full-big.csv"; cat "$TMP/even"; } >"$TMP/k.csv"
+"$C" sweep "$TMP/big.json" -o "$TMP/k.csv" --resume 2>"$TMP/err" &
+pid=$!
+wait_for_temp_rows "k.csv" 35
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+"$C" sweep "$TMP/big.json" -o "$TMP/k.csv" --resume 2>"$TMP/err" && cmp -s "$TMP/k.csv" "$TMP/full-big.csv" &&
+	grep -q "resuming '$TMP/k.csv' and '$TMP/k.csv.partial': kept [0-9]* of 60" "$TMP/err" && ok ||
+	fail "resume after a killed resume: $(cat "$TMP/err")"
+# A worker killed (the OOM killer takes the largest process): the sweep
+# fails (exit 1), keeps the points written in FILE.partial and says so.
+rm -f "$TMP/w.csv" "$TMP/w.csv.partial"
+"$C" sweep "$TMP/big.json" --jobs 2 -o "$TMP/w.csv" 2>"$TMP/err" &
+pid=$!
+wait_for_temp_rows "w.csv" 5
+kill -KILL $(pgrep -P "$pid") 2>/dev/null
+wait "$pid"
+st=$?
+[ "$st" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	grep -q "sweep: worker [12] of 2 killed by signal 9 before sending point [0-9]*; the [0-9]* points written are in '$TMP/w.csv.partial': run the same command with --resume to finish" "$TMP/err" &&
+	[ ! -e "$TMP/w.csv" ] && ok || fail "a worker killed: exit $st, $(cat "$TMP/err")"
+"$C" sweep "$TMP/big.json" --jobs 2 -o "$TMP/w.csv" --resume 2>"$TMP/err" && cmp -s "$TMP/w.csv" "$TMP/full-big.csv" &&
+	grep -q "resuming '$TMP/w.csv.partial': kept [1-9][0-9]* of 60" "$TMP/err" && ok || fail "resume after a worker was killed: $(cat "$TMP/err")"
+
+# ---- tools/sweep-parallel.sh: a shard killed; its log says how to resume ---
+if command -v parallel >/dev/null 2>&1; then
+	cat >"$TMP/killer.sh" <<EOF
+#!/bin/sh
+# shard 1 of 3 dies at once of SIGKILL, as a shard the OOM killer takes
+case " \$* " in *" --shard 1/3 "*) kill -KILL \$\$ ;; esac
+exec "$C" "\$@"
+EOF
+	chmod +x "$TMP/killer.sh"
+	CLUSTERSIM="$TMP/killer.sh" sh "$TOP/tools/sweep-parallel.sh" -n 3 -d "$TMP/pp" "$s" "$TMP/pp.csv" >/dev/null 2>"$TMP/err"
+	st=$?
+	[ "$st" -eq 1 ] && [ ! -e "$TMP/pp.csv" ] && grep -q "rerun with -d '$TMP/pp' to resume" "$TMP/err" &&
+		grep -q "shard 1/3 failed (exit 137); its finished points are kept: resume it with: .* sweep .* --shard 1/3 .*--resume -o '$TMP/pp/part-'1.csv" "$TMP/pp/part-1.log" &&
+		ok || fail "sweep-parallel.sh with a killed shard: exit $st, $(cat "$TMP/err" "$TMP/pp/part-1.log")"
+	# the command the log gives resumes the shard
+	cmd=$(sed -n 's/^sweep-parallel.sh: shard 1\/3; to resume it alone: //p' "$TMP/pp/part-1.log" | head -1 | sed "s|$TMP/killer.sh|$C|")
+	eval "$cmd" 2>/dev/null && "$C" sweep "$s" --shard 1/3 | cmp -s - "$TMP/pp/part-1.csv" && ok || fail "the log's resume command: $cmd"
+	CLUSTERSIM="$C" sh "$TOP/tools/sweep-parallel.sh" -n 3 -d "$TMP/pp" "$s" "$TMP/pp.csv" 2>"$TMP/err" &&
+		cmp -s "$TMP/pp.csv" "$TMP/nccl.csv" && grep -q "kept 4 of 4 points, computing 0" "$TMP/pp/part-1.log" && ok ||
+		fail "sweep-parallel.sh rerun: $(cat "$TMP/err")"
+fi
 
 # ---- failed writes: exit 1, nothing left behind ---------------------------
 expect_status 1 "$C" sweep "$s" -o "$TMP/no/such/dir/out.csv" && grep -q "cannot write '$TMP/no/such/dir/out.csv'" "$TMP/err" &&
@@ -241,6 +336,6 @@ if [ -w /dev/full ]; then
 	"$C" sweep "$s" >/dev/full 2>"$TMP/err"
 	[ $? -eq 1 ] && grep -q "No space left" "$TMP/err" && ok || fail "sweep to stdout on /dev/full"
 	expect_status 1 "$C" merge "$TMP/part0.csv" -o /dev/full && ok || fail "merge -o /dev/full"
-	[ -z "$(ls /dev | grep '^full\.tmp')" ] && ok || fail "temporary file beside /dev/full"
+	[ -z "$(ls -A /dev | grep '^full\.tmp\|^\.full\.clustersim-\|^full\.partial')" ] && ok || fail "temporary file beside /dev/full"
 fi
 finish

@@ -73,7 +73,7 @@ for jobs in 1 2; do
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "'$TMP/done.csv' is unchanged.*'$TMP/done.csv.partial'.*--resume" "$TMP/err" &&
 		ok || fail "interrupted rerun message: $(cat "$TMP/err")"
 	rows=$(($(wc -l <"$TMP/done.csv.partial") - 1))
-	[ "$rows" -ge 0 ] && [ "$rows" -lt 60 ] && [ -z "$(ls "$TMP" | grep '^done.csv.*tmp')" ] && ok || fail "partial file: $rows rows"
+	[ "$rows" -ge 0 ] && [ "$rows" -lt 60 ] && [ -z "$(ls -A "$TMP" | grep '^done.csv.*tmp\|^\.done\.csv')" ] && ok || fail "partial file: $rows rows"
 	"$C" sweep "$TMP/slow.json" -o "$TMP/done.csv.partial" --resume 2>/dev/null &&
 		cmp -s "$TMP/done.csv.partial" "$TMP/full.csv" && ok || fail "resume from the partial file"
 done
@@ -182,4 +182,88 @@ expect_status 0 "$C" sweep "$TMP/tpl.json" --format csv && [ "$(grep -c ',ok,' "
 # ---- 8. --resume -o DIR is a runtime failure, as for every command --------
 mkdir "$TMP/dir.csv"
 expect_status 1 "$C" sweep "$s" --resume -o "$TMP/dir.csv" && grep -q "cannot write '$TMP/dir.csv'" "$TMP/err" && ok || fail "--resume -o DIR: $(cat "$TMP/err")"
+
+# ---- 9. -o never replaces a file any input names, at any depth --------------
+# The base's request trace and job trace, a catalog or a trace named by an
+# axis or zip value (through a link too), and -o whose journal FILE.partial
+# is one: exit 2, one line naming the output and the input, nothing changed.
+d="$TMP/deep"
+mkdir "$d"
+printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,40\n' >"$d/reqs.csv"
+cp "$d/reqs.csv" "$d/reqs2.partial"
+cat >"$d/serve.json" <<'EOF'
+{ "name": "serve", "workload": { "kind": "inference", "model": "llama3.1-8b",
+    "serving": { "arrival": { "process": "trace", "trace": "reqs.csv" }, "prompt_tokens": 1, "output_tokens": 1 } },
+  "candidates": [ { "name": "one", "gpu": "H100-SXM", "gpus_per_node": 1 } ] }
+EOF
+cp "$TOP/scenarios/examples/fleet-sacct-replay.json" "$TOP/scenarios/examples/fleet-sacct-synthetic.txt" "$d/"
+cp "$d/fleet-sacct-synthetic.txt" "$d/jobs2.txt"
+printf '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.7 } ] }\n' >"$d/axcat.json"
+ln -s axcat.json "$d/cat-link.json"
+printf '{ "base": "serve.json", "axes": { "seed": [1, 2] } }\n' >"$d/sw-base.json"
+printf '{ "base": "fleet-sacct-replay.json", "axes": { "seed": [1] } }\n' >"$d/sw-fleet.json"
+printf '{ "base": "serve.json", "axes": { "catalog": ["axcat.json"] } }\n' >"$d/sw-axcat.json"
+printf '{ "base": "serve.json", "zip": [ { "workload.serving.arrival.trace": ["reqs.csv", "reqs2.partial"], "seed": [1, 2] } ] }\n' >"$d/sw-axtrace.json"
+printf '{ "base": "fleet-sacct-replay.json", "axes": { "workload.fleet.jobs[0].arrival": [ { "process": "trace", "trace": "jobs2.txt", "format": "sacct" } ] } }\n' >"$d/sw-axjobs.json"
+refused() {  # refused WHAT SWEEP OUT [SHOWN]: exit 2, one line naming SHOWN (default OUT) and WHAT, nothing changed
+	what=$1 sw=$2 out=$3 shown=${4:-$3}
+	cp "$shown" "$TMP/keep"
+	expect_status 2 "$C" sweep "$sw" -o "$out" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -q "refusing to write results to '$shown': it is the $what '$d/" "$TMP/err" && cmp -s "$shown" "$TMP/keep" &&
+		[ -z "$(ls -A "$d" | grep '^\.')" ] && ok || fail "sweep $(basename "$sw") -o $(basename "$out") ($what): $(cat "$TMP/err")"
+}
+refused "request trace" "$d/sw-base.json" "$d/reqs.csv"
+refused "job trace" "$d/sw-fleet.json" "$d/fleet-sacct-synthetic.txt"
+refused "catalog" "$d/sw-axcat.json" "$d/axcat.json"
+refused "catalog" "$d/sw-axcat.json" "$d/cat-link.json"
+refused "request trace" "$d/sw-axtrace.json" "$d/reqs.csv"
+refused "request trace" "$d/sw-axtrace.json" "$d/reqs2.partial"
+refused "job trace" "$d/sw-axjobs.json" "$d/jobs2.txt"
+refused "request trace" "$d/sw-axtrace.json" "$d/reqs2" "$d/reqs2.partial"  # its journal
+refused "base scenario" "$d/sw-base.json" "$d/serve.json"
+
+# ---- 10. the fingerprint covers the contents of the files the points read ---
+# --resume after a catalog, a --catalog file or a trace changed is refused
+# (FILE untouched); with the old contents back it resumes.
+f="$TMP/fp"
+mkdir "$f"
+cp "$TMP/in/base.json" "$f/base.json"
+printf '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.7 } ] }\n' >"$f/cat.json"
+printf '{ "gpus": [ { "name": "A100-80GB-SXM", "mamf_bf16": 0.7 } ] }\n' >"$f/extra.json"
+printf '{ "base": "base.json", "axes": { "candidates[0].nodes": [1, 2] } }\n' >"$f/sw.json"
+"$C" sweep "$f/sw.json" -o "$f/out.csv" --catalog "$f/extra.json" || fail "sweep with catalogs"
+cp "$f/out.csv" "$f/out.keep"
+changed() {  # changed FILE NEW-TEXT SWEEP-ARGS...: resume refused while FILE holds NEW-TEXT
+	file=$1 text=$2
+	shift 2
+	cp "$file" "$TMP/old"
+	printf '%s\n' "$text" >"$file"
+	expect_status 2 "$C" sweep "$@" --resume && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -q "computed from another sweep (fingerprint [0-9a-f]\{16\}, this sweep [0-9a-f]\{16\}): .*contents of a catalog or trace it reads" "$TMP/err" &&
+		cmp -s "$f/out.csv" "$f/out.keep" && ok || fail "--resume after '$(basename "$file")' changed: $(cat "$TMP/err")"
+	cp "$TMP/old" "$file"
+}
+changed "$f/cat.json" '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.6 } ] }' "$f/sw.json" -o "$f/out.csv" --catalog "$f/extra.json"
+changed "$f/extra.json" '{ "gpus": [ { "name": "A100-80GB-SXM", "mamf_bf16": 0.5 } ] }' "$f/sw.json" -o "$f/out.csv" --catalog "$f/extra.json"
+"$C" sweep "$f/sw.json" -o "$f/out.csv" --catalog "$f/extra.json" --resume 2>"$TMP/err" && cmp -s "$f/out.csv" "$f/out.keep" &&
+	grep -q "kept 2 of 2 points, computing 0" "$TMP/err" && ok || fail "--resume with the same contents: $(cat "$TMP/err")"
+"$C" sweep "$d/sw-axtrace.json" -o "$f/tr.csv" || fail "sweep of traces"
+cp "$f/tr.csv" "$f/out.keep"
+cp "$f/tr.csv" "$f/out.csv"
+changed "$d/reqs2.partial" "$(printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,300,40')" "$d/sw-axtrace.json" -o "$f/out.csv"
+
+# ---- 11. FILE.partial that is not a sweep's results is never replaced ------
+printf 'my notes\n' >"$TMP/w.csv.partial"
+expect_status 1 "$C" sweep "$s" -o "$TMP/w.csv" && grep -q "cannot write '$TMP/w.csv': '$TMP/w.csv.partial' is in the way" "$TMP/err" &&
+	[ "$(cat "$TMP/w.csv.partial")" = "my notes" ] && [ ! -e "$TMP/w.csv" ] && ok || fail "FILE.partial in the way: $(cat "$TMP/err")"
+
+# ---- 12. -o a link to a file: the file is replaced, the link stays ---------
+mkdir "$TMP/real"
+printf 'old\n' >"$TMP/real/n.csv"
+ln -s real/n.csv "$TMP/n-link.csv"
+expect_status 0 "$C" sweep "$s" -o "$TMP/n-link.csv" && [ -L "$TMP/n-link.csv" ] && cmp -s "$TMP/real/n.csv" "$TMP/nccl.csv" &&
+	[ "$(ls -A "$TMP/real")" = n.csv ] && ok || fail "sweep -o a link: $(ls -lA "$TMP/n-link.csv" "$TMP/real")"
+head -n 30 "$TMP/nccl.csv" >"$TMP/real/n.csv"
+expect_status 0 "$C" sweep "$s" -o "$TMP/n-link.csv" --resume && [ -L "$TMP/n-link.csv" ] && cmp -s "$TMP/real/n.csv" "$TMP/nccl.csv" &&
+	grep -q "kept 4 of 12 points" "$TMP/err" && [ "$(ls -A "$TMP/real")" = n.csv ] && ok || fail "sweep --resume -o a link: $(cat "$TMP/err")"
 finish

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/sweep_fingerprint.h"
 #include "models/scenario/sweep.h"
 
 #include "catalog_fixture.h"
@@ -170,6 +171,27 @@ static void test_points_cap(void **state)
 	expect_error(text, "sweep 's.json': axes: more than 10000000 points, the most a sweep may have: split it");
 }
 
+/* The fingerprint covers what the points read: the digest of the input
+ * files' contents (cli/input_files.h) as well as the sweep itself. */
+static void test_fingerprint_inputs(void **state)
+{
+	(void)state;
+	struct cs_error err;
+	char a[SWEEP_FINGERPRINT_LEN + 1], b[SWEEP_FINGERPRINT_LEN + 1], c[SWEEP_FINGERPRINT_LEN + 1];
+	sweep *sw = sweep_text("{ " BASE ", \"axes\": { \"catalog\": [\"c.json\"] } }", &err);
+	assert_non_null(sw);
+	sweep_fingerprint(sw, -1, false, "0123456789abcdef", a);
+	sweep_fingerprint(sw, -1, false, "0123456789abcdef", b);
+	assert_true(sweep_fingerprint_valid(a));
+	assert_string_equal(a, b);
+	/* another catalog's contents: another sweep */
+	sweep_fingerprint(sw, -1, false, "0123456789abcdee", c);
+	assert_string_not_equal(a, c);
+	sweep_fingerprint(sw, -1, false, NULL, c);
+	assert_string_not_equal(a, c);
+	sweep_free(sw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_point_errors),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_points_cap),
+		cmocka_unit_test(test_fingerprint_inputs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
