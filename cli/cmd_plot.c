@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "output/csvtable.h"
+#include "output/gpquote.h"
 #include "output/outfile.h"
 #include "output/plot.h"
 #include "util/xalloc.h"
@@ -114,22 +115,6 @@ static char *with_extension(const char *path, const char *ext)
 	return xasprintf("%.*s%s", (int)keep, path, ext);
 }
 
-/* s as a gnuplot single-quoted string (a quote doubled), for -e. Caller frees. */
-static char *gp_quoted(const char *s)
-{
-	size_t n = 0;
-	char *out = xmalloc(2 * strlen(s) + 3);
-	out[n++] = '\'';
-	for (; *s; s++) {
-		if (*s == '\'')
-			out[n++] = '\'';
-		out[n++] = *s;
-	}
-	out[n++] = '\'';
-	out[n] = '\0';
-	return out;
-}
-
 /* Write the script atomically to path. */
 static int write_script(const char *path, const char *script, struct cs_error *err)
 {
@@ -157,7 +142,7 @@ static int render(const char *script, const char *image, struct cs_error *err)
 	const char *shown = env != NULL && env[0] != '\0' ? "CLUSTERSIM_GNUPLOT" : "PATH";
 	struct outfile out;
 	posix_spawn_file_actions_t actions;
-	char *quoted, *assign;
+	char *quoted, *assign, *script_arg;
 	char *argv[6];
 	pid_t pid;
 	int rc, wstatus;
@@ -165,20 +150,25 @@ static int render(const char *script, const char *image, struct cs_error *err)
 
 	if (outfile_open(&out, image, err) < 0)
 		return -1;
-	quoted = gp_quoted(out.tmp_path != NULL ? out.tmp_path : image);
+	/* the image's name as a gnuplot string (output/gpquote.h: nothing in it
+	 * is read as a command, a leading '|' is not a pipe) */
+	quoted = gpquote_file_new(out.tmp_path != NULL ? out.tmp_path : image);
 	assign = xasprintf("outfile=%s", quoted);
+	/* a script named "-x.gp" is a file, not an option */
+	script_arg = script[0] == '-' ? xasprintf("./%s", script) : xstrdup(script);
 	/* -d: the user's ~/.gnuplot does not change what this command draws */
 	argv[0] = (char *)prog;
 	argv[1] = (char *)"-d";
 	argv[2] = (char *)"-e";
 	argv[3] = assign;
-	argv[4] = (char *)script;
+	argv[4] = script_arg;
 	argv[5] = NULL;
 	posix_spawn_file_actions_init(&actions);
 	/* gnuplot's chatter goes with our messages, never into a pipe of results */
 	posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
 	rc = posix_spawnp(&pid, prog, &actions, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&actions);
+	free(script_arg);
 	free(assign);
 	free(quoted);
 	if (rc != 0) {
@@ -262,14 +252,16 @@ static int plot_exec(struct cli_call *call, struct cs_error *err)
 		goto out;
 	}
 	script = plot_script(&t, &req, &info, err);
-	csvtable_release(&t);
 	if (script == NULL) {
+		csvtable_release(&t);
 		status = cli_status(err);
 		goto out;
 	}
+	/* (the column's name is the table's, free of control characters: plot_script checks the ones it reads) */
 	if (info.no_value > 0)
 		fprintf(stderr, "clustersim: warning: plot: left out %zu of the %zu rows with status ok: no value in "
 			"'%s'\n", info.no_value, info.ok, info.no_value_column);
+	csvtable_release(&t);
 	if (write_script(script_path, script, err) < 0) {
 		status = cli_status(err);
 		goto out;

@@ -1,12 +1,16 @@
 #include "plot.h"
 
+#include <assert.h>
+#include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "output/gpquote.h"
 #include "output/results.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -32,15 +36,11 @@ enum { PLOT_WIDTH_PX = 1600, PLOT_HEIGHT_PX = 1000, PLOT_FONT_PT = 18 };
  * a log scale, where equal ratios look equal. */
 static const double log_ratio = 20.0;
 
-/* Point labels are drawn on every point up to this many points, on the
- * Pareto front's points only beyond (more would overlap into a smear). */
-enum { LABEL_ALL_MAX = 20 };
-
 /* One charted row. */
 struct point {
 	size_t row;              /* index in the table's rows */
 	double x;                /* unused by the bar charts */
-	double y[PLOT_Y_MAX];
+	double *y;               /* frame.ny values, in frame.yv */
 	char *label;             /* owned */
 	size_t group;            /* index in frame.groups */
 	bool dropped;            /* a duplicate of an earlier point */
@@ -58,11 +58,15 @@ struct frame {
 	int group_col;           /* -1: one group */
 	int y_cols[PLOT_Y_MAX];
 	size_t ny;
+	int id_col, cand_col;    /* row_id, candidate: -1 when the file has none */
 	struct point *pts;
 	size_t n;
+	double *yv;              /* owned: the points' y values, ny a row */
 	char **groups;           /* owned, in order of first appearance */
 	size_t ngroups;
-	char title[256];
+	size_t *members;         /* owned: the points of group 0, then 1..., each group's by x then row */
+	size_t *group_start;     /* owned: group g's points are members[group_start[g] .. group_start[g + 1]) */
+	char *title;             /* owned */
 	bool multi_candidate;    /* team rows of several candidates: labels name the candidate too */
 };
 
@@ -145,6 +149,44 @@ bool plot_format_of(const char *path, enum plot_format *out)
 	return false;
 }
 
+/* ---- text on the heap ---------------------------------------------------- */
+
+/* A string built piece by piece, of any length (user text is never cut). */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	assert(n >= 0);
+	if (b->s == NULL || b->len + (size_t)n + 1 > b->cap) {
+		b->cap = 2 * (b->len + (size_t)n + 1);
+		b->s = xreallocarray(b->s, b->cap, 1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* The string built (caller frees; "" when nothing was added). */
+static char *sb_take(struct sbuf *b)
+{
+	char *s = b->s != NULL ? b->s : xstrdup("");
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
 /* ---- the Pareto front ---------------------------------------------------- */
 
 struct ranked {
@@ -183,46 +225,57 @@ void plot_pareto_front(const double *x, const double *y, size_t n, bool *on_fron
 	free(r);
 }
 
+/* ---- groups --------------------------------------------------------------- */
+
+struct named {
+	const char *name;
+	size_t i;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named *p = a, *q = b;
+	int c = strcmp(p->name, q->name);
+	return c != 0 ? c : p->i < q->i ? -1 : p->i > q->i;
+}
+
+size_t plot_groups(const char *const *names, size_t n, size_t *group_of)
+{
+	struct named *r = xcalloc(n ? n : 1, sizeof *r);
+	size_t *run_of = xcalloc(n ? n : 1, sizeof *run_of), *run_first = xcalloc(n ? n : 1, sizeof *run_first);
+	size_t *number = xcalloc(n ? n : 1, sizeof *number);
+	size_t nruns = 0, ngroups = 0;
+
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct named){ names[i], i };
+	/* equal names side by side, each run's first the earliest */
+	qsort(r, n, sizeof *r, cmp_named);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && strcmp(r[a].name, r[b].name) == 0; b++)
+			;
+		run_first[nruns] = r[a].i;
+		for (size_t k = a; k < b; k++)
+			run_of[r[k].i] = nruns;
+		nruns++;
+	}
+	/* number the runs in the order their first names come */
+	for (size_t i = 0; i < n; i++)
+		if (run_first[run_of[i]] == i)
+			number[run_of[i]] = ngroups++;
+	for (size_t i = 0; i < n; i++)
+		group_of[i] = number[run_of[i]];
+	free(number);
+	free(run_first);
+	free(run_of);
+	free(r);
+	return ngroups;
+}
+
 /* ---- writing gnuplot ----------------------------------------------------- */
 
-/* s as a gnuplot single-quoted string: no escapes are processed in one, a
- * quote is doubled; control characters (a newline would end the command)
- * become spaces. */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\'')
-			fputs("''", f);
-		else
-			fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
-	}
-	fputc('\'', f);
-}
-
-/* s as a double-quoted field of inline data, which gnuplot reads without
- * escapes: a double quote becomes a single one, control characters spaces. */
-static void data_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		fputc(c == '"' ? '\'' : c < 0x20 || c == 0x7f ? ' ' : c, f);
-	}
-	fputc('"', f);
-}
-
-/* s in a comment line: control characters (a newline would end the
- * comment and run the rest) become '?'. */
-static void comment_str(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		fputc(c < 0x20 || c == 0x7f ? '?' : c, f);
-	}
-}
-
+/* A number the script carries: every one is finite, since the values are
+ * at most PLOT_VALUE_MAX in magnitude and the geometry is computed so as
+ * not to overflow (text_format_real asserts it). */
 static void num(FILE *f, double v)
 {
 	char buf[48];
@@ -236,14 +289,13 @@ static const char *col_name(const struct frame *fr, int col)
 }
 
 /* "NAME (UNIT)" from the table of columns (output/results.c), or the name
- * alone when it has no entry or its unit is text. */
-static void axis_label(char *buf, size_t size, const char *name)
+ * alone when it has no entry or its unit is text. Caller frees. */
+static char *axis_label(const char *name)
 {
 	const struct results_column *info = results_column_info(name);
 	if (info != NULL && strcmp(info->unit_text, "text") != 0)
-		snprintf(buf, size, "%s (%s)", name, info->unit_text);
-	else
-		snprintf(buf, size, "%s", name);
+		return xasprintf("%s (%s)", name, info->unit_text);
+	return xstrdup(name);
 }
 
 static const char *unit_of(const char *name)
@@ -255,15 +307,15 @@ static const char *unit_of(const char *name)
 static void set_label(FILE *f, const char *axis, const char *text)
 {
 	fprintf(f, "set %slabel ", axis);
-	gp_str(f, text);
+	gpquote_string(f, text);
 	fputc('\n', f);
 }
 
 static void axis_label_set(FILE *f, const char *axis, const char *name)
 {
-	char buf[200];
-	axis_label(buf, sizeof buf, name);
-	set_label(f, axis, buf);
+	char *label = axis_label(name);
+	set_label(f, axis, label);
+	free(label);
 }
 
 struct range {
@@ -297,28 +349,35 @@ static void tick_text(double v, bool usd, char *buf, size_t size)
 	} si[] = { { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } };
 	const char *sign = usd ? "$" : "";
 	for (size_t i = 0; i < sizeof si / sizeof si[0]; i++)
-		if (fabs(v) >= si[i].at) {
+		if (fabs(v) >= si[i].at && fabs(v) < 1e3 * si[0].at) {  /* past 1000T, "1e+15" */
 			snprintf(buf, size, "%s%.3g%s", sign, v / si[i].at, si[i].suffix);
 			return;
 		}
 	snprintf(buf, size, "%s%.3g", sign, v);
 }
 
+/* Decades a log axis writes a tick at, at most; past them, one decade in
+ * every few (a range from 5e-324 to 1e300 would have 624). */
+enum { LOG_TICKS_MAX = 12 };
+
 /*
  * One axis: on a log scale (base 2 for counts that double, else 10) the
  * range is the data's (autoscale fix: no empty decades) and the ticks are
  * written out (1-1.5-2-3-5-7 within a decade, 1-2-5 within two, decades
- * beyond), each labelled
+ * beyond, every k-th decade past LOG_TICKS_MAX), each labelled
  * "2.5k" or "$1.2M"; on a linear scale the ticks are gnuplot's, labelled
- * the same way for big values and dollars. The offsets pad both.
+ * the same way for big values and dollars. The offsets pad both. The
+ * ticks are counted by integer exponents, so any finite positive range
+ * (denormals included: 10^-324 is 0) ends; r is within PLOT_VALUE_MAX.
  */
 static void axis_setup(FILE *f, const char *axis, struct range r, bool log_axis, int base, bool usd)
 {
 	char buf[48];
 	if (!log_axis) {
 		if (r.hi == r.lo) {
-			/* one value: a range around it (gnuplot would warn and guess one) */
-			double d = r.lo != 0 ? fabs(r.lo) * 0.1 : 1;
+			/* one value: a range around it (gnuplot would warn and guess
+			 * one); at least DBL_MIN wide, which a denormal's tenth is not */
+			double d = r.lo != 0 ? fmax(fabs(r.lo) * 0.1, DBL_MIN) : 1;
 			fprintf(f, "set %srange [", axis);
 			num(f, r.lo - d);
 			fputc(':', f);
@@ -341,11 +400,16 @@ static void axis_setup(FILE *f, const char *axis, struct range r, bool log_axis,
 		size_t nmult = mult == fine ? 6 : mult == medium ? 3 : 1;
 		bool first = true;
 		double step = base == 2 ? 2 : 10;
-		double start = pow(step, floor(log(r.lo) / log(step)));
-		for (double d = start; d <= r.hi * 1.0001; d *= step) {
+		int e0 = (int)floor(log(r.lo) / log(step)), e1 = (int)ceil(log(r.hi) / log(step));
+		int every = e1 - e0 > LOG_TICKS_MAX ? (e1 - e0 + LOG_TICKS_MAX - 1) / LOG_TICKS_MAX : 1;
+		assert(r.lo > 0 && isfinite(r.hi) && e1 - e0 < 4096);
+		for (int e = e0; e <= e1; e++) {
+			double d = pow(step, e);
+			if ((e % every + every) % every != 0)
+				continue;
 			for (size_t m = 0; m < nmult; m++) {
 				double v = d * mult[m];
-				if (v < r.lo / 1.0001 || v > r.hi * 1.0001)
+				if (!(v >= r.lo / 1.0001 && v <= r.hi * 1.0001) || !isfinite(v))
 					continue;
 				tick_text(v, usd, buf, sizeof buf);
 				fprintf(f, "%s'%s' ", first ? "" : ", ", buf);
@@ -368,7 +432,7 @@ static void axis_setup(FILE *f, const char *axis, struct range r, bool log_axis,
 static void title_set(FILE *f, const struct frame *fr)
 {
 	fputs("set title ", f);
-	gp_str(f, fr->title);
+	gpquote_string(f, fr->title);
 	fputs(" font ',22'\n", f);
 }
 
@@ -383,15 +447,20 @@ static void block_close(FILE *f)
 	fputs("EOD\n", f);
 }
 
-/* The points of group g, sorted by x then row (caller frees); *n their count. */
-static size_t *group_points(const struct frame *fr, size_t g, size_t *n);
+/* The points of group g, sorted by x then row (borrowed from the frame); *n their count. */
+static const size_t *group_points(const struct frame *fr, size_t g, size_t *n)
+{
+	*n = fr->group_start[g + 1] - fr->group_start[g];
+	return fr->members + fr->group_start[g];
+}
 
 /* One data block per group ($group0 ...): each point's x, then its y
  * columns, in the order of group_points. */
 static void group_blocks(FILE *f, const struct frame *fr)
 {
 	for (size_t g = 0; g < fr->ngroups; g++) {
-		size_t n, *idx = group_points(fr, g, &n);
+		size_t n;
+		const size_t *idx = group_points(fr, g, &n);
 		block_open(f, "group", g);
 		for (size_t k = 0; k < n; k++) {
 			num(f, fr->pts[idx[k]].x);
@@ -402,7 +471,6 @@ static void group_blocks(FILE *f, const struct frame *fr)
 			fputc('\n', f);
 		}
 		block_close(f);
-		free(idx);
 	}
 }
 
@@ -430,29 +498,25 @@ static const char budget_style[] = "dt 4 lw 4 lc rgb '#1b7837'";
 static void ref_line_plot(FILE *f, const char *name, const char *title, const char *style)
 {
 	fprintf(f, ", \\\n     $%s using 1:2 with lines %s title ", name, style);
-	gp_str(f, title);
+	gpquote_string(f, title);
 }
 
-/* Whole dollars with thousands separators: "$1,500,000" (cents below $100). */
-static void usd_text(double v, char *buf, size_t size)
+/* Whole dollars with thousands separators: "$1,500,000" (cents below $100).
+ * Caller frees. */
+static char *usd_text(double v)
 {
-	char digits[64];
-	size_t n, o = 0;
-	if (v < 100) {
-		snprintf(buf, size, "$%.2f", v);
-		return;
-	}
-	snprintf(digits, sizeof digits, "%.0f", v);
+	struct sbuf b = { 0 };
+	char *digits;
+	size_t n;
+	if (v < 100)
+		return xasprintf("$%.2f", v);
+	digits = xasprintf("%.0f", v);
 	n = strlen(digits);
-	if (o + 1 < size)
-		buf[o++] = '$';
-	for (size_t i = 0; i < n && o + 1 < size; i++) {
-		if (i > 0 && (n - i) % 3 == 0 && o + 1 < size)
-			buf[o++] = ',';
-		if (o + 1 < size)
-			buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
+	sb_printf(&b, "$");
+	for (size_t i = 0; i < n; i++)
+		sb_printf(&b, "%s%c", i > 0 && (n - i) % 3 == 0 ? "," : "", digits[i]);
+	free(digits);
+	return sb_take(&b);
 }
 
 /* Where v falls on an axis drawn over r widened by the offsets lo_pad and
@@ -480,7 +544,7 @@ struct box {
 /* The right offset (a fraction of the x span, as `set offsets graph`) that
  * keeps every label inside the plot: a label starts right of its point and
  * is as wide as its text; at most 1.5 (a label wider than the plot sticks out). */
-static double labels_right_pad(const struct frame *fr, const double *xs, const bool *front, struct range rx,
+static double labels_right_pad(const struct frame *fr, const double *xs, const bool *labelled, struct range rx,
 			       bool logx)
 {
 	double pad = 0.05;
@@ -488,7 +552,7 @@ static double labels_right_pad(const struct frame *fr, const double *xs, const b
 	double span = b - a > 0 ? b - a : 1;
 	for (size_t i = 0; i < fr->n; i++) {
 		double u, room, need;
-		if (fr->n > LABEL_ALL_MAX && !front[i])
+		if (!labelled[i])
 			continue;
 		u = ((logx ? log10(xs[i]) : xs[i]) - a) / span;
 		room = 0.99 - 1.2 * char_w - (double)strlen(fr->pts[i].label) * label_char_w;
@@ -505,30 +569,73 @@ static bool overlaps(const struct box *a, const struct box *b)
 }
 
 /*
- * Each point's label as a `set label` right of it, moved up or down by a
- * line at a time until it overlaps no label placed before (top to bottom),
- * so nearby points stay readable. Every point is labelled up to
- * LABEL_ALL_MAX points, only the front's beyond. Returns the labels set.
+ * The points that get a label (a new array, caller frees): every point up
+ * to PLOT_LABEL_ALL_MAX points, the front's beyond, and of a front longer
+ * than PLOT_LABELS_MAX that many, spread evenly along it by x (both ends
+ * among them). At most max(PLOT_LABEL_ALL_MAX, PLOT_LABELS_MAX) labels,
+ * so placing them (quadratic in their number) takes bounded time.
  */
-static size_t place_labels(FILE *f, const struct frame *fr, const double *xs, const double *ys, const bool *front,
-			   struct range rx, struct range ry, bool logx, bool logy, double right_pad)
+static bool *label_choice(const struct frame *fr, const double *xs, const double *ys, const bool *front)
+{
+	bool *labelled = xcalloc(fr->n ? fr->n : 1, sizeof *labelled);
+	struct ranked *r;
+	size_t m = 0;
+
+	if (fr->n <= PLOT_LABEL_ALL_MAX) {
+		for (size_t i = 0; i < fr->n; i++)
+			labelled[i] = true;
+		return labelled;
+	}
+	r = xcalloc(fr->n, sizeof *r);
+	for (size_t i = 0; i < fr->n; i++)
+		if (front[i])
+			r[m++] = (struct ranked){ xs[i], ys[i], i };
+	if (m <= PLOT_LABELS_MAX) {
+		for (size_t k = 0; k < m; k++)
+			labelled[r[k].i] = true;
+	} else {
+		qsort(r, m, sizeof *r, cmp_ranked);
+		for (size_t k = 0; k < PLOT_LABELS_MAX; k++)
+			labelled[r[k * (m - 1) / (PLOT_LABELS_MAX - 1)].i] = true;
+	}
+	free(r);
+	return labelled;
+}
+
+/* Labels top to bottom, then left to right, then in the points' order. */
+static const double *order_xs, *order_ys;
+
+static int cmp_label_order(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	if (order_ys[i] != order_ys[j])
+		return order_ys[i] > order_ys[j] ? -1 : 1;
+	if (order_xs[i] != order_xs[j])
+		return order_xs[i] < order_xs[j] ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/*
+ * Each labelled point's label (label_choice) as a `set label` right of it,
+ * moved up or down by a line at a time until it overlaps no label placed
+ * before (top to bottom), so nearby points stay readable. O(m^2) in the m
+ * labels, which label_choice bounds. Returns the labels set.
+ */
+static size_t place_labels(FILE *f, const struct frame *fr, const double *xs, const double *ys,
+			   const bool *labelled, struct range rx, struct range ry, bool logx, bool logy,
+			   double right_pad)
 {
 	static const double tries[] = { 0.6, -0.6, 1.6, -1.6, 2.6, -2.6, 3.6, -3.6 };
-	struct box *placed = xcalloc(fr->n ? fr->n : 1, sizeof *placed);
 	size_t *order = xcalloc(fr->n ? fr->n : 1, sizeof *order), m = 0, np = 0;
+	struct box *placed;
 
 	for (size_t i = 0; i < fr->n; i++)
-		if (fr->n <= LABEL_ALL_MAX || front[i])
+		if (labelled[i])
 			order[m++] = i;
-	/* top to bottom, then left to right */
-	for (size_t a = 1; a < m; a++)
-		for (size_t b = a; b > 0 && (ys[order[b - 1]] < ys[order[b]] ||
-					     (ys[order[b - 1]] == ys[order[b]] && xs[order[b - 1]] > xs[order[b]]));
-		     b--) {
-			size_t t = order[b];
-			order[b] = order[b - 1];
-			order[b - 1] = t;
-		}
+	placed = xcalloc(m ? m : 1, sizeof *placed);
+	order_xs = xs;
+	order_ys = ys;
+	qsort(order, m, sizeof *order, cmp_label_order);
 	for (size_t k = 0; k < m; k++) {
 		size_t i = order[k];
 		double px = axis_pos(xs[i], rx, logx, 0.03, right_pad), py = axis_pos(ys[i], ry, logy, 0.08, 0.08);
@@ -547,7 +654,7 @@ static size_t place_labels(FILE *f, const struct frame *fr, const double *xs, co
 			}
 		}
 		fprintf(f, "set label %zu ", k + 1);
-		gp_str(f, fr->pts[i].label);
+		gpquote_string(f, fr->pts[i].label);
 		fputs(" at ", f);
 		num(f, xs[i]);
 		fputs(", ", f);
@@ -565,12 +672,11 @@ static void emit_pareto(FILE *f, const struct frame *fr)
 {
 	const struct plot_request *q = fr->req;
 	double *xs = xcalloc(fr->n, sizeof *xs), *ys = xcalloc(fr->n, sizeof *ys);
-	bool *front = xcalloc(fr->n, sizeof *front);
+	bool *front = xcalloc(fr->n, sizeof *front), *labelled;
 	size_t nf = 0;
 	struct range rx = range_empty(), ry = range_empty();
 	bool logx, logy;
 	double right_pad;
-	char buf[200];
 
 	for (size_t i = 0; i < fr->n; i++) {
 		xs[i] = fr->pts[i].x;
@@ -587,18 +693,23 @@ static void emit_pareto(FILE *f, const struct frame *fr)
 	logy = range_log(ry);
 	for (size_t i = 0; i < fr->n; i++)
 		nf += front[i];
-	fprintf(f, "# the Pareto front: %zu of %zu points that no other point beats in both %s and %s\n", nf,
-		fr->n, col_name(fr, fr->x_col), col_name(fr, fr->y_cols[0]));
+	fprintf(f, "# the Pareto front: %zu of %zu points that no other point beats in both ", nf, fr->n);
+	gpquote_comment(f, col_name(fr, fr->x_col));
+	fputs(" and ", f);
+	gpquote_comment(f, col_name(fr, fr->y_cols[0]));
+	fputc('\n', f);
 	axis_label_set(f, "x", col_name(fr, fr->x_col));
 	axis_label_set(f, "y", col_name(fr, fr->y_cols[0]));
 	axis_setup(f, "x", rx, logx, 10, strcmp(unit_of(col_name(fr, fr->x_col)), "USD") == 0);
 	axis_setup(f, "y", ry, logy, 10, strcmp(unit_of(col_name(fr, fr->y_cols[0])), "USD") == 0);
 	/* room at the right for the labels, which are written right of their points */
-	right_pad = labels_right_pad(fr, xs, front, rx, logx);
+	labelled = label_choice(fr, xs, ys, front);
+	right_pad = labels_right_pad(fr, xs, labelled, rx, logx);
 	fprintf(f, "set offsets graph 0.03, graph %.3f, graph 0.08, graph 0.08\n", right_pad);
 	fputs("set key below horizontal spacing 1.2 height 1.5\n", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
-		size_t n, *idx = group_points(fr, g, &n);
+		size_t n;
+		const size_t *idx = group_points(fr, g, &n);
 		block_open(f, "group", g);
 		for (size_t k = 0; k < n; k++) {
 			num(f, xs[idx[k]]);
@@ -607,7 +718,6 @@ static void emit_pareto(FILE *f, const struct frame *fr)
 			fputc('\n', f);
 		}
 		block_close(f);
-		free(idx);
 	}
 	/* the front, in order of x (then y falls) */
 	{
@@ -627,7 +737,7 @@ static void emit_pareto(FILE *f, const struct frame *fr)
 		block_close(f);
 		free(r);
 	}
-	place_labels(f, fr, xs, ys, front, rx, ry, logx, logy, right_pad);
+	place_labels(f, fr, xs, ys, labelled, rx, ry, logx, logy, right_pad);
 	if (q->deadline_h > 0)
 		ref_line_block(f, "deadline", q->deadline_h, ry.lo, q->deadline_h, ry.hi);
 	if (q->budget_usd > 0)
@@ -637,37 +747,40 @@ static void emit_pareto(FILE *f, const struct frame *fr)
 	for (size_t g = 0; g < fr->ngroups; g++) {
 		fprintf(f, "%s$group%zu using 1:2 with points lt %zu ps 2.5 title ", g ? ", \\\n     " : "", g,
 			g % N_PALETTE + 1);
-		gp_str(f, fr->groups[g]);
+		gpquote_string(f, fr->groups[g]);
 	}
 	fprintf(f, ", \\\n     $front0 using 1:2 with linespoints lw 3 lc rgb '#222222' pt 6 ps 4 title "
 		   "'Pareto front'");
 	if (q->deadline_h > 0) {
-		char v[48];
+		char v[48], *t;
 		text_format_real(q->deadline_h, v, sizeof v);
-		snprintf(buf, sizeof buf, "deadline %s h", v);
-		ref_line_plot(f, "deadline", buf, deadline_style);
+		t = xasprintf("deadline %s h", v);
+		ref_line_plot(f, "deadline", t, deadline_style);
+		free(t);
 	}
 	if (q->budget_usd > 0) {
-		char v[48];
-		usd_text(q->budget_usd, v, sizeof v);
-		snprintf(buf, sizeof buf, "budget %s", v);
-		ref_line_plot(f, "budget", buf, budget_style);
+		char *v = usd_text(q->budget_usd), *t = xasprintf("budget %s", v);
+		ref_line_plot(f, "budget", t, budget_style);
+		free(t);
+		free(v);
 	}
 	fputc('\n', f);
+	free(labelled);
 	free(front);
 	free(xs);
 	free(ys);
 }
 
-/* A frac_ column's name in a legend: "frac_comm_exposed" -> "comm exposed". */
-static void series_name(char *buf, size_t size, const char *col)
+/* A frac_ column's name in a legend: "frac_comm_exposed" -> "comm exposed". Caller frees. */
+static char *series_name(const char *col)
 {
 	const char *s = strncmp(col, "frac_", 5) == 0 ? col + 5 : col;
-	snprintf(buf, size, "%s", s);
+	char *name = xstrdup(s);
 	if (s != col)
-		for (char *c = buf; *c; c++)
+		for (char *c = name; *c; c++)
 			if (*c == '_')
 				*c = ' ';
+	return name;
 }
 
 static bool all_fractions(const struct frame *fr)
@@ -690,13 +803,12 @@ static void bars_y_axis(FILE *f, const struct frame *fr)
 /* The bar of row k (0 first) sits at y = n - 1 - k. */
 static void bar_head(FILE *f, const struct frame *fr, size_t k, const char *label)
 {
-	data_str(f, label);
+	gpquote_data(f, label);
 	fprintf(f, " %zu", fr->n - 1 - k);
 }
 
 static void emit_breakdown(FILE *f, const struct frame *fr)
 {
-	char buf[200];
 	bool fractions = all_fractions(fr);
 
 	fputs("# one horizontal bar per row, its columns stacked left to right in the order of the file;\n"
@@ -707,12 +819,13 @@ static void emit_breakdown(FILE *f, const struct frame *fr)
 		set_label(f, "x", "share of held GPU time (fraction)");
 		fputs("set xrange [0:1]\nset xtics 0.1\n", f);
 	} else {
-		size_t used = 0;
-		buf[0] = '\0';
-		for (size_t k = 0; k < fr->ny && used < sizeof buf; k++)
-			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", k ? " + " : "",
-						 col_name(fr, fr->y_cols[k]));
-		set_label(f, "x", buf);
+		struct sbuf b = { 0 };
+		char *label;
+		for (size_t k = 0; k < fr->ny; k++)
+			sb_printf(&b, "%s%s", k ? " + " : "", col_name(fr, fr->y_cols[k]));
+		label = sb_take(&b);
+		set_label(f, "x", label);
+		free(label);
 		fputs("set xrange [0:*]\n", f);
 	}
 	bars_y_axis(f, fr);
@@ -734,10 +847,11 @@ static void emit_breakdown(FILE *f, const struct frame *fr)
 	fputs("plot ", f);
 	for (size_t k = 0; k < fr->ny; k++) {
 		size_t lo = k + 3, hi = k + 4;
-		series_name(buf, sizeof buf, col_name(fr, fr->y_cols[k]));
+		char *name = series_name(col_name(fr, fr->y_cols[k]));
 		fprintf(f, "%s$bars0 using (($%zu+$%zu)/2):2:%zu:%zu:($2-0.35):($2+0.35)%s with boxxyerror lt %zu title ",
 			k ? ", \\\n     " : "", lo, hi, lo, hi, k == 0 ? ":ytic(1)" : "", k % N_PALETTE + 1);
-		gp_str(f, buf);
+		gpquote_string(f, name);
+		free(name);
 	}
 	fputc('\n', f);
 }
@@ -851,43 +965,59 @@ static void emit_scaling(FILE *f, const struct frame *fr)
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", f);
 	fputs("set key outside right top vertical spacing 1.2\n", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
-		size_t n, *idx = group_points(fr, g, &n), *best = xcalloc(n ? n : 1, sizeof *best);
-		size_t m = best_per_x(fr, idx, n, ideal, best);
-		const struct point *b0 = &fr->pts[best[0]];
+		size_t n, *best, m;
+		const size_t *idx = group_points(fr, g, &n);
+		const struct point *b0;
+		double *ideal_y = NULL;
+
+		best = xcalloc(n ? n : 1, sizeof *best);
+		m = best_per_x(fr, idx, n, ideal, best);
+		b0 = &fr->pts[best[0]];
 		xy_block(f, fr, "group", g, best, m);
 		if (m < n) {
 			crowded[g] = true;
 			xy_block(f, fr, "all", g, idx, n);
 		}
-		base_x[g] = b0->x;
 		if (ideal != IDEAL_NONE && b0->x > 0) {
+			/* y0 x (x / x0) or y0 x (x0 / x): no line where it overflows
+			 * (a tiny x0 with a huge y0), rather than an infinite point */
+			ideal_y = xcalloc(m, sizeof *ideal_y);
+			base_x[g] = b0->x;
+			for (size_t k = 0; k < m && base_x[g] > 0; k++) {
+				double x = fr->pts[best[k]].x;
+				ideal_y[k] = ideal == IDEAL_PROPORTIONAL ? b0->y[0] * x / b0->x : b0->y[0] * b0->x / x;
+				if (!isfinite(ideal_y[k]))
+					base_x[g] = 0;
+			}
+		}
+		if (base_x[g] > 0) {
 			block_open(f, "ideal", g);
 			for (size_t k = 0; k < m; k++) {
-				double x = fr->pts[best[k]].x;
-				num(f, x);
+				num(f, fr->pts[best[k]].x);
 				fputc(' ', f);
-				num(f, ideal == IDEAL_PROPORTIONAL ? b0->y[0] * x / b0->x : b0->y[0] * b0->x / x);
+				num(f, ideal_y[k]);
 				fputc('\n', f);
 			}
 			block_close(f);
 		}
+		free(ideal_y);
 		free(best);
-		free(idx);
 	}
 	title_set(f, fr);
 	fputs("plot ", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
-		char buf[200], v[48];
 		fprintf(f, "%s$group%zu using 1:2 with linespoints lt %zu ps 2.5 title ", g ? ", \\\n     " : "", g,
 			g % N_PALETTE + 1);
-		gp_str(f, fr->groups[g]);
+		gpquote_string(f, fr->groups[g]);
 		if (crowded[g])
 			fprintf(f, ", \\\n     $all%zu using 1:2 with points lt %zu pt 6 ps 2 notitle", g, g % N_PALETTE + 1);
-		if (ideal != IDEAL_NONE && base_x[g] > 0) {
+		if (base_x[g] > 0) {
+			char v[48], *t;
 			text_format_real(base_x[g], v, sizeof v);
-			snprintf(buf, sizeof buf, "%s, ideal from %s", fr->groups[g], v);
+			t = xasprintf("%s, ideal from %s", fr->groups[g], v);
 			fprintf(f, ", \\\n     $ideal%zu using 1:2 with lines lt %zu dt 2 lw 2 title ", g, g % N_PALETTE + 1);
-			gp_str(f, buf);
+			gpquote_string(f, t);
+			free(t);
 		}
 	}
 	fputc('\n', f);
@@ -905,13 +1035,14 @@ static size_t family_len(const char *col)
 	return strlen(col);
 }
 
-/* The percentile part of a latency column for a legend: "ttft_p99_ms" -> "p99". */
-static void percentile_name(char *buf, size_t size, const char *col)
+/* The percentile part of a latency column for a legend: "ttft_p99_ms" -> "p99".
+ * Caller frees. */
+static char *percentile_name(const char *col)
 {
 	size_t fl = family_len(col), n;
 	const char *p = col + fl + (col[fl] == '_');
 	n = strcspn(p, "_");
-	snprintf(buf, size, "%.*s", (int)(n ? n : strlen(col)), n ? p : col);
+	return n ? xstrndup(p, n) : xstrdup(col);
 }
 
 static void emit_latency(FILE *f, const struct frame *fr)
@@ -933,11 +1064,12 @@ static void emit_latency(FILE *f, const struct frame *fr)
 	}
 	for (size_t i = 0; i < fr->n; i++)
 		range_add(&rx, fr->pts[i].x);
-	fprintf(f, "# %zu panels; in each, one colour per %s, p50 solid and higher percentiles dashed\n", npanels,
-		fr->group_col >= 0 ? col_name(fr, fr->group_col) : "chart");
+	fprintf(f, "# %zu panels; in each, one colour per ", npanels);
+	gpquote_comment(f, fr->group_col >= 0 ? col_name(fr, fr->group_col) : "chart");
+	fputs(", p50 solid and higher percentiles dashed\n", f);
 	group_blocks(f, fr);
 	fprintf(f, "set multiplot layout 1,%zu title ", npanels);
-	gp_str(f, fr->title);
+	gpquote_string(f, fr->title);
 	fputs(" font ',22'\n", f);
 	axis_label_set(f, "x", col_name(fr, fr->x_col));
 	axis_setup(f, "x", rx, range_log(rx), 10, false);
@@ -950,8 +1082,10 @@ static void emit_latency(FILE *f, const struct frame *fr)
 		double slo = strncmp(fam, "ttft", fl) == 0 && fl == 4 ? q->slo_ttft_ms :
 			     strncmp(fam, "tpot", fl) == 0 && fl == 4 ? q->slo_tpot_ms : 0;
 		struct range ry = range_empty();
-		char buf[200];
-		size_t used = 0, dash = 0;
+		struct sbuf b = { 0 };
+		char *text;
+		size_t dash = 0;
+		bool any = false;
 
 		for (size_t i = 0; i < fr->n; i++)
 			for (size_t k = 0; k < fr->ny; k++)
@@ -960,24 +1094,29 @@ static void emit_latency(FILE *f, const struct frame *fr)
 		if (slo > 0)
 			range_add(&ry, slo);
 		/* the panel's title: the family in capitals and what it is ("time to first token") */
-		used = (size_t)snprintf(buf, sizeof buf, "%.*s", (int)fl, fam);
-		for (size_t c = 0; c < used; c++)
-			if (buf[c] >= 'a' && buf[c] <= 'z')
-				buf[c] = (char)(buf[c] - 'a' + 'A');
-		if (info != NULL && used < sizeof buf)
-			snprintf(buf + used, sizeof buf - used, ": %.*s", (int)strcspn(info->meaning, ","), info->meaning);
+		text = xstrndup(fam, fl);
+		for (char *c = text; *c; c++)
+			if (*c >= 'a' && *c <= 'z')
+				*c = (char)(*c - 'a' + 'A');
+		sb_printf(&b, "%s", text);
+		free(text);
+		if (info != NULL)
+			sb_printf(&b, ": %.*s", (int)strcspn(info->meaning, ","), info->meaning);
+		text = sb_take(&b);
 		fputs("set title ", f);
-		gp_str(f, buf);
+		gpquote_string(f, text);
 		fputc('\n', f);
-		used = 0;
-		buf[0] = '\0';
-		for (size_t k = 0; k < fr->ny && used < sizeof buf; k++)
-			if (panel_of[k] == p)
-				used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", used ? ", " : "",
-							 col_name(fr, fr->y_cols[k]));
-		if (used < sizeof buf && unit_of(fam)[0] != '\0')
-			snprintf(buf + used, sizeof buf - used, " (%s)", unit_of(fam));
-		set_label(f, "y", buf);
+		free(text);
+		for (size_t k = 0; k < fr->ny; k++)
+			if (panel_of[k] == p) {
+				sb_printf(&b, "%s%s", any ? ", " : "", col_name(fr, fr->y_cols[k]));
+				any = true;
+			}
+		if (unit_of(fam)[0] != '\0')
+			sb_printf(&b, " (%s)", unit_of(fam));
+		text = sb_take(&b);
+		set_label(f, "y", text);
+		free(text);
 		fputs("unset logscale y\nset ytics autofreq\nset format y '%g'\n", f);
 		axis_setup(f, "y", ry, range_log(ry), 10, false);
 		if (slo > 0) {
@@ -988,23 +1127,26 @@ static void emit_latency(FILE *f, const struct frame *fr)
 		for (size_t g = 0; g < fr->ngroups; g++) {
 			size_t seen = 0;
 			for (size_t k = 0; k < fr->ny; k++) {
-				char pct[64], t[200];
+				char *pct, *t;
 				if (panel_of[k] != p)
 					continue;
-				percentile_name(pct, sizeof pct, col_name(fr, fr->y_cols[k]));
-				snprintf(t, sizeof t, "%s %s", fr->groups[g], pct);
+				pct = percentile_name(col_name(fr, fr->y_cols[k]));
+				t = xasprintf("%s %s", fr->groups[g], pct);
 				fprintf(f, "%s$group%zu using 1:%zu with linespoints lt %zu dt %zu pt %d ps 2 title ",
 					dash++ ? ", \\\n     " : "", g, k + 2, g % N_PALETTE + 1, seen + 1,
 					seen ? 6 : point_types[g % N_PALETTE]);
-				gp_str(f, t);
+				gpquote_string(f, t);
+				free(t);
+				free(pct);
 				seen++;
 			}
 		}
 		if (slo > 0) {
-			char v[48], t[100];
+			char v[48], *t;
 			text_format_real(slo, v, sizeof v);
-			snprintf(t, sizeof t, "SLO %s ms", v);
+			t = xasprintf("SLO %s ms", v);
 			ref_line_plot(f, p == 0 ? "slo_a" : "slo_b", t, deadline_style);
+			free(t);
 		}
 		fputc('\n', f);
 	}
@@ -1046,7 +1188,7 @@ static void emit_cost(FILE *f, const struct frame *fr)
 	block_close(f);
 	title_set(f, fr);
 	fputs("plot $bars0 using ($3/2):2:(0):3:($2-0.35):($2+0.35):ytic(1) with boxxyerror lt 1 title ", f);
-	gp_str(f, ycol);
+	gpquote_string(f, ycol);
 	fprintf(f, ", \\\n     '' using 3:2:(%s) with labels left offset char 0.5,0 font ',15' notitle\n",
 		usd ? "$3 < 100 ? sprintf('$%.2f', $3) : sprintf('$%.0f', $3)" : "sprintf('%.3g', $3)");
 	free(order);
@@ -1066,7 +1208,8 @@ static void emit_scatter(FILE *f, const struct frame *fr)
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", f);
 	fputs("set key outside right top vertical spacing 1.2\n", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
-		size_t n, *idx = group_points(fr, g, &n);
+		size_t n;
+		const size_t *idx = group_points(fr, g, &n);
 		block_open(f, "group", g);
 		for (size_t k = 0; k < n; k++) {
 			num(f, fr->pts[idx[k]].x);
@@ -1075,14 +1218,13 @@ static void emit_scatter(FILE *f, const struct frame *fr)
 			fputc('\n', f);
 		}
 		block_close(f);
-		free(idx);
 	}
 	title_set(f, fr);
 	fputs("plot ", f);
 	for (size_t g = 0; g < fr->ngroups; g++) {
 		fprintf(f, "%s$group%zu using 1:2 with points lt %zu ps 2.5 title ", g ? ", \\\n     " : "", g,
 			g % N_PALETTE + 1);
-		gp_str(f, fr->groups[g]);
+		gpquote_string(f, fr->groups[g]);
 	}
 	fputc('\n', f);
 }
@@ -1103,18 +1245,19 @@ static void wait_text(double h, char *buf, size_t size)
  * to P99: they never decrease), each percentile written at the bar's end. */
 static void emit_waits(FILE *f, const struct frame *fr)
 {
-	char buf[200];
 	fputs("# one horizontal bar per team row: segments 0-P50, P50-P90, P90-P99 of the queue wait\n"
 	      "# (the block: label, y, then the percentiles, each bounding a segment)\n", f);
 	fputs("set style fill solid 0.9 border rgb '#222222'\n", f);
 	{
-		size_t used = (size_t)snprintf(buf, sizeof buf, "queue wait: ");
-		for (size_t k = 0; k < fr->ny && used < sizeof buf; k++)
-			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", k ? ", " : "",
-						 col_name(fr, fr->y_cols[k]));
-		if (used < sizeof buf)
-			snprintf(buf + used, sizeof buf - used, " (%s)", unit_of(col_name(fr, fr->y_cols[0])));
-		set_label(f, "x", buf);
+		struct sbuf b = { 0 };
+		char *label;
+		sb_printf(&b, "queue wait: ");
+		for (size_t k = 0; k < fr->ny; k++)
+			sb_printf(&b, "%s%s", k ? ", " : "", col_name(fr, fr->y_cols[k]));
+		sb_printf(&b, " (%s)", unit_of(col_name(fr, fr->y_cols[0])));
+		label = sb_take(&b);
+		set_label(f, "x", label);
+		free(label);
 	}
 	{
 		/* room at the right for the longest bar's text (14-point: about 10 pixels a character) */
@@ -1136,17 +1279,18 @@ static void emit_waits(FILE *f, const struct frame *fr)
 		}
 		/* the bar's text: every percentile */
 		{
-			char text[200], w[48];
-			size_t used = 0;
-			text[0] = '\0';
-			for (size_t k = 0; k < fr->ny && used < sizeof text; k++) {
-				char pct[64];
-				percentile_name(pct, sizeof pct, col_name(fr, fr->y_cols[k]));
+			struct sbuf b = { 0 };
+			char w[48], *text;
+			for (size_t k = 0; k < fr->ny; k++) {
+				char *pct = percentile_name(col_name(fr, fr->y_cols[k]));
 				wait_text(fr->pts[i].y[k], w, sizeof w);
-				used += (size_t)snprintf(text + used, sizeof text - used, "%s%s %s", k ? ", " : "", pct, w);
+				sb_printf(&b, "%s%s %s", k ? ", " : "", pct, w);
+				free(pct);
 			}
+			text = sb_take(&b);
 			fputc(' ', f);
-			data_str(f, text);
+			gpquote_data(f, text);
+			free(text);
 		}
 		fputc('\n', f);
 	}
@@ -1155,11 +1299,11 @@ static void emit_waits(FILE *f, const struct frame *fr)
 	fputs("plot ", f);
 	for (size_t k = 0; k < fr->ny; k++) {
 		size_t lo = k + 3, hi = k + 4;
-		char pct[64];
-		percentile_name(pct, sizeof pct, col_name(fr, fr->y_cols[k]));
+		char *pct = percentile_name(col_name(fr, fr->y_cols[k]));
 		fprintf(f, "%s$bars0 using (($%zu+$%zu)/2):2:%zu:%zu:($2-0.35):($2+0.35)%s with boxxyerror lt %zu title ",
 			k ? ", \\\n     " : "", lo, hi, lo, hi, k == 0 ? ":ytic(1)" : "", k % N_PALETTE + 1);
-		gp_str(f, pct);
+		gpquote_string(f, pct);
+		free(pct);
 	}
 	fprintf(f, ", \\\n     $bars0 using %zu:2:%zu with labels left offset char 0.5,0 font ',14' notitle\n",
 		fr->ny + 3, fr->ny + 4);
@@ -1173,8 +1317,10 @@ static void emit_team_cost(FILE *f, const struct frame *fr)
 {
 	bool split = fr->ny == 2;
 	const char *total = col_name(fr, fr->y_cols[0]);
-	fprintf(f, "# one horizontal bar per team row%s, the total (%s) at its end\n",
-		split ? ": its own GPU-hours' dollars, then its share of the idle ones" : "", total);
+	fprintf(f, "# one horizontal bar per team row%s, the total (",
+		split ? ": its own GPU-hours' dollars, then its share of the idle ones" : "");
+	gpquote_comment(f, total);
+	fputs(") at its end\n", f);
 	fputs("set style fill solid 0.85 border rgb '#222222'\n", f);
 	axis_label_set(f, "x", total);
 	fputs("set xrange [0:*]\nset offsets 0, graph 0.15, 0, 0\n", f);
@@ -1185,24 +1331,24 @@ static void emit_team_cost(FILE *f, const struct frame *fr)
 	block_open(f, "bars", 0);
 	for (size_t i = 0; i < fr->n; i++) {
 		double t = fr->pts[i].y[0], idle = split ? fmin(fmax(fr->pts[i].y[1], 0), t) : 0;
-		char v[64];
+		char *v = usd_text(t);
 		bar_head(f, fr, i, fr->pts[i].label);
 		fputc(' ', f);
 		num(f, t - idle);
 		fputc(' ', f);
 		num(f, t);
-		usd_text(t, v, sizeof v);
 		fputc(' ', f);
-		data_str(f, v);
+		gpquote_data(f, v);
 		fputc('\n', f);
+		free(v);
 	}
 	block_close(f);
 	title_set(f, fr);
 	fputs("plot $bars0 using ($3/2):2:(0):3:($2-0.35):($2+0.35):ytic(1) with boxxyerror lt 1 title ", f);
-	gp_str(f, split ? "own GPU-hours" : total);
+	gpquote_string(f, split ? "own GPU-hours" : total);
 	if (split) {
 		fputs(", \\\n     $bars0 using (($3+$4)/2):2:3:4:($2-0.35):($2+0.35) with boxxyerror lt 5 title ", f);
-		gp_str(f, "share of the idle GPU-hours");
+		gpquote_string(f, "share of the idle GPU-hours");
 	}
 	fputs(", \\\n     $bars0 using 4:2:5 with labels left offset char 0.5,0 font ',15' notitle\n", f);
 }
@@ -1222,11 +1368,13 @@ static void emit_utilization(FILE *f, const struct frame *fr)
 	}
 	for (size_t i = 0; i < fr->n; i++)
 		range_add(&rx, fr->pts[i].x);
-	fprintf(f, "# %zu panel(s): the fractions of the GPUs (0 to 1), then the other columns; one colour per %s\n",
-		(size_t)(nf > 0) + (no > 0), fr->group_col >= 0 ? col_name(fr, fr->group_col) : "chart");
+	fprintf(f, "# %zu panel(s): the fractions of the GPUs (0 to 1), then the other columns; one colour per ",
+		(size_t)(nf > 0) + (no > 0));
+	gpquote_comment(f, fr->group_col >= 0 ? col_name(fr, fr->group_col) : "chart");
+	fputc('\n', f);
 	group_blocks(f, fr);
 	fprintf(f, "set multiplot layout %zu,1 title ", (size_t)(nf > 0) + (no > 0));
-	gp_str(f, fr->title);
+	gpquote_string(f, fr->title);
 	fputs(" font ',22'\n", f);
 	axis_label_set(f, "x", col_name(fr, fr->x_col));
 	axis_setup(f, "x", rx, false, 10, false);
@@ -1247,17 +1395,16 @@ static void emit_utilization(FILE *f, const struct frame *fr)
 	for (int panel = 0; panel < 2; panel++) {
 		const size_t *cols = panel == 0 ? frac : other;
 		size_t m = panel == 0 ? nf : no;
-		char buf[200];
-		size_t used = 0;
+		struct sbuf b = { 0 };
+		char *label;
 		if (m == 0)
 			continue;
-		buf[0] = '\0';
-		for (size_t k = 0; k < m && used < sizeof buf; k++)
-			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", k ? ", " : "",
-						 col_name(fr, fr->y_cols[cols[k]]));
-		if (used < sizeof buf)
-			snprintf(buf + used, sizeof buf - used, " (%s)", unit_of(col_name(fr, fr->y_cols[cols[0]])));
-		set_label(f, "y", buf);
+		for (size_t k = 0; k < m; k++)
+			sb_printf(&b, "%s%s", k ? ", " : "", col_name(fr, fr->y_cols[cols[k]]));
+		sb_printf(&b, " (%s)", unit_of(col_name(fr, fr->y_cols[cols[0]])));
+		label = sb_take(&b);
+		set_label(f, "y", label);
+		free(label);
 		if (panel == 0)
 			fputs("set yrange [0:1.05]\nset ytics 0.2\n", f);
 		else
@@ -1265,11 +1412,11 @@ static void emit_utilization(FILE *f, const struct frame *fr)
 		fputs("plot ", f);
 		for (size_t g = 0, d = 0; g < fr->ngroups; g++)
 			for (size_t k = 0; k < m; k++) {
-				char t[200];
-				snprintf(t, sizeof t, "%s %s", fr->groups[g], col_name(fr, fr->y_cols[cols[k]]));
+				char *t = xasprintf("%s %s", fr->groups[g], col_name(fr, fr->y_cols[cols[k]]));
 				fprintf(f, "%s$group%zu using 1:%zu with lines lt %zu dt %zu lw %d title ", d++ ? ", \\\n     " : "",
 					g, cols[k] + 2, g % N_PALETTE + 1, k + 1, k == 0 ? 3 : 2);
-				gp_str(f, t);
+				gpquote_string(f, t);
+				free(t);
 			}
 		fputc('\n', f);
 	}
@@ -1356,6 +1503,39 @@ static int resolve_y(struct frame *fr, const char *list, const char *option, str
 	}
 }
 
+/* A name the script carries (a column's, a file's) with a control
+ * character, which no quoting would show as it is: an input error naming
+ * it (escaped) after what. */
+static int refuse_control(const char *name, const char *what, struct cs_error *err)
+{
+	char shown[80];
+	size_t at;
+	if (!gpquote_has_control(name, &at))
+		return 0;
+	text_quote(name, shown, sizeof shown);
+	return error_set(err, "%s %s: a control character (byte 0x%02x at offset %zu) in the name, which plot "
+			 "refuses", what, shown, (unsigned)(unsigned char)name[at], at);
+}
+
+/* Every column the chart draws by its name (axis labels, legends, the
+ * script's comments) is free of control characters. */
+static int check_column_names(const struct frame *fr, struct cs_error *err)
+{
+	char *what = xasprintf("results '%s': column", fr->req->input);
+	int cols[PLOT_Y_MAX + 3], n = 0, rc = 0;
+
+	cols[n++] = fr->x_col;
+	cols[n++] = fr->label_col;
+	cols[n++] = fr->group_col;
+	for (size_t k = 0; k < fr->ny; k++)
+		cols[n++] = fr->y_cols[k];
+	for (int k = 0; k < n && rc == 0; k++)
+		if (cols[k] >= 0)
+			rc = refuse_control(fr->t->header[cols[k]], what, err);
+	free(what);
+	return rc;
+}
+
 static int resolve_columns(struct frame *fr, struct cs_error *err)
 {
 	const struct plot_request *q = fr->req;
@@ -1364,6 +1544,8 @@ static int resolve_columns(struct frame *fr, struct cs_error *err)
 	const char *label = bars && q->x != NULL ? q->x : s->label;
 
 	fr->x_col = fr->label_col = fr->group_col = -1;
+	fr->id_col = find_col(fr->t, "row_id", 6);
+	fr->cand_col = find_col(fr->t, "candidate", 9);
 	if (q->kind == PLOT_SCATTER && (q->x == NULL || q->y == NULL))
 		return error_set(err, "plot: the scatter chart needs --x COLUMN and --y COLUMN");
 	if (!bars && resolve_one(fr, q->x ? q->x : s->x, strlen(q->x ? q->x : s->x), q->x ? "--x" : NULL, &fr->x_col,
@@ -1395,30 +1577,32 @@ static int resolve_columns(struct frame *fr, struct cs_error *err)
 	} else {
 		fr->label_col = find_col(fr->t, label, strlen(label));
 	}
-	return 0;
+	return check_column_names(fr, err);
 }
 
-/* A numeric cell: 0 with *v, 1 when empty, -1 (with err) when not a finite number. */
+/* A numeric cell: 0 with *v, 1 when empty, -1 (with err) when not a finite
+ * number or over PLOT_VALUE_MAX in magnitude. */
 static int cell_number(const struct frame *fr, const struct csvtable_row *row, int col, double *v,
 		       struct cs_error *err)
 {
 	const char *s = row->cells[col];
-	char *end;
+	char *end, shown[80];
 	if (s[0] == '\0')
 		return 1;
 	*v = strtod(s, &end);
-	if (end == s || *end != '\0' || !isfinite(*v)) {
-		char shown[80];
-		text_quote(s, shown, sizeof shown);
-		return error_set(err, "results '%s': line %zu: column '%s': expected a number, got %s", fr->req->input,
-				 row->line, fr->t->header[col], shown);
-	}
-	return 0;
+	if (end != s && *end == '\0' && isfinite(*v) && fabs(*v) <= PLOT_VALUE_MAX)
+		return 0;
+	text_quote(s, shown, sizeof shown);
+	if (end != s && *end == '\0' && isfinite(*v))
+		return error_set(err, "results '%s': line %zu: column '%s': %s is too large to chart (at most 1e300 "
+				 "in magnitude)", fr->req->input, row->line, fr->t->header[col], shown);
+	return error_set(err, "results '%s': line %zu: column '%s': expected a number, got %s", fr->req->input,
+			 row->line, fr->t->header[col], shown);
 }
 
 /* Statuses seen on rows that are not ok, for the message when none is. */
 struct status_count {
-	char name[24];
+	const char *name;   /* borrowed from the table */
 	size_t n;
 };
 
@@ -1430,7 +1614,7 @@ static void count_status(struct status_count *sc, size_t *nsc, size_t max, const
 			return;
 		}
 	if (*nsc < max) {
-		snprintf(sc[*nsc].name, sizeof sc[*nsc].name, "%s", status[0] ? status : "(empty)");
+		sc[*nsc].name = status;
 		sc[(*nsc)++].n = 1;
 	}
 }
@@ -1438,16 +1622,27 @@ static void count_status(struct status_count *sc, size_t *nsc, size_t max, const
 static int nothing_to_chart(const struct frame *fr, const struct plot_info *info, const struct status_count *sc,
 			    size_t nsc, struct cs_error *err)
 {
-	char what[200] = "";
-	size_t used = 0;
+	struct sbuf b = { 0 };
+	char *what;
 	if (info->rows == 0)
 		return error_set(err, "results '%s': no rows to chart (only a header)", fr->req->input);
 	if (info->ok == 0) {
-		for (size_t i = 0; i < nsc && used < sizeof what; i++)
-			used += (size_t)snprintf(what + used, sizeof what - used, "%s%zu %s", i ? ", " : "", sc[i].n,
-						 sc[i].name);
-		return error_set(err, "results '%s': no row has status ok, nothing to chart (%zu rows: %s)",
-				 fr->req->input, info->rows, what);
+		for (size_t i = 0; i < nsc; i++) {
+			char shown[80];
+			/* a status as it is, unless the message would not stay one line */
+			if (sc[i].name[0] == '\0')
+				snprintf(shown, sizeof shown, "(empty)");
+			else if (gpquote_has_control(sc[i].name, NULL) || strlen(sc[i].name) > 60)
+				text_quote(sc[i].name, shown, sizeof shown);
+			else
+				snprintf(shown, sizeof shown, "%s", sc[i].name);
+			sb_printf(&b, "%s%zu %s", i ? ", " : "", sc[i].n, shown);
+		}
+		what = sb_take(&b);
+		error_set(err, "results '%s': no row has status ok, nothing to chart (%zu rows: %s)", fr->req->input,
+			  info->rows, what);
+		free(what);
+		return -1;
 	}
 	return error_set(err, "results '%s': none of the %zu rows with status ok has a value in '%s', nothing to chart",
 			 fr->req->input, info->ok, info->no_value_column);
@@ -1461,10 +1656,10 @@ static int read_points(struct frame *fr, struct plot_info *info, struct cs_error
 	struct status_count sc[8];
 	size_t nsc = 0, not_team = 0;
 	int team_col = fr->spec->team_rows ? fr->label_col : -1, class_col = find_col(t, "class", 5);
-	int cand_col = find_col(t, "candidate", 9);
 	const char *first_cand = NULL;
 
 	fr->pts = xcalloc(t->nrows ? t->nrows : 1, sizeof *fr->pts);
+	fr->yv = xcalloc(t->nrows ? t->nrows * fr->ny : 1, sizeof *fr->yv);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct csvtable_row *row = &t->rows[r];
 		struct point *pt = &fr->pts[fr->n];
@@ -1483,15 +1678,16 @@ static int read_points(struct frame *fr, struct plot_info *info, struct cs_error
 			not_team++;
 			continue;
 		}
-		if (team_col >= 0 && cand_col >= 0) {
+		if (team_col >= 0 && fr->cand_col >= 0) {
 			if (first_cand == NULL)
-				first_cand = row->cells[cand_col];
-			else if (strcmp(first_cand, row->cells[cand_col]) != 0)
+				first_cand = row->cells[fr->cand_col];
+			else if (strcmp(first_cand, row->cells[fr->cand_col]) != 0)
 				fr->multi_candidate = true;
 		}
 		info->ok++;
 		memset(pt, 0, sizeof *pt);
 		pt->row = r;
+		pt->y = fr->yv + fr->n * fr->ny;
 		if (fr->x_col >= 0 && (rc = cell_number(fr, row, fr->x_col, &pt->x, err)) != 0) {
 			if (rc < 0)
 				return -1;
@@ -1508,7 +1704,7 @@ static int read_points(struct frame *fr, struct plot_info *info, struct cs_error
 		}
 		if (empty) {
 			if (info->no_value++ == 0)
-				snprintf(info->no_value_column, sizeof info->no_value_column, "%s", t->header[empty_col]);
+				info->no_value_column = t->header[empty_col];
 			continue;
 		}
 		fr->n++;
@@ -1521,18 +1717,16 @@ static int read_points(struct frame *fr, struct plot_info *info, struct cs_error
 	return 0;
 }
 
-/* The row's own name: its label column's cell, else its row_id, else its line. */
+/* The row's own name: its label column's cell, else its row_id, else its line. Caller frees. */
 static char *base_label(const struct frame *fr, const struct point *p)
 {
 	const struct csvtable_row *row = &fr->t->rows[p->row];
-	int id = find_col(fr->t, "row_id", 6);
-	int cand = find_col(fr->t, "candidate", 9);
-	if (fr->multi_candidate && cand >= 0 && fr->label_col >= 0)
-		return xasprintf("%s / %s", row->cells[cand], row->cells[fr->label_col]);
+	if (fr->multi_candidate && fr->cand_col >= 0 && fr->label_col >= 0)
+		return xasprintf("%s / %s", row->cells[fr->cand_col], row->cells[fr->label_col]);
 	if (fr->label_col >= 0 && row->cells[fr->label_col][0] != '\0')
 		return xstrdup(row->cells[fr->label_col]);
-	if (id >= 0 && row->cells[id][0] != '\0')
-		return xasprintf("row %s", row->cells[id]);
+	if (fr->id_col >= 0 && row->cells[fr->id_col][0] != '\0')
+		return xasprintf("row %s", row->cells[fr->id_col]);
 	return xasprintf("line %zu", row->line);
 }
 
@@ -1581,12 +1775,15 @@ static int cmp_label(const void *a, const void *b)
 
 /* Give each run of equal labels more of its row: first the sweep point's
  * set: values (a sweep repeats a candidate's name at every point), then
- * the row_id. */
+ * the row_id. O(n log n) plus the set: cells of the points relabelled. */
 static void disambiguate(struct frame *fr, int pass)
 {
 	size_t *idx = xcalloc(fr->n ? fr->n : 1, sizeof *idx);
-	int id = find_col(fr->t, "row_id", 6);
+	size_t *set_cols = xcalloc(fr->t->ncols ? fr->t->ncols : 1, sizeof *set_cols), nset = 0;
 
+	for (size_t c = 0; c < fr->t->ncols; c++)
+		if (strncmp(fr->t->header[c], "set:", 4) == 0)
+			set_cols[nset++] = c;
 	for (size_t i = 0; i < fr->n; i++)
 		idx[i] = i;
 	sort_frame = fr;
@@ -1598,27 +1795,77 @@ static void disambiguate(struct frame *fr, int pass)
 		for (size_t k = a; b - a > 1 && k < b; k++) {
 			struct point *p = &fr->pts[idx[k]];
 			const struct csvtable_row *row = &fr->t->rows[p->row];
-			char extra[256] = "";
-			size_t used = 0;
+			struct sbuf extra = { 0 };
+			char *e;
 			if (pass == 0) {
-				for (size_t c = 0; c < fr->t->ncols && used < sizeof extra; c++)
-					if (strncmp(fr->t->header[c], "set:", 4) == 0)
-						used += (size_t)snprintf(extra + used, sizeof extra - used, "%s%s",
-									 used ? ", " : "", row->cells[c]);
-			} else if (id >= 0) {
-				snprintf(extra, sizeof extra, "row %s", row->cells[id]);
+				for (size_t c = 0; c < nset; c++)
+					sb_printf(&extra, "%s%s", c ? ", " : "", row->cells[set_cols[c]]);
+			} else if (fr->id_col >= 0) {
+				sb_printf(&extra, "row %s", row->cells[fr->id_col]);
 			} else {
-				snprintf(extra, sizeof extra, "line %zu", row->line);
+				sb_printf(&extra, "line %zu", row->line);
 			}
-			if (extra[0] != '\0') {
-				char *l = xasprintf("%s [%s]", p->label, extra);
+			e = sb_take(&extra);
+			if (e[0] != '\0') {
+				char *l = xasprintf("%s [%s]", p->label, e);
 				free(p->label);
 				p->label = l;
 			}
+			free(e);
 		}
 		a = b;
 	}
+	free(set_cols);
 	free(idx);
+}
+
+struct by_group {
+	size_t group;
+	double x;
+	size_t row, i;
+};
+
+static int cmp_by_group(const void *a, const void *b)
+{
+	const struct by_group *p = a, *q = b;
+	if (p->group != q->group)
+		return p->group < q->group ? -1 : 1;
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->row < q->row ? -1 : p->row > q->row;
+}
+
+/* Each point's group (plot_groups) and the points of each group sorted by
+ * x then row (frame.members), in one sort. */
+static void make_groups(struct frame *fr)
+{
+	const char **names = xcalloc(fr->n ? fr->n : 1, sizeof *names);
+	size_t *group_of = xcalloc(fr->n ? fr->n : 1, sizeof *group_of);
+	struct by_group *r = xcalloc(fr->n ? fr->n : 1, sizeof *r);
+	const char *all = fr->ny == 1 ? col_name(fr, fr->y_cols[0]) : "rows";
+
+	for (size_t i = 0; i < fr->n; i++)
+		names[i] = fr->group_col >= 0 ? group_cell(fr, &fr->pts[i]) : all;
+	fr->ngroups = plot_groups(names, fr->n, group_of);
+	fr->groups = xcalloc(fr->ngroups ? fr->ngroups : 1, sizeof *fr->groups);
+	fr->group_start = xcalloc(fr->ngroups + 1, sizeof *fr->group_start);
+	fr->members = xcalloc(fr->n ? fr->n : 1, sizeof *fr->members);
+	for (size_t i = 0; i < fr->n; i++) {
+		size_t g = group_of[i];
+		fr->pts[i].group = g;
+		if (fr->groups[g] == NULL)
+			fr->groups[g] = xstrdup(names[i]);
+		r[i] = (struct by_group){ g, fr->pts[i].x, fr->pts[i].row, i };
+		fr->group_start[g + 1]++;
+	}
+	for (size_t g = 0; g < fr->ngroups; g++)
+		fr->group_start[g + 1] += fr->group_start[g];
+	qsort(r, fr->n, sizeof *r, cmp_by_group);
+	for (size_t k = 0; k < fr->n; k++)
+		fr->members[k] = r[k].i;
+	free(r);
+	free(group_of);
+	free(names);
 }
 
 /* Labels, duplicates dropped, groups: the points as the chart draws them. */
@@ -1649,48 +1896,7 @@ static void shape_points(struct frame *fr, struct plot_info *info)
 	info->charted = m;
 	disambiguate(fr, 0);
 	disambiguate(fr, 1);
-	for (size_t i = 0; i < fr->n; i++) {
-		const char *g = group_cell(fr, &fr->pts[i]);
-		size_t k = 0;
-		if (fr->group_col < 0)
-			g = fr->ny == 1 ? col_name(fr, fr->y_cols[0]) : "rows";
-		while (k < fr->ngroups && strcmp(fr->groups[k], g) != 0)
-			k++;
-		if (k == fr->ngroups) {
-			fr->groups = xreallocarray(fr->groups, fr->ngroups + 1, sizeof *fr->groups);
-			fr->groups[fr->ngroups++] = xstrdup(g);
-		}
-		fr->pts[i].group = k;
-	}
-}
-
-struct by_x {
-	double x;
-	size_t row, i;
-};
-
-static int cmp_by_x(const void *a, const void *b)
-{
-	const struct by_x *p = a, *q = b;
-	if (p->x != q->x)
-		return p->x < q->x ? -1 : 1;
-	return p->row < q->row ? -1 : p->row > q->row;
-}
-
-static size_t *group_points(const struct frame *fr, size_t g, size_t *n)
-{
-	struct by_x *r = xcalloc(fr->n ? fr->n : 1, sizeof *r);
-	size_t *idx, m = 0;
-	for (size_t i = 0; i < fr->n; i++)
-		if (fr->pts[i].group == g)
-			r[m++] = (struct by_x){ fr->pts[i].x, fr->pts[i].row, i };
-	qsort(r, m, sizeof *r, cmp_by_x);
-	idx = xcalloc(m ? m : 1, sizeof *idx);
-	for (size_t k = 0; k < m; k++)
-		idx[k] = r[k].i;
-	free(r);
-	*n = m;
-	return idx;
+	make_groups(fr);
 }
 
 /* "TITLE: SCENARIO" when every charted row has one scenario, else "TITLE: FILE". */
@@ -1699,7 +1905,7 @@ static void make_title(struct frame *fr)
 	const struct plot_request *q = fr->req;
 	int sc = find_col(fr->t, "scenario", 8);
 	const char *name = NULL, *slash;
-	char custom[160];
+	char *custom = NULL;
 	const char *title = fr->spec->title;
 
 	for (size_t i = 0; sc >= 0 && i < fr->n; i++) {
@@ -1717,37 +1923,47 @@ static void make_title(struct frame *fr)
 	}
 	if (title == NULL || q->x != NULL || q->y != NULL) {
 		if (fr->x_col >= 0)
-			snprintf(custom, sizeof custom, "%s against %s", col_name(fr, fr->y_cols[0]), col_name(fr, fr->x_col));
+			custom = xasprintf("%s against %s", col_name(fr, fr->y_cols[0]), col_name(fr, fr->x_col));
 		else
-			snprintf(custom, sizeof custom, "%s by %s", col_name(fr, fr->y_cols[0]), col_name(fr, fr->label_col));
+			custom = xasprintf("%s by %s", col_name(fr, fr->y_cols[0]), col_name(fr, fr->label_col));
 		title = q->kind == PLOT_SCATTER || q->kind == PLOT_COST || q->kind == PLOT_SCALING ? custom : title;
 	}
-	snprintf(fr->title, sizeof fr->title, "%s: %s", title, name);
+	fr->title = xasprintf("%s: %s", title, name);
+	free(custom);
 }
 
 static void preamble(FILE *f, const struct frame *fr, const struct plot_info *info)
 {
 	const struct plot_request *q = fr->req;
 	fprintf(f, "# clustersim plot --chart %s of '", plot_kind_names[q->kind]);
-	comment_str(f, q->input);
+	gpquote_comment(f, q->input);
 	fprintf(f, "': %zu points from the %zu of %zu rows with status ok\n", info->charted, info->ok, info->rows);
 	fputs("# columns:", f);
-	if (fr->x_col >= 0)
-		fprintf(f, " x %s,", col_name(fr, fr->x_col));
+	if (fr->x_col >= 0) {
+		fputs(" x ", f);
+		gpquote_comment(f, col_name(fr, fr->x_col));
+		fputc(',', f);
+	}
 	fputs(" y", f);
-	for (size_t k = 0; k < fr->ny; k++)
-		fprintf(f, "%s %s", k ? "," : "", col_name(fr, fr->y_cols[k]));
-	if (fr->label_col >= 0)
-		fprintf(f, ", label %s", col_name(fr, fr->label_col));
-	if (fr->group_col >= 0)
-		fprintf(f, ", group %s", col_name(fr, fr->group_col));
+	for (size_t k = 0; k < fr->ny; k++) {
+		fputs(k ? ", " : " ", f);
+		gpquote_comment(f, col_name(fr, fr->y_cols[k]));
+	}
+	if (fr->label_col >= 0) {
+		fputs(", label ", f);
+		gpquote_comment(f, col_name(fr, fr->label_col));
+	}
+	if (fr->group_col >= 0) {
+		fputs(", group ", f);
+		gpquote_comment(f, col_name(fr, fr->group_col));
+	}
 	fputs("\n# render: gnuplot '", f);
-	comment_str(f, q->script_path != NULL ? q->script_path : "FILE.gp");
+	gpquote_comment(f, q->script_path != NULL ? q->script_path : "FILE.gp");
 	fputs("' writes '", f);
-	comment_str(f, q->image_path);
+	gpquote_comment(f, q->image_path);
 	fputs("' (gnuplot -e \"outfile='other.png'\" ... writes another file)\n", f);
 	fputs("if (!exists(\"outfile\")) outfile = ", f);
-	gp_str(f, q->image_path);
+	gpquote_file(f, q->image_path);
 	fputc('\n', f);
 	if (q->format == PLOT_SVG)
 		fprintf(f, "set terminal svg size %d,%d dynamic font 'Sans,%d' noenhanced background rgb 'white'\n",
@@ -1766,9 +1982,47 @@ static void frame_release(struct frame *fr)
 	for (size_t i = 0; i < fr->n; i++)
 		free(fr->pts[i].label);
 	free(fr->pts);
+	free(fr->yv);
 	for (size_t g = 0; g < fr->ngroups; g++)
 		free(fr->groups[g]);
 	free(fr->groups);
+	free(fr->members);
+	free(fr->group_start);
+	free(fr->title);
+}
+
+/* What the request carries into the script besides the table: the file
+ * names and the column options without control characters, the values
+ * within PLOT_VALUE_MAX. */
+static int check_request(const struct plot_request *req, struct cs_error *err)
+{
+	const struct {
+		const char *option;
+		double v;
+	} values[] = {
+		{ "--deadline-h", req->deadline_h },
+		{ "--budget-usd", req->budget_usd },
+		{ "--slo-ttft-ms", req->slo_ttft_ms },
+		{ "--slo-tpot-ms", req->slo_tpot_ms },
+	};
+	const struct {
+		const char *what, *name;
+	} names[] = {
+		{ "plot: the results file", req->input },
+		{ "plot: the image", req->image_path },
+		{ "plot: the script", req->script_path },
+		{ "--x", req->x },
+		{ "--y", req->y },
+		{ "--group", req->group },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].name != NULL && refuse_control(names[i].name, names[i].what, err) < 0)
+			return -1;
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+		if (!(fabs(values[i].v) <= PLOT_VALUE_MAX))
+			return error_set(err, "%s: %g is too large to chart (at most 1e300)", values[i].option,
+					 values[i].v);
+	return 0;
 }
 
 char *plot_script(const struct csvtable *t, const struct plot_request *req, struct plot_info *info,
@@ -1776,7 +2030,7 @@ char *plot_script(const struct csvtable *t, const struct plot_request *req, stru
 {
 	struct frame fr;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, rows_max = req->rows_max ? req->rows_max : PLOT_ROWS_MAX;
 	FILE *f;
 
 	memset(&fr, 0, sizeof fr);
@@ -1784,8 +2038,15 @@ char *plot_script(const struct csvtable *t, const struct plot_request *req, stru
 	fr.t = t;
 	fr.req = req;
 	fr.spec = &kinds[req->kind];
+	if (check_request(req, err) < 0)
+		return NULL;
 	if (t->header == NULL) {
 		error_set(err, "results '%s': no header line, nothing to chart", req->input);
+		return NULL;
+	}
+	if (t->nrows > rows_max) {
+		error_set(err, "results '%s': %zu rows, more than plot charts (at most %zu)", req->input, t->nrows,
+			  rows_max);
 		return NULL;
 	}
 	if (resolve_columns(&fr, err) < 0 || read_points(&fr, info, err) < 0) {

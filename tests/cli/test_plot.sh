@@ -39,6 +39,9 @@ png_ok() {
 	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
 		[ "$(wc -c <"$1")" -gt 20000 ]
 }
+png_sig() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
+}
 # svg_ok FILE TITLE: an XML or SVG header and the title as text
 svg_ok() {
 	head -c 5 "$1" | grep -q '^<?xml\|^<svg' && grep -qF "$2" "$1" && [ "$(wc -c <"$1")" -gt 5000 ]
@@ -62,7 +65,7 @@ check_kind() {
 		# nothing on standard error: no row left out, no gnuplot warning
 		[ ! -s "$TMP/err" ] && ok || fail "$kind $ext: messages: $(head -3 "$TMP/err")"
 		grep -qxF "# columns: $cols" "$TMP/$kind.gp" && ok || fail "$kind: the script does not chart '$cols'"
-		[ ! -e "$TMP/$kind.gp.tmp" ] && ! ls "$TMP" | grep -q '\.tmp\.' && ok || fail "$kind: a temporary was left"
+		[ ! -e "$TMP/$kind.gp.tmp" ] && ! ls -A "$TMP" | grep -q -e '\.tmp\.' -e '\.clustersim-.*\.tmp$' && ok || fail "$kind: a temporary was left"
 	done
 }
 
@@ -164,6 +167,136 @@ cp "$TMP/whole.csv" "$TMP/keep.csv"
 expect_status 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/whole.csv" && cmp -s "$TMP/whole.csv" "$TMP/keep.csv" &&
 	ok || fail "-o the input"
 
+# ---- input that must never run, crash, hang or abort (docs/plot.md, "Bounds and safety")
+
+# a header cell with a newline then a gnuplot command: the breakdown picks
+# every frac_ column itself and wrote the name raw into a comment, so the
+# rest ran (system() runs a shell). Refused: exit 2, one line naming the
+# file and the column, nothing written, nothing run
+printf 'candidate,status,frac_compute,"frac_x\nsystem(""touch %s/pwned"")"\na,ok,0.5,0.5\n' "$TMP" >"$TMP/inj.csv"
+for so in "" --script-only; do
+	expect_status 2 "$C" plot "$TMP/inj.csv" --chart breakdown -o "$TMP/inj.png" $so &&
+		[ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -qF "results '$TMP/inj.csv': column \"frac_x\\x0asystem(" "$TMP/err" &&
+		grep -q "a control character (byte 0x0a at offset 6) in the name, which plot refuses" "$TMP/err" &&
+		[ ! -e "$TMP/inj.gp" ] && [ ! -e "$TMP/inj.png" ] && [ ! -e "$TMP/pwned" ] && ok ||
+		fail "header injection ($so): $(cat "$TMP/err")"
+done
+# the same name given to --y, a carriage return in --group: refused
+expect_status 2 "$C" plot "$TMP/inj.csv" --chart scatter --x frac_compute --y "$(printf 'frac_x\nsystem("touch %s/pwned")' "$TMP")" \
+	-o "$TMP/inj.png" && grep -q '^clustersim: --y "frac_x\\x0asystem' "$TMP/err" && [ ! -e "$TMP/pwned" ] && ok ||
+	fail "--y with a newline: $(cat "$TMP/err")"
+expect_status 2 "$C" plot "$TMP/inj.csv" --chart scatter --x frac_compute --y frac_compute --group "$(printf 'g\r')" \
+	-o "$TMP/inj.png" && grep -q "control character (byte 0x0d" "$TMP/err" && ok || fail "--group with a CR"
+
+# text gnuplot treats specially, in every place a cell or a name can reach
+# (labels, groups, the title's scenario, column names without control
+# characters): each chart renders (exit 0), by plot and by gnuplot run by
+# hand on --script-only's script, and no command in it runs
+{
+	printf 'scenario,candidate,status,gpu,gpus,rate_per_s,"a`date>%s/pwned-bq`@outfile",frac_compute,' "$TMP"
+	printf '"frac_x'"'"'y"\n'
+	printf '"s\nsystem(""touch %s/pwned-nl"")",' "$TMP"
+	printf '"'"'"'c1 @outfile\nEOD\nsystem(""touch %s/pwned-eod"")",ok,' "$TMP"
+	printf '"g\\"" `touch %s/pwned-g` #'"''"'",8,1,2,0.5,0.5\n' "$TMP"
+	printf '"s\nsystem(""touch %s/pwned-nl"")",c2'"''"'\\,ok,"EOD",16,2,3,0.6,0.4\n' "$TMP"
+} >"$TMP/evil.csv"
+for spec in "pareto --x gpus --y rate_per_s" "breakdown" "scaling --y rate_per_s" \
+	"latency --y a\`date>$TMP/pwned-bq\`@outfile" "cost --y rate_per_s" \
+	"scatter --x gpus --y frac_x'y --group candidate" "waits --x candidate --y rate_per_s" \
+	"team-cost --x candidate --y rate_per_s" "utilization --x gpus --y frac_compute,rate_per_s"; do
+	kind=${spec%% *}
+	set -- $spec
+	shift
+	# (word splitting keeps the backquoted column name whole: no space in it)
+	# (a PNG, of any size: the long labels squeeze some bar charts)
+	if $have_gnuplot; then
+		expect_status 0 "$C" plot "$TMP/evil.csv" --chart "$kind" "$@" -o "$TMP/evil-$kind.png" &&
+			png_sig "$TMP/evil-$kind.png" && ok || fail "$kind of hostile text: $(head -3 "$TMP/err")"
+		rm -f "$TMP/evil-$kind.png"
+		(cd "$TMP" && gnuplot "evil-$kind.gp") >/dev/null 2>"$TMP/gperr" && png_sig "$TMP/evil-$kind.png" && ok ||
+			fail "gnuplot evil-$kind.gp: $(head -3 "$TMP/gperr")"
+	else
+		expect_status 0 "$C" plot "$TMP/evil.csv" --chart "$kind" "$@" -o "$TMP/evil-$kind.png" --script-only ||
+			fail "$kind of hostile text"
+	fi
+done
+ls "$TMP" | grep -q pwned && fail "a command from the input ran: $(ls "$TMP" | grep pwned)" || ok
+# the quote came through as text: gnuplot's SVG has the names as they are
+if $have_gnuplot; then
+	expect_status 0 "$C" plot "$TMP/evil.csv" --chart pareto --x gpus --y rate_per_s -o "$TMP/evil.svg" &&
+		grep -qF "c2''\\" "$TMP/evil.svg" && grep -qF "'c1 @outfile EOD system(\"touch $TMP/pwned-eod\")" "$TMP/evil.svg" &&
+		ok || fail "pareto names in the SVG"
+fi
+
+# a name that starts with a quote or holds two made gnuplot fail (its
+# scanner ends a string at such a '')
+printf "candidate,status,gpu,wall_time_p50_h,cost_usd_p50\n'a,ok,'H100,1,2\nb''c,ok,'H100,2,1\n" >"$TMP/quotes.csv"
+if $have_gnuplot; then
+	expect_status 0 "$C" plot "$TMP/quotes.csv" --chart pareto -o "$TMP/quotes.svg" &&
+		grep -q ">'a<" "$TMP/quotes.svg" && grep -q ">b''c<" "$TMP/quotes.svg" && ok ||
+		fail "names with quotes: $(head -3 "$TMP/err")"
+fi
+
+# an image whose name starts with '|': gnuplot's `set output '|cmd'` would
+# run cmd; the script names './|...' (run by hand here, from its folder)
+mkdir "$TMP/pipe"
+cp "$TMP/whole.csv" "$TMP/pipe/whole.csv"
+(cd "$TMP/pipe" && "$C" plot whole.csv --chart cost -o '|touch pwned-pipe.png' --script-only) 2>"$TMP/err" &&
+	grep -qxF "if (!exists(\"outfile\")) outfile = './|touch pwned-pipe.png'" "$TMP/pipe/|touch pwned-pipe.gp" && ok ||
+	fail "an image starting with |: $(cat "$TMP/err")"
+if $have_gnuplot; then
+	(cd "$TMP/pipe" && gnuplot '|touch pwned-pipe.gp') 2>/dev/null
+	[ ! -e "$TMP/pipe/pwned-pipe.png" ] && png_ok "$TMP/pipe/|touch pwned-pipe.png" && ok ||
+		fail "gnuplot wrote through a pipe"
+fi
+
+# an image named "-...": its script "-....gp" went to gnuplot as an option
+if $have_gnuplot; then
+	(cd "$TMP/pipe" && "$C" plot whole.csv --chart cost -o -dash.png) >"$TMP/out" 2>"$TMP/err" &&
+		png_ok "$TMP/pipe/-dash.png" && ok || fail "an image named -dash.png: $(cat "$TMP/err")"
+fi
+
+# a --y of 2000 characters overflowed a stack buffer in the latency chart
+# (a crash); the whole name is its axis label now
+long=$(printf '%02000d' 0 | tr 0 a)_p50_ms
+printf 'candidate,status,rate_per_s,%s\na,ok,1,2\na,ok,2,3\n' "$long" >"$TMP/long.csv"
+expect_status 0 "$C" plot "$TMP/long.csv" --chart latency --y "$long" -o "$TMP/long.png" --script-only &&
+	grep -qxF "set ylabel '$long'" "$TMP/long.gp" && ok || fail "a long --y: $(head -3 "$TMP/err")"
+
+# a denormal on a log axis looped forever; 1e300 is charted, 1.7e308 and
+# --deadline-h 1.797e308 (a range or a tick past them overflowed to
+# infinity: an assertion, exit 134) are refused
+printf 'candidate,status,wall_time_p50_h,cost_usd_p50\na,ok,5e-324,1\nb,ok,1e-320,1e300\nc,ok,1,1e-300\n' >"$TMP/tiny.csv"
+for kind in pareto scatter; do
+	o=""
+	[ $kind = scatter ] && o="--x wall_time_p50_h --y cost_usd_p50"
+	if $have_gnuplot; then
+		expect_status 0 timeout 60 "$C" plot "$TMP/tiny.csv" --chart $kind $o -o "$TMP/tiny-$kind.png" &&
+			png_ok "$TMP/tiny-$kind.png" && ok || fail "$kind of denormals: $(head -3 "$TMP/err")"
+	else
+		expect_status 0 timeout 60 "$C" plot "$TMP/tiny.csv" --chart $kind $o -o "$TMP/tiny-$kind.png" --script-only ||
+			fail "$kind of denormals"
+	fi
+done
+printf 'candidate,status,wall_time_p50_h,cost_usd_p50\na,ok,1.7e308,1\n' >"$TMP/huge.csv"
+expect_status 2 "$C" plot "$TMP/huge.csv" --chart pareto -o "$TMP/huge.png" &&
+	grep -qF "results '$TMP/huge.csv': line 2: column 'wall_time_p50_h': \"1.7e308\" is too large to chart (at most 1e300 in magnitude)" "$TMP/err" &&
+	ok || fail "a cell of 1e308: $(cat "$TMP/err")"
+expect_status 2 "$C" plot "$TMP/whole.csv" --chart pareto --deadline-h 1.797e308 -o "$TMP/huge.png" &&
+	grep -qF -- "--deadline-h: 1.797e+308 is too large to chart (at most 1e300)" "$TMP/err" && ok ||
+	fail "--deadline-h 1.797e308: $(cat "$TMP/err")"
+
+# input of no end: /dev/zero (one endless line) stops at the CSV line
+# bound (csvreader, 1 MiB), in bounded memory (1 GB of address space where
+# the build has no sanitizer, which reserves more)
+(
+	ldd "$C" 2>/dev/null | grep -q 'libasan\|libubsan' || ulimit -v 1000000
+	exec timeout 60 "$C" plot /dev/zero --chart cost -o "$TMP/zero.png"
+) >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "results '/dev/zero': line 1: " "$TMP/err" && [ ! -e "$TMP/zero.gp" ] && ok ||
+	fail "/dev/zero: $(head -3 "$TMP/err")"
+
 # no gnuplot: exit 1, the script kept, the way to render it said; a
 # failing gnuplot leaves the earlier image as it was
 expect_status 1 env CLUSTERSIM_GNUPLOT="$TMP/no-such-gnuplot" "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/ng.png" &&
@@ -175,6 +308,6 @@ if $have_gnuplot; then
 	cp "$TMP/cost.png" "$TMP/before.png"
 	expect_status 1 env CLUSTERSIM_GNUPLOT=false "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/cost.png" &&
 		cmp -s "$TMP/cost.png" "$TMP/before.png" && grep -q "gnuplot 'false' failed" "$TMP/err" &&
-		! ls "$TMP" | grep -q 'cost.png.tmp' && ok || fail "failing gnuplot: $(cat "$TMP/err")"
+		! ls -A "$TMP" | grep -q -e 'cost.png.tmp' -e '^\.cost\.png\.clustersim-' && ok || fail "failing gnuplot: $(cat "$TMP/err")"
 fi
 finish

@@ -1,11 +1,17 @@
 /* Chart scripts: the Pareto front against a hand-worked set, the ideal
  * scaling line's closed form, the stacked bars' running sums, only ok rows
  * drawn, sweep labels, quoting, and the errors that name the column and
- * the file. */
+ * the file; then what an input must never do to a script: carry a
+ * command (a name with a newline, a quote gnuplot's scanner misreads, a
+ * data line that ends its block), overflow a buffer (long names), stop
+ * the axis code (denormals), reach an infinite number (1e308), or take
+ * time quadratic in the points (groups, labels). */
 #include "testutil.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output/csvtable.h"
 #include "output/plot.h"
@@ -275,9 +281,10 @@ static void test_quoting(void **state)
 
 	q.image_path = "a'b.png";
 	s = script_of(rows, &q, &info);
-	/* single quotes doubled, the newline a space: the string cannot end early */
-	assert_non_null(strstr(s, "set label 1 'it''s \"big\" node' at 1, 2"));
-	assert_non_null(strstr(s, "outfile = 'a''b.png'\n"));
+	/* a quote as a joined "\047" (output/gpquote.h), the newline a space:
+	 * the string cannot end early */
+	assert_non_null(strstr(s, "set label 1 'it'.\"\\047\".'s \"big\" node' at 1, 2"));
+	assert_non_null(strstr(s, "outfile = 'a'.\"\\047\".'b.png'\n"));
 	free(s);
 }
 
@@ -320,6 +327,459 @@ static void test_errors(void **state)
 	assert_string_equal(err.msg, "plot: the scatter chart needs --x COLUMN and --y COLUMN");
 }
 
+/* Every line of s is one of the writer's: a comment, a command it writes
+ * (set, unset, plot, if), a plot's continuation, or a data line inside a
+ * block that ends with exactly "EOD". (The full check, gnuplot's own
+ * reading of the script, is the fuzz target tests/fuzz/fuzz_plot.c.) */
+static void assert_lines_are_commands(const char *s)
+{
+	bool data = false;
+	for (const char *p = s; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n;
+		assert_non_null(nl);
+		n = (size_t)(nl - p);
+		if (data) {
+			if (n >= 3 && strncmp(p, "EOD", 3) == 0) {
+				assert_int_equal(n, 3);
+				data = false;
+			} else {
+				/* a number or a quoted label first: never the terminator */
+				assert_true(p[0] == '"' || p[0] == '-' || (p[0] >= '0' && p[0] <= '9'));
+			}
+		} else if (p[0] == '$') {
+			assert_true(n > 7 && strncmp(nl - 7, " << EOD", 7) == 0);
+			data = true;
+		} else if (!(p[0] == '#' || strncmp(p, "set ", 4) == 0 || strncmp(p, "unset ", 6) == 0 ||
+			     strncmp(p, "plot ", 5) == 0 || strncmp(p, "if (", 4) == 0 ||
+			     strncmp(p, "     $", 6) == 0 || strncmp(p, "     '' ", 8) == 0)) {
+			fail_msg("a line the writer does not write: %.*s", (int)(n > 200 ? 200 : n), p);
+		}
+		/* a comment never goes on to the next line */
+		assert_false(p[0] == '#' && n > 0 && p[n - 1] == '\\');
+		p = nl + 1;
+	}
+	assert_false(data);
+}
+
+/* A header cell with a newline, then a gnuplot command. */
+static const char injected[] =
+	"candidate,status,frac_compute,\"frac_x\nsystem(\"\"touch pwned\"\")\"\n"
+	"a,ok,0.5,0.5\n";
+
+static void test_control_in_names(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_BREAKDOWN);
+	struct cs_error err;
+
+	/* the breakdown picks every frac_ column itself: a header cell with a
+	 * newline ended the script's "# columns:" comment, and the rest ran
+	 * as a command (system() runs a shell) */
+	error_of(injected, &q, &err);
+	assert_string_equal(err.msg, "results 'r.csv': column \"frac_x\\x0asystem(\\\"touch pwned\\\")\": a control "
+				     "character (byte 0x0a at offset 6) in the name, which plot refuses");
+	/* a column chosen by name, each option */
+	q = request(PLOT_SCATTER);
+	q.x = "frac_compute";
+	q.y = "frac_x\nsystem(\"touch pwned\")";
+	error_of(injected, &q, &err);
+	assert_string_equal(err.msg, "--y \"frac_x\\x0asystem(\\\"touch pwned\\\")\": a control character (byte 0x0a "
+				     "at offset 6) in the name, which plot refuses");
+	q.y = "frac_compute";
+	q.group = "g\r";
+	error_of(injected, &q, &err);
+	assert_string_equal(err.msg, "--group \"g\\x0d\": a control character (byte 0x0d at offset 1) in the name, "
+				     "which plot refuses");
+	/* a column the chart does not read may have one */
+	q = request(PLOT_PARETO);
+	error_of("candidate,status,wall_time_p50_h,cost_usd_p50,\"g\x7f\"\na,ok,1,x,x\n", &q, &err);
+	assert_null(strstr(err.msg, "control"));
+	q.group = "g\x7f";
+	error_of("candidate,status,wall_time_p50_h,cost_usd_p50,\"g\x7f\"\na,ok,1,2,x\n", &q, &err);
+	assert_non_null(strstr(err.msg, "a control character (byte 0x7f at offset 1)"));
+	/* the file names the script carries */
+	q = request(PLOT_PARETO);
+	q.image_path = "a\nb.png";
+	error_of(training, &q, &err);
+	assert_string_equal(err.msg, "plot: the image \"a\\x0ab.png\": a control character (byte 0x0a at offset 1) "
+				     "in the name, which plot refuses");
+	q = request(PLOT_PARETO);
+	q.input = "r\t.csv";
+	error_of(training, &q, &err);
+	assert_non_null(strstr(err.msg, "plot: the results file \"r\\x09.csv\": a control character"));
+	q = request(PLOT_PARETO);
+	q.script_path = "\x1b.gp";
+	error_of(training, &q, &err);
+	assert_non_null(strstr(err.msg, "plot: the script \"\\x1b.gp\""));
+}
+
+static void test_names_in_comments(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_SCATTER);
+	struct plot_info info;
+	/* no control character, but everything else gnuplot treats specially */
+	const char *rows = "candidate,status,\"a\\\",\"b'`touch x`@y#\xc3\xbc\"\n"
+			   "c,ok,1,2\n";
+	char *s;
+
+	q.x = "a\\";
+	q.y = "b'`touch x`@y#\xc3\xbc";
+	s = script_of(rows, &q, &info);
+	/* in comments: '\' (which at the end of a line carries the comment
+	 * on) and bytes from 0x7f escaped */
+	assert_non_null(strstr(s, "# columns: x a\\x5c, y b'`touch x`@y#\\xc3\\xbc, label candidate\n"));
+	/* in commands: single-quoted, the quote joined as "\047" */
+	assert_non_null(strstr(s, "set xlabel 'a\\'\n"));
+	assert_non_null(strstr(s, "set ylabel 'b'.\"\\047\".'`touch x`@y#\xc3\xbc'\n"));
+	assert_lines_are_commands(s);
+	free(s);
+}
+
+static void test_quote_at_start(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_PARETO);
+	struct plot_info info;
+	/* gnuplot's scanner ends a string at a '' that follows its opening
+	 * quote or another '': these names made gnuplot fail on the chart */
+	const char *rows = "candidate,status,gpu,wall_time_p50_h,cost_usd_p50\n"
+			   "'a,ok,'H100,1,2\n"
+			   "b''c,ok,'H100,2,1\n";
+	char *s = script_of(rows, &q, &info);
+
+	assert_non_null(strstr(s, " ''.\"\\047\".'a' at 1, 2 "));
+	assert_non_null(strstr(s, " 'b'.\"\\047\".''.\"\\047\".'c' at 2, 1 "));
+	assert_non_null(strstr(s, "title ''.\"\\047\".'H100'"));
+	assert_null(strstr(s, "''''"));
+	assert_lines_are_commands(s);
+	free(s);
+}
+
+static void test_data_lines(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_COST);
+	struct plot_info info;
+	/* labels that would end the block (EOD at a line's start, a newline
+	 * then EOD), end a field ("), or be read as an escape (\) */
+	const char *rows = "candidate,status,usd_per_mtok\n"
+			   "EOD,ok,1\n"
+			   "\"x\nEOD\nsystem('touch pwned')\",ok,2\n"
+			   "\"q\"\"1\\n\",ok,3\n";
+	char *s = script_of(rows, &q, &info), *b;
+
+	b = block(s, "bars0");
+	assert_string_equal(b, "\"EOD\" 2 1\n\"x EOD system('touch pwned')\" 1 2\n\"q\\00421\\\\n\" 0 3\n");
+	free(b);
+	assert_lines_are_commands(s);
+	free(s);
+}
+
+/* A string of n copies of c (caller frees). */
+static char *repeat(char c, size_t n)
+{
+	char *s = malloc(n + 1);
+	assert_non_null(s);
+	memset(s, c, n);
+	s[n] = '\0';
+	return s;
+}
+
+static void test_long_names(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_LATENCY);
+	struct plot_info info;
+	char *a = repeat('a', 3000), *g = repeat('g', 2000), *col, *rows, *s, *want;
+
+	/* a --y of 200+ characters overflowed a 200-byte buffer in the latency
+	 * chart (a crash); no text is cut now either */
+	col = malloc(3100);
+	rows = malloc(10000);
+	want = malloc(7000);
+	assert_non_null(col);
+	assert_non_null(rows);
+	assert_non_null(want);
+	snprintf(col, 3100, "%s_p50_ms", a);
+	snprintf(rows, 10000, "candidate,status,rate_per_s,%s,gpus,usd_total,%s\n%s,ok,1,2,8,10,x\n%s,ok,2,3,16,20,y\n",
+		 col, g, g, g);
+	q.y = col;
+	s = script_of(rows, &q, &info);
+	snprintf(want, 7000, "set ylabel '%s'\n", col);
+	assert_non_null(strstr(s, want));
+	for (char *c = a; *c; c++)
+		*c = 'A';
+	snprintf(want, 7000, "set title '%s'\n", a);  /* the family in capitals, whole */
+	assert_non_null(strstr(s, want));
+	snprintf(want, 7000, "title '%s p50'", g);
+	assert_non_null(strstr(s, want));
+	free(s);
+	/* every chart with the long names: bars labelled, stacked, titled */
+	for (int k = 0; k < PLOT_KIND_COUNT; k++) {
+		struct cs_error err;
+		struct csvtable t;
+		q = request((enum plot_kind)k);
+		q.x = k == PLOT_SCATTER || k == PLOT_SCALING || k == PLOT_UTILIZATION ? "gpus" : g;
+		q.y = k == PLOT_BREAKDOWN || k == PLOT_WAITS || k == PLOT_UTILIZATION ? col : "usd_total";
+		q.group = k == PLOT_SCATTER || k == PLOT_SCALING || k == PLOT_UTILIZATION ? "candidate" : NULL;
+		load(&t, rows);
+		error_clear(&err);
+		s = plot_script(&t, &q, &info, &err);
+		csvtable_release(&t);
+		if (k == PLOT_PARETO || k == PLOT_LATENCY) {  /* their x is a number: --x gggg... is text */
+			assert_null(s);
+			continue;
+		}
+		if (s == NULL)
+			fail_msg("%s: %s", plot_kind_names[k], err.msg);
+		assert_lines_are_commands(s);
+		if (k == PLOT_BREAKDOWN) {
+			snprintf(want, 7000, "set xlabel '%s'\n", col);
+			assert_non_null(strstr(s, want));
+		}
+		if (k == PLOT_SCALING || k == PLOT_SCATTER) {
+			snprintf(want, 7000, "title '%s'", g);
+			assert_non_null(strstr(s, want));
+		}
+		if (k == PLOT_UTILIZATION) {
+			snprintf(want, 7000, "title '%s %s'", g, col);
+			assert_non_null(strstr(s, want));
+		}
+		free(s);
+	}
+	free(want);
+	free(rows);
+	free(col);
+	free(g);
+	free(a);
+}
+
+/* The ticks of an axis's `set Xtics (...)` list (0 when it has none). */
+static size_t tick_count(const char *s, const char *axis)
+{
+	char head[32];
+	const char *p;
+	size_t n = 1;
+	snprintf(head, sizeof head, "set %stics (", axis);
+	p = strstr(s, head);
+	if (p == NULL)
+		return 0;
+	for (; *p != '\n'; p++)
+		n += *p == ',';
+	return n;
+}
+
+static void test_extreme_axes(void **state)
+{
+	(void)state;
+	static const char *const cases[] = {
+		/* a denormal on a log axis looped forever (10^-324 is 0, times 10 still 0) */
+		"a,ok,5e-324,1\nb,ok,1e-320,2\n",
+		"a,ok,5e-324,1e300\nb,ok,1e300,5e-324\nc,ok,1,1\n",
+		"a,ok,1e-320,1e-320\n",
+		"a,ok,5e-324,5e-324\n",
+		"a,ok,1e300,-1e300\nb,ok,-1e300,1e300\n",
+		"a,ok,1e300,1e300\n",
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct plot_info info;
+		char text[256], *s;
+		snprintf(text, sizeof text, "candidate,status,wall_time_p50_h,cost_usd_p50\n%s", cases[i]);
+		for (int k = 0; k < 2; k++) {
+			struct plot_request q = request(k ? PLOT_SCATTER : PLOT_PARETO);
+			q.x = k ? "wall_time_p50_h" : NULL;
+			q.y = k ? "cost_usd_p50" : NULL;
+			s = script_of(text, &q, &info);
+			/* decades past 12 are thinned: at most 13 ticks an axis */
+			assert_true(tick_count(s, "x") <= 13 && tick_count(s, "y") <= 13);
+			assert_null(strstr(s, "inf"));
+			assert_null(strstr(s, "nan"));
+			assert_lines_are_commands(s);
+			if (i == 1)  /* 1e-312, 1e-260 ... 1e+248: a tick each 52 decades */
+				assert_int_equal(tick_count(s, "x"), 12);
+			if (i == 3)  /* one denormal: a range around it at least DBL_MIN wide */
+				assert_non_null(strstr(s, "set xrange [-2.22507e-308:2.22507e-308]\n"));
+			free(s);
+		}
+	}
+}
+
+static void test_huge_values(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_PARETO);
+	struct plot_info info;
+	struct cs_error err;
+	char *s;
+
+	/* 1.7e308: its range widened by a tenth was infinite (an assertion);
+	 * a deadline of 1.797e308, a tick past it */
+	error_of("candidate,status,wall_time_p50_h,cost_usd_p50\na,ok,1.7e308,1\n", &q, &err);
+	assert_string_equal(err.msg, "results 'r.csv': line 2: column 'wall_time_p50_h': \"1.7e308\" is too large to "
+				     "chart (at most 1e300 in magnitude)");
+	error_of("candidate,status,wall_time_p50_h,cost_usd_p50\na,ok,1,-1e301\n", &q, &err);
+	assert_non_null(strstr(err.msg, "\"-1e301\" is too large to chart"));
+	q.deadline_h = 1.797e308;
+	error_of(training, &q, &err);
+	assert_string_equal(err.msg, "--deadline-h: 1.797e+308 is too large to chart (at most 1e300)");
+	q.deadline_h = 0;
+	q.budget_usd = 1.7e308;
+	error_of(training, &q, &err);
+	assert_string_equal(err.msg, "--budget-usd: 1.7e+308 is too large to chart (at most 1e300)");
+	/* 1e300 is charted: the limits, 16 stacked segments of it */
+	q.deadline_h = 1e300;
+	q.budget_usd = 1e300;
+	s = script_of(training, &q, &info);
+	assert_non_null(strstr(s, "title 'deadline 1.00000e+300 h'"));
+	assert_lines_are_commands(s);
+	free(s);
+	{
+		char rows[1024] = "candidate,status";
+		size_t used = strlen(rows);
+		for (int k = 0; k < 16; k++)
+			used += (size_t)snprintf(rows + used, sizeof rows - used, ",v%d", k);
+		used += (size_t)snprintf(rows + used, sizeof rows - used, "\na,ok");
+		for (int k = 0; k < 16; k++)
+			used += (size_t)snprintf(rows + used, sizeof rows - used, ",1e300");
+		snprintf(rows + used, sizeof rows - used, "\n");
+		q = request(PLOT_BREAKDOWN);
+		q.y = "v0,v1,v2,v3,v4,v5,v6,v7,v8,v9,v10,v11,v12,v13,v14,v15";
+		s = script_of(rows, &q, &info);
+		assert_non_null(strstr(s, " 1.60000e+301\n"));
+		free(s);
+	}
+	/* ideal scaling that overflows (1e300 x 1e10 / 1) is not drawn */
+	q = request(PLOT_SCALING);
+	s = script_of("candidate,status,gpu,gpus,tokens_per_s\na,ok,H,1,1e300\nb,ok,H,1e10,1e300\n", &q, &info);
+	assert_null(strstr(s, "$ideal0"));
+	assert_null(strstr(s, "inf"));
+	free(s);
+}
+
+static void test_groups(void **state)
+{
+	(void)state;
+	const char *names[] = { "b", "a", "b", "c", "a", "b" };
+	size_t got[6];
+	const size_t want[] = { 0, 1, 0, 2, 1, 0 };
+	enum { N = 200000 };
+	char **many = calloc(N, sizeof *many);
+	size_t *group_of = calloc(N, sizeof *group_of);
+
+	assert_int_equal(plot_groups(names, 6, got), 3);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(got[i], want[i]);
+	assert_int_equal(plot_groups(names, 0, got), 0);
+	/* 200,000 distinct names, numbered in order: a sort, O(n log n) (a
+	 * search of the groups so far per name is 2e10 comparisons) */
+	assert_non_null(many);
+	assert_non_null(group_of);
+	for (size_t i = 0; i < N; i++) {
+		many[i] = malloc(16);
+		assert_non_null(many[i]);
+		snprintf(many[i], 16, "%zu", (size_t)N - i);
+	}
+	assert_int_equal(plot_groups((const char *const *)many, N, group_of), N);
+	for (size_t i = 0; i < N; i++)
+		assert_int_equal(group_of[i], i);
+	for (size_t i = 0; i < N; i++)
+		free(many[i]);
+	free(many);
+	free(group_of);
+}
+
+static void test_many_points(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	size_t cap = (size_t)N * 40 + 100, used;
+	char *rows = malloc(cap), *s;
+	struct plot_request q;
+	struct plot_info info;
+
+	/* 100,000 points, every one its own group and on the Pareto front: the
+	 * groups were found by a search per point and the points of each group
+	 * by a pass over all (1e10 steps), the labels sorted by insertion and
+	 * each checked against every other (minutes). Now O(n log n) and at
+	 * most PLOT_LABELS_MAX labels; this asserts what is drawn, not a time. */
+	assert_non_null(rows);
+	used = (size_t)snprintf(rows, cap, "candidate,status,wall_time_p50_h,cost_usd_p50\n");
+	for (size_t i = 1; i <= N; i++)
+		used += (size_t)snprintf(rows + used, cap - used, "c%zu,ok,%zu,%zu\n", i, i, (size_t)N + 1 - i);
+	q = request(PLOT_SCATTER);
+	q.x = "wall_time_p50_h";
+	q.y = "cost_usd_p50";
+	q.group = "candidate";
+	s = script_of(rows, &q, &info);
+	assert_int_equal(info.charted, N);
+	assert_non_null(strstr(s, "$group99999 << EOD\n100000 1\nEOD\n"));
+	free(s);
+	q = request(PLOT_PARETO);
+	s = script_of(rows, &q, &info);
+	{
+		char *front = block(s, "front0");
+		size_t lines = 0;
+		for (char *c = front; *c; c++)
+			lines += *c == '\n';
+		assert_int_equal(lines, N);  /* every point on the front, drawn */
+		free(front);
+	}
+	/* 100 labels spread along the front, both ends among them */
+	assert_non_null(strstr(s, "\nset label 100 "));
+	assert_null(strstr(s, "\nset label 101 "));
+	assert_non_null(strstr(s, " 'c1' at 1, 100000 "));
+	assert_non_null(strstr(s, " 'c100000' at 100000, 1 "));
+	free(s);
+	free(rows);
+}
+
+static void test_rows_max(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_PARETO);
+	struct cs_error err;
+	struct plot_info info;
+	char *s;
+
+	q.rows_max = 4;
+	error_of(training, &q, &err);
+	assert_string_equal(err.msg, "results 'r.csv': 5 rows, more than plot charts (at most 4)");
+	q.rows_max = 5;
+	s = script_of(training, &q, &info);
+	free(s);
+}
+
+static void test_output_names(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_PARETO);
+	struct plot_info info;
+	char *s;
+
+	/* gnuplot's `set output '|cmd'` runs cmd: the image is a file here */
+	q.image_path = "|touch pwned.png";
+	q.script_path = "|touch pwned.gp";
+	s = script_of(training, &q, &info);
+	assert_non_null(strstr(s, "if (!exists(\"outfile\")) outfile = './|touch pwned.png'\n"));
+	assert_non_null(strstr(s, "# render: gnuplot '|touch pwned.gp' writes '|touch pwned.png'"));
+	assert_lines_are_commands(s);
+	free(s);
+}
+
+static void test_status_message(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_PARETO);
+	struct cs_error err;
+
+	/* statuses as they are, but a control character escaped: one line */
+	error_of("candidate,status,wall_time_p50_h,cost_usd_p50\na,\"o\nm\",,\nb,oom,,\nc,,,\n", &q, &err);
+	assert_string_equal(err.msg, "results 'r.csv': no row has status ok, nothing to chart (3 rows: 1 \"o\\x0am\", "
+				     "1 oom, 1 (empty))");
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -352,6 +812,22 @@ int main(void)
 		cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_control_in_names),
+		cmocka_unit_test(test_names_in_comments),
+		cmocka_unit_test(test_quote_at_start),
+		cmocka_unit_test(test_data_lines),
+		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_extreme_axes),
+		cmocka_unit_test(test_huge_values),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_many_points),
+		cmocka_unit_test(test_rows_max),
+		cmocka_unit_test(test_output_names),
+		cmocka_unit_test(test_status_message),
 	};
+	/* a watchdog, not a timing: code that loops forever (a denormal on a
+	 * log axis once did) fails the run instead of hanging it; the run
+	 * takes about a second, under valgrind a few minutes */
+	alarm(900);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
