@@ -10,6 +10,7 @@
 #include "models/scenario/reader.h"
 #include "output/outfile.h"
 #include "util/xalloc.h"
+#include "util/fnv.h"
 
 void input_files_init(struct input_files *l)
 {
@@ -161,19 +162,6 @@ int input_files_check_output(const struct input_files *l, const char *output, st
 	return 0;
 }
 
-static const uint64_t fnv_offset = 14695981039346656037u;
-static const uint64_t fnv_prime = 1099511628211u;
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= fnv_prime;
-	}
-	return h;
-}
-
 /* One file's bytes on from h: its size first, so that two files never run
  * into each other, then the bytes; or "unreadable" and the errno. */
 static uint64_t hash_file(uint64_t h, const char *path)
@@ -182,28 +170,28 @@ static uint64_t hash_file(uint64_t h, const char *path)
 	char buf[65536], mark[48];
 	size_t n;
 	uint64_t size = 0;
-	uint64_t body = fnv_offset;
+	uint64_t body = FNV_OFFSET_BASIS;
 
 	if (f != NULL) {
 		while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-			body = fnv1a(body, buf, n);
+			body = fnv_hash(body, buf, n);
 			size += n;
 		}
 		if (!ferror(f)) {
 			fclose(f);
 			snprintf(mark, sizeof mark, "%" PRIu64 ":%016" PRIx64, size, body);
-			return fnv1a(h, mark, strlen(mark) + 1);
+			return fnv_hash(h, mark, strlen(mark) + 1);
 		}
 		fclose(f);
 		errno = EIO;
 	}
 	snprintf(mark, sizeof mark, "unreadable:%d", errno);
-	return fnv1a(h, mark, strlen(mark) + 1);
+	return fnv_hash(h, mark, strlen(mark) + 1);
 }
 
 void input_files_digest(const struct input_files *l, char out[17])
 {
-	uint64_t h = fnv_offset;
+	uint64_t h = FNV_OFFSET_BASIS;
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].content)
 			h = hash_file(h, l->v[i].path);

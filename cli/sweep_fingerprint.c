@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/fnv.h"
 
 #ifndef CLUSTERSIM_VERSION
 #define CLUSTERSIM_VERSION "0.0.0"
@@ -11,25 +12,11 @@
 
 const char sweep_fingerprint_column[] = "sweep_fingerprint";
 
-static const uint64_t fnv_offset = 14695981039346656037u;
-static const uint64_t fnv_prime = 1099511628211u;
-
-/* FNV-1a 64 of n bytes, on from h. */
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= fnv_prime;
-	}
-	return h;
-}
-
 /* One named field, each part ended by its NUL so that none runs into the next. */
 static uint64_t fnv_field(uint64_t h, const char *name, const char *text)
 {
-	h = fnv1a(h, name, strlen(name) + 1);
-	return fnv1a(h, text, strlen(text) + 1);
+	h = fnv_hash(h, name, strlen(name) + 1);
+	return fnv_hash(h, text, strlen(text) + 1);
 }
 
 static uint64_t fnv_json(uint64_t h, const char *name, const json_t *v, size_t flags)
@@ -51,7 +38,7 @@ void sweep_fingerprint(const sweep *sw, int64_t seed, bool dry_run, const char *
 {
 	const json_t *doc = sweep_document(sw);
 	char seed_text[24];
-	uint64_t h = fnv_offset;
+	uint64_t h = FNV_OFFSET_BASIS;
 
 	snprintf(seed_text, sizeof seed_text, "%" PRId64, seed >= 0 ? seed : -1);
 	h = fnv_field(h, "version", CLUSTERSIM_VERSION);

@@ -434,14 +434,11 @@ static void sync_directory(const char *file)
 
 /* ---- opening ----------------------------------------------------------------- */
 
+static void release(struct outfile *o);
+
 static int open_failed(struct outfile *o, const char *path, int e, struct cs_error *err)
 {
-	if (o->tmp_path != NULL && !o->journal)
-		temps_unregister(o->tmp_path);
-	free(o->path);
-	free(o->target);
-	free(o->tmp_path);
-	outfile_clear(o);
+	release(o);
 	return error_runtime(err, "cannot write '%s': %s", path, strerror(e));
 }
 
