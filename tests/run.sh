@@ -15,12 +15,18 @@ jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT INT TERM
 
-# The list, one path a line: the command-line scripts first (the slow
-# ones start early), then the unit binaries.
+# The list, one path a line: the slowest command-line scripts first (so
+# that two runners finish together), then the other scripts, then the
+# unit binaries.
 list="$logs/list"
-for t in "$top"/tests/cli/test_*.sh; do
-	echo "$t"
+slow="test_sweep test_plan test_demo test_sweep_files test_reliability test_plot test_bad_inputs
+      test_trace test_output"
+for n in $slow; do
+	[ -f "$top/tests/cli/$n.sh" ] && echo "$top/tests/cli/$n.sh"
 done >"$list"
+for t in "$top"/tests/cli/test_*.sh; do
+	grep -qxF "$t" "$list" || echo "$t"
+done >>"$list"
 for t in "$build"/tests/test_*; do
 	[ -x "$t" ] && echo "$t"
 done >>"$list"
@@ -40,7 +46,7 @@ xargs -P "$jobs" -I{} sh -c '
 failed=0
 passed=0
 # report units first, then scripts, as before
-for t in $(grep -v '\.sh$' "$list") $(grep '\.sh$' "$list"); do
+for t in $(grep -v '\.sh$' "$list") $(grep '\.sh$' "$list" | sort); do
 	name=$(basename "$t")
 	rc=$(cat "$logs/$name.rc" 2>/dev/null || echo 1)
 	if [ "$rc" -eq 0 ]; then
