@@ -64,12 +64,16 @@ static void walk(struct input_files *l, const json_t *v, const char *key, const 
 		return;
 	if (json_is_string(v)) {
 		const char *what = file_kind(key, context);
-		char path[1024];
 		if (what == NULL || json_string_length(v) == 0 ||
 		    strlen(json_string_value(v)) != json_string_length(v))
 			return;
-		reader_resolve_relative(anchor, json_string_value(v), path, sizeof path);
+		/* sized to the name and its anchor's folder: a path cut short
+		 * would name another file, and the output check would miss it */
+		size_t size = (anchor != NULL ? strlen(anchor) : 0) + json_string_length(v) + 2;
+		char *path = xmalloc(size);
+		reader_resolve_relative(anchor, json_string_value(v), path, size);
 		input_files_add(l, path, what, true);
+		free(path);
 	} else if (json_is_array(v)) {
 		size_t i;
 		const json_t *e;
