@@ -572,11 +572,11 @@ static const char *const fleet_columns[] = {
 	"class", "idle_usd", NULL
 };
 
-/* What a group of jobs (the fleet, or one team) got. */
+/* What a group of jobs (the fleet, one team or one class) got; its
+ * verdict when the objective applies to it. */
 static void fleet_group_cells(rowset *rs, const struct job *j, const struct fleet_result *f,
 			      const struct fleet_group *g, bool verdict)
 {
-	double objective = j->workload->fleet->objective_wait_p90_h;
 	rowset_int(rs, "jobs_submitted", g->jobs_submitted);
 	rowset_int(rs, "jobs_done", g->jobs_done);
 	if (g->jobs_done > 0) {
@@ -587,9 +587,8 @@ static void fleet_group_cells(rowset *rs, const struct job *j, const struct flee
 		rowset_real(rs, "jct_p50_h", g->jct_h.p50);
 		rowset_real(rs, "jct_p90_h", g->jct_h.p90);
 		if (verdict)
-			rowset_text(rs, "meets_objective", objective <= 0 || (g->wait_h.p90 <= objective &&
-								       g->jobs_done == g->jobs_submitted)
-							   ? "true" : "false");
+			rowset_text(rs, "meets_objective",
+				    fleet_group_meets(j->workload->fleet, g) ? "true" : "false");
 	}
 	rowset_real(rs, "gpu_hours", g->gpu_hours);
 	if (f->priced) {
@@ -602,13 +601,35 @@ static void fleet_group_cells(rowset *rs, const struct job *j, const struct flee
 		rowset_real(rs, "trace_wait_p50_h", g->trace_wait_p50_h);
 }
 
+/* The sizing answer (with an objective; a candidate too small for the
+ * jobs has it too). */
+static void fleet_sizing_cells(rowset *rs, const struct job *j, const struct fleet_result *f)
+{
+	if (j->workload->fleet->objective_wait_p90_h <= 0)
+		return;
+	if (f->sized_nodes > 0)
+		rowset_int(rs, "sized_nodes", f->sized_nodes);
+	if (f->per_team_nodes > 0)
+		rowset_int(rs, "per_team_nodes", f->per_team_nodes);
+	if (f->peak_nodes > 0)
+		rowset_int(rs, "peak_nodes", f->peak_nodes);
+	if (f->priced) {
+		if (f->sized_nodes > 0)
+			rowset_real(rs, "sized_usd", f->sized_usd);
+		if (f->per_team_nodes > 0)
+			rowset_real(rs, "per_team_usd", f->per_team_usd);
+		if (f->peak_nodes > 0)
+			rowset_real(rs, "peak_usd", f->peak_usd);
+	}
+}
+
 /* The fleet row's own figures: its group, utilization, the sizing answer. */
 static void fleet_totals_cells(rowset *rs, const struct job *j, const struct result *r)
 {
 	const struct fleet_result *f = &r->fleet;
 	const struct fleet_metrics *m = &f->m;
 	const struct fleet_spec *spec = j->workload->fleet;
-	fleet_group_cells(rs, j, f, &m->fleet, true);
+	fleet_group_cells(rs, j, f, &m->fleet, !spec->objective_exempt_fleet);
 	if (spec->objective_wait_p90_h > 0)
 		rowset_text(rs, "meets_objective", f->meets_objective ? "true" : "false");
 	rowset_real(rs, "utilization", m->utilization);
@@ -620,20 +641,7 @@ static void fleet_totals_cells(rowset *rs, const struct job *j, const struct res
 	rowset_real(rs, "makespan_h", m->makespan_h);
 	rowset_int(rs, "preemptions", m->preemptions);
 	rowset_int(rs, "failures", m->failures);
-	if (spec->objective_wait_p90_h > 0) {
-		if (f->sized_nodes > 0)
-			rowset_int(rs, "sized_nodes", f->sized_nodes);
-		if (f->per_team_nodes > 0)
-			rowset_int(rs, "per_team_nodes", f->per_team_nodes);
-		rowset_int(rs, "peak_nodes", f->peak_nodes);
-		if (f->priced) {
-			if (f->sized_nodes > 0)
-				rowset_real(rs, "sized_usd", f->sized_usd);
-			if (f->per_team_nodes > 0)
-				rowset_real(rs, "per_team_usd", f->per_team_usd);
-			rowset_real(rs, "peak_usd", f->peak_usd);
-		}
-	}
+	fleet_sizing_cells(rs, j, f);
 }
 
 /* The fleet's row, then one row per team (its `team` cell set), then one
@@ -656,6 +664,8 @@ static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 		rowset_real(rs, "usd_per_gpu_hour", c->price.usd_per_gpu_hour);
 	if (r->outcome == OUTCOME_OK)
 		fleet_totals_cells(rs, j, r);
+	else if (r->outcome == OUTCOME_INVALID)
+		fleet_sizing_cells(rs, j, f);
 	/* a team's row follows whatever the status, so a fleet always gives
 	 * 1 + teams rows (jobs_rows_per_job) */
 	for (int t = 0; t < spec->n_teams; t++) {
@@ -666,7 +676,7 @@ static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 		rowset_int(rs, "gpus", r->cluster.gpus);
 		rowset_text(rs, "team", spec->team_names[t]);
 		if (r->outcome == OUTCOME_OK && t < m->n_teams)
-			fleet_group_cells(rs, j, f, &m->teams[t], true);
+			fleet_group_cells(rs, j, f, &m->teams[t], !spec->objective_exempt_team[t]);
 	}
 	/* and a class's row, whatever the status: 1 + teams + classes rows */
 	for (int k = 0; k < spec->n_classes; k++) {
@@ -678,9 +688,9 @@ static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 		rowset_int(rs, "gpus", r->cluster.gpus);
 		rowset_text(rs, "class", spec->classes[k].name);
 		rowset_text(rs, "team", have ? m->classes[k].team : spec->classes[k].team);
-		/* the objective is the fleet's and each team's: a class has no verdict */
+		/* the objective holds for each class too, unless applies_to leaves it out */
 		if (have)
-			fleet_group_cells(rs, j, f, &m->classes[k], false);
+			fleet_group_cells(rs, j, f, &m->classes[k], !spec->objective_exempt_class[k]);
 	}
 }
 
@@ -886,12 +896,12 @@ static const struct results_column columns[] = {
 	{ "makespan_h", UNIT_HOURS, "h", "fleet: first submission to last completion" },
 	{ "usd_per_job", UNIT_USD, "USD", "fleet: usd_total / jobs_done" },
 	{ "usd_total", UNIT_USD, "USD", "fleet: the held cluster's dollars over the window (billing rounding included); a team's row: its GPU-hours' dollars plus its share of the idle ones, by use (the teams' add up to the fleet's)" },
-	{ "meets_objective", UNIT_BOOL, "boolean", "fleet: every job submitted finished and queue_wait_p90_h is at most workload.fleet.objective.wait_p90_h; the fleet's row: for the fleet and every team (true without an objective)" },
+	{ "meets_objective", UNIT_BOOL, "boolean", "fleet: every job submitted finished and queue_wait_p90_h is at most workload.fleet.objective.wait_p90_h; a team's or class's row: its own (empty when objective.applies_to leaves it out); the fleet's row: for every group the objective applies to, by default the fleet, every team and every class (true without an objective)" },
 	{ "objective_wait_p90_h", UNIT_HOURS, "h", "fleet: the objective's bound on the P90 queue wait" },
 	{ "team", UNIT_TEXT, "text", "fleet: the team of a team's row (empty on the fleet's row)" },
 	{ "jobs_submitted", UNIT_COUNT, "count", "fleet: jobs submitted after warmup_h" },
 	{ "failures", UNIT_COUNT, "count", "fleet: node failures during the window" },
-	{ "sized_nodes", UNIT_COUNT, "count", "fleet: the fewest nodes of the candidate's node type whose P90 queue wait meets the objective (the same jobs)" },
+	{ "sized_nodes", UNIT_COUNT, "count", "fleet: the fewest nodes of the candidate's node type whose P90 queue wait meets the objective for every group it applies to (the same jobs); also on an invalid candidate too small for the jobs" },
 	{ "sized_usd", UNIT_USD, "USD", "fleet: the dollars of sized_nodes over the window" },
 	{ "per_team_nodes", UNIT_COUNT, "count", "fleet: one cluster per team: the sum of each team's fewest nodes meeting the objective alone" },
 	{ "per_team_usd", UNIT_USD, "USD", "fleet: the dollars of those per-team clusters" },

@@ -324,42 +324,102 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 	return 0;
 }
 
-/* A group meets the objective: every job it submitted finished (a job the
- * run never started has no wait to count) and its P90 wait is within it. */
-static bool group_meets(const struct fleet_spec *f, const struct fleet_group *g)
+bool fleet_group_meets(const struct fleet_spec *f, const struct fleet_group *g)
 {
-	return g->jobs_done == g->jobs_submitted && g->wait_h.p90 <= f->objective_wait_p90_h;
+	return f->objective_wait_p90_h <= 0 ||
+	       (g->jobs_done == g->jobs_submitted && g->wait_h.p90 <= f->objective_wait_p90_h);
 }
 
-/* The objective holds for the fleet and for every team: a P90 over all jobs
- * alone would let a team of a few large jobs wait any time behind many
- * small ones. */
+/* The objective holds for every group it applies to: by default the fleet,
+ * every team and every job class. A P90 over all jobs alone would let a
+ * team of a few large jobs wait any time behind many small ones, and a
+ * team's P90 would let its few pre-training runs wait behind its many
+ * fine-tunes. */
 static bool meets(const struct fleet_spec *f, const struct fleet_metrics *m)
 {
 	if (f->objective_wait_p90_h <= 0)
 		return true;
-	if (!group_meets(f, &m->fleet))
+	if (!f->objective_exempt_fleet && !fleet_group_meets(f, &m->fleet))
 		return false;
 	for (int t = 0; t < m->n_teams; t++)
-		if (!group_meets(f, &m->teams[t]))
+		if (!f->objective_exempt_team[t] && !fleet_group_meets(f, &m->teams[t]))
+			return false;
+	for (int k = 0; k < m->n_classes; k++)
+		if (!f->objective_exempt_class[k] && !fleet_group_meets(f, &m->classes[k]))
 			return false;
 	return true;
+}
+
+/* objective.applies_to leaves some group out. */
+static bool exempts_any(const struct fleet_spec *f)
+{
+	bool any = f->objective_exempt_fleet;
+	for (int t = 0; t < f->n_teams; t++)
+		any = any || f->objective_exempt_team[t];
+	for (int k = 0; k < f->n_classes; k++)
+		any = any || f->objective_exempt_class[k];
+	return any;
+}
+
+/* Append one group that misses the objective to buf: its P90 wait, or the
+ * jobs it left not done ("all jobs" when name is ""). */
+static void miss_text(char *buf, size_t size, const char *kind, const char *name, const struct fleet_group *g)
+{
+	size_t used = strlen(buf);
+	if (used + 1 >= size)
+		return;
+	if (g->jobs_done < g->jobs_submitted)
+		snprintf(buf + used, size - used, "%s%s%s%s%s: %ld of %ld jobs not done", used > 0 ? ", " : "", kind,
+			 name[0] ? " \"" : "", name, name[0] ? "\"" : "", g->jobs_submitted - g->jobs_done,
+			 g->jobs_submitted);
+	else
+		snprintf(buf + used, size - used, "%s%s%s%s%s %s %.3g h at P90", used > 0 ? ", " : "", kind,
+			 name[0] ? " \"" : "", name, name[0] ? "\"" : "", name[0] ? "waits" : "wait", g->wait_h.p90);
+}
+
+/* Say which groups miss the objective, classes first (the finest), then
+ * teams, then the fleet's P90 over all jobs; at most MISSES_LISTED named. */
+static void note_misses(struct fleet_result *r, const struct fleet_spec *f, const struct fleet_metrics *m)
+{
+	enum { MISSES_LISTED = 3 };
+	char buf[320] = "";
+	int n = 0;
+	for (int k = 0; k < m->n_classes; k++)
+		if (!f->objective_exempt_class[k] && !fleet_group_meets(f, &m->classes[k]) && n++ < MISSES_LISTED)
+			miss_text(buf, sizeof buf, "class", f->classes[k].name, &m->classes[k]);
+	for (int t = 0; t < m->n_teams; t++)
+		if (!f->objective_exempt_team[t] && !fleet_group_meets(f, &m->teams[t]) && n++ < MISSES_LISTED)
+			miss_text(buf, sizeof buf, "team", m->teams[t].team, &m->teams[t]);
+	if (!f->objective_exempt_fleet && !fleet_group_meets(f, &m->fleet) && n++ < MISSES_LISTED)
+		miss_text(buf, sizeof buf, "all jobs", "", &m->fleet);
+	if (n == 0)
+		return;
+	if (n > MISSES_LISTED)
+		note(r, "the P90 wait objective of %g h is not met: %s and %d more", f->objective_wait_p90_h, buf,
+		     n - MISSES_LISTED);
+	else
+		note(r, "the P90 wait objective of %g h is not met: %s", f->objective_wait_p90_h, buf);
 }
 
 /*
  * The fewest nodes in [lo, ...] on which `jobs` meet the objective, by
  * bisection (a node more never lengthens the P90 wait: assumed, see
- * docs/fleet.md), starting from `start`; 0 when none up to the cap does.
+ * docs/fleet.md), starting from `start` (lo when below it), looking no
+ * further than SIZING_GROWTH_MAX times that start (*cap_out); 0 when no
+ * count up to there does.
  */
 static int size_nodes(const struct fleet_ctx *x, const struct fleet_spec *spec, const struct fleet_job *jobs,
-		      size_t n_jobs, const bool *teams, int lo, int start)
+		      size_t n_jobs, const bool *teams, int lo, int start, int *cap_out)
 {
 	struct fleet_metrics *m = xmalloc(sizeof *m);
 	char reason[256];
 	double u = 0;
-	int cap = start * SIZING_GROWTH_MAX < SIZING_NODES_MAX ? start * SIZING_GROWTH_MAX : SIZING_NODES_MAX;
 	int hi = start < lo ? lo : start, fail_at = lo - 1, found = 0;
+	int cap = hi < SIZING_NODES_MAX / SIZING_GROWTH_MAX ? hi * SIZING_GROWTH_MAX : SIZING_NODES_MAX;
 
+	if (cap < hi)
+		cap = hi;
+	*cap_out = cap;
 	/* grow until a count meets the objective */
 	for (;;) {
 		if (simulate(x, spec, jobs, n_jobs, teams, hi, m, &u, NULL, reason, sizeof reason) == 0 && meets(spec, m)) {
@@ -433,17 +493,21 @@ static int fewest_nodes(const struct fleet_ctx *x, const bool *teams, int max_gp
 
 /* The sizing answer: on one shared cluster, one cluster per team, and
  * rented for the peak, each priced over the candidate's window window_s
- * (so that the three compare). */
+ * (so that the three compare). The shared cluster's search starts at the
+ * candidate's nodes, or at the fewest that hold the jobs when it has fewer. */
 static void sizing(struct fleet_ctx *x, double window_s, struct fleet_result *r)
 {
 	const struct fleet_spec *f = x->f;
+	int cap;
 
 	r->sized_nodes = size_nodes(x, f, x->jobs, x->n_jobs, NULL, fewest_nodes(x, NULL, x->max_job_gpus),
-				    x->c->nodes);
+				    x->c->nodes, &cap);
 	r->sized_usd = nodes_usd(x, r->sized_nodes, window_s);
 	if (r->sized_nodes == 0)
-		note(r, "no cluster of up to %d nodes meets the P90 wait objective of %g h",
-		     x->c->nodes * SIZING_GROWTH_MAX, f->objective_wait_p90_h);
+		note(r, "no cluster of up to %d nodes meets the P90 wait objective of %g h", cap, f->objective_wait_p90_h);
+	else if (r->status != FLEET_OK || !r->meets_objective)
+		note(r, "%d nodes of this type meet the P90 wait objective of %g h for %s (sized_nodes)", r->sized_nodes,
+		     f->objective_wait_p90_h, exempts_any(f) ? "each group it applies to" : "every class and team");
 
 	/* each team alone: its jobs and services, no quotas */
 	struct fleet_spec *alone = xmalloc(sizeof *alone);
@@ -467,10 +531,10 @@ static void sizing(struct fleet_ctx *x, double window_s, struct fleet_result *r)
 		if (n == 0 && x->service_nodes[t] == 0)
 			continue;
 		int lo = fewest_nodes(x, teams, max_gpus);
-		int got = size_nodes(x, alone, mine, n, teams, lo, lo);
+		int got = size_nodes(x, alone, mine, n, teams, lo, lo, &cap);
 		if (got == 0) {
 			note(r, "team \"%s\" alone meets the objective on no cluster of up to %d nodes", f->team_names[t],
-			     lo * SIZING_GROWTH_MAX);
+			     cap);
 			r->per_team_nodes = 0;
 			r->per_team_usd = 0;
 			break;
@@ -480,6 +544,21 @@ static void sizing(struct fleet_ctx *x, double window_s, struct fleet_result *r)
 	}
 	free(mine);
 	free(alone);
+	int pn = sum_services(x, NULL) + peak_nodes(x, x->jobs, x->n_jobs);
+	r->peak_nodes = pn > 0 ? pn : 1;
+	r->peak_usd = nodes_usd(x, r->peak_nodes, window_s);
+	if (!r->priced)
+		r->sized_usd = r->per_team_usd = r->peak_usd = 0;
+}
+
+/* The window the jobs are counted and billed over, as fleet_sim sets it:
+ * warmup_h to duration_h, or to the last submission when later. */
+static double window_s_of(const struct fleet_ctx *x)
+{
+	double w0 = x->f->warmup_h * 3600, w1 = x->f->duration_h * 3600;
+	if (x->n_jobs > 0 && x->jobs[x->n_jobs - 1].submit_s > w1)
+		w1 = x->jobs[x->n_jobs - 1].submit_s;
+	return w1 > w0 ? w1 - w0 : 0;
 }
 
 void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
@@ -519,8 +598,13 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 		goto out;
 	int need = fewest_nodes(x, NULL, x->max_job_gpus);
 	if (need > c->nodes) {
+		/* too small for the jobs as stated: not ok, but the answer the user
+		 * acts on is how many nodes it needs */
 		fail(r, FLEET_INVALID, "needs at least %d nodes (the largest job asks for %d GPUs%s), the candidate has %d",
 		     need, x->max_job_gpus, sum_services(x, NULL) > 0 ? " beside the services' nodes" : "", c->nodes);
+		r->priced = c->price.known;
+		if (f->objective_wait_p90_h > 0)
+			sizing(x, window_s_of(x), r);
 		goto out;
 	}
 	if (simulate(x, f, x->jobs, x->n_jobs, NULL, c->nodes, &r->m, &usd, x->series, reason, sizeof reason) < 0) {
@@ -531,6 +615,14 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 	r->usd_total = r->priced ? usd : 0;
 	r->usd_per_job = r->priced && r->m.fleet.jobs_done > 0 ? usd / (double)r->m.fleet.jobs_done : 0;
 	r->meets_objective = meets(f, &r->m);
+	/* the verdict and the sizing answer first: what the user acts on */
+	if (!r->meets_objective)
+		note_misses(r, f, &r->m);
+	if (r->m.fleet.jobs_done < r->m.fleet.jobs_submitted)
+		note(r, "%ld of the %ld jobs counted were not done by the run's end (the queue did not drain)",
+		     r->m.fleet.jobs_submitted - r->m.fleet.jobs_done, r->m.fleet.jobs_submitted);
+	if (f->objective_wait_p90_h > 0)
+		sizing(x, r->m.held_gpu_hours / (double)cluster_gpus(c) * 3600, r);
 	for (int i = 0; i < f->n_classes; i++) {
 		const struct fleet_trace *t = f->classes[i].trace_jobs;
 		if (t != NULL && t->skipped_steps + t->skipped_no_gpus + t->skipped_not_run > 0)
@@ -551,18 +643,8 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 	}
 	if (sum_services(x, NULL) > 0)
 		note(r, "services hold %d of the %d nodes for the whole window", sum_services(x, NULL), c->nodes);
-
-	double window_s = r->m.held_gpu_hours / (double)cluster_gpus(c) * 3600;
-	if (f->objective_wait_p90_h > 0) {
-		sizing(x, window_s, r);
-		int pn = sum_services(x, NULL) + peak_nodes(x, x->jobs, x->n_jobs);
-		r->peak_nodes = pn > 0 ? pn : 1;
-		r->peak_usd = nodes_usd(x, r->peak_nodes, window_s);
-	}
-	if (!r->priced) {
-		r->sized_usd = r->per_team_usd = r->peak_usd = 0;
+	if (!r->priced)
 		note(r, "%s", c->price.missing[0] ? c->price.missing : "no price: give candidates[].price");
-	}
 out:
 	free(x->jobs);
 	free(x);

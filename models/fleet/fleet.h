@@ -57,10 +57,19 @@ extern const char *const fleet_arrival_names[];
 enum fleet_trace_format { FLEET_TRACE_SACCT, FLEET_TRACE_CSV };
 extern const char *const fleet_trace_format_names[];
 
+/* Where a trace job's team came from in its file. */
+enum fleet_team_source {
+	FLEET_TEAM_NONE,             /* the file names none: the class's team */
+	FLEET_TEAM_PARTITION,        /* sacct's Partition */
+	FLEET_TEAM_QOS,              /* sacct's QOS (no Partition) */
+	FLEET_TEAM_COLUMN,           /* a CSV's team column */
+};
+
 /* One job of a trace file. */
 struct fleet_trace_job {
 	double submit_s;             /* from the trace's first submission */
 	int gpus;
+	enum fleet_team_source team_source;  /* of team as the file gave it (the scenario may replace it) */
 	double duration_s;           /* End - Start (sacct) or the CSV's duration */
 	double trace_wait_s;         /* Start - Submit in the trace; < 0 when unknown */
 	char team[FLEET_NAME_MAX];   /* "" = the class's team */
@@ -99,6 +108,12 @@ struct fleet_spec {
 	enum fleet_policy policy;
 	bool preemption;             /* higher priority preempts lower (restart from checkpoint) */
 	double objective_wait_p90_h; /* 0 = none */
+	/* the groups the objective leaves out (objective.applies_to): by
+	 * default, none: it holds for the P90 over all jobs, for every team's
+	 * and for every class's (a zeroed spec checks them all) */
+	bool objective_exempt_fleet;
+	bool objective_exempt_team[FLEET_TEAMS_MAX];
+	bool objective_exempt_class[FLEET_CLASSES_MAX];
 	double team_quota[FLEET_TEAMS_MAX];  /* priority: max fraction of GPUs per team; 0 = none */
 	int n_classes;
 	struct fleet_class classes[FLEET_CLASSES_MAX];
@@ -154,11 +169,11 @@ struct fleet_result {
 	enum fleet_status status;
 	char reason[512];
 	struct fleet_metrics m;
-	bool meets_objective;        /* P90 wait within the objective (true without one) */
+	bool meets_objective;        /* P90 wait within the objective for every group it applies to (true without one) */
 	double usd_total, usd_per_job;
 	bool priced;
 	/* sizing: the fewest nodes of the candidate's node type that meet the objective */
-	int sized_nodes;             /* 0 when no objective or none meets it */
+	int sized_nodes;             /* 0 when no objective or none meets it; also on a candidate too small for the jobs */
 	double sized_usd;
 	int per_team_nodes;          /* "one cluster per team": sum of each team's fewest nodes */
 	double per_team_usd;
@@ -198,10 +213,15 @@ typedef void fleet_eval_fn(const struct fleet_class *k, const struct cluster_spe
  * and the scheduler simulation (fleet_sim.h) runs them on c. Dollars are
  * the candidate's price and billing (cost/billing.h) over the held window.
  * With an objective, the sizing answer: the fewest nodes of c's node type
- * whose P90 wait meets it (bisection, each count one simulation of the
- * same jobs), each team alone on its own fewest nodes (summed), and the
- * nodes of the most GPUs ever asked at once. row_id is the row's (for
- * the failures' streams). Never prints.
+ * on which the P90 wait meets it for every group it applies to (the
+ * fleet, each team, each class: the same check as meets_objective;
+ * bisection, each count one simulation of the same jobs), each team alone
+ * on its own fewest nodes (summed), and the nodes of the most GPUs ever
+ * asked at once; a failed objective's reason names the groups that miss
+ * it with their P90 waits. A candidate too small for the largest job
+ * beside the services is FLEET_INVALID and still gets the sizing answer
+ * (searched from the fewest nodes that hold the jobs). row_id is the
+ * row's (for the failures' streams). Never prints.
  */
 void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
 	       fleet_eval_fn *eval, void *ctx, struct fleet_result *r);
@@ -231,6 +251,11 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 		      fleet_eval_fn *eval, void *ctx, struct fleet_series *series, struct fleet_result *r);
 
 void fleet_series_release(struct fleet_series *s);
+
+/* A group meets f's objective: every job it submitted finished (a job the
+ * run never started has no wait to count) and its P90 wait is within
+ * objective_wait_p90_h (true without an objective). */
+bool fleet_group_meets(const struct fleet_spec *f, const struct fleet_group *g);
 
 /* The index of team `name` in f's team table, or -1. */
 int fleet_team_index(const struct fleet_spec *f, const char *name);

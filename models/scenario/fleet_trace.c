@@ -247,6 +247,7 @@ static void read_csv_job(struct parse *p)
 	j.gpus = (int)gpus;
 	if (p->col_of[COL_TEAM] >= 0 && !set_team(p, p->cells[COL_TEAM], &j))
 		return;
+	j.team_source = j.team[0] != '\0' ? FLEET_TEAM_COLUMN : FLEET_TEAM_NONE;
 	add_job(p, &j);
 }
 
@@ -350,8 +351,11 @@ static void read_sacct_job(struct parse *p)
 	j.duration_s = end - start;
 	j.trace_wait_s = start - submit;
 	const char *team = p->col_of[COL_PARTITION] >= 0 ? p->cells[COL_PARTITION] : "";
-	if (team[0] == '\0' && p->col_of[COL_QOS] >= 0)
+	j.team_source = team[0] != '\0' ? FLEET_TEAM_PARTITION : FLEET_TEAM_NONE;
+	if (team[0] == '\0' && p->col_of[COL_QOS] >= 0) {
 		team = p->cells[COL_QOS];
+		j.team_source = team[0] != '\0' ? FLEET_TEAM_QOS : FLEET_TEAM_NONE;
+	}
 	if (!set_team(p, team, &j))
 		return;
 	add_job(p, &j);

@@ -11,7 +11,8 @@
  *   the sum of its gres/gpu:TYPE=N when only typed counts are given); its
  *   duration End - Start, its wait in the trace Start - Submit; its team
  *   the Partition, or the QOS when there is no Partition column or it is
- *   empty. Job steps (a JobID with a dot), jobs without GPUs and jobs whose
+ *   empty (team_source says which: the scenario reader may replace it
+ *   with a team the scenario states or maps the partition to). Job steps (a JobID with a dot), jobs without GPUs and jobs whose
  *   Start or End is Unknown or None are skipped and counted in the trace.
  * - csv: the header `submit_s,gpus,duration_s` and an optional `team`
  *   column (any order, no others), one job per row.

@@ -145,6 +145,79 @@ static int add_team(struct jread *r, struct fleet_spec *f, const char *name, con
 	return 0;
 }
 
+/*
+ * The teams of a trace class's jobs. sacct: a job whose Partition
+ * partition_teams names is that team; else, when the class states `team`,
+ * the class's team (a stated team is never overridden by a Partition or a
+ * QOS, which are Slurm's queues and not teams by name); else the
+ * Partition, else the QOS, else the class's team. Each partition the map
+ * names must be some replayed job's. CSV: its team column names a job's
+ * team outright and wins; the class's team is its rows' without one. At
+ * r's jobs[i] path.
+ */
+static int resolve_trace_teams(struct jread *r, const json_t *v, struct fleet_class *k, bool team_stated)
+{
+	struct fleet_trace *t = (struct fleet_trace *)k->trace_jobs;
+	const json_t *map = json_object_get(v, "partition_teams");
+
+	if (map != NULL) {
+		size_t mark = jread_enter_key(r, "partition_teams");
+		const char *part;
+		json_t *x;
+		if (!json_is_object(map) || json_object_size(map) == 0)
+			return jread_fail_value(r, map, "an object of {partition: team}");
+		json_object_foreach((json_t *)map, part, x) {
+			char team[FLEET_NAME_MAX], msg[640], q[96];
+			bool seen = false;
+			if (jread_string(r, map, part, true, team, sizeof team) < 0)
+				return -1;
+			if (team[0] == '\0')
+				return reader_fail_at(r, part, "expected a team name, got \"\"");
+			for (size_t n = 0; n < t->n && !seen; n++)
+				seen = t->jobs[n].team_source == FLEET_TEAM_PARTITION && strcmp(t->jobs[n].team, part) == 0;
+			if (!seen) {
+				/* name (the first few of) the partitions there are, so a typo shows */
+				enum { PARTS_LISTED = 6 };
+				const char *seen_parts[PARTS_LISTED];
+				int n_parts = 0;
+				bool more = false;
+				for (size_t n = 0; n < t->n && !more; n++) {
+					const struct fleet_trace_job *j = &t->jobs[n];
+					bool listed = j->team_source != FLEET_TEAM_PARTITION;
+					for (int e = 0; e < n_parts && !listed; e++)
+						listed = strcmp(seen_parts[e], j->team) == 0;
+					if (!listed && n_parts == PARTS_LISTED)
+						more = true;
+					else if (!listed)
+						seen_parts[n_parts++] = j->team;
+				}
+				char parts[PARTS_LISTED * (FLEET_NAME_MAX + 2) + 8] = "none";
+				size_t used = 0;
+				for (int e = 0; e < n_parts; e++)
+					used += (size_t)snprintf(parts + used, sizeof parts - used, "%s%s", e > 0 ? ", " : "",
+								 seen_parts[e]);
+				if (more)
+					snprintf(parts + used, sizeof parts - used, ", ...");
+				text_quote(part, q, sizeof q);
+				snprintf(msg, sizeof msg, "no job the trace replays is in partition %s (its partitions: %s)", q,
+					 parts);
+				return reader_fail_at(r, part, msg);
+			}
+		}
+		jread_leave(r, mark);
+	}
+	for (size_t n = 0; n < t->n; n++) {
+		struct fleet_trace_job *j = &t->jobs[n];
+		const json_t *to = map != NULL && j->team_source == FLEET_TEAM_PARTITION ? json_object_get(map, j->team)
+											 : NULL;
+		if (to != NULL)
+			text_copy(j->team, sizeof j->team, json_string_value(to));
+		else if (team_stated && (j->team_source == FLEET_TEAM_PARTITION || j->team_source == FLEET_TEAM_QOS))
+			j->team[0] = '\0';  /* the class's team */
+	}
+	return 0;
+}
+
 /* A class's nested `workload`: training, finetune, inference or collective,
  * read by its kind's reader into a heap workload the class owns. */
 static int read_class_workload(struct jread *r, const json_t *v, const char *file, const catalog *cat,
@@ -175,7 +248,8 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 		      struct fleet_spec *f)
 {
 	static const char *const keys[] = {
-		"name", "team", "priority", "arrival", "gpus", "duration_s", "estimate_factor", "workload", NULL
+		"name", "team", "priority", "arrival", "gpus", "duration_s", "estimate_factor", "workload",
+		"partition_teams", NULL
 	};
 	struct fleet_class *k = &f->classes[i];
 	const json_t *x;
@@ -201,12 +275,16 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 			return reader_fail_at(r, "name", msg);
 		}
 	}
+	bool team_stated = json_object_get(v, "team") != NULL;
 	/* an inference class is a service: held for the whole window, no arrivals */
 	const json_t *wk = json_object_get(json_object_get(v, "workload"), "kind");
 	bool service = json_is_string(wk) && strcmp(json_string_value(wk), "inference") == 0;
 	if (service && json_object_get(v, "arrival") != NULL)
 		return reader_fail_at(r, "arrival", "not used by an inference class (a service is held for the "
 				      "whole window; its requests are workload.serving.arrival)");
+	if (service && json_object_get(v, "partition_teams") != NULL)
+		return reader_fail_at(r, "partition_teams", "used only by an sacct trace (arrival process \"trace\", "
+				      "format \"sacct\")");
 	if (service && json_object_get(v, "estimate_factor") != NULL)
 		return reader_fail_at(r, "estimate_factor", "not used by an inference class (a service is never queued)");
 	if (service) {
@@ -225,6 +303,11 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 	jread_leave(r, mark);
 
 	bool trace = k->arrival == FLEET_ARRIVAL_TRACE;
+	if (json_object_get(v, "partition_teams") != NULL && !(trace && k->trace_format == FLEET_TRACE_SACCT))
+		return reader_fail_at(r, "partition_teams", "used only by an sacct trace (arrival process \"trace\", "
+				      "format \"sacct\")");
+	if (trace && resolve_trace_teams(r, v, k, team_stated) < 0)
+		return -1;
 	/* a trace's jobs that name no team are the class's */
 	bool class_team = !trace;
 	for (size_t n = 0; trace && n < k->trace_jobs->n && !class_team; n++)
@@ -340,6 +423,96 @@ static int check_jobs(struct jread *r, const struct fleet_spec *f)
 	return limits_check_memory(r, "jobs", "jobs", total, FLEET_BYTES_PER_JOB);
 }
 
+/* One name of applies_to[i]: a job class's (not a service's) or a team's
+ * (both when it names both); the groups named are no longer exempt. */
+static int applies_to_name(struct jread *r, const json_t *e, struct fleet_spec *f, bool *named_class,
+			   bool *named_team)
+{
+	char name[FLEET_NAME_MAX], msg[400], q[96];
+	bool found = false;
+
+	if (!json_is_string(e) || json_string_length(e) == 0)
+		return jread_fail_value(r, e, "a job class's or a team's name");
+	if (json_string_length(e) >= sizeof name)
+		return jread_fail_value(r, e, "a job class's or a team's name (a shorter string)");
+	text_copy(name, sizeof name, json_string_value(e));
+	text_quote(name, q, sizeof q);
+	int t = fleet_team_index(f, name);
+	for (int k = 0; k < f->n_classes; k++) {
+		if (strcmp(f->classes[k].name, name) != 0)
+			continue;
+		const struct workload_spec *w = f->classes[k].workload;
+		if (w != NULL && w->kind == WORKLOAD_INFERENCE) {
+			if (t >= 0)
+				continue;  /* the team of that name */
+			return jread_fail(r, "%s is a service (an inference class is never queued: it has no wait)", q);
+		}
+		if (named_class[k])
+			return jread_fail(r, "%s is named twice", q);
+		named_class[k] = true;
+		f->objective_exempt_class[k] = false;
+		found = true;
+	}
+	if (t >= 0) {
+		if (named_team[t])
+			return jread_fail(r, "%s is named twice", q);
+		named_team[t] = true;
+		f->objective_exempt_team[t] = false;
+		found = true;
+	}
+	if (!found) {
+		snprintf(msg, sizeof msg, "%s is no job class's or team's name (give \"all\", \"fleet\" or names "
+			 "from jobs[].name and the teams)", q);
+		return jread_fail(r, "%s", msg);
+	}
+	return 0;
+}
+
+/*
+ * objective.applies_to: the groups whose P90 wait must be within the
+ * objective. "all" (the default): the P90 over all jobs, every team's and
+ * every class's; "fleet": the P90 over all jobs only; a list of job
+ * class and team names: those groups only.
+ */
+static int read_applies_to(struct jread *r, const json_t *obj, struct fleet_spec *f)
+{
+	const json_t *v = json_object_get(obj, "applies_to");
+	if (v == NULL)
+		return 0;
+	size_t mark = jread_enter_key(r, "applies_to");
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		if (strcmp(s, "all") != 0 && strcmp(s, "fleet") != 0)
+			return jread_fail_value(r, v, "\"all\", \"fleet\" or a list of job class and team names");
+		if (strcmp(s, "fleet") == 0) {
+			for (int t = 0; t < f->n_teams; t++)
+				f->objective_exempt_team[t] = true;
+			for (int k = 0; k < f->n_classes; k++)
+				f->objective_exempt_class[k] = true;
+		}
+		jread_leave(r, mark);
+		return 0;
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return jread_fail_value(r, v, "\"all\", \"fleet\" or a list of job class and team names");
+	bool named_class[FLEET_CLASSES_MAX] = { false }, named_team[FLEET_TEAMS_MAX] = { false };
+	f->objective_exempt_fleet = true;
+	for (int t = 0; t < f->n_teams; t++)
+		f->objective_exempt_team[t] = true;
+	for (int k = 0; k < f->n_classes; k++)
+		f->objective_exempt_class[k] = true;
+	size_t i;
+	json_t *e;
+	json_array_foreach(v, i, e) {
+		size_t m2 = jread_enter_index(r, i);
+		if (applies_to_name(r, e, f, named_class, named_team) < 0)
+			return -1;
+		jread_leave(r, m2);
+	}
+	jread_leave(r, mark);
+	return 0;
+}
+
 /* The `fleet` block. */
 static int read_fleet(struct jread *r, const json_t *v, const char *file, const catalog *cat,
 		      struct fleet_spec *f)
@@ -381,10 +554,11 @@ static int read_fleet(struct jread *r, const json_t *v, const char *file, const 
 		jread_leave(r, mark);
 	}
 	if ((x = json_object_get(v, "objective")) != NULL) {
-		static const char *const okeys[] = { "wait_p90_h", NULL };
+		static const char *const okeys[] = { "wait_p90_h", "applies_to", NULL };
 		mark = jread_enter_key(r, "objective");
 		if (jread_object(r, x, okeys) < 0 ||
-		    jread_real(r, x, "wait_p90_h", true, 1e-6, FLEET_HOURS_MAX, &f->objective_wait_p90_h) < 0)
+		    jread_real(r, x, "wait_p90_h", true, 1e-6, FLEET_HOURS_MAX, &f->objective_wait_p90_h) < 0 ||
+		    read_applies_to(r, x, f) < 0)
 			return -1;
 		jread_leave(r, mark);
 	}

@@ -1,10 +1,12 @@
 /*
  * wl_fleet: the fields of a fleet workload (docs/fleet.md): the `fleet`
  * block (duration_h, warmup_h, scheduler with policy, preemption and
- * per-team quotas, objective wait_p90_h, and the job classes: name, team,
- * priority, arrival (poisson at rate_per_h, or a trace file in sacct or
- * csv format), gpus, duration_s (a number or a distribution) or a nested
- * training, finetune, inference or collective workload, estimate_factor)
+ * per-team quotas, objective wait_p90_h and the groups it applies_to, and
+ * the job classes: name, team, priority, arrival (poisson at rate_per_h,
+ * or a trace file in sacct or csv format; an sacct trace's jobs' teams
+ * from partition_teams, the stated team, then the Partition or QOS),
+ * gpus, duration_s (a number or a distribution) or a nested training,
+ * finetune, inference or collective workload, estimate_factor)
  * and the workload's `failures` (the whole-run failure model, read as
  * training reads it), applied to the fleet's nodes.
  *

@@ -3,7 +3,9 @@
  * GPU-hours split across teams so they add up, the peak of the GPUs asked
  * at once, the sizing answer meeting the objective one node above where it
  * fails, a class's duration from the evaluate callback, and a class that
- * cannot be evaluated making the row invalid. */
+ * cannot be evaluated making the row invalid; the objective held for every
+ * class (not only over all jobs or per team), and the sizing answer on a
+ * candidate too small for the jobs. */
 #include "testutil.h"
 
 #include <string.h>
@@ -266,6 +268,145 @@ static void test_service_only(void **state)
 	free(r);
 }
 
+/* A trace class `name` of team `team` holding t's jobs. */
+static void named_trace_class(struct fleet_spec *f, const char *name, const char *team, struct fleet_trace *t)
+{
+	struct fleet_class *k = trace_class(f, t);
+	snprintf(k->name, sizeof k->name, "%s", name);
+	snprintf(k->team, sizeof k->team, "%s", team);
+}
+
+/*
+ * Two classes of one team on 2 nodes of 8 GPUs, FIFO, a 40 h window, an
+ * objective of 1 h: "big" is two 16-GPU jobs of 10 h both submitted at 0
+ * (the second waits the first's 10 h), "small" twenty 1-GPU jobs of 1 h
+ * submitted hourly from 20 h (none waits). Over all 22 jobs, and so for
+ * the team, the P90 wait is 0 (GSL's quantile: the order statistic at
+ * 0.9 x 21 = 18.9 is a 0), but big's is 0.9 x 10 = 9 h: the objective is
+ * not met, and the reason names big and its 9 h. Sizing meets it for
+ * every class: on 4 nodes both big jobs start at 0 (every wait 0), on 3
+ * the second still waits 10 h.
+ */
+static void test_objective_every_class(void **state)
+{
+	(void)state;
+	struct fleet_trace_job big[2] = {
+		{ .submit_s = 0, .gpus = 16, .duration_s = 36000, .trace_wait_s = -1 },
+		{ .submit_s = 0, .gpus = 16, .duration_s = 36000, .trace_wait_s = -1 },
+	};
+	struct fleet_trace_job small[20];
+	for (int i = 0; i < 20; i++)
+		small[i] = (struct fleet_trace_job){ .submit_s = 72000 + 3600.0 * i, .gpus = 1, .duration_s = 3600,
+						     .trace_wait_s = -1 };
+	struct fleet_trace tb = { .jobs = big, .n = 2 }, ts = { .jobs = small, .n = 20 };
+	struct fleet_spec *f = calloc(1, sizeof *f);
+	struct fleet_result *r = calloc(1, sizeof *r);
+	struct cluster_spec c = cluster(2, 2.0);
+	struct eval_ctx e = { 0 };
+	f->duration_h = 40;
+	f->objective_wait_p90_h = 1;
+	add_team(f, "a");
+	named_trace_class(f, "big", "a", &tb);
+	named_trace_class(f, "small", "a", &ts);
+
+	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
+	assert_int_equal(r->status, FLEET_OK);
+	assert_int_equal(r->m.fleet.jobs_done, 22);
+	assert_close_abs(r->m.fleet.wait_h.p90, 0, 1e-12);
+	assert_close_abs(r->m.teams[0].wait_h.p90, 0, 1e-12);
+	assert_close(r->m.classes[0].wait_h.p90, 9, 1e-12);
+	assert_close_abs(r->m.classes[1].wait_h.p90, 0, 1e-12);
+	assert_true(fleet_group_meets(f, &r->m.fleet));
+	assert_true(fleet_group_meets(f, &r->m.teams[0]));
+	assert_false(fleet_group_meets(f, &r->m.classes[0]));
+	assert_false(r->meets_objective);
+	if (strstr(r->reason, "the P90 wait objective of 1 h is not met: class \"big\" waits 9 h at P90; "
+		   "4 nodes of this type meet the P90 wait objective of 1 h for every class and team (sized_nodes)") == NULL) {
+		print_error("reason: %s\n", r->reason);
+		fail();
+	}
+	assert_null(strstr(r->reason, "small"));
+	assert_int_equal(r->sized_nodes, 4);
+	assert_int_equal(r->per_team_nodes, 4);
+	assert_int_equal(r->peak_nodes, 4);
+	assert_close(r->sized_usd, 4 * 8 * 40 * 2.0, 1e-9);
+
+	/* the answer meets it for every class, one node fewer does not */
+	c.nodes = 4;
+	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
+	assert_true(r->meets_objective);
+	assert_close_abs(r->m.classes[0].wait_h.p90, 0, 1e-12);
+	assert_null(strstr(r->reason, "not met"));
+	c.nodes = 3;
+	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
+	assert_false(r->meets_objective);
+	assert_close(r->m.classes[0].wait_h.p90, 9, 1e-12);
+
+	/* applies_to "fleet": only the P90 over all jobs, which 2 nodes meet */
+	c.nodes = 2;
+	f->objective_exempt_team[0] = f->objective_exempt_class[0] = f->objective_exempt_class[1] = true;
+	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
+	assert_true(r->meets_objective);
+	assert_int_equal(r->sized_nodes, 2);
+	/* applies_to ["big"]: big's alone */
+	f->objective_exempt_fleet = true;
+	f->objective_exempt_class[0] = false;
+	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
+	assert_false(r->meets_objective);
+	assert_int_equal(r->sized_nodes, 4);
+	assert_non_null(strstr(r->reason, "4 nodes of this type meet the P90 wait objective of 1 h for each group it "
+				       "applies to (sized_nodes)"));
+	free(f);
+	free(r);
+}
+
+/*
+ * A candidate too small for the largest job (1 node of 8 GPUs, a 16-GPU
+ * job) stays invalid, and still gets the sizing answer. Two 16-GPU jobs of
+ * 10 h at 0 and a 1-GPU job at 1 h: on 4 nodes the small one waits 9 h
+ * behind the two, on 5 nothing waits, so 5 nodes meet the objective for
+ * every class, at 5 x 8 GPUs x 40 h x $2; the peak is 33 GPUs at once (5
+ * nodes); each team alone needs 4 + 1. The reason says both answers.
+ */
+static void test_undersized(void **state)
+{
+	(void)state;
+	struct fleet_trace_job big[2] = {
+		{ .submit_s = 0, .gpus = 16, .duration_s = 36000, .trace_wait_s = -1 },
+		{ .submit_s = 0, .gpus = 16, .duration_s = 36000, .trace_wait_s = -1 },
+	};
+	struct fleet_trace_job small[1] = { { .submit_s = 3600, .gpus = 1, .duration_s = 3600, .trace_wait_s = -1 } };
+	struct fleet_trace tb = { .jobs = big, .n = 2 }, ts = { .jobs = small, .n = 1 };
+	struct fleet_spec *f = calloc(1, sizeof *f);
+	struct fleet_result *r = calloc(1, sizeof *r);
+	struct cluster_spec c = cluster(1, 2.0);
+	struct eval_ctx e = { 0 };
+	f->duration_h = 40;
+	f->objective_wait_p90_h = 1;
+	add_team(f, "a");
+	add_team(f, "b");
+	named_trace_class(f, "big", "a", &tb);
+	named_trace_class(f, "small", "b", &ts);
+	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
+	assert_int_equal(r->status, FLEET_INVALID);
+	assert_string_equal(r->reason, "needs at least 2 nodes (the largest job asks for 16 GPUs), the candidate has 1; "
+			    "5 nodes of this type meet the P90 wait objective of 1 h for every class and team (sized_nodes)");
+	assert_int_equal(r->sized_nodes, 5);
+	assert_true(r->priced);
+	assert_close(r->sized_usd, 5 * 8 * 40 * 2.0, 1e-9);
+	assert_int_equal(r->peak_nodes, 5);
+	/* one cluster per team: a's 4 nodes, b's 1 */
+	assert_int_equal(r->per_team_nodes, 5);
+	/* without an objective: the nodes it needs, no sizing */
+	f->objective_wait_p90_h = 0;
+	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
+	assert_int_equal(r->status, FLEET_INVALID);
+	assert_string_equal(r->reason, "needs at least 2 nodes (the largest job asks for 16 GPUs), the candidate has 1");
+	assert_int_equal(r->sized_nodes, 0);
+	free(f);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +414,8 @@ int main(void)
 		cmocka_unit_test(test_service),
 		cmocka_unit_test(test_workload_class),
 		cmocka_unit_test(test_service_only),
+		cmocka_unit_test(test_objective_every_class),
+		cmocka_unit_test(test_undersized),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -463,6 +463,174 @@ static void test_bad_values(void **state)
 	}
 }
 
+/* An sacct export of three jobs: partition research, partition prod, and
+ * one with no Partition whose QOS is high; their GPUs say which is which
+ * (1, 2, 4), submitted in that order. */
+static const char teams_sacct[] =
+	"JobID|Partition|QOS|Submit|Start|End|AllocTRES\n"
+	"1|research|normal|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=1\n"
+	"2|prod|normal|2024-03-01T00:10:00|2024-03-01T00:10:00|2024-03-01T01:00:00|gres/gpu=2\n"
+	"3||high|2024-03-01T00:20:00|2024-03-01T00:20:00|2024-03-01T01:00:00|gres/gpu=4\n";
+
+/* The teams of teams_sacct's three jobs read with class keys `keys`
+ * (after "name": "s", "arrival": ...), and the fleet's team table. */
+static void sacct_teams(const char *keys, const char *want1, const char *want2, const char *want4,
+			const char *want_table)
+{
+	char path[256], fleet[1024], table[512] = "";
+	struct scenario s;
+	struct cs_error err;
+	write_file("teams.sacct", teams_sacct, path, sizeof path);
+	snprintf(fleet, sizeof fleet,
+		 "{\"duration_h\": 5, \"jobs\": [{\"name\": \"s\", \"arrival\": {\"process\": \"trace\","
+		 " \"trace\": \"teams.sacct\", \"format\": \"sacct\"}%s}]}", keys);
+	int rc = fleet_of(fleet, "", &s, &err);
+	if (rc != 0)
+		print_error("%s: %s\n", keys, err.msg);
+	assert_int_equal(rc, 0);
+	const struct fleet_spec *f = s.workload.fleet;
+	const struct fleet_trace *t = f->classes[0].trace_jobs;
+	const char *want[] = { want1, want2, want4 };
+	assert_int_equal(t->n, 3);
+	for (size_t n = 0; n < 3; n++) {
+		/* "" is the class's team */
+		const char *team = t->jobs[n].team[0] ? t->jobs[n].team : f->classes[0].team;
+		assert_int_equal(t->jobs[n].gpus, 1 << n);
+		if (strcmp(team, want[n]) != 0) {
+			print_error("%s: job of %d GPUs: team \"%s\", want \"%s\"\n", keys, t->jobs[n].gpus, team, want[n]);
+			fail();
+		}
+	}
+	for (int i = 0; i < f->n_teams; i++)
+		snprintf(table + strlen(table), sizeof table - strlen(table), "%s%s", i ? "," : "", f->team_names[i]);
+	if (strcmp(table, want_table) != 0) {
+		print_error("%s: teams %s, want %s\n", keys, table, want_table);
+		fail();
+	}
+	scenario_release(&s);
+}
+
+/*
+ * Which team an sacct job is in: partition_teams for the partitions it
+ * names, then the class's stated team (never overridden by a Partition or
+ * a QOS), then the Partition, then the QOS, then the class's name.
+ */
+static void test_sacct_teams(void **state)
+{
+	(void)state;
+	/* nothing stated: the Partition, else the QOS */
+	sacct_teams("", "research", "prod", "high", "research,prod,high");
+	/* a stated team wins over both */
+	sacct_teams(", \"team\": \"ops\"", "ops", "ops", "ops", "ops");
+	/* the map decides the partitions it names; the stated team the rest */
+	sacct_teams(", \"team\": \"ops\", \"partition_teams\": {\"prod\": \"product\"}", "ops", "product", "ops",
+		    "ops,product");
+	/* without a stated team: the map, else the Partition, else the QOS (the
+	 * map names partitions, not QOS) */
+	sacct_teams(", \"partition_teams\": {\"prod\": \"product\", \"research\": \"product\"}", "product",
+		    "product", "high", "product,high");
+
+	/* a bad map is refused with its path and value */
+	char path[256];
+	write_file("teams.sacct", teams_sacct, path, sizeof path);
+	write_file("teams.csv", "submit_s,gpus,duration_s,team\n0,8,60,vision\n", path, sizeof path);
+	static const char sacct[] = "\"arrival\": {\"process\": \"trace\", \"trace\": \"teams.sacct\", \"format\": \"sacct\"}";
+	static const struct {
+		const char *cls;   /* %s: the sacct arrival */
+		const char *want;
+	} cases[] = {
+		{ "{%s, \"partition_teams\": {\"prd\": \"product\"}}",
+		  "workload.fleet.jobs[0].partition_teams.prd: no job the trace replays is in partition \"prd\" "
+		  "(its partitions: research, prod)" },
+		{ "{%s, \"partition_teams\": {\"high\": \"product\"}}",
+		  "workload.fleet.jobs[0].partition_teams.high: no job the trace replays is in partition \"high\"" },
+		{ "{%s, \"partition_teams\": {\"prod\": \"\"}}",
+		  "workload.fleet.jobs[0].partition_teams.prod: expected a team name, got \"\"" },
+		{ "{%s, \"partition_teams\": {\"prod\": 7}}", "workload.fleet.jobs[0].partition_teams.prod: expected a string, got 7" },
+		{ "{%s, \"partition_teams\": {}}", "workload.fleet.jobs[0].partition_teams: expected an object of {partition: team}" },
+		{ "{%s, \"partition_teams\": [\"prod\"]}", "workload.fleet.jobs[0].partition_teams: expected an object of {partition: team}, got an array" },
+		{ "{\"arrival\": {\"process\": \"trace\", \"trace\": \"teams.csv\"}, \"partition_teams\": {\"prod\": \"p\"}}",
+		  "workload.fleet.jobs[0].partition_teams: used only by an sacct trace" },
+		{ "{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 1, \"duration_s\": 5, "
+		  "\"partition_teams\": {\"prod\": \"p\"}}",
+		  "workload.fleet.jobs[0].partition_teams: used only by an sacct trace" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char cls[512], fleet[1024];
+		snprintf(cls, sizeof cls, cases[i].cls, sacct);
+		snprintf(fleet, sizeof fleet, "{\"duration_h\": 5, \"jobs\": [%s]}", cls);
+		assert_refused(fleet, "", cases[i].want);
+	}
+}
+
+/*
+ * objective.applies_to: by default (and "all") no group is exempt;
+ * "fleet" exempts every team and class; a list exempts all but the
+ * classes and teams it names (a name that is both: both).
+ */
+static void test_applies_to(void **state)
+{
+	(void)state;
+	static const char jobs[] =
+		"\"jobs\": [{\"name\": \"pre\", \"team\": \"research\", \"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1},"
+		" \"gpus\": 8, \"duration_s\": 60},"
+		" {\"name\": \"sweep\", \"team\": \"research\", \"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1},"
+		" \"gpus\": 1, \"duration_s\": 60},"
+		" {\"name\": \"eval\", \"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 1, \"duration_s\": 60},"
+		" {\"name\": \"chat\", \"team\": \"product\", \"workload\": {\"kind\": \"inference\", \"model\": \"llama3-8b\","
+		" \"serving\": {\"arrival\": {\"rate_per_s\": 1}, \"prompt_tokens\": 10, \"output_tokens\": 10}}}]";
+	static const struct {
+		const char *applies;   /* "" = the key left out */
+		bool fleet, team[3], cls[4];   /* exempt; teams research, eval, product */
+	} cases[] = {
+		{ "", false, { false, false, false }, { false, false, false, false } },
+		{ ", \"applies_to\": \"all\"", false, { false, false, false }, { false, false, false, false } },
+		{ ", \"applies_to\": \"fleet\"", false, { true, true, true }, { true, true, true, true } },
+		{ ", \"applies_to\": [\"pre\"]", true, { true, true, true }, { false, true, true, true } },
+		{ ", \"applies_to\": [\"research\", \"sweep\"]", true, { false, true, true }, { true, false, true, true } },
+		/* eval is a class and its team */
+		{ ", \"applies_to\": [\"eval\"]", true, { true, false, true }, { true, true, false, true } },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char fleet[2048];
+		struct scenario s;
+		struct cs_error err;
+		snprintf(fleet, sizeof fleet, "{\"duration_h\": 5, \"objective\": {\"wait_p90_h\": 1%s}, %s}",
+			 cases[i].applies, jobs);
+		int rc = fleet_of(fleet, "", &s, &err);
+		if (rc != 0)
+			print_error("case %zu: %s\n", i, err.msg);
+		assert_int_equal(rc, 0);
+		const struct fleet_spec *f = s.workload.fleet;
+		assert_int_equal(f->n_teams, 3);
+		assert_string_equal(f->team_names[1], "eval");
+		assert_int_equal(f->objective_exempt_fleet, cases[i].fleet);
+		for (int t = 0; t < 3; t++)
+			assert_int_equal(f->objective_exempt_team[t], cases[i].team[t]);
+		for (int k = 0; k < 4; k++)
+			assert_int_equal(f->objective_exempt_class[k], cases[i].cls[k]);
+		scenario_release(&s);
+	}
+	static const struct {
+		const char *applies;
+		const char *want;
+	} bad[] = {
+		{ "\"every\"", "workload.fleet.objective.applies_to: expected \"all\", \"fleet\" or a list of job class and team names, got \"every\"" },
+		{ "[]", "workload.fleet.objective.applies_to: expected \"all\", \"fleet\" or a list" },
+		{ "3", "workload.fleet.objective.applies_to: expected \"all\", \"fleet\" or a list" },
+		{ "[\"pre\", \"prre\"]", "workload.fleet.objective.applies_to[1]: \"prre\" is no job class's or team's name" },
+		{ "[\"pre\", \"pre\"]", "workload.fleet.objective.applies_to[1]: \"pre\" is named twice" },
+		{ "[\"chat\"]", "workload.fleet.objective.applies_to[0]: \"chat\" is a service" },
+		{ "[7]", "workload.fleet.objective.applies_to[0]: expected a job class's or a team's name, got 7" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char fleet[2048];
+		snprintf(fleet, sizeof fleet, "{\"duration_h\": 5, \"objective\": {\"wait_p90_h\": 1, \"applies_to\": %s}, %s}",
+			 bad[i].applies, jobs);
+		assert_refused(fleet, "", bad[i].want);
+	}
+}
+
 static int group_setup(void **state)
 {
 	return setup(state) || test_dir_make("test_wl_fleet");
@@ -485,6 +653,8 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_trace_bounds),
 		cmocka_unit_test(test_job_bounds),
+		cmocka_unit_test(test_sacct_teams),
+		cmocka_unit_test(test_applies_to),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
