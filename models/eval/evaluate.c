@@ -426,7 +426,7 @@ static void fleet_class_evaluate(const struct fleet_class *k, const struct clust
 		e->gpus = (int)(r->serve_usd.instances > 0 ? r->serve_usd.instances * c->gpus_per_node : r->serve.gpus_used);
 	} else if (w->kind != WORKLOAD_COLLECTIVE) {
 		e->duration_s = r->run.wall_time_p50_s;
-		e->checkpoint_interval_s = w->run.checkpoint.enabled ? r->run.ckpt_interval_s : 0;
+		e->checkpoint_interval_s = r->run.ckpt_interval_s;  /* 0 without checkpoints */
 		e->restart_s = w->run.failures.restart_s;
 	}
 	free(r);

@@ -287,6 +287,11 @@ static int read_storage(struct jread *r, const json_t *obj, void *entry, bool is
 	s->kind = (enum storage_kind)kind;
 	if (s->kind == STORAGE_MANAGED_LUSTRE && s->bytes_per_s_per_tib == 0)
 		return jread_fail(r, "a managed-lustre tier needs MBps_per_tib");
+	if (storage_needs_aggregate(s->kind) && !(s->aggregate_bytes_per_s > 0)) {
+		const json_t *v = json_object_get(obj, "aggregate_GBps");
+		(void)jread_enter_key(r, "aggregate_GBps");  /* the error names the key */
+		return jread_fail(r, "%s: %s", v == NULL ? "missing" : "got 0", storage_aggregate_hint(s->kind));
+	}
 	return 0;
 }
 
@@ -1093,11 +1098,17 @@ int catalog_check(const catalog *c, struct cs_error *err)
 		if (p->nic[0] && check_fabric_ref(c, owner, "nic", p->nic, FABRIC_SCALE_OUT, false, err) < 0)
 			return -1;
 		for (int k = 0; k < p->n_storage; k++) {
-			if (catalog_storage(c, p->storage[k]) == NULL) {
+			const struct storage_spec *s = catalog_storage(c, p->storage[k]);
+			if (s == NULL) {
 				catalog_suggest(c, CAT_STORAGE, p->storage[k], hint, sizeof hint);
 				return error_set(err, "%s: storage[%d]: unknown storage \"%s\"%s",
 						 owner, k, p->storage[k], hint);
 			}
+			/* a preset's tier is taken whole: one sized by capacity has no size here */
+			if (s->kind == STORAGE_MANAGED_LUSTRE)
+				return error_set(err, "%s: storage[%d]: \"%s\" is sized by capacity, which a preset "
+						 "cannot give: name a tier with a total rate (aggregate_GBps)",
+						 owner, k, p->storage[k]);
 		}
 	}
 	for (size_t i = 0; i < c->prices.n; i++) {

@@ -90,6 +90,26 @@ struct fabric_spec {
 enum storage_kind { STORAGE_LOCAL_NVME, STORAGE_PARALLEL_FS, STORAGE_OBJECT, STORAGE_MANAGED_LUSTRE };
 extern const char *const storage_kind_names[];
 
+/* Whether a tier of kind k is shared by every node (a file system or an
+ * object store reached over the network) and so must give a finite total
+ * rate, `aggregate_GBps`: node-local NVMe scales with the nodes (each node
+ * writes to its own drives) and managed Lustre is sized by capacity. */
+static inline bool storage_needs_aggregate(enum storage_kind k)
+{
+	return k == STORAGE_PARALLEL_FS || k == STORAGE_OBJECT;
+}
+
+/* The words that say what a shared tier without a total rate must give. */
+static inline const char *storage_aggregate_hint(enum storage_kind k)
+{
+	return k == STORAGE_OBJECT
+		? "an object-store tier is shared by every node and needs its total rate in GB/s "
+		  "(0 no longer means unlimited): give aggregate_GBps, e.g. 56"
+		: "a parallel-fs tier is shared by every node and needs its total rate in GB/s "
+		  "(0 no longer means unlimited): give aggregate_GBps, the servers' or appliances' total, "
+		  "e.g. 4 appliances x 80 GB/s = 320";
+}
+
 struct storage_spec {
 	struct catalog_id id;
 	enum storage_kind kind;

@@ -15,6 +15,7 @@
 #include "models/run/failure.h"
 #include "sim/engine.h"
 #include "sim/rng.h"
+#include "util/text.h"
 
 const char *const failure_dist_names[] = { "exponential", "weibull", NULL };
 
@@ -541,13 +542,66 @@ static void contention(const struct cluster_spec *c, int tier, double bytes, dou
 	m->slow_s = out->ckpt_contention_s = write_s * extra_s / (m->step_s + extra_s);
 }
 
+/* The candidate's first file system tier (parallel-fs or managed-lustre), or -1. */
+static int file_system_tier(const struct cluster_spec *c)
+{
+	for (int i = 0; i < c->n_storage; i++) {
+		enum storage_kind k = c->storage[i].spec.kind;
+		if (k == STORAGE_PARALLEL_FS || k == STORAGE_MANAGED_LUSTRE)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The checkpoints of a run that is interrupted (failures or preemptions)
+ * and gives no workload.checkpoint: without any, every interruption would
+ * restart it from its first step. Taken: synchronous checkpoints (the
+ * DGX SuperPOD reference architecture: checkpoints "are typically written
+ * synchronously") to the candidate's parallel file system at Daly's
+ * interval ("auto"). False, with the note saying what to write, when the
+ * candidate has no file system tier.
+ */
+static bool default_checkpoint(const struct cluster_spec *c, struct checkpoint_spec *cs, struct run_result *out)
+{
+	int k = file_system_tier(c);
+	if (k < 0) {
+		char tiers[160] = "";
+		const char *hint = c->n_storage > 0 ? c->storage[0].tier : "pfs";
+		for (int i = 0; i < c->n_storage; i++) {
+			size_t used = strlen(tiers);
+			snprintf(tiers + used, sizeof tiers - used, "%s\"%s\"", i ? ", " : "", c->storage[i].tier);
+			if (c->storage[i].spec.kind == STORAGE_OBJECT)
+				hint = c->storage[i].tier;  /* durable, unlike node-local disks */
+		}
+		char msg[sizeof out->note];
+		snprintf(msg, sizeof msg, "failures or preemptions need checkpoints and workload.checkpoint is not "
+			 "given, and this candidate has no parallel file system tier to assume (its tiers: %s): write "
+			 "\"checkpoint\": {\"tier\": \"%s\", \"interval_s\": \"auto\"} with a tier it has, or give "
+			 "it a parallel-fs tier", c->n_storage > 0 ? tiers : "none", hint);
+		return fail_note(out, msg);
+	}
+	memset(cs, 0, sizeof *cs);
+	cs->enabled = true;
+	cs->interval_s = -1;
+	text_copy(cs->tier, sizeof cs->tier, c->storage[k].tier);
+	out->ckpt_assumed = true;
+	return true;
+}
+
 /* The checkpoint part of m from the run spec and the candidate. */
 static bool plan_checkpoints(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
 			     const struct train_result *r, struct run_model *m, struct run_result *out)
 {
 	const struct checkpoint_spec *cs = &run->checkpoint;
-	if (!cs->enabled)
-		return true;
+	struct checkpoint_spec assumed;
+	if (!cs->enabled) {
+		if (cs->given || !(interrupt_mtbf_s(m) > 0))
+			return true;
+		if (!default_checkpoint(c, &assumed, out))
+			return false;
+		cs = &assumed;
+	}
 	int tier = ckpt_tier_index(c, cs->tier);
 	if (tier < 0) {
 		char msg[200];
@@ -585,6 +639,7 @@ static bool plan_checkpoints(const struct run_spec *run, const struct train_spec
 		interval = write_s;
 	m->interval_s = whole_steps(interval, m->step_s);
 	out->ckpt_interval_s = m->interval_s;
+	text_copy(out->ckpt_tier, sizeof out->ckpt_tier, c->storage[tier].tier);
 	return true;
 }
 
@@ -659,7 +714,10 @@ static void describe(const struct run_spec *run, const struct cluster_spec *c, c
 	if (run->data.enabled)
 		note_add(out, "data from \"%s\": %.3g s to read a step's tokens, stall %.3g s per step", run->data.tier,
 			 out->data_read_s, out->data_stall_s);
-	if (run->checkpoint.enabled)
+	if (out->ckpt_assumed)
+		note_add(out, "no workload.checkpoint: assumed synchronous checkpoints to \"%s\" at Daly's interval "
+			 "(about sqrt(2 x write x MTBF), Daly 2006): give workload.checkpoint to choose", out->ckpt_tier);
+	if (run->checkpoint.enabled || out->ckpt_assumed)
 		note_add(out, "checkpoint %.3g GB every %.0f s: write %.1f s, stall %.2f s, read %.1f s",
 			 out->ckpt_bytes / 1e9, out->ckpt_interval_s, out->ckpt_write_s, out->ckpt_stall_s,
 			 out->ckpt_read_s);
@@ -735,6 +793,15 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 		return;
 	}
 	run_simulate(&m, t, cluster_gpus(c), out);
+	if (out->failed && !run->checkpoint.enabled && run->checkpoint.given) {
+		/* "none" with failures: say what is missing and what to write */
+		int k = file_system_tier(c);
+		snprintf(out->note, sizeof out->note, "the run never finishes: workload.checkpoint is \"none\", so every "
+			 "failure or preemption restarts it from its first step (mean time between them %.2f h, "
+			 "%.0f h of training): write \"checkpoint\": {\"tier\": \"%s\", \"interval_s\": \"auto\"}",
+			 interrupt_mtbf_s(&m) / 3600, m.steps * m.step_s / 3600,
+			 k >= 0 ? c->storage[k].tier : c->n_storage > 0 ? c->storage[0].tier : "pfs");
+	}
 	if (out->failed)
 		return;
 	if (c->price.known) {

@@ -30,6 +30,10 @@ extern const char *const failure_dist_names[];
 
 struct checkpoint_spec {
 	bool enabled;
+	bool given;             /* the scenario gives workload.checkpoint ("none" too); when it
+				 * does not and the run is interrupted, run_training assumes
+				 * synchronous checkpoints to the candidate's parallel file
+				 * system at Daly's interval */
 	double interval_s;      /* < 0: "auto" (Young/Daly) */
 	int64_t interval_steps; /* > 0: the interval is that many steps (interval_s unused) */
 	char tier[CAT_NAME_MAX];
@@ -106,6 +110,8 @@ struct run_result {
 	double lost_work_mean_s;    /* work thrown away per trial, mean */
 	double notice_saves_mean;   /* preemptions whose notice fitted a checkpoint, per trial, mean */
 	bool ckpt_local;            /* checkpoints on node-local NVMe: lost at a preemption */
+	bool ckpt_assumed;          /* no workload.checkpoint: the default was taken (run_training) */
+	char ckpt_tier[CAT_NAME_MAX]; /* the tier checkpoints go to, when there are any */
 	bool data_modelled;         /* the run reads its data from a tier (workload.data) */
 	double data_read_s;         /* reading one step's tokens from the data tier */
 	double data_stall_s;        /* the step's wait for data: max(0, read - step) */
@@ -172,9 +178,13 @@ void run_simulate(const struct run_model *m, const struct run_trials *t, long gp
  * The whole run of a training or fine-tuning job whose step (r, status
  * TRAIN_OK) is known: ceil(tokens / global batch) steps (one when no tokens
  * are given) with its checkpoints and failures, over t's trials, held and
- * billed for the P50 and P90 wall time (cost/billing.h). out->failed (and
- * out->note) when the run cannot be simulated (a checkpoint tier the
- * candidate lacks, a run that never finishes).
+ * billed for the P50 and P90 wall time (cost/billing.h). A run that fails
+ * or is preempted without a workload.checkpoint checkpoints synchronously
+ * to the candidate's first parallel file system tier (parallel-fs or
+ * managed-lustre) at Daly's interval, and out->note says so.
+ * out->failed (and out->note) when the run cannot be simulated (a
+ * checkpoint tier the candidate lacks, no file system to assume, a run
+ * that never finishes).
  */
 void run_training(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
 		  const struct train_result *r, const struct run_trials *t, struct run_result *out);

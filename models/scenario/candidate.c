@@ -118,6 +118,12 @@ static int read_storage_tier(struct jread *r, const json_t *v, const catalog *ca
 		const struct storage_spec *s = catalog_storage(cat, json_string_value(v));
 		if (s == NULL)
 			return reader_unknown_name(r, cat, CAT_STORAGE, NULL, "storage", json_string_value(v));
+		if (s->kind == STORAGE_MANAGED_LUSTRE) {
+			char q[96];
+			text_quote(s->id.name, q, sizeof q);
+			return jread_fail(r, "%s is sized by capacity: write {\"preset\": %s, \"capacity_tib\": N}",
+					  q, q);
+		}
 		t->spec = *s;
 		text_copy(t->tier, sizeof t->tier, default_tier_label(s->kind));
 		return 0;
@@ -140,6 +146,12 @@ static int read_storage_tier(struct jread *r, const json_t *v, const catalog *ca
 	t->spec.kind = (enum storage_kind)kind;
 	if (read_capacity(r, v, t) < 0 || read_storage_rates(r, v, custom, t) < 0)
 		return -1;
+	if (storage_needs_aggregate(t->spec.kind) && !(t->spec.aggregate_bytes_per_s > 0)) {
+		/* a tier from a local-nvme preset given another kind, or a custom one
+		 * with client rates only: nothing bounds the whole file system */
+		(void)jread_enter_key(r, "aggregate_GBps");  /* the error names the key */
+		return jread_fail(r, "missing: %s", storage_aggregate_hint(t->spec.kind));
+	}
 	text_copy(t->tier, sizeof t->tier, default_tier_label(t->spec.kind));
 	return jread_string(r, v, "tier", false, t->tier, sizeof t->tier);
 }

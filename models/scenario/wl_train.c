@@ -196,6 +196,7 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 {
 	static const char *const keys[] = { "interval_s", "interval_steps", "tier", "async", NULL };
 	c->enabled = true;
+	c->given = true;
 	c->interval_s = -1;
 	c->interval_steps = 0;
 	c->async = false;
@@ -449,6 +450,7 @@ static int read_plan_mode_checkpoint(struct jread *r, const json_t *v, struct wo
 		return -1;
 	w->train.mode = (enum training_mode)mode;
 	w->run.checkpoint.enabled = false;
+	w->run.checkpoint.given = false;
 	if ((x = json_object_get(v, "checkpoint")) != NULL) {
 		mark = jread_enter_key(r, "checkpoint");
 		if (read_checkpoint(r, x, &w->run.checkpoint) < 0)

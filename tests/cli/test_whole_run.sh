@@ -36,4 +36,22 @@ for g in p5 p5en a3-high; do
 	awk -v m="$(val "$g on-demand" 16 lustre 7)" -v l="$(val "$g on-demand" 16 local 7)" 'BEGIN { exit !(m > 2 * l) }' &&
 		ok || fail "$g on 16 nodes: Lustre checkpoints not slower than local NVMe"
 done
+
+# Failures without workload.checkpoint: the row is ok and its reason names
+# the assumption (synchronous checkpoints to the candidate's "pfs" at
+# Daly's interval); a candidate with no file system tier is invalid and its
+# reason says what to write.
+cat >"$TMP/nockpt.json" <<'JSON'
+{"workload": {"kind": "training", "model": "llama3-8b", "precision": "bf16", "seq_len": 4096,
+  "global_batch_tokens": 4194304, "tokens": 2e10, "parallelism": {"tp": 1, "pp": 1, "dp": "auto"},
+  "failures": "llama3"},
+ "candidates": [{"name": "dgx", "preset": "dgx-h100", "nodes": 4},
+                {"name": "gcp", "preset": "gcp-a3-highgpu-8g", "nodes": 4}],
+ "monte_carlo": {"trials": 2}}
+JSON
+expect_status 0 "$CLUSTERSIM" run "$TMP/nockpt.json" --format csv --columns candidate,status,reason || fail "no checkpoint"
+grep -q '^dgx,ok,"no workload.checkpoint: assumed synchronous checkpoints to ""pfs"" at Daly' "$TMP/out" &&
+	ok || fail "no checkpoint: the assumption is not in the reason: $(cat "$TMP/out")"
+grep -q '^gcp,invalid,.*workload.checkpoint is not given.*{""tier"": ""object"", ""interval_s"": ""auto""}' "$TMP/out" &&
+	ok || fail "no checkpoint, no file system: $(cat "$TMP/out")"
 finish

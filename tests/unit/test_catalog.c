@@ -446,6 +446,57 @@ static void test_later_file_overrides(void **state)
 	catalog_free(c);
 }
 
+/* Every tier the catalog gives that the nodes share has a finite total
+ * rate: a preset's tiers on 2,048 nodes write no faster than their
+ * aggregate (node-local NVMe excepted: each node has its own drives). The
+ * generic parallel-fs is NVIDIA's 4-SU DGX SuperPOD "Best" guideline
+ * (RA-11333-001 Table 6: 40 / 20 GB/s per node, 250 GB/s aggregate write);
+ * ddn-exascaler 4 AI400X2-Turbo appliances of 10 x 1 GB/s x 8 GPUs. A user
+ * tier without a total rate is an error that says what to give; one that
+ * overrides a built-in tier keeps its total. */
+static void test_storage_aggregates(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	struct cs_error err;
+	error_clear(&err);
+	for (size_t i = 0; i < catalog_storage_count(c); i++) {
+		const struct storage_spec *s = catalog_storage_at(c, i);
+		if (storage_needs_aggregate(s->kind)) {
+			if (!(s->aggregate_bytes_per_s > 0))
+				print_error("storage \"%s\" has no aggregate\n", s->id.name);
+			assert_true(s->aggregate_bytes_per_s > 0 && s->aggregate_bytes_per_s < 1e15);
+		}
+	}
+	for (size_t i = 0; i < catalog_preset_count(c); i++) {
+		const struct preset_spec *p = catalog_preset_at(c, i);
+		for (int k = 0; k < p->n_storage; k++) {
+			const struct storage_spec *s = catalog_storage(c, p->storage[k]);
+			assert_true(s->kind == STORAGE_LOCAL_NVME || s->aggregate_bytes_per_s > 0);
+		}
+	}
+	const struct storage_spec *pfs = catalog_storage(c, "pfs");
+	assert_close(pfs->read_bytes_per_s_per_node, 40e9, 0);
+	assert_close(pfs->write_bytes_per_s_per_node, 20e9, 0);
+	assert_close(pfs->aggregate_bytes_per_s, 250e9, 0);
+	assert_close(catalog_storage(c, "ddn")->aggregate_bytes_per_s, 4 * 10 * 1e9 * 8, 0);
+	assert_int_equal(merge_text(c, "{\"storage\": [{\"name\": \"mine\", \"kind\": \"parallel-fs\","
+				       " \"read_GBps_per_node\": 10, \"write_GBps_per_node\": 10, \"aggregate_GBps\": 0}]}", &err), -1);
+	assert_non_null(strstr(err.msg, "catalog 'mine.json': storage[0].aggregate_GBps: got 0: a parallel-fs tier is "
+				 "shared by every node and needs its total rate in GB/s (0 no longer means unlimited)"));
+	assert_int_equal(merge_text(c, "{\"storage\": [{\"name\": \"s3b\", \"kind\": \"object-store\","
+				       " \"read_GBps_per_node\": 1, \"write_GBps_per_node\": 1}]}", &err), -1);
+	assert_non_null(strstr(err.msg, "storage[0].aggregate_GBps: missing: an object-store tier"));
+	assert_int_equal(merge_text(c, "{\"storage\": [{\"name\": \"pfs\", \"write_GBps_per_node\": 30}]}", &err), 0);
+	assert_close(catalog_storage(c, "parallel-fs")->aggregate_bytes_per_s, 250e9, 0);
+	/* a preset cannot give a tier sized by capacity */
+	assert_int_equal(merge_text(c, "{\"presets\": [{\"name\": \"p1\", \"gpu\": \"H100-SXM\", \"gpus_per_node\": 8,"
+				       " \"scale_up\": \"nvlink4\", \"storage\": [\"fsx-lustre-persistent2-125\"]}]}", &err), 0);
+	assert_int_equal(catalog_check(c, &err), -1);
+	assert_non_null(strstr(err.msg, "preset \"p1\": storage[0]: \"fsx-lustre-persistent2-125\" is sized by capacity"));
+	catalog_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_copy_is_independent),
 		cmocka_unit_test(test_duplicates_in_one_file),
 		cmocka_unit_test(test_later_file_overrides),
+		cmocka_unit_test(test_storage_aggregates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

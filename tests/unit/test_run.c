@@ -622,6 +622,72 @@ static void test_local_ckpt_preempted(void **state)
 	assert_close(r.lost_work_mean_s, lost, 0.05);
 }
 
+/* Failures without workload.checkpoint: synchronous checkpoints to the
+ * candidate's parallel file system at Daly's interval, said in the note.
+ * 64 DGX H100 nodes write to the generic pfs at min(64 x 20 GB/s, 250 GB/s)
+ * = 250 GB/s: write = bytes / 250 GB/s + 2.3 ms, and the interval is
+ * Daly(write, M), M = 50,676 h / 512 GPUs, rounded up to whole steps. With
+ * "none" the run never finishes and the note says what to write; a
+ * candidate with no file system tier is invalid and the note names
+ * workload.checkpoint and a tier it has. */
+static void test_default_checkpoint(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	const char *fmt =
+		"{\"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\","
+		" \"seq_len\": 4096, \"global_batch_tokens\": 4194304, \"tokens\": %s,"
+		" \"parallelism\": {\"tp\": 1, \"pp\": 1, \"dp\": \"auto\"}%s, \"failures\": %s},"
+		" \"candidates\": [{\"name\": \"dgx\", \"preset\": \"dgx-h100\", \"nodes\": %d},"
+		" {\"name\": \"gcp\", \"preset\": \"gcp-a3-highgpu-8g\", \"nodes\": %d}]}";
+	char text[2048];
+	snprintf(text, sizeof text, fmt, "2e11", "", "\"llama3\"", 64, 64);
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	assert_false(s.workload.run.checkpoint.enabled);
+	struct train_result tr;
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
+	assert_int_equal(tr.status, TRAIN_OK);
+	struct run_trials t = { 3, 0, 10 };
+	struct run_result r;
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &r);
+	assert_false(r.failed);
+	assert_true(r.ckpt_assumed);
+	double bytes = ckpt_bytes(&s.workload.train, &tr.plan);
+	double write_s = bytes / 250e9 + 2.3e-3;
+	double M = 3600 * (16384.0 * 54 * 24 / 419) / 512;
+	double daly = ckpt_daly_s(write_s, M);
+	double interval = ceil(daly / tr.step_time_s) * tr.step_time_s;
+	print_message("%.0f GB: write %.3f s (closed form %.3f); Daly %.1f s -> %.1f s in whole steps; simulated "
+		      "interval %.1f s; P50 %.2f h; %s\n", bytes / 1e9, r.ckpt_write_s, write_s, daly, interval,
+		      r.ckpt_interval_s, r.wall_time_p50_s / 3600, r.note);
+	assert_close(r.ckpt_write_s, write_s, 1e-6);
+	assert_close(r.ckpt_stall_s, write_s, 1e-6);
+	assert_close(r.ckpt_interval_s, interval, 1e-9);
+	assert_true(isfinite(r.wall_time_p50_s) && r.wall_time_p50_s > r.steps * tr.step_time_s);
+	assert_non_null(strstr(r.note, "no workload.checkpoint: assumed synchronous checkpoints to \"pfs\" at "
+				   "Daly's interval"));
+	/* no file system on the candidate: nothing to assume */
+	train_evaluate(&s.workload.train, &s.candidates[1], NULL, &tr);
+	assert_int_equal(tr.status, TRAIN_OK);
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[1], &tr, &t, &r);
+	assert_true(r.failed);
+	assert_non_null(strstr(r.note, "workload.checkpoint is not given"));
+	assert_non_null(strstr(r.note, "write \"checkpoint\": {\"tier\": \"object\", \"interval_s\": \"auto\"}"));
+	scenario_release(&s);
+	/* "none" on 2 nodes failing every 0.625 h, over about 10 h of training:
+	 * e^16 restarts from the first step, past 1000 x the failure-free time */
+	snprintf(text, sizeof text, fmt, "5e9", ", \"checkpoint\": \"none\"", "{\"gpu_mtbf_h\": 10}", 2, 2);
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
+	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &r);
+	print_message("none: %s\n", r.note);
+	assert_true(r.failed);
+	assert_non_null(strstr(r.note, "the run never finishes: workload.checkpoint is \"none\""));
+	assert_non_null(strstr(r.note, "write \"checkpoint\": {\"tier\": \"pfs\", \"interval_s\": \"auto\"}"));
+	scenario_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_data_stall),
 		cmocka_unit_test(test_spare_billing),
 		cmocka_unit_test(test_local_ckpt_preempted),
+		cmocka_unit_test(test_default_checkpoint),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
