@@ -232,7 +232,7 @@ static void print_answer(FILE *f, const struct plan_outcome *o, const struct obj
 		}
 	}
 	for (size_t k = 0; k < o->n_front_p50 && k < (size_t)top; k++) {
-		char why[512];
+		char why[1024];
 		plan_why(o, k, why, sizeof why);
 		fprintf(f, "  %zu. %s\n", k + 1, why);
 	}
@@ -362,7 +362,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		else
 			rowset_text(rs, "front", pt->front_p50 && pt->front_p90 ? "p50+p90" : pt->front_p50 ? "p50" : "p90");
 		if (pt->rank > 0) {
-			char why[512];
+			char why[1024];
 			rowset_int(rs, "plan_rank", pt->rank);
 			plan_why(&o, (size_t)pt->rank - 1, why, sizeof why);
 			rowset_text(rs, "why", why);

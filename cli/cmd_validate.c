@@ -109,7 +109,7 @@ static void validate_files_release(struct validate_files *vf)
 /* Fill the current row's prediction columns and count it in sum. */
 static void validate_predict_row(const struct scenario *s, rowset *rs, struct validation_summary *sum)
 {
-	char why[512] = "", family[CAT_NAME_MAX];
+	char why[4096] = "", family[CAT_NAME_MAX];  /* a result's reason (2048) and its status */
 	double predicted, e = 0, signed_e = 0;
 	const struct validation_spec *v = &s->validation;
 	bool ok = validation_predict(s, &predicted, why, sizeof why) && isfinite(predicted);

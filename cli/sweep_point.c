@@ -156,7 +156,7 @@ static void other_columns_row(const struct sweep_run *run, uint64_t k, rowset *c
 			      const struct scenario *s)
 {
 	char reason[256];
-	snprintf(reason, sizeof reason,
+	text_setf(reason, sizeof reason,
 		 "its result columns differ from those of point %" PRIu64 " (workload.kind \"%s\"): a sweep cannot mix workload kinds",
 		 run->cols_point, workload_kind_names[s->workload.kind]);
 	status_row(run, chunk, s, k, "invalid", reason);

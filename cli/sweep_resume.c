@@ -52,13 +52,11 @@ struct point_check {
 
 /* ---- one point's rows ---------------------------------------------------- */
 
-/* Is cell (row, col) written as text? Formatted as writer_csv() formats it,
- * cut to WRITER_CELL_MAX - 1 bytes. */
+/* Is cell (row, col) written as text? As writer_csv() writes it. */
 static bool cell_is(const rowset *rs, size_t row, size_t col, const char *text)
 {
 	char buf[WRITER_CELL_MAX];
-	rowset_format(rs, row, col, buf, sizeof buf);
-	return strcmp(buf, text) == 0;
+	return strcmp(writer_csv_cell(rs, row, col, buf, sizeof buf), text) == 0;
 }
 
 /* Does the file's row repeat expected row `e`'s head and tail cells? */

@@ -83,7 +83,7 @@ static int defect(struct csvreader *r, struct cs_error *err, const char *fmt, ..
 	if (r->mode != CSVTABLE_STRICT)
 		return 0;
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof reason, fmt, ap);
+	text_vsetf(reason, sizeof reason, fmt, ap);
 	va_end(ap);
 	return error_set(err, "%s '%s': line %zu: %s", r->what, r->shown, r->line, reason);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/text.h"
 #include "util/xalloc.h"
 
 const char *const output_format_names[] = { "table", "csv", "json", "jsonl", NULL };
@@ -38,6 +39,15 @@ int writer_csv_cells(FILE *f, char *const *cells, size_t n)
 	return fputc('\n', f) == EOF ? -1 : 0;
 }
 
+const char *writer_csv_cell(const rowset *rs, size_t r, size_t c, char *buf, size_t size)
+{
+	const char *text = rowset_get_text(rs, r, c);
+	if (text != NULL)
+		return text;
+	rowset_format(rs, r, c, buf, size);
+	return buf;
+}
+
 int writer_csv(FILE *f, const rowset *rs)
 {
 	char buf[WRITER_CELL_MAX];
@@ -50,8 +60,7 @@ int writer_csv(FILE *f, const rowset *rs)
 	fputc('\n', f);
 	for (size_t r = 0; r < rowset_nrows(rs); r++) {
 		for (size_t c = 0; c < nc; c++) {
-			rowset_format(rs, r, c, buf, sizeof buf);
-			if ((c && fputc(',', f) == EOF) || csv_field(f, buf) < 0)
+			if ((c && fputc(',', f) == EOF) || csv_field(f, writer_csv_cell(rs, r, c, buf, sizeof buf)) < 0)
 				return -1;
 		}
 		if (fputc('\n', f) == EOF)
@@ -131,21 +140,23 @@ static int is_numeric(enum cell_type t)
 }
 
 /* Text for a terminal: control characters (an escape sequence in a
- * candidate's name, a newline) are shown as \xNN, never sent raw. */
+ * candidate's name, a newline) are shown as \xNN, never sent raw; text
+ * longer than size ends with util/text.h's cut mark. */
 static void escape_controls(const char *in, char *out, size_t size)
 {
+	char *esc = xmalloc(4 * strlen(in) + 1);
 	size_t o = 0;
-	for (const unsigned char *p = (const unsigned char *)in; *p != '\0' && o + 1 < size; p++) {
+	for (const unsigned char *p = (const unsigned char *)in; *p != '\0'; p++) {
 		if (*p < 0x20 || *p == 0x7f) {
-			if (o + 5 > size)
-				break;
-			snprintf(out + o, size - o, "\\x%02x", *p);
+			snprintf(esc + o, 5, "\\x%02x", *p);
 			o += 4;
 		} else {
-			out[o++] = (char)*p;
+			esc[o++] = (char)*p;
 		}
 	}
-	out[o] = '\0';
+	esc[o] = '\0';
+	text_setf(out, size, "%s", esc);
+	free(esc);
 }
 
 /* The integer nearest |x|, digits grouped by three with commas. */
@@ -241,6 +252,11 @@ void writer_table_cell(const rowset *rs, size_t r, size_t c, char *out, size_t s
 	char raw[WRITER_CELL_MAX];
 	enum cell_type t = rowset_type(rs, r, c);
 	enum cell_unit u = rowset_unit(rs, c);
+
+	if (t == CELL_TEXT) {
+		escape_controls(rowset_get_text(rs, r, c), out, size);  /* whole, not cut at raw's size */
+		return;
+	}
 
 	if (t == CELL_REAL && (u == UNIT_NONE || u == UNIT_TEXT || u == UNIT_ID || u == UNIT_BOOL))
 		u = UNIT_NUMBER;  /* no scientific notation in a table */

@@ -24,15 +24,19 @@
 
 enum output_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_JSONL };
 
-/* The buffer the writers format one cell into, NUL included: a cell is
- * written cut to WRITER_CELL_MAX - 1 bytes (writer_csv_cells() writes whole
- * cells). */
+/* The buffer the writers format one number into, NUL included. Text
+ * cells are written whole (a table's, past its cell buffer, ends with
+ * util/text.h's cut mark). */
 enum { WRITER_CELL_MAX = 1024 };
 extern const char *const output_format_names[];
 
 int writer_write(FILE *f, const rowset *rs, enum output_format format, int width);
 int writer_table(FILE *f, const rowset *rs, int width);
 int writer_csv(FILE *f, const rowset *rs);
+
+/* Cell (r, c) as writer_csv() writes it, before quoting: a text cell's own
+ * text (borrowed from rs), whole; a number formatted into buf. */
+const char *writer_csv_cell(const rowset *rs, size_t r, size_t c, char *buf, size_t size);
 
 /* One CSV line of text cells, quoted as writer_csv() quotes (whole cells,
  * however long). -1 on a write error. */

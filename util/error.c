@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text.h"
+
 void error_clear(struct cs_error *err)
 {
 	err->kind = ERROR_NONE;
@@ -50,7 +52,7 @@ static void error_flatten(char *str)
 static int error_vset(struct cs_error *err, enum error_kind kind, const char *fmt, va_list ap)
 {
 	err->kind = kind;
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	text_vsetf(err->msg, sizeof err->msg, fmt, ap);
 	error_flatten(err->msg);
 	return -1;
 }
@@ -73,24 +75,17 @@ int error_runtime(struct cs_error *err, const char *fmt, ...)
 	return -1;
 }
 
+/* The prefix takes at most half the room, so the message keeps its start;
+ * either cut ends with util/text.h's mark. */
 void error_prefix(struct cs_error *err, const char *fmt, ...)
 {
-	char head[ERROR_MSG_MAX];
-	size_t hlen, olen;
+	char head[ERROR_MSG_MAX / 2], msg[ERROR_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(head, sizeof head, fmt, ap);
+	text_vsetf(head, sizeof head, fmt, ap);
 	va_end(ap);
-	hlen = strlen(head);
-	if (hlen > ERROR_MSG_MAX / 2)
-		hlen = ERROR_MSG_MAX / 2;
-	olen = strlen(err->msg);
-	if (hlen + 2 + olen >= ERROR_MSG_MAX)
-		olen = ERROR_MSG_MAX - 1 - hlen - 2;
-	memmove(err->msg + hlen + 2, err->msg, olen);
-	memcpy(err->msg, head, hlen);
-	memcpy(err->msg + hlen, ": ", 2);
-	err->msg[hlen + 2 + olen] = '\0';
+	memcpy(msg, err->msg, sizeof msg);
+	text_setf(err->msg, sizeof err->msg, "%s: %s", head, msg);
 	error_flatten(err->msg);
 }

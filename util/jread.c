@@ -68,7 +68,7 @@ int jread_fail(struct jread *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof reason, fmt, ap);
+	text_vsetf(reason, sizeof reason, fmt, ap);
 	va_end(ap);
 	return error_set(r->err, "%s '%s': %s: %s", r->what, file,
 			 r->path_len ? r->path : "(top level)", reason);

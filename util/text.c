@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -159,6 +160,118 @@ void text_quote(const char *s, char *buf, size_t size)
 	}
 	buf[o++] = '"';
 	buf[o] = '\0';
+}
+
+/* Bytes the mark takes for a count of n. */
+static size_t cut_mark_len(size_t n)
+{
+	return (size_t)snprintf(NULL, 0, TEXT_CUT_MARK, n);
+}
+
+/* A byte that continues a UTF-8 character (10xxxxxx). */
+static bool utf8_continues(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/*
+ * buf holds the first `shown` bytes (shown < size) of a text of `total`
+ * bytes that does not fit in size: keep the longest start of at most
+ * shown bytes that leaves room for the mark of the bytes not kept, ending
+ * before a character, never inside one, and write the mark after it.
+ */
+static void cut_mark(char *buf, size_t size, size_t shown, size_t total)
+{
+	size_t keep = shown;
+	assert(size >= TEXT_CUT_MIN && shown < size && shown < total);
+	for (;;) {
+		while (keep > 0 && keep + cut_mark_len(total - keep) > size - 1)
+			keep--;
+		if (keep == 0 || !utf8_continues(buf[keep]))
+			break;
+		keep--;
+	}
+	snprintf(buf + keep, size - keep, TEXT_CUT_MARK, total - keep);
+}
+
+/*
+ * When buf's text ends with the mark and fills its size (within the few
+ * bytes a cut before a character leaves), it was cut: the length of the
+ * start it shows and the count of bytes not shown.
+ */
+static bool cut_count(const char *buf, size_t size, size_t *shown, size_t *not_shown)
+{
+	static const char head[] = "... [cut: ";
+	size_t len = strlen(buf);
+	const char *mark = NULL, *p, *end;
+
+	if (len + 8 < size)
+		return false;
+	for (p = strstr(buf, head); p != NULL; p = strstr(p + 1, head))
+		mark = p;
+	if (mark == NULL)
+		return false;
+	p = mark + sizeof head - 1;
+	*not_shown = 0;
+	for (end = p; *end >= '0' && *end <= '9'; end++)
+		*not_shown = *not_shown * 10 + (size_t)(*end - '0');
+	if (end == p || strcmp(end, " more bytes]") != 0)
+		return false;
+	*shown = (size_t)(mark - buf);
+	return true;
+}
+
+bool text_vsetf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n;
+	assert(size >= TEXT_CUT_MIN);
+	n = vsnprintf(buf, size, fmt, ap);
+	assert(n >= 0);
+	if ((size_t)n < size)
+		return true;
+	cut_mark(buf, size, size - 1, (size_t)n);
+	return false;
+}
+
+bool text_setf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	bool whole;
+	va_start(ap, fmt);
+	whole = text_vsetf(buf, size, fmt, ap);
+	va_end(ap);
+	return whole;
+}
+
+bool text_vappendf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	size_t used = strlen(buf), shown, not_shown;
+	int n;
+
+	assert(size >= TEXT_CUT_MIN && used < size);
+	if (cut_count(buf, size, &shown, &not_shown)) {
+		n = vsnprintf(NULL, 0, fmt, ap);
+		assert(n >= 0);
+		if (n > 0)
+			cut_mark(buf, size, shown, shown + not_shown + (size_t)n);
+		return false;
+	}
+	n = vsnprintf(buf + used, size - used, fmt, ap);
+	assert(n >= 0);
+	if (used + (size_t)n < size)
+		return true;
+	cut_mark(buf, size, size - 1, used + (size_t)n);
+	return false;
+}
+
+bool text_appendf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	bool whole;
+	va_start(ap, fmt);
+	whole = text_vappendf(buf, size, fmt, ap);
+	va_end(ap);
+	return whole;
 }
 
 bool text_copy(char *dst, size_t size, const char *src)

@@ -7,6 +7,7 @@
 #ifndef CLUSTERSIM_UTIL_TEXT_H
 #define CLUSTERSIM_UTIL_TEXT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -40,7 +41,27 @@ void text_suggest_format(const struct text_suggest *s, char *buf, size_t size);
  */
 void text_quote(const char *s, char *buf, size_t size);
 
-/* Copy src into dst of size bytes; returns false (and truncates) when it does not fit. */
+/*
+ * Bounded text that says when it is cut: reasons, notes and messages a
+ * user reads. text_setf() formats into buf of size bytes (at least
+ * TEXT_CUT_MIN): the whole text and true when it fits; else the start of
+ * the text, cut at a UTF-8 character's boundary, then TEXT_CUT_MARK with
+ * the count of the text's bytes not shown, e.g. "... [cut: 112 more
+ * bytes]", and false. A cut text ends with the mark, so it is never cut
+ * silently. text_appendf() appends the same way; appended to a text
+ * already cut, its bytes join the count (the shown start stays).
+ */
+#define TEXT_CUT_MARK "... [cut: %zu more bytes]"
+enum { TEXT_CUT_MIN = 64 };
+
+bool text_setf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool text_vsetf(char *buf, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+bool text_appendf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool text_vappendf(char *buf, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+
+/* Copy src into dst of size bytes; returns false (and truncates) when it
+ * does not fit. For names checked to fit beforehand; text a user reads
+ * goes through text_setf(), which marks a cut. */
 bool text_copy(char *dst, size_t size, const char *src);
 
 /* Format a double for output: six significant digits, plain decimal notation

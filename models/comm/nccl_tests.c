@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/text.h"
+
 /* The flows' time replaces the analytic one; false when the flow form is
  * not available for this collective. */
 static bool simulate_point(const struct topology *t, const struct collective_spec *spec, const struct coll_cost *cost,
@@ -11,7 +13,7 @@ static bool simulate_point(const struct topology *t, const struct collective_spe
 {
 	double ts = collective_simulate(t, spec->op, cost, bytes);
 	if (ts < 0) {
-		snprintf(out->reason, sizeof out->reason,
+		text_setf(out->reason, sizeof out->reason,
 			 "the flow form of all_to_all is limited to 512 GPUs; use fidelity analytic");
 		return false;
 	}
@@ -37,11 +39,11 @@ void nccl_tests_point(const struct cluster_spec *c, const struct collective_spec
 	out->algorithm = collective_algo_label(spec->op, spec->algorithm);
 	out->protocol = "";
 	if (g.n < 2) {
-		snprintf(out->reason, sizeof out->reason, "a collective needs at least 2 GPUs");
+		text_setf(out->reason, sizeof out->reason, "a collective needs at least 2 GPUs");
 		return;
 	}
 	if (!collective_analytic(&t, &g, spec->op, spec->algorithm, bytes, &cost, &why)) {
-		snprintf(out->reason, sizeof out->reason, "%s", why);
+		text_setf(out->reason, sizeof out->reason, "%s", why);
 		return;
 	}
 	out->algorithm = collective_algo_label(spec->op, cost.algo);

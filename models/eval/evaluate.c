@@ -11,6 +11,7 @@
 #include "models/fleet/fleet.h"
 #include "models/hw/cluster.h"
 #include "models/serve/serve.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", "fleet", NULL };
@@ -32,16 +33,11 @@ static void reason_add(char *reason, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void reason_add(char *reason, size_t size, const char *fmt, ...)
 {
-	size_t used = strlen(reason);
 	va_list ap;
-	if (used > 0 && used + 2 < size) {
-		memcpy(reason + used, "; ", 3);
-		used += 2;
-	}
-	if (used + 1 >= size)
-		return;
+	if (reason[0] != '\0')
+		text_appendf(reason, size, "; ");
 	va_start(ap, fmt);
-	vsnprintf(reason + used, size - used, fmt, ap);
+	text_vappendf(reason, size, fmt, ap);
 	va_end(ap);
 }
 
@@ -132,7 +128,7 @@ static bool check_unmodelled(const struct job *j, struct result *out)
 	}
 	if (reasons[0] != '\0') {
 		out->outcome = OUTCOME_UNSUPPORTED;
-		snprintf(out->reason, sizeof out->reason, "%s", reasons);
+		text_setf(out->reason, sizeof out->reason, "%s", reasons);
 	}
 	return voids;
 }
@@ -190,7 +186,7 @@ static void oom_reason(const struct job *j, const struct train_result *r, struct
 	const double gib = 1073741824.0;
 	const struct train_memory *m = &r->mem;
 	const struct gpu_spec *g = &j->cluster->gpu;
-	snprintf(out->reason, sizeof out->reason,
+	text_setf(out->reason, sizeof out->reason,
 		 "needs %.1f GiB per GPU (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f, "
 		 "workspace %.1f) but one %s has %.1f GiB (%.1f GB of %.1f GB)",
 		 m->total / gib, m->weights / gib, m->grads / gib, m->optimizer / gib, m->activations / gib,
@@ -213,7 +209,7 @@ static void evaluate_training(const struct job *j, struct result *out)
 		return;
 	}
 	if (out->outcome != OUTCOME_OK) {
-		snprintf(out->reason, sizeof out->reason, "%s", r->reason);
+		text_setf(out->reason, sizeof out->reason, "%s", r->reason);
 		return;
 	}
 	/* The trials' failure and preemption streams follow the scenario seed
@@ -226,7 +222,7 @@ static void evaluate_training(const struct job *j, struct result *out)
 	run_training(&w->run, &w->train, j->cluster, r, &trials, &out->run);
 	if (out->run.failed) {
 		out->outcome = OUTCOME_INVALID;
-		snprintf(out->reason, sizeof out->reason, "%s", out->run.note);
+		text_setf(out->reason, sizeof out->reason, "%s", out->run.note);
 		return;
 	}
 	if (out->run.data_stall_s > 0) {
@@ -241,13 +237,13 @@ static void evaluate_training(const struct job *j, struct result *out)
 	if (r->step_time_s >= STEP_CLOCK_LIMIT_S) {
 		/* the engine's clock saturates at 2^63 ns: a longer step is not measured */
 		out->outcome = OUTCOME_ERROR;
-		snprintf(out->reason, sizeof out->reason, "one step takes more than %.3g s (%.0f years), "
+		text_setf(out->reason, sizeof out->reason, "one step takes more than %.3g s (%.0f years), "
 			 "beyond the simulated clock's range", STEP_CLOCK_LIMIT_S, STEP_CLOCK_LIMIT_S / 3.15576e7);
 		return;
 	}
 	if (!train_figures_finite(out)) {
 		out->outcome = OUTCOME_ERROR;
-		snprintf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
+		text_setf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
 		return;
 	}
 	out->has_run = !check_unmodelled(j, out);
@@ -278,7 +274,7 @@ static void evaluate_collective(const struct job *j, struct result *out)
 	struct nccl_point *p = &out->collective;
 	nccl_tests_point(j->cluster, &j->workload->collective, j->collective_bytes, p);
 	out->outcome = p->ok ? OUTCOME_OK : OUTCOME_INVALID;
-	snprintf(out->reason, sizeof out->reason, "%s", p->reason);
+	text_setf(out->reason, sizeof out->reason, "%s", p->reason);
 }
 
 static enum outcome outcome_of_serve(enum serve_status s)
@@ -342,12 +338,12 @@ static void evaluate_inference(const struct job *j, struct result *out)
 	serve_run(&w->serving, &w->train.model, w->train.precision, &w->train.kernels, j->cluster, j->seed,
 		  0, s);
 	out->outcome = outcome_of_serve(s->status);
-	snprintf(out->reason, sizeof out->reason, "%s", s->reason);
+	text_setf(out->reason, sizeof out->reason, "%s", s->reason);
 	if (out->outcome != OUTCOME_OK)
 		return;
 	if (!serve_figures_finite(s)) {
 		out->outcome = OUTCOME_ERROR;
-		snprintf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
+		text_setf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
 		return;
 	}
 	serve_dollars(j, s, &out->serve_usd);
@@ -418,7 +414,7 @@ static void fleet_class_evaluate(const struct fleet_class *k, const struct clust
 		e->ok = r->outcome == OUTCOME_OK;
 	}
 	if (!e->ok) {
-		snprintf(e->reason, sizeof e->reason, "its workload is %s on %d GPUs of \"%.60s\": %.280s",
+		text_setf(e->reason, sizeof e->reason, "its workload is %s on %d GPUs of \"%s\": %s",
 			 outcome_names[r->outcome], w->kind == WORKLOAD_INFERENCE ? (int)cluster_gpus(c) : k->gpus,
 			 c->name, r->reason);
 	} else if (w->kind == WORKLOAD_INFERENCE) {
@@ -463,10 +459,10 @@ static void evaluate_fleet(const struct job *j, struct result *out)
 	fleet_run_series(j->workload->fleet, j->cluster, j->seed, j->row_id, fleet_class_evaluate, (void *)j,
 			 j->fleet_series, f);
 	out->outcome = outcome_of_fleet(f->status);
-	snprintf(out->reason, sizeof out->reason, "%s", f->reason);
+	text_setf(out->reason, sizeof out->reason, "%s", f->reason);
 	if (out->outcome == OUTCOME_OK && !fleet_figures_finite(f)) {
 		out->outcome = OUTCOME_ERROR;
-		snprintf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
+		text_setf(out->reason, sizeof out->reason, "%s", "a result overflowed (not a finite number)");
 	}
 }
 

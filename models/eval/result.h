@@ -51,7 +51,7 @@ struct inference_dollars {
 
 struct result {
 	enum outcome outcome;
-	char reason[512];
+	char reason[2048];                 /* written with util/text.h: a cut (past 2047 bytes) ends with its mark */
 	enum result_kind kind;
 	struct cluster_figures cluster;
 	bool has_run;                      /* run holds the whole run's figures */

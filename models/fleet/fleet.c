@@ -10,6 +10,7 @@
 #include "models/cost/billing.h"
 #include "models/fleet/fleet_load.h"
 #include "models/fleet/fleet_sim.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 const char *const fleet_policy_names[] = { "fifo", "sjf", "priority", "backfill", NULL };
@@ -36,7 +37,7 @@ static void fail(struct fleet_result *r, enum fleet_status s, const char *fmt, .
 	va_list ap;
 	r->status = s;
 	va_start(ap, fmt);
-	vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+	text_vsetf(r->reason, sizeof r->reason, fmt, ap);
 	va_end(ap);
 }
 
@@ -44,16 +45,11 @@ static void fail(struct fleet_result *r, enum fleet_status s, const char *fmt, .
 static void note(struct fleet_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct fleet_result *r, const char *fmt, ...)
 {
-	size_t used = strlen(r->reason);
 	va_list ap;
-	if (used > 0 && used + 2 < sizeof r->reason) {
-		memcpy(r->reason + used, "; ", 3);
-		used += 2;
-	}
-	if (used + 1 >= sizeof r->reason)
-		return;
+	if (r->reason[0] != '\0')
+		text_appendf(r->reason, sizeof r->reason, "; ");
 	va_start(ap, fmt);
-	vsnprintf(r->reason + used, sizeof r->reason - used, fmt, ap);
+	text_vappendf(r->reason, sizeof r->reason, fmt, ap);
 	va_end(ap);
 }
 
@@ -231,7 +227,7 @@ static int simulate(const struct fleet_ctx *x, const struct fleet_spec *spec, co
 	memset(m, 0, sizeof *m);
 	*usd = 0;
 	if (batch_nodes < 1 && n_jobs > 0) {
-		snprintf(reason, reason_len, "%d nodes leave none beside the %d the services hold", nodes, svc);
+		text_setf(reason, reason_len, "%d nodes leave none beside the %d the services hold", nodes, svc);
 		return -1;
 	}
 	/* the series: buckets up to the run's cap (10 windows past the window,

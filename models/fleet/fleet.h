@@ -167,7 +167,7 @@ enum fleet_status { FLEET_OK, FLEET_INVALID, FLEET_ERROR };
 /* fleet_run's answer: the metrics on the candidate and the sizing answer. */
 struct fleet_result {
 	enum fleet_status status;
-	char reason[512];
+	char reason[2048];           /* util/text.h: a cut ends with its mark */
 	struct fleet_metrics m;
 	bool meets_objective;        /* P90 wait within the objective for every group it applies to (true without one) */
 	double usd_total, usd_per_job;
@@ -185,7 +185,7 @@ struct fleet_result {
  * class; the evaluate call answers, through fleet_eval_fn). */
 struct fleet_class_eval {
 	bool ok;
-	char reason[400];            /* why not, when !ok */
+	char reason[1536];           /* why not, when !ok (util/text.h: a cut ends with its mark) */
 	bool service;                /* a long-running service: its GPUs held for the whole window */
 	int gpus;                    /* the allocation (a service: the whole nodes its replicas occupy) */
 	double duration_s;           /* one job on it, failures aside (training: wall time P50) */

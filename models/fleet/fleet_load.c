@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/rng.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 double fleet_load_duration(const struct fleet_duration *d, gsl_rng *r)
@@ -100,7 +101,7 @@ int fleet_load_jobs(const struct fleet_sim_config *cfg, struct fleet_job **jobs,
 	*n_teams = 0;
 	if (cfg->team_names != NULL && cfg->n_teams > 0) {
 		if (cfg->n_teams > FLEET_TEAMS_MAX) {
-			snprintf(reason, reason_len, "%d teams: at most %d", cfg->n_teams, FLEET_TEAMS_MAX);
+			text_setf(reason, reason_len, "%d teams: at most %d", cfg->n_teams, FLEET_TEAMS_MAX);
 			return -1;
 		}
 		for (int i = 0; i < cfg->n_teams; i++)
@@ -117,7 +118,7 @@ int fleet_load_jobs(const struct fleet_sim_config *cfg, struct fleet_job **jobs,
 		for (size_t i = 0; i < cfg->n_jobs; i++) {
 			const struct fleet_job *j = &cfg->jobs[i];
 			if (j->team < 0 || j->team >= nt) {
-				snprintf(reason, reason_len, "job %zu: team %d: the team table has %d", i, j->team, nt);
+				text_setf(reason, reason_len, "job %zu: team %d: the team table has %d", i, j->team, nt);
 				free(b.v);
 				return -1;
 			}
@@ -195,11 +196,11 @@ sort:
 	*n = b.n;
 	return 0;
 too_many_teams:
-	snprintf(reason, reason_len, "more than %d teams", FLEET_TEAMS_MAX);
+	text_setf(reason, reason_len, "more than %d teams", FLEET_TEAMS_MAX);
 	free(b.v);
 	return -1;
 too_many_jobs:
-	snprintf(reason, reason_len, "more than %d jobs in the fleet", FLEET_LOAD_MAX_JOBS);
+	text_setf(reason, reason_len, "more than %d jobs in the fleet", FLEET_LOAD_MAX_JOBS);
 	free(b.v);
 	return -1;
 }

@@ -14,6 +14,7 @@
 #include "sim/rng.h"
 #include "sim/stats.h"
 #include "sim/time.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* Jobs a scheduling pass looks at past the first one that cannot start
@@ -1085,12 +1086,12 @@ static int check_jobs(struct sim *s, char *reason, size_t reason_len)
 		const char *why = fleet_place_invalid(&s->place, j->gpus);
 		const char *cls = j->cls >= 0 && j->cls < s->sp->n_classes ? s->sp->classes[j->cls].name : "?";
 		if (why != NULL) {
-			snprintf(reason, reason_len, "class '%s': a job of %d GPUs on %d nodes of %d GPUs: %s", cls,
+			text_setf(reason, reason_len, "class '%s': a job of %d GPUs on %d nodes of %d GPUs: %s", cls,
 				 j->gpus, cfg->nodes, cfg->gpus_per_node, why);
 			return -1;
 		}
 		if (!isfinite(j->duration_s) || j->duration_s < 0 || !isfinite(j->submit_s) || j->submit_s < 0) {
-			snprintf(reason, reason_len, "class '%s': a job with submission %g s and duration %g s", cls,
+			text_setf(reason, reason_len, "class '%s': a job with submission %g s and duration %g s", cls,
 				 j->submit_s, j->duration_s);
 			return -1;
 		}
@@ -1173,11 +1174,11 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 {
 	memset(out, 0, sizeof *out);
 	if (cfg->nodes <= 0 || cfg->gpus_per_node <= 0) {
-		snprintf(reason, reason_len, "a fleet of %d nodes of %d GPUs", cfg->nodes, cfg->gpus_per_node);
+		text_setf(reason, reason_len, "a fleet of %d nodes of %d GPUs", cfg->nodes, cfg->gpus_per_node);
 		return -1;
 	}
 	if ((double)cfg->nodes * cfg->gpus_per_node > FLEET_SIM_MAX_GPUS) {
-		snprintf(reason, reason_len, "a fleet of %d nodes of %d GPUs: at most %.0f GPUs are simulated (a GPU's "
+		text_setf(reason, reason_len, "a fleet of %d nodes of %d GPUs: at most %.0f GPUs are simulated (a GPU's "
 			 "failures and free slots are kept one by one)", cfg->nodes, cfg->gpus_per_node,
 			 (double)FLEET_SIM_MAX_GPUS);
 		return -1;
@@ -1252,7 +1253,7 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 		capped = s->done < s->n_jobs;  /* else it stopped when the last job was done */
 	}
 	if (s->too_long) {
-		snprintf(reason, reason_len, "the fleet simulation passed %llu events (%zu jobs) before its end at %.4g h; "
+		text_setf(reason, reason_len, "the fleet simulation passed %llu events (%zu jobs) before its end at %.4g h; "
 			 "a shorter duration_h, fewer jobs or fewer failures would end", (unsigned long long)s->handled,
 			 s->n_jobs, now_s(s) / 3600);
 		memset(out, 0, sizeof *out);

@@ -10,6 +10,7 @@
 #include "models/kernel/roofline.h"
 #include "models/kernel/transformer.h"
 #include "models/train/train.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 const char *const plan_fate_names[] = {
@@ -182,7 +183,7 @@ static bool report(const struct plan_problem *p, struct search_run *run)
 	if (p->progress == NULL || p->progress(p->progress_ctx, &run->pr))
 		return true;
 	run->stop = PLAN_STOP_INTERRUPTED;
-	snprintf(run->reason, sizeof run->reason, "interrupted after %zu of %zu shapes (%zu evaluated)",
+	text_setf(run->reason, sizeof run->reason, "interrupted after %zu of %zu shapes (%zu evaluated)",
 		 run->pr.decided, run->pr.total, run->pr.evaluated);
 	return false;
 }
@@ -272,14 +273,14 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 	run->pr.to_evaluate = run->pr.evaluated + left;
 	if (left > shapes_max(p)) {
 		run->stop = PLAN_STOP_SHAPES;
-		snprintf(run->reason, sizeof run->reason, "%zu of the %zu shapes are left to evaluate once the catalog, "
+		text_setf(run->reason, sizeof run->reason, "%zu of the %zu shapes are left to evaluate once the catalog, "
 			 "the prices, memory, the deadline and the budget have ruled the others out, more than the %zu "
 			 "one search may evaluate; %s", left, p->n_shapes, shapes_max(p), narrow);
 		goto out;
 	}
 	if (left > 0 && out->points[largest].gpus > shape_gpus_max(p)) {
 		run->stop = PLAN_STOP_SHAPE_GPUS;
-		snprintf(run->reason, sizeof run->reason, "shape '%s' has %ld GPUs, more than the %ld a shape may have to be "
+		text_setf(run->reason, sizeof run->reason, "shape '%s' has %ld GPUs, more than the %ld a shape may have to be "
 			 "evaluated (a plan search's time grows faster than its GPUs); %s", out->points[largest].name,
 			 out->points[largest].gpus, shape_gpus_max(p), narrow);
 		goto out;
@@ -317,7 +318,7 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		double next = weight_of(p, pt->gpus) * (run->most_plans > 1 ? run->most_plans : 1);
 		if (run->pr.work + next > work_max(p)) {
 			run->stop = PLAN_STOP_WORK;
-			snprintf(run->reason, sizeof run->reason, "after %zu of at most %zu shapes evaluated (work %.4g: plans "
+			text_setf(run->reason, sizeof run->reason, "after %zu of at most %zu shapes evaluated (work %.4g: plans "
 				 "tried x (1 + (GPUs / 1024)^2)), '%s' (%ld GPUs, up to %.0f plans as before) would pass %.4g, "
 				 "the most work one search may do; %s", run->pr.evaluated, run->pr.to_evaluate, run->pr.work,
 				 pt->name, pt->gpus, run->most_plans > 1 ? run->most_plans : 1, work_max(p), narrow);
@@ -395,7 +396,7 @@ static void stopped(struct plan_outcome *out, const struct search_run *run)
 	out->n_front = out->n_front_p50 = 0;
 	out->cheapest = out->fastest = -1;
 	out->stop = run->stop;
-	snprintf(out->stop_reason, sizeof out->stop_reason, "%s", run->reason);
+	text_setf(out->stop_reason, sizeof out->stop_reason, "%s", run->reason);
 	out->progress = run->pr;
 }
 
@@ -518,7 +519,7 @@ static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_
 	const struct serve_result *sa = &a->result.serve;
 	say_usd(c50(a), usd, sizeof usd);
 	if (o->n_front_p50 == 1) {
-		snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, TTFT P99 %.0f ms; "
+		text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, TTFT P99 %.0f ms; "
 			 "no other shape is both faster and cheaper", a->name, sa->replicas, sa->replicas == 1 ? "" : "s",
 			 sa->gpus_used, usd, sa->m.ttft_ms.p99);
 		return;
@@ -526,14 +527,14 @@ static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_
 	const struct plan_point *b = &o->points[o->front[k == 0 ? 1 : k - 1]];
 	if (k == 0) {
 		say_more(c50(b), c50(a), more, sizeof more);
-		snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, the cheapest; the next faster, "
+		text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, the cheapest; the next faster, "
 			 "%s, has TTFT P99 %.0f ms instead of %.0f %s it", a->name, sa->replicas,
 			 sa->replicas == 1 ? "" : "s", sa->gpus_used, usd, b->name, b->result.serve.m.ttft_ms.p99,
 			 sa->m.ttft_ms.p99, more);
 		return;
 	}
 	say_more(c50(a), c50(b), more, sizeof more);
-	snprintf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs), TTFT P99 %.0f ms, %s %s at %.0f ms",
+	text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs), TTFT P99 %.0f ms, %s %s at %.0f ms",
 		 a->name, sa->replicas, sa->replicas == 1 ? "" : "s", sa->gpus_used, sa->m.ttft_ms.p99, more, b->name,
 		 b->result.serve.m.ttft_ms.p99);
 }
@@ -550,7 +551,7 @@ void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 	say_time(t50(a), ta, sizeof ta);
 	say_usd(c50(a), usd, sizeof usd);
 	if (o->n_front_p50 == 1) {
-		snprintf(buf, size, "%s finishes in %s for %s, and no other shape is both faster and cheaper",
+		text_setf(buf, size, "%s finishes in %s for %s, and no other shape is both faster and cheaper",
 			 a->name, ta, usd);
 		return;
 	}
@@ -560,7 +561,7 @@ void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 		say_time(t50(b), tb, sizeof tb);
 		say_more(c50(b), c50(a), more, sizeof more);
 		say_plan_difference(b, a, diff, sizeof diff);
-		snprintf(buf, size, "%s finishes in %s for %s, the cheapest; the next faster, %s, takes %s %s it%s",
+		text_setf(buf, size, "%s finishes in %s for %s, the cheapest; the next faster, %s, takes %s %s it%s",
 			 a->name, ta, usd, b->name, tb, more, diff);
 		return;
 	}
@@ -568,7 +569,7 @@ void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 	say_time(t50(b), tb, sizeof tb);
 	say_more(c50(a), c50(b), more, sizeof more);
 	say_plan_difference(a, b, diff, sizeof diff);
-	snprintf(buf, size, "%s finishes in %s %s %s in %s%s", a->name, ta, more, b->name, tb, diff);
+	text_setf(buf, size, "%s finishes in %s %s %s in %s%s", a->name, ta, more, b->name, tb, diff);
 }
 
 /* A GPU type for mixes: its cheapest shape that meets the SLO alone. */

@@ -446,7 +446,7 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 			gsl_rng_free(rng_p);
 		if (o.overran) {
 			out->failed = true;
-			snprintf(out->note, sizeof out->note,
+			text_setf(out->note, sizeof out->note,
 				 "the run never finishes: a trial ran past %.0f times its failure-free length "
 				 "or the simulated clock's range, %.3g s (failures come faster than checkpoints "
 				 "keep the work)", NEVER_FINISHES, CLOCK_RANGE_S);
@@ -500,7 +500,7 @@ static double whole_steps(double s, double step_s)
 static bool fail_note(struct run_result *out, const char *msg)
 {
 	out->failed = true;
-	snprintf(out->note, sizeof out->note, "%s", msg);
+	text_setf(out->note, sizeof out->note, "%s", msg);
 	return false;
 }
 
@@ -605,7 +605,7 @@ static bool plan_checkpoints(const struct run_spec *run, const struct train_spec
 	int tier = ckpt_tier_index(c, cs->tier);
 	if (tier < 0) {
 		char msg[200];
-		snprintf(msg, sizeof msg, "checkpoint tier \"%s\" is not a storage tier of this candidate", cs->tier);
+		text_setf(msg, sizeof msg, "checkpoint tier \"%s\" is not a storage tier of this candidate", cs->tier);
 		return fail_note(out, msg);
 	}
 	double bytes = ckpt_bytes(w, &r->plan);
@@ -670,7 +670,7 @@ static bool plan_data(const struct run_spec *run, const struct train_spec *w, co
 	int tier = ckpt_tier_index(c, d->tier);
 	if (tier < 0) {
 		char msg[200];
-		snprintf(msg, sizeof msg, "data tier \"%s\" is not a storage tier of this candidate", d->tier);
+		text_setf(msg, sizeof msg, "data tier \"%s\" is not a storage tier of this candidate", d->tier);
 		return fail_note(out, msg);
 	}
 	double bytes = w->global_batch_tokens * data_bytes_per_token(d, w);
@@ -692,16 +692,11 @@ static double notice_s(const struct price_quote *q)
 static void note_add(struct run_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note_add(struct run_result *out, const char *fmt, ...)
 {
-	size_t used = strlen(out->note);
-	if (used > 0 && used + 2 < sizeof out->note) {
-		memcpy(out->note + used, "; ", 3);
-		used += 2;
-	}
-	if (used + 1 >= sizeof out->note)
-		return;
 	va_list ap;
+	if (out->note[0] != '\0')
+		text_appendf(out->note, sizeof out->note, "; ");
 	va_start(ap, fmt);
-	vsnprintf(out->note + used, sizeof out->note - used, fmt, ap);
+	text_vappendf(out->note, sizeof out->note, fmt, ap);
 	va_end(ap);
 }
 
@@ -787,7 +782,7 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 	if (m.steps * m.step_s >= CLOCK_RANGE_S) {
 		/* the engine's clock saturates at 2^63 ns */
 		out->failed = true;
-		snprintf(out->note, sizeof out->note, "the run's %.3g s without a failure (%.0f years) is beyond "
+		text_setf(out->note, sizeof out->note, "the run's %.3g s without a failure (%.0f years) is beyond "
 			 "the simulated clock's range (%.3g s)", m.steps * m.step_s, m.steps * m.step_s / 3.15576e7,
 			 CLOCK_RANGE_S);
 		return;

@@ -119,7 +119,7 @@ struct run_result {
 	double spare_usd_p50;       /* the spare nodes' part of cost_usd_p50 */
 	double job_mtbf_s;          /* 0 = no failures */
 	bool failed;                /* the run could not be simulated: note says why */
-	char note[400];             /* what the run assumed, in words */
+	char note[1024];            /* what the run assumed, in words (util/text.h: a cut ends with its mark) */
 };
 
 /* The random draws of a job: its seed, its row and how many trials. */

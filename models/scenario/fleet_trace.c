@@ -456,9 +456,9 @@ struct fleet_trace *fleet_trace_read_limited(FILE *f, const char *path, enum fle
 	if (tracefile_parse(&p->tf, f, format == FLEET_TRACE_SACCT ? &sacct : &csv, on_field, on_row, p) &&
 	    (!p->have_header || t->n == 0)) {
 		if (!p->have_header)
-			snprintf(msg, msg_size, "trace '%s': no header line (an empty file)", path);
+			text_setf(msg, msg_size, "trace '%s': no header line (an empty file)", path);
 		else
-			snprintf(msg, msg_size, "trace '%s': no job to replay (%ld job steps, %ld jobs without GPUs, "
+			text_setf(msg, msg_size, "trace '%s': no job to replay (%ld job steps, %ld jobs without GPUs, "
 				 "%ld never started or not ended)", path, t->skipped_steps, t->skipped_no_gpus,
 				 t->skipped_not_run);
 		p->tf.failed = true;

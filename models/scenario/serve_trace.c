@@ -167,7 +167,7 @@ struct serve_trace *serve_trace_read(FILE *f, const char *path, char *msg, size_
 
 	tracefile_init(&p.tf, path, msg, msg_size);
 	if (tracefile_parse(&p.tf, f, &csv, on_field, on_row, &p) && (!p.have_header || p.t->n == 0)) {
-		snprintf(msg, msg_size, "trace '%s': %s", path,
+		text_setf(msg, msg_size, "trace '%s': %s", path,
 			 !p.have_header ? "no header line (an empty file); the header is arrival_s,prompt_tokens,output_tokens"
 					: "no requests after the header");
 		p.tf.failed = true;

@@ -27,9 +27,9 @@ void tracefile_fail(struct tracefile *tf, const char *fmt, ...)
 	if (tf->failed)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof reason, fmt, ap);
+	text_vsetf(reason, sizeof reason, fmt, ap);
 	va_end(ap);
-	snprintf(tf->msg, tf->msg_size, "trace '%s': line %zu: %s", tf->shown, tf->line, reason);
+	text_setf(tf->msg, tf->msg_size, "trace '%s': line %zu: %s", tf->shown, tf->line, reason);
 	tf->failed = true;
 }
 
@@ -98,12 +98,12 @@ FILE *tracefile_open(const char *path, char *msg, size_t msg_size)
 	FILE *f = fopen(path, "rb");
 
 	if (f == NULL) {
-		snprintf(msg, msg_size, "trace '%s': cannot open: %s", path, strerror(errno));
+		text_setf(msg, msg_size, "trace '%s': cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
-		snprintf(msg, msg_size, "trace '%s': is a directory", path);
+		text_setf(msg, msg_size, "trace '%s': is a directory", path);
 		return NULL;
 	}
 	return f;

@@ -16,6 +16,7 @@
 #include "models/serve/serve_cost.h"
 #include "models/serve/serve_sim.h"
 #include "models/train/train.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 const char *const length_dist_names[] = { "fixed", "lognormal", "normal", "uniform", "histogram", NULL };
@@ -116,7 +117,7 @@ static void search_replicas(const struct serving_spec *sv, const struct serve_co
 	}
 	if (hi < 0) {
 		*r = *probe;
-		snprintf(r->reason, sizeof r->reason,
+		text_setf(r->reason, sizeof r->reason,
 			 "no replica count up to %d (the cluster's GPUs / %d per replica) meets the SLO (P99 TTFT %.4g ms, "
 			 "P99 TPOT %.4g ms at %d replicas)", most, sc->gpus, r->m.ttft_ms.p99, r->m.tpot_ms.p99, most);
 		goto out_free;
@@ -163,7 +164,7 @@ static void run_disaggregated(const struct serving_spec *sv, const struct serve_
 	r->gpus_used = need;
 	if (need > cluster_gpus(c)) {
 		r->status = SERVE_INVALID;
-		snprintf(r->reason, sizeof r->reason,
+		text_setf(r->reason, sizeof r->reason,
 			 "%d prefill replicas x %d GPUs + %d decode replicas x %d GPUs = %ld GPUs exceed the cluster's %ld",
 			 sv->prefill_replicas, pc->gpus, sv->decode_replicas, dc->gpus, need, cluster_gpus(c));
 		goto out_free;
@@ -208,7 +209,7 @@ void serve_run(const struct serving_spec *sv, const struct model_spec *m, enum p
 		int ptp = sv->prefill_tp > 0 ? sv->prefill_tp : tp, dtp = sv->decode_tp > 0 ? sv->decode_tp : tp;
 		if (sv->prefill_replicas < 1 || sv->decode_replicas < 1) {
 			r->status = SERVE_INVALID;
-			snprintf(r->reason, sizeof r->reason,
+			text_setf(r->reason, sizeof r->reason,
 				 "disaggregated serving needs at least one prefill and one decode replica (got %d and %d)",
 				 sv->prefill_replicas, sv->decode_replicas);
 			goto out_free;
@@ -237,7 +238,7 @@ void serve_run(const struct serving_spec *sv, const struct model_spec *m, enum p
 		} else if (sv->replicas < 1 || (long)sv->replicas * sc[0].gpus > cluster_gpus(c)) {
 			r->status = SERVE_INVALID;
 			r->replicas = sv->replicas;
-			snprintf(r->reason, sizeof r->reason,
+			text_setf(r->reason, sizeof r->reason,
 				 "%d replicas x %d GPUs (tp %d x pp %d x ep %d) = %ld GPUs exceed the cluster's %ld",
 				 sv->replicas, sc[0].gpus, tp, pp, ep, (long)sv->replicas * sc[0].gpus, cluster_gpus(c));
 		} else {

@@ -8,6 +8,7 @@
 
 #include "models/comm/collective.h"
 #include "models/kernel/transformer.h"
+#include "util/text.h"
 
 /*
  * The constants of the serving step model (docs/calibration.md, "Serving
@@ -159,7 +160,7 @@ static int fail(char *reason, size_t reason_len, int status, const char *fmt, ..
 	va_list ap;
 	va_start(ap, fmt);
 	if (reason != NULL && reason_len > 0)
-		vsnprintf(reason, reason_len, fmt, ap);
+		text_vsetf(reason, reason_len, fmt, ap);
 	va_end(ap);
 	return status;
 }

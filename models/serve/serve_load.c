@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "sim/rng.h"
+#include "util/text.h"
 
 static gsl_ran_discrete_t *bins_new(const struct length_spec *s)
 {
@@ -27,7 +28,7 @@ int serve_load_init(struct serve_load *l, const struct serving_spec *sv, uint64_
 	l->output_bins = bins_new(&sv->output_tokens);
 	if ((sv->prompt_tokens.dist == LEN_HISTOGRAM && l->prompt_bins == NULL) ||
 	    (sv->output_tokens.dist == LEN_HISTOGRAM && l->output_bins == NULL)) {
-		snprintf(reason, reason_len, "a token-length histogram has no bin of positive weight");
+		text_setf(reason, reason_len, "a token-length histogram has no bin of positive weight");
 		serve_load_release(l);
 		return -1;
 	}

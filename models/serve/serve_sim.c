@@ -58,6 +58,7 @@
 #include "sim/flow.h"
 #include "sim/stats.h"
 #include "sim/time.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 
@@ -158,7 +159,7 @@ static void fail(struct sim *s, int failure, const char *fmt, ...)
 	s->failed = true;
 	s->failure = failure;
 	va_start(ap, fmt);
-	vsnprintf(s->reason, s->reason_len, fmt, ap);
+	text_vsetf(s->reason, s->reason_len, fmt, ap);
 	va_end(ap);
 	engine_stop(s->e);
 }
@@ -845,48 +846,48 @@ static int config_check(const struct serve_sim_config *cfg, char *reason, size_t
 		if (p == NULL)
 			continue;
 		if (p->replicas < 1 || p->model.step_s == NULL || p->gpus_per_replica < 1) {
-			snprintf(reason, len, "a serving pool needs at least one replica of at least one GPU and a step model");
+			text_setf(reason, len, "a serving pool needs at least one replica of at least one GPU and a step model");
 			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		if (p->model.kv_capacity_tokens < (sv->block_tokens > 0 ? sv->block_tokens : 16)) {
-			snprintf(reason, len, "a replica's KV cache of %.0f tokens holds no block", p->model.kv_capacity_tokens);
+			text_setf(reason, len, "a replica's KV cache of %.0f tokens holds no block", p->model.kv_capacity_tokens);
 			return SERVE_SIM_KV;
 		}
 	}
 	if (sv->max_seqs < 1 || sv->max_batch_tokens < 1) {
-		snprintf(reason, len, "max_seqs %d and max_batch_tokens %d must be at least 1", sv->max_seqs,
+		text_setf(reason, len, "max_seqs %d and max_batch_tokens %d must be at least 1", sv->max_seqs,
 			 sv->max_batch_tokens);
 		return SERVE_SIM_UNSCHEDULABLE;
 	}
 	if (cfg->disaggregated && cfg->topo == NULL) {
-		snprintf(reason, len, "disaggregated serving needs the candidate's topology");
+		text_setf(reason, len, "disaggregated serving needs the candidate's topology");
 		return SERVE_SIM_UNSCHEDULABLE;
 	}
 	switch (sv->process) {
 	case ARRIVAL_POISSON:
 	case ARRIVAL_GAMMA:
 		if (!(sv->rate_per_s > 0) || (sv->requests <= 0 && !(sv->duration_s > 0))) {
-			snprintf(reason, len, "an arrival rate (%g) and a duration (%g s) or request count are needed",
+			text_setf(reason, len, "an arrival rate (%g) and a duration (%g s) or request count are needed",
 				 sv->rate_per_s, sv->duration_s);
 			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		break;
 	case ARRIVAL_OFFLINE:
 		if (sv->requests <= 0) {
-			snprintf(reason, len, "offline arrivals need a request count");
+			text_setf(reason, len, "offline arrivals need a request count");
 			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		break;
 	case ARRIVAL_CLOSED_LOOP:
 		if (sv->concurrency < 1 || (sv->requests <= 0 && !(sv->duration_s > 0))) {
-			snprintf(reason, len, "closed-loop arrivals need a concurrency (%d) and a request count or duration",
+			text_setf(reason, len, "closed-loop arrivals need a concurrency (%d) and a request count or duration",
 				 sv->concurrency);
 			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		break;
 	case ARRIVAL_TRACE:
 		if (sv->trace_requests == NULL) {
-			snprintf(reason, len, "trace arrivals need the trace's requests");
+			text_setf(reason, len, "trace arrivals need the trace's requests");
 			return SERVE_SIM_UNSCHEDULABLE;
 		}
 		break;

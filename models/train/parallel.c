@@ -6,6 +6,7 @@
 
 #include "models/kernel/transformer.h"
 #include "models/train/pipeline.h"
+#include "util/text.h"
 
 /* The plan fields a request left PLAN_AUTO, with plain defaults; dp and
  * microbatches are derived by the checks. */
@@ -92,7 +93,7 @@ static bool check_model_parallel_divides(struct train_plan *p, const struct plan
 	long gpus = cluster_gpus(in->c);
 	long model_par = (long)p->tp * p->cp * p->pp;
 	if (gpus % model_par != 0) {
-		snprintf(why, why_size, "tp x cp x pp = %ld does not divide the %ld GPUs", model_par, gpus);
+		text_setf(why, why_size, "tp x cp x pp = %ld does not divide the %ld GPUs", model_par, gpus);
 		return false;
 	}
 	p->dp = (int)(gpus / model_par);
@@ -102,7 +103,7 @@ static bool check_model_parallel_divides(struct train_plan *p, const struct plan
 static bool check_dp_matches(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
 	if (in->req->dp != PLAN_AUTO && in->req->dp != p->dp) {
-		snprintf(why, why_size, "dp %d does not match %ld GPUs / (tp x cp x pp) = %d", in->req->dp,
+		text_setf(why, why_size, "dp %d does not match %ld GPUs / (tp x cp x pp) = %d", in->req->dp,
 			 cluster_gpus(in->c), p->dp);
 		return false;
 	}
@@ -113,11 +114,11 @@ static bool check_tp_divides_heads(struct train_plan *p, const struct plan_input
 {
 	const struct model_spec *m = &in->w->model;
 	if (m->heads % p->tp != 0) {
-		snprintf(why, why_size, "tp %d does not divide the %d attention heads", p->tp, m->heads);
+		text_setf(why, why_size, "tp %d does not divide the %d attention heads", p->tp, m->heads);
 		return false;
 	}
 	if (p->tp > m->kv_heads && p->tp % m->kv_heads != 0) {
-		snprintf(why, why_size, "tp %d and %d KV heads do not divide each other", p->tp, m->kv_heads);
+		text_setf(why, why_size, "tp %d and %d KV heads do not divide each other", p->tp, m->kv_heads);
 		return false;
 	}
 	return true;
@@ -130,13 +131,13 @@ static bool check_stages_fit_layers(struct train_plan *p, const struct plan_inpu
 	if (l != NULL) {
 		/* a layout names every virtual stage and what each holds */
 		if (l->stages != p->pp * p->vpp)
-			snprintf(why, why_size, "pipeline_layout has %d virtual stages, pp x vpp = %d", l->stages,
+			text_setf(why, why_size, "pipeline_layout has %d virtual stages, pp x vpp = %d", l->stages,
 				 p->pp * p->vpp);
 		else if (l->decoders_total != m->layers)
-			snprintf(why, why_size, "pipeline_layout has %d decoder layers, the model %d", l->decoders_total,
+			text_setf(why, why_size, "pipeline_layout has %d decoder layers, the model %d", l->decoders_total,
 				 m->layers);
 		else if (l->mtp_total != m->mtp_layers)
-			snprintf(why, why_size, "pipeline_layout has %d MTP modules, the model's mtp_layers %d",
+			text_setf(why, why_size, "pipeline_layout has %d MTP modules, the model's mtp_layers %d",
 				 l->mtp_total, m->mtp_layers);
 		else
 			return true;
@@ -145,10 +146,10 @@ static bool check_stages_fit_layers(struct train_plan *p, const struct plan_inpu
 	int slots = m->layers + (p->split == SPLIT_EMBEDDING_LOSS ? 2 : 0);
 	if (p->pp * p->vpp > slots) {
 		if (p->split == SPLIT_EMBEDDING_LOSS)
-			snprintf(why, why_size, "pp x vpp = %d exceeds the %d layers plus the embedding and the loss",
+			text_setf(why, why_size, "pp x vpp = %d exceeds the %d layers plus the embedding and the loss",
 				 p->pp * p->vpp, m->layers);
 		else
-			snprintf(why, why_size, "pp x vpp = %d exceeds the %d layers", p->pp * p->vpp, m->layers);
+			text_setf(why, why_size, "pp x vpp = %d exceeds the %d layers", p->pp * p->vpp, m->layers);
 		return false;
 	}
 	return true;
@@ -159,7 +160,7 @@ static bool check_cp_splits_sequence(struct train_plan *p, const struct plan_inp
 {
 	int seq_len = in->w->seq_len;
 	if (seq_len % p->cp != 0 || (p->cp > 1 && (seq_len / p->cp) % 2 != 0)) {
-		snprintf(why, why_size, "cp %d does not split seq_len %d evenly", p->cp, seq_len);
+		text_setf(why, why_size, "cp %d does not split seq_len %d evenly", p->cp, seq_len);
 		return false;
 	}
 	return true;
@@ -171,13 +172,13 @@ static bool check_ep_divides(struct train_plan *p, const struct plan_inputs *in,
 	if (p->ep <= 1)
 		return true;
 	if (m->experts == 0) {
-		snprintf(why, why_size, "ep %d needs a mixture-of-experts model", p->ep);
+		text_setf(why, why_size, "ep %d needs a mixture-of-experts model", p->ep);
 		return false;
 	}
 	if (parallel_moe_folded(p))
 		return true;  /* check_expert_tp's */
 	if (p->dp % p->ep != 0 || m->experts % p->ep != 0) {
-		snprintf(why, why_size, "ep %d must divide dp %d and the %d experts", p->ep, p->dp, m->experts);
+		text_setf(why, why_size, "ep %d must divide dp %d and the %d experts", p->ep, p->dp, m->experts);
 		return false;
 	}
 	return true;
@@ -197,21 +198,21 @@ static bool check_expert_tp(struct train_plan *p, const struct plan_inputs *in, 
 	if (!parallel_moe_folded(p))
 		return true;
 	if (m->experts == 0) {
-		snprintf(why, why_size, "expert_tp %d needs a mixture-of-experts model", p->etp);
+		text_setf(why, why_size, "expert_tp %d needs a mixture-of-experts model", p->etp);
 		return false;
 	}
 	if (p->tp % p->etp != 0) {
-		snprintf(why, why_size, "expert_tp %d must divide tp %d", p->etp, p->tp);
+		text_setf(why, why_size, "expert_tp %d must divide tp %d", p->etp, p->tp);
 		return false;
 	}
 	long ranks = (long)(p->tp / p->etp) * p->cp * p->dp;
 	if (ranks % p->ep != 0 || m->experts % p->ep != 0) {
-		snprintf(why, why_size, "ep %d must divide (tp / expert_tp) x cp x dp = %ld and the %d experts",
+		text_setf(why, why_size, "ep %d must divide (tp / expert_tp) x cp x dp = %ld and the %d experts",
 			 p->ep, ranks, m->experts);
 		return false;
 	}
 	if (p->tp > 1 && !p->sp) {
-		snprintf(why, why_size, "expert_tp %d under tp %d needs sequence_parallel", p->etp, p->tp);
+		text_setf(why, why_size, "expert_tp %d under tp %d needs sequence_parallel", p->etp, p->tp);
 		return false;
 	}
 	return true;
@@ -238,7 +239,7 @@ static bool check_recompute_modules(const struct train_plan *p, const struct pla
 	}
 	if (need == NULL)
 		return true;
-	snprintf(why, why_size, "recompute module %s needs %s", name, need);
+	text_setf(why, why_size, "recompute module %s needs %s", name, need);
 	return false;
 }
 
@@ -260,7 +261,7 @@ static bool check_distribute_saved(struct train_plan *p, const struct plan_input
 		need = "sequence_parallel false (sequence parallelism splits the checkpoints already)";
 	if (need == NULL)
 		return true;
-	snprintf(why, why_size, "distribute_saved_activations needs %s", need);
+	text_setf(why, why_size, "distribute_saved_activations needs %s", need);
 	return false;
 }
 
@@ -271,7 +272,7 @@ static bool check_fp8_activation_cache(struct train_plan *p, const struct plan_i
 	enum precision pr = in->w->precision;
 	if (!p->fp8_act_cache || pr == PREC_FP8 || pr == PREC_FP4)
 		return true;
-	snprintf(why, why_size, "fp8_activation_cache needs precision fp8 (its cached copies are the FP8 GEMMs' inputs)");
+	text_setf(why, why_size, "fp8_activation_cache needs precision fp8 (its cached copies are the FP8 GEMMs' inputs)");
 	return false;
 }
 
@@ -284,11 +285,11 @@ static bool check_moe_routing(struct train_plan *p, const struct plan_inputs *in
 	if (in->w->model.experts > 0)
 		return true;
 	if (p->moe_imbalance > 1) {
-		snprintf(why, why_size, "moe_load_imbalance %.3g needs a mixture-of-experts model", p->moe_imbalance);
+		text_setf(why, why_size, "moe_load_imbalance %.3g needs a mixture-of-experts model", p->moe_imbalance);
 		return false;
 	}
 	if (p->moe_dispatch != MOE_DISPATCH_BF16) {
-		snprintf(why, why_size, "moe_dispatch_precision %s needs a mixture-of-experts model",
+		text_setf(why, why_size, "moe_dispatch_precision %s needs a mixture-of-experts model",
 			 moe_dispatch_names[p->moe_dispatch]);
 		return false;
 	}
@@ -345,11 +346,11 @@ static bool check_batch_splits(struct train_plan *p, const struct plan_inputs *i
 		int seq_len = in->w->seq_len;
 		parallel_nearest_batch(seqs, d, &below, &above);
 		if (below > 0)
-			snprintf(why, why_size, "%.0f sequences per step do not split into dp %d x micro_batch %d: "
+			text_setf(why, why_size, "%.0f sequences per step do not split into dp %d x micro_batch %d: "
 				 "the nearest batches that do are %.0f and %.0f sequences (%.0f and %.0f tokens)",
 				 seqs, p->dp, p->micro_batch, below, above, below * seq_len, above * seq_len);
 		else
-			snprintf(why, why_size, "%.0f sequences per step do not split into dp %d x micro_batch %d: "
+			text_setf(why, why_size, "%.0f sequences per step do not split into dp %d x micro_batch %d: "
 				 "the smallest batch that does is %.0f sequences (%.0f tokens)",
 				 seqs, p->dp, p->micro_batch, above, above * seq_len);
 		return false;
@@ -395,7 +396,7 @@ static bool check_pipeline_ops_bound(struct train_plan *p, const struct plan_inp
 	double microbatches = per_replica / p->micro_batch;
 	double ops = microbatches * p->pp * p->vpp;
 	if (ops > PARALLEL_MAX_PIPELINE_OPS) {
-		snprintf(why, why_size, "%.0f micro-batches per pipeline per step (%.3g pipeline operations) "
+		text_setf(why, why_size, "%.0f micro-batches per pipeline per step (%.3g pipeline operations) "
 			 "are more than the %d clustersim simulates: use a larger micro_batch or fewer tokens per step",
 			 microbatches, ops, PARALLEL_MAX_PIPELINE_OPS);
 		return false;
@@ -409,7 +410,7 @@ static bool check_schedule_fits(struct train_plan *p, const struct plan_inputs *
 	(void)in;
 	const char *pc = pipeline_check(p->pp, p->vpp, p->microbatches, p->schedule);
 	if (pc != NULL) {
-		snprintf(why, why_size, "%s (pp %d, vpp %d, %d micro-batches)", pc, p->pp, p->vpp, p->microbatches);
+		text_setf(why, why_size, "%s (pp %d, vpp %d, %d micro-batches)", pc, p->pp, p->vpp, p->microbatches);
 		return false;
 	}
 	return true;
@@ -419,7 +420,7 @@ static bool check_tp_spans_nodes_evenly(struct train_plan *p, const struct plan_
 {
 	int gpus_per_node = in->c->gpus_per_node;
 	if (p->tp > gpus_per_node && p->tp % gpus_per_node != 0) {
-		snprintf(why, why_size, "tp %d spans nodes of %d GPUs unevenly", p->tp, gpus_per_node);
+		text_setf(why, why_size, "tp %d spans nodes of %d GPUs unevenly", p->tp, gpus_per_node);
 		return false;
 	}
 	return true;

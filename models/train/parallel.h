@@ -20,8 +20,9 @@
  * second and a gigabyte whatever the batch. Real runs have a few thousand. */
 enum { PARALLEL_MAX_PIPELINE_OPS = 1 << 20 };
 
-/* Room for the reason parallel_fill gives (longer ones are cut). */
-enum { PARALLEL_WHY_MAX = 256 };
+/* Room for the reason parallel_fill gives (a longer one would end with
+ * util/text.h's cut mark). */
+enum { PARALLEL_WHY_MAX = 512 };
 
 /*
  * Fill the plan fields that are PLAN_AUTO with plain defaults (tp 1, pp 1,

@@ -9,6 +9,7 @@
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/step.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* The searched fields, in enumeration order (the last varies fastest). */
@@ -40,7 +41,7 @@ struct search_pass1 {
 	size_t ncands, cap;
 	int tried;                   /* plans that divide the cluster */
 	int oom;                     /* of those, plans that do not fit in memory */
-	char last_reason[256];       /* why the plan that got furthest through the checks failed (the first such) */
+	char last_reason[PARALLEL_WHY_MAX]; /* why the plan that got furthest through the checks failed (the first such) */
 	enum parallel_failure furthest;
 	double nearest_seqs;         /* of the plans failing only on the batch, the nearest batch that divides */
 	double nearest_dp;           /* and that plan's dp x micro_batch */
@@ -189,7 +190,7 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 	bool mb_all_oom = true, mb_any_oom = false, fits_with_less_recompute = false;
 	int oom_above_mb = 0;  /* 0: none known */
 	memset(s1, 0, sizeof *s1);
-	snprintf(s1->last_reason, sizeof s1->last_reason, "%s", "no plan divides the cluster");
+	text_setf(s1->last_reason, sizeof s1->last_reason, "%s", "no plan divides the cluster");
 	for (;;) {
 		struct parallel_plan t;
 		struct train_plan p;
@@ -206,7 +207,7 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 				mb_all_oom = false;
 				if (failed > s1->furthest) {
 					s1->furthest = failed;
-					snprintf(s1->last_reason, sizeof s1->last_reason, "%s", why);
+					text_setf(s1->last_reason, sizeof s1->last_reason, "%s", why);
 				}
 				if (failed == PARALLEL_FAIL_BATCH)
 					note_nearest_batch(s1, w, c, &t);
@@ -336,21 +337,20 @@ void search_plans(const struct train_spec *w, const struct cluster_spec *c, stru
 		step_simulate(w_oom, c, &s1.best_oom, r, NULL);
 		free(w_oom);
 		r->status = TRAIN_OOM;
-		snprintf(r->reason + strlen(r->reason), sizeof r->reason - strlen(r->reason), "%s",
-			 " (no plan fits; this is the smallest)");
+		text_appendf(r->reason, sizeof r->reason, "%s", " (no plan fits; this is the smallest)");
 	} else {
 		memset(r, 0, sizeof *r);
 		r->status = TRAIN_INVALID;
 		if (s1.furthest == PARALLEL_FAIL_BATCH && s1.nearest_seqs > 0)
 			/* every plan that divides the GPUs fails on the batch: say so, and what would divide */
-			snprintf(r->reason, sizeof r->reason,
+			text_setf(r->reason, sizeof r->reason,
 				 "%.0f sequences per step split over no plan's dp x micro_batch on %ld GPUs: the nearest "
 				 "batch that divides is %.0f sequences (%.0f tokens, dp x micro_batch %.0f); "
 				 "or give global_batch_tokens {\"target\": %.0f, \"round\": true}",
 				 w->global_batch_tokens / w->seq_len, cluster_gpus(c), s1.nearest_seqs,
 				 s1.nearest_seqs * w->seq_len, s1.nearest_dp, w->global_batch_tokens);
 		else
-			snprintf(r->reason, sizeof r->reason, "%s", s1.last_reason);
+			text_setf(r->reason, sizeof r->reason, "%s", s1.last_reason);
 	}
 	r->plan.layout = parallel_layout_of(w);  /* a plan filled from wr, now freed */
 	r->searched = true;

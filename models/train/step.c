@@ -16,6 +16,7 @@
 #include "models/train/pipeline.h"
 #include "models/train/straggler.h"
 #include "sim/timeline.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* Adam's HBM traffic per parameter: read and write master, m, v (24, 16
@@ -85,7 +86,7 @@ static void check_memory(const struct layer_ctx *x, struct train_result *r)
 	memory_per_gpu(x->w, x->p, &r->mem);
 	if (r->mem.total > have) {
 		r->status = TRAIN_OOM;
-		snprintf(r->reason, sizeof r->reason,
+		text_setf(r->reason, sizeof r->reason,
 			 "needs %.1f GB per GPU (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f, workspace %.1f) of %.1f",
 			 r->mem.total / 1e9, r->mem.weights / 1e9, r->mem.grads / 1e9, r->mem.optimizer / 1e9,
 			 r->mem.activations / 1e9, r->mem.workspace / 1e9, have / 1e9);
@@ -507,7 +508,7 @@ static void fill_rates(struct train_result *r, const struct layer_ctx *x, double
 	}
 	if (r->status == TRAIN_OK && !(step > 0 && isfinite(step))) {
 		r->status = TRAIN_ERROR;
-		snprintf(r->reason, sizeof r->reason, "step time is not a finite positive number");
+		text_setf(r->reason, sizeof r->reason, "step time is not a finite positive number");
 	}
 }
 
@@ -738,7 +739,7 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 	r->plan = *p;
 	if (layer_ctx_init(&x, w, c, p, &err) < 0) {
 		r->status = TRAIN_INVALID;
-		snprintf(r->reason, sizeof r->reason, "%.250s", err.msg);
+		text_setf(r->reason, sizeof r->reason, "%s", err.msg);
 		return true;
 	}
 	check_memory(&x, r);

@@ -7,6 +7,7 @@
 #include "models/train/parallel.h"
 #include "models/train/search.h"
 #include "models/train/step.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 const char *const schedule_names[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "dualpipev", NULL };
@@ -47,7 +48,7 @@ static bool precision_missing(const struct train_spec *w, const struct cluster_s
 			used += (size_t)snprintf(has + used, sizeof has - used, "%s%s", used ? ", " : "",
 						 precision_names[p]);
 	r->status = TRAIN_INVALID;
-	snprintf(r->reason, sizeof r->reason, "%s has no dense %s units (no %s peak in the catalog): train in %s",
+	text_setf(r->reason, sizeof r->reason, "%s has no dense %s units (no %s peak in the catalog): train in %s",
 		 c->gpu.id.name, precision_names[w->precision], precision_names[w->precision],
 		 has[0] ? has : "a precision it has");
 	return true;
@@ -78,7 +79,7 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		}
 		if (!parallel_fill(w, c, q, &p, why, sizeof why)) {
 			r->status = TRAIN_INVALID;
-			snprintf(r->reason, sizeof r->reason, "%s", why);
+			text_setf(r->reason, sizeof r->reason, "%s", why);
 		} else {
 			step_simulate(w, c, &p, r, trace);
 			r->plans_tried = 1;

@@ -232,7 +232,7 @@ struct train_breakdown {
 
 struct train_result {
 	enum train_status status;
-	char reason[256];
+	char reason[1024];            /* written with util/text.h: a cut ends with its mark */
 	struct train_plan plan;
 	struct train_memory mem;
 	double step_time_s;

@@ -8,6 +8,7 @@
 
 #include "models/eval/evaluate.h"
 #include "models/scenario/jobs.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 const char *const validation_kind_names[] = { "training", "finetune", "collective", "serving", NULL };
@@ -112,7 +113,7 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 	evaluate(&jobs[0], &r);
 	if (r.outcome != OUTCOME_OK && !(r.kind == RESULT_TRAINING && r.outcome == OUTCOME_UNSUPPORTED)) {
 		bool named = r.kind == RESULT_TRAINING || r.kind == RESULT_INFERENCE;
-		snprintf(why, size, "%s%s%s", named ? outcome_names[r.outcome] : "", named ? ": " : "", r.reason);
+		text_setf(why, size, "%s%s%s", named ? outcome_names[r.outcome] : "", named ? ": " : "", r.reason);
 		goto out;
 	}
 	switch (r.kind) {

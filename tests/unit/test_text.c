@@ -1,4 +1,5 @@
 /* Text helpers: edit distance, suggestions, quoting, number formatting,
+ * bounded text that marks its cut,
  * bounded reading of a whole stream and of a line. */
 #include "testutil.h"
 
@@ -58,6 +59,77 @@ static void test_format_real(void **state)
 		text_format_real(cases[i].x, b, sizeof b);
 		assert_string_equal(b, cases[i].want);
 	}
+}
+
+/* n copies of c, for texts of a known length (one buffer: use each before the next call). */
+static const char *repeat(char c, size_t n)
+{
+	static char b[256];
+	assert_true(n < sizeof b);
+	memset(b, c, n);
+	b[n] = '\0';
+	return b;
+}
+
+/*
+ * A text that fits is written whole; one that does not keeps the longest
+ * start that leaves room, in a 64-byte buffer, for the mark of what is
+ * left out ("... [cut: N more bytes]", 22 bytes + N's digits): 63 bytes
+ * in all, N counting every byte not shown.
+ */
+static void test_setf_marks_a_cut(void **state)
+{
+	(void)state;
+	char b[64], want[320];
+
+	assert_true(text_setf(b, sizeof b, "%s %d", "abc", 5));
+	assert_string_equal(b, "abc 5");
+	/* 63 bytes fit a 64-byte buffer exactly */
+	assert_true(text_setf(b, sizeof b, "%s", repeat('a', 63)));
+	assert_int_equal(strlen(b), 63);
+	/* 64 bytes: 39 shown + the mark of 25 (2 digits) = 63 */
+	assert_false(text_setf(b, sizeof b, "%s%s", "0123456789012345678901234567890123456789", "012345678901234567890123"));
+	assert_string_equal(b, "012345678901234567890123456789012345678... [cut: 25 more bytes]");
+	/* 38 'a', a 2-byte UTF-8 character across byte 39, 30 'b' (70 bytes): the
+	 * cut goes before the character, so 38 are shown and 32 counted */
+	snprintf(want, sizeof want, "%s\xc3\xa9", repeat('a', 38));
+	strcat(want, repeat('b', 30));
+	assert_false(text_setf(b, sizeof b, "%s", want));
+	snprintf(want, sizeof want, "%s... [cut: 32 more bytes]", repeat('a', 38));
+	assert_string_equal(b, want);
+}
+
+/* Appending: whole when it fits; cut with the mark when not; appended to a
+ * cut text, the bytes join the count, and a count that gains a digit takes
+ * one byte more from the start shown. */
+static void test_appendf_marks_a_cut(void **state)
+{
+	(void)state;
+	char b[64], want[320];
+
+	text_setf(b, sizeof b, "first clause");
+	assert_true(text_appendf(b, sizeof b, "; %s", "second"));
+	assert_string_equal(b, "first clause; second");
+	/* 12 + 2 + 60 = 74 bytes: 39 shown, 35 counted */
+	text_setf(b, sizeof b, "first clause");
+	assert_false(text_appendf(b, sizeof b, "; %s", repeat('x', 60)));
+	snprintf(want, sizeof want, "first clause; %s... [cut: 35 more bytes]", repeat('x', 25));
+	assert_string_equal(b, want);
+	/* "; more" (6 bytes) after the cut: the same start, 41 counted */
+	assert_false(text_appendf(b, sizeof b, "; more"));
+	snprintf(want, sizeof want, "first clause; %s... [cut: 41 more bytes]", repeat('x', 25));
+	assert_string_equal(b, want);
+	/* 134 bytes: 39 shown, 95 counted; 10 more: 105 has 3 digits, so 38 shown and 106 counted */
+	assert_false(text_setf(b, sizeof b, "%s", repeat('a', 134)));
+	snprintf(want, sizeof want, "%s... [cut: 95 more bytes]", repeat('a', 39));
+	assert_string_equal(b, want);
+	assert_false(text_appendf(b, sizeof b, "0123456789"));
+	snprintf(want, sizeof want, "%s... [cut: 106 more bytes]", repeat('a', 38));
+	assert_string_equal(b, want);
+	/* a short text that holds a cut reason (copied whole) is not itself cut: appending appends */
+	text_setf(b, sizeof b, "inner... [cut: 5 more bytes]");
+	assert_true(text_appendf(b, sizeof b, "; x"));
+	assert_string_equal(b, "inner... [cut: 5 more bytes]; x");
 }
 
 static void test_error_one_line(void **state)
@@ -163,6 +235,8 @@ int main(void)
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_format_real),
+		cmocka_unit_test(test_setf_marks_a_cut),
+		cmocka_unit_test(test_appendf_marks_a_cut),
 		cmocka_unit_test(test_error_one_line),
 		cmocka_unit_test(test_read_stream_bound),
 		cmocka_unit_test(test_read_line),

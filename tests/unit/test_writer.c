@@ -1,12 +1,14 @@
 /* The writers: table cells by unit (dollars with separators, percents,
  * hours as days, counts, no scientific notation), JSON types (booleans,
- * exact integers) and JSONL one object a line; rowset units through select. */
+ * exact integers) and JSONL one object a line; rowset units through select;
+ * long text cells written whole (CSV) or with the cut mark (a table cell). */
 #include "testutil.h"
 
 #include <string.h>
 
 #include "output/results.h"
 #include "output/writer.h"
+#include "util/xalloc.h"
 
 /* The table cell of a one-cell rowset: column name, unit, value. */
 static void cell_real(const char *name, enum cell_unit unit, double v, char *out, size_t size)
@@ -106,6 +108,43 @@ static rowset *typed_rows(void)
 	return rs;
 }
 
+/*
+ * Text cells are written whole, however long: a CSV cell of 3000 bytes
+ * (past the 1024-byte buffer numbers are formatted into, where text was
+ * once cut at 1023 bytes) is all there. A table cell is held in the
+ * buffer it is given; past it, it ends with the cut mark: 5000 bytes in
+ * 4096 keep the first 4095 - 25 (the mark) = 4070 and count the 930 others.
+ */
+static void test_long_text_cells(void **state)
+{
+	const char *cols[] = { "row_id", "reason", NULL };
+	rowset *rs = rowset_new(cols);
+	char *text = xmalloc(5001), *csv, *want = xmalloc(5100);
+	static char cell[4 * WRITER_CELL_MAX];
+	(void)state;
+	results_set_units(rs);
+	for (int i = 0; i < 5000; i++)
+		text[i] = (char)('a' + i % 26);
+	text[3000] = '\0';
+	rowset_add_row(rs);
+	rowset_int(rs, "row_id", 7);
+	rowset_text(rs, "reason", text);
+	csv = written(writer_csv, rs);
+	snprintf(want, 5100, "row_id,reason\n7,%s\n", text);
+	assert_string_equal(csv, want);
+	free(csv);
+	text[3000] = 'a' + 3000 % 26;
+	text[5000] = '\0';
+	rowset_text(rs, "reason", text);
+	writer_table_cell(rs, 0, 1, cell, sizeof cell);
+	snprintf(want, 5100, "%.4070s... [cut: 930 more bytes]", text);
+	assert_int_equal(strlen(cell), sizeof cell - 1);
+	assert_string_equal(cell, want);
+	free(text);
+	free(want);
+	rowset_free(rs);
+}
+
 static void test_json_types(void **state)
 {
 	rowset *rs = typed_rows();
@@ -186,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_table_ints_and_text),
 		cmocka_unit_test(test_json_types),
 		cmocka_unit_test(test_jsonl_lines),
+		cmocka_unit_test(test_long_text_cells),
 		cmocka_unit_test(test_select_keeps_units),
 		cmocka_unit_test(test_every_column_described),
 	};
