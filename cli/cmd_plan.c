@@ -1,4 +1,5 @@
 /* clustersim plan: which cluster shape to rent for the scenario's job. */
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
@@ -17,22 +18,31 @@
 
 static const char usage_text[] =
 	"usage: clustersim plan SCENARIO.json [--deadline-h H] [--budget-usd D] [--top K] [--no-prune]\n"
-	"                       [--format table|csv|json|jsonl] [--set PATH=VALUE]... [--seed N]\n"
-	"                       [--catalog FILE]... [--columns LIST] [-o FILE]\n\n"
+	"                       [--show front|all] [--tie F] [--format table|csv|json|jsonl]\n"
+	"                       [--set PATH=VALUE]... [--seed N] [--catalog FILE]... [--columns LIST]\n"
+	"                       [-o FILE]\n\n"
 	"Searches the scenario's cluster shapes (its `search` block: presets, GPUs, providers,\n"
-	"price types and node counts; without one, its candidates) for the best plan on each and\n"
-	"prints the answer first: the cheapest and the fastest shape that meet the objective, and\n"
-	"for each of the top choices one line of why, then the time/cost Pareto front.\n"
+	"price types, node counts and spot preemptions; without one, its candidates) for the best\n"
+	"plan on each and prints the answer first: the cheapest and the fastest shape that meet the\n"
+	"objective, for each of the top choices one line of why, and, when spot shapes were\n"
+	"searched, what spot saves against on-demand at P50 and P90; then the time/cost Pareto front.\n"
 	"  --deadline-h H    the run must finish within H hours (over objective.deadline_h)\n"
 	"  --budget-usd D    the run must cost at most D dollars (over objective.budget_usd)\n"
 	"  --top K           why lines for the K cheapest choices on the front (default 3)\n"
 	"  --no-prune        evaluate every priced shape (no lower-bound pruning)\n"
-	"  --format F        table (on a terminal), csv (otherwise), json or jsonl: the front's rows\n"
-	"  --columns a,b,c   the front's columns (all: every column; help: the list)\n"
-	"  -o, --output FILE write the front to FILE (atomically); the answer stays on standard output\n"
+	"  --show all        rows for every shape, the front's first: its fate and, off the front,\n"
+	"                    fate_reason says why (default: front, the front's rows only)\n"
+	"  --tie F           P50 times within the fraction F of each other are a tie, and a tie goes\n"
+	"                    to the cheaper shape (over search.tie_tolerance; default 0.01; 0: only\n"
+	"                    the Monte Carlo noise)\n"
+	"  --format F        table (on a terminal), csv (otherwise), json or jsonl: the rows\n"
+	"  --columns a,b,c   the rows' columns (all: every column; help: the list)\n"
+	"  -o, --output FILE write the rows to FILE (atomically); the answer stays on standard output\n"
 	"  -h, --help        print this help\n\n"
-	"The front has run's columns plus global_batch_tokens, front, plan_rank and why\n"
-	"(docs/plan.md). How many shapes were evaluated and skipped goes to standard error.\n"
+	"The rows have run's columns plus global_batch_tokens, front, plan_rank, why, price_type,\n"
+	"fate, fate_reason and candidate_json (`clustersim run SCENARIO --set\n"
+	"'candidates=[candidate_json]'` evaluates that shape alone; docs/plan.md). How many\n"
+	"shapes were evaluated and skipped, and why, goes to standard error.\n"
 	"Serving (an inference workload): each shape gets serving.replicas (\"auto\": the fewest\n"
 	"that meet serving.slo at the offered rate), compared on dollars per hour and TTFT P99.\n"
 	"Exit status: 0 when some shape is ok, 1 when none is, 2 for bad usage or bad input.\n";
@@ -62,6 +72,32 @@ static int check_budget(const char *cmd, const char *arg, struct cs_error *err)
 	return read_positive(cmd, "budget-usd", arg, 1e13, &v, err);
 }
 
+/* --show front|all */
+static int check_show(const char *cmd, const char *arg, struct cs_error *err)
+{
+	if (strcmp(arg, "front") != 0 && strcmp(arg, "all") != 0)
+		return cli_usage_error(err, cmd, "--show expects front or all, got '%.40s'", arg);
+	return 0;
+}
+
+/* --tie F: a fraction from 0 to 0.5, as search.tie_tolerance */
+static int read_tie(const char *cmd, const char *arg, double *out, struct cs_error *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !(v >= 0) || v > 0.5)
+		return cli_usage_error(err, cmd, "--tie expects a fraction from 0 to 0.5 (0.01: 1%%), got '%.40s'", arg);
+	*out = v;
+	return 0;
+}
+
+static int check_tie(const char *cmd, const char *arg, struct cs_error *err)
+{
+	double v;
+	return read_tie(cmd, arg, &v, err);
+}
+
 static int check_top(const char *cmd, const char *arg, struct cs_error *err)
 {
 	double v;
@@ -82,6 +118,20 @@ static bool get_shape(void *ctx, size_t i, struct cluster_spec *c)
 {
 	const struct shape_ctx *s = ctx;
 	return space_shape(s->space, s->cat, i, c, NULL, 0);
+}
+
+/* Why shape i cannot be made, its name and the price type it asks for. */
+static void unresolved_shape(void *ctx, size_t i, char *name, size_t name_size, char *why, size_t why_size,
+			     enum price_type *type)
+{
+	const struct shape_ctx *s = ctx;
+	struct cluster_spec *c = xmalloc(sizeof *c);
+	space_shape_name(s->space, i, name, name_size);
+	bool resolved = space_shape(s->space, s->cat, i, c, why, why_size);
+	assert(!resolved);  /* it failed once, and the catalog does not change */
+	(void)resolved;
+	*type = space_shape_price_type(s->space, i);
+	free(c);
 }
 
 /* ---- progress and interruption ---- */
@@ -137,7 +187,9 @@ static void progress_end(struct progress *g)
 }
 
 /* The plan columns after the result kind's. */
-static const char *const plan_columns[] = { "global_batch_tokens", "front", "plan_rank", "why" };
+static const char *const plan_columns[] = { "global_batch_tokens", "front", "plan_rank", "why",
+					    /* additions: every shape's fate (--show all), and how to run it alone */
+					    "price_type", "fate", "fate_reason", "candidate_json" };
 
 static rowset *front_rowset(enum result_kind kind)
 {
@@ -196,6 +248,14 @@ static void say_point(FILE *f, const char *label, const struct plan_point *p)
 	fputc('\n', f);
 }
 
+/* What spot saves against on-demand, when spot shapes were searched. */
+static void print_spot(FILE *f, const struct plan_outcome *o)
+{
+	char line[1024];
+	if (plan_spot(o, line, sizeof line))
+		fprintf(f, "%s\n", line);
+}
+
 /* The answer: the verdict lines, then a why line for each top choice. */
 static void print_answer(FILE *f, const struct plan_outcome *o, const struct objective_spec *obj, int top)
 {
@@ -208,8 +268,10 @@ static void print_answer(FILE *f, const struct plan_outcome *o, const struct obj
 		snprintf(what + used, sizeof what - used, "%sthe budget of %s", used ? " and " : "", usd);
 	}
 	if (o->n_front_p50 == 0) {
-		fprintf(f, "no shape gives an ok, priced run%s: see the status and reason of each with clustersim run\n",
-			o->n > 0 && o->points[0].result.kind == RESULT_INFERENCE ? " that meets the SLO" : "");
+		fprintf(f, "no shape gives an ok, priced run%s: --show all gives each shape's fate and reason, and the "
+			"candidate that clustersim run --set 'candidates=[...]' evaluates alone\n",
+			o->serving ? " that meets the SLO" : "");
+		print_spot(f, o);
 		return;
 	}
 	if (o->objective_given && !o->objective_met)
@@ -231,11 +293,15 @@ static void print_answer(FILE *f, const struct plan_outcome *o, const struct obj
 			say_point(f, label, &o->points[o->fastest]);
 		}
 	}
+	char line[1024];
+	if (plan_fastest_tie(o, line, sizeof line))
+		fprintf(f, "  (%s)\n", line);
 	for (size_t k = 0; k < o->n_front_p50 && k < (size_t)top; k++) {
 		char why[1024];
 		plan_why(o, k, why, sizeof why);
 		fprintf(f, "  %zu. %s\n", k + 1, why);
 	}
+	print_spot(f, o);
 }
 
 /* Serving with "mix": the cheapest mix of two GPU types, or why there is none. */
@@ -268,6 +334,96 @@ static void print_mix(FILE *f, const struct plan_problem *p, const struct plan_o
 	fprintf(f, "; %d mixes simulated\n", m.simulated);
 }
 
+/* The shapes evaluated that are not ok, by status, on standard error (the
+ * line before gives the others by fate): with them, every shape counted. */
+static void print_not_ok(const struct plan_outcome *o)
+{
+	size_t by[OUTCOME_ERROR + 1] = { 0 }, slo = 0, n = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		const struct plan_point *pt = &o->points[i];
+		if (pt->fate != PLAN_EVALUATED)
+			continue;
+		if (pt->result.outcome != OUTCOME_OK)
+			by[pt->result.outcome]++, n++;
+		else if (pt->result.kind == RESULT_INFERENCE && !pt->result.serve.slo_met)
+			slo++, n++;
+	}
+	if (n == 0)
+		return;
+	fprintf(stderr, "plan: %zu of the %zu evaluated %s not ok:", n, o->fate_count[PLAN_EVALUATED],
+		n == 1 ? "is" : "are");
+	const char *sep = " ";
+	for (int k = OUTCOME_OK + 1; k <= OUTCOME_ERROR; k++)
+		if (by[k] > 0) {
+			fprintf(stderr, "%s%zu %s", sep, by[k], outcome_names[k]);
+			sep = ", ";
+		}
+	if (slo > 0)
+		fprintf(stderr, "%s%zu miss the SLO", sep, slo);
+	fprintf(stderr, "; --show all gives each shape's reason\n");
+}
+
+/* What a row needs besides the point. */
+struct row_ctx {
+	const struct plan_outcome *o;
+	const struct scenario *s;
+	struct shape_ctx *ctx;
+	const struct objective_spec *obj;
+	struct cluster_spec *c;            /* scratch */
+};
+
+/* One shape's row: run's columns when it was evaluated (else the shape's
+ * name, its size when it resolved, and no status), then plan's. */
+static void write_row(rowset *rs, const struct row_ctx *x, size_t i)
+{
+	const struct plan_point *pt = &x->o->points[i];
+	const struct scenario *s = x->s;
+	char text[1024];
+	if (pt->fate == PLAN_EVALUATED && get_shape(x->ctx, i, x->c)) {
+		struct job job = { .kind = s->workload.kind, .workload = &s->workload, .cluster = x->c,
+				   .monte_carlo = &s->monte_carlo, .objective = x->obj, .scenario = s->name,
+				   .seed = s->seed, .row_id = i };
+		results_row(rs, &job, &pt->result);
+	} else {
+		/* never evaluated: no status, no reason of run's (fate and fate_reason say why) */
+		rowset_add_row(rs);
+		rowset_text(rs, "scenario", s->name);
+		rowset_text(rs, "candidate", pt->name);
+		rowset_int(rs, "row_id", (int64_t)i);
+		rowset_int(rs, "seed", (int64_t)s->seed);
+		if (pt->fate != PLAN_UNRESOLVED) {
+			rowset_text(rs, "gpu", pt->gpu);
+			rowset_int(rs, "gpus", pt->gpus);
+			if (rowset_find(rs, "nodes") >= 0)
+				rowset_int(rs, "nodes", pt->nodes);
+		}
+	}
+	if (pt->result.kind == RESULT_TRAINING && pt->result.train.tokens_per_step > 0)
+		rowset_int(rs, "global_batch_tokens", (int64_t)pt->result.train.tokens_per_step);
+	if (pt->front_p50 || pt->front_p90) {
+		if (pt->result.kind == RESULT_INFERENCE)
+			rowset_text(rs, "front", "yes");  /* one figure each: one front */
+		else
+			rowset_text(rs, "front", pt->front_p50 && pt->front_p90 ? "p50+p90" : pt->front_p50 ? "p50" : "p90");
+	}
+	if (pt->rank > 0) {
+		rowset_int(rs, "plan_rank", pt->rank);
+		plan_why(x->o, (size_t)pt->rank - 1, text, sizeof text);
+		rowset_text(rs, "why", text);
+	}
+	rowset_text(rs, "price_type", price_type_names[pt->price_type]);
+	rowset_text(rs, "fate", plan_fate_ids[pt->fate]);
+	plan_reason(x->o, i, text, sizeof text);
+	rowset_text(rs, "fate_reason", text);
+	char *json = space_shape_json(s->space, i);
+	if (json == NULL) {
+		fputs("clustersim: out of memory writing a candidate\n", stderr);
+		exit(EXIT_RUNTIME);
+	}
+	rowset_text(rs, "candidate_json", json);
+	free(json);
+}
+
 static int plan_exec(struct cli_call *call, struct cs_error *err)
 {
 	const struct scenario *s = &call->scenario;
@@ -285,6 +441,11 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		read_positive("plan", "budget-usd", v, 1e13, &obj.budget_usd, err);
 	if ((v = cli_value(call, 'K')) != NULL)
 		read_positive("plan", "top", v, 1000, &top, err);
+	/* the tie tolerance: --tie, else search.tie_tolerance, else the default; 0 given: none */
+	double tie = space_tie_tolerance(s->space);
+	if ((v = cli_value(call, 'T')) != NULL)
+		read_tie("plan", v, &tie, err);
+	bool show_all = (v = cli_value(call, 'W')) != NULL && strcmp(v, "all") == 0;
 
 	if (s->workload.kind == WORKLOAD_INFERENCE) {
 		if (cli_value(call, 'd') != NULL || cli_value(call, 'b') != NULL)
@@ -304,6 +465,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		.workload = &s->workload, .monte_carlo = &s->monte_carlo, .objective = obj,
 		.scenario = s->name, .seed = s->seed, .n_shapes = space_count(s->space),
 		.shape = get_shape, .shape_ctx = &ctx, .no_prune = cli_value(call, 'P') != NULL,
+		.unresolved = unresolved_shape, .tie_tolerance = tie < 0 ? 0 : tie == 0 ? -1 : tie,
 	};
 	struct plan_outcome o;
 	struct timespec t0, t1;
@@ -343,31 +505,17 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		if (o.fate_count[f] > 0)
 			fprintf(stderr, ", %zu %s", o.fate_count[f], plan_fate_names[f]);
 	fprintf(stderr, "; %zu on the front; %.2f s\n", o.n_front, elapsed);
+	print_not_ok(&o);
 
-	/* the front's rows */
+	/* the rows: the front's, then with --show all every other shape's */
 	rowset *rs = front_rowset(evaluate_result_kind(s->workload.kind, false));
 	struct cluster_spec *c = xmalloc(sizeof *c);
-	for (size_t k = 0; k < o.n_front; k++) {
-		const struct plan_point *pt = &o.points[o.front[k]];
-		if (!get_shape(&ctx, o.front[k], c))
-			continue;
-		struct job job = { .kind = s->workload.kind, .workload = &s->workload, .cluster = c,
-				   .monte_carlo = &s->monte_carlo, .objective = &obj, .scenario = s->name,
-				   .seed = s->seed, .row_id = o.front[k] };
-		results_row(rs, &job, &pt->result);
-		if (pt->result.kind == RESULT_TRAINING && pt->result.train.tokens_per_step > 0)
-			rowset_int(rs, "global_batch_tokens", (int64_t)pt->result.train.tokens_per_step);
-		if (pt->result.kind == RESULT_INFERENCE)
-			rowset_text(rs, "front", "yes");  /* one figure each: one front */
-		else
-			rowset_text(rs, "front", pt->front_p50 && pt->front_p90 ? "p50+p90" : pt->front_p50 ? "p50" : "p90");
-		if (pt->rank > 0) {
-			char why[1024];
-			rowset_int(rs, "plan_rank", pt->rank);
-			plan_why(&o, (size_t)pt->rank - 1, why, sizeof why);
-			rowset_text(rs, "why", why);
-		}
-	}
+	struct row_ctx rc = { .o = &o, .s = s, .ctx = &ctx, .obj = &obj, .c = c };
+	for (size_t k = 0; k < o.n_front; k++)
+		write_row(rs, &rc, o.front[k]);
+	for (size_t i = 0; show_all && i < o.n; i++)
+		if (!o.points[i].front_p50 && !o.points[i].front_p90)
+			write_row(rs, &rc, i);
 	free(c);
 
 	enum output_format fmt = cli_format(&call->o);
@@ -381,9 +529,13 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		fputc('\n', stdout);
 	struct cli_options wo = call->o;
 	if (wo.columns == NULL && fmt == FORMAT_TABLE && to_stdout)
-		wo.columns = "plan_rank,candidate,gpu,gpus,tp,pp,dp,wall_time_p50_h,cost_usd_p50,front";
+		wo.columns = show_all ? "plan_rank,candidate,status,gpus,tp,pp,dp,wall_time_p50_h,wall_time_p90_h,"
+					"cost_usd_p50,cost_usd_p90,front,fate,fate_reason"
+				      : "plan_rank,candidate,gpu,gpus,tp,pp,dp,wall_time_p50_h,cost_usd_p50,front";
 	if (s->workload.kind == WORKLOAD_INFERENCE && wo.columns != NULL && call->o.columns == NULL)
-		wo.columns = "plan_rank,candidate,gpu,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,front";
+		wo.columns = show_all ? "plan_rank,candidate,status,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,"
+					"front,fate,fate_reason"
+				      : "plan_rank,candidate,gpu,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,front";
 	if (cli_write(&wo, rs, err) < 0)
 		status = cli_status(err);
 	else if (o.n_front == 0) {
@@ -401,6 +553,8 @@ static const struct cli_option plan_options[] = {
 	{ .name = "budget-usd", .key = 'b', .takes_value = true, .check = check_budget },
 	{ .name = "top", .key = 'K', .takes_value = true, .check = check_top },
 	{ .name = "no-prune", .key = 'P' },
+	{ .name = "show", .key = 'W', .takes_value = true, .check = check_show },
+	{ .name = "tie", .key = 'T', .takes_value = true, .check = check_tie },
 	{ .name = NULL },
 };
 

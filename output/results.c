@@ -842,6 +842,10 @@ static const struct results_column columns[] = {
 	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90); serving: yes (one front of TTFT P99 and USD per hour)" },
 	{ "plan_rank", UNIT_COUNT, "rank", "place on the P50 front by cost, 1 the cheapest (empty off it)" },
 	{ "why", UNIT_TEXT, "text", "why this shape is a choice, against its neighbour on the front" },
+	{ "price_type", UNIT_TEXT, "text", "the shape's price type: on-demand, spot or reserved (the one it asks for when the catalog cannot make it)" },
+	{ "fate", UNIT_TEXT, "text", "what the search did with the shape: evaluated, or why not: unresolved, unpriced, no_memory, past_deadline, over_budget, dominated" },
+	{ "fate_reason", UNIT_TEXT, "text", "why the shape is not on the front, with the figures (empty on it)" },
+	{ "candidate_json", UNIT_TEXT, "text", "the candidate object of the shape: clustersim run SCENARIO --set 'candidates=[candidate_json]' evaluates it alone" },
 	/* inference */
 	{ "replicas", UNIT_COUNT, "count", "model replicas serving requests" },
 	{ "rate_per_s", UNIT_NUMBER, "requests/s", "request arrival rate" },

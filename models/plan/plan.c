@@ -19,6 +19,12 @@ const char *const plan_fate_names[] = {
 	[PLAN_OVER_BUDGET] = "over the budget", [PLAN_DOMINATED] = "dominated", [PLAN_FATE_COUNT] = NULL,
 };
 
+const char *const plan_fate_ids[] = {
+	[PLAN_EVALUATED] = "evaluated", [PLAN_UNRESOLVED] = "unresolved", [PLAN_UNPRICED] = "unpriced",
+	[PLAN_NO_MEMORY] = "no_memory", [PLAN_PAST_DEADLINE] = "past_deadline", [PLAN_OVER_BUDGET] = "over_budget",
+	[PLAN_DOMINATED] = "dominated", [PLAN_FATE_COUNT] = NULL,
+};
+
 static bool is_training(const struct workload_spec *w)
 {
 	return w->kind == WORKLOAD_TRAINING || w->kind == WORKLOAD_FINETUNE;
@@ -37,27 +43,32 @@ static bool is_training(const struct workload_spec *w)
  * Adam's states (2 + 2 + 12 bytes per parameter, ZeRO section 3.1) at
  * least once across all GPUs, whatever the plan.
  */
+/* The memory the model needs at least once across all GPUs (0: no bound):
+ * serving, one copy of the weights; a full training run, weights,
+ * gradients and optimizer states. */
+static double memory_need_bytes(const struct workload_spec *w)
+{
+	if (w->kind == WORKLOAD_INFERENCE) {
+		enum precision wp = w->serving.has_weight_precision ? w->serving.weight_precision : w->train.precision;
+		return transformer_params_total(&w->train.model) * precision_bytes(wp);
+	}
+	if (!is_training(w) || w->train.is_finetune)
+		return 0;
+	return transformer_params_total(&w->train.model) *
+	       (TRAIN_WEIGHT_BYTES + TRAIN_GRAD_BYTES + train_optimizer_bytes(w->train.plan.optimizer_moments));
+}
+
 bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, double *time_lb_s,
 		 double *cost_lb_usd)
 {
 	*time_lb_s = 0;
 	*cost_lb_usd = 0;
-	if (w->kind == WORKLOAD_INFERENCE) {
-		/* one copy of the weights must fit in all the GPUs' memory */
-		enum precision wp = w->serving.has_weight_precision ? w->serving.weight_precision : w->train.precision;
-		return transformer_params_total(&w->train.model) * precision_bytes(wp) <=
-		       (double)cluster_gpus(c) * c->gpu.memory_bytes;
-	}
+	double gpus = (double)cluster_gpus(c);
+	if (memory_need_bytes(w) > gpus * c->gpu.memory_bytes)
+		return false;
 	if (!is_training(w))
 		return true;
 	const struct train_spec *t = &w->train;
-	double gpus = (double)cluster_gpus(c);
-	if (!t->is_finetune) {
-		double need = transformer_params_total(&t->model) *
-			      (TRAIN_WEIGHT_BYTES + TRAIN_GRAD_BYTES + train_optimizer_bytes(t->plan.optimizer_moments));
-		if (need > gpus * c->gpu.memory_bytes)
-			return false;
-	}
 	if (c->gpu.peak_flops[t->precision] <= 0)
 		return true;  /* the precision is missing: evaluate says so */
 	struct roofline k;
@@ -227,7 +238,7 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 	memset(out, 0, sizeof *out);
 	out->points = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *out->points);
 	out->n = p->n_shapes;
-	out->cheapest = out->fastest = -1;
+	out->cheapest = out->fastest = out->fastest_strict = -1;
 	run->pr.total = p->n_shapes;
 	for (size_t i = 0; i < p->n_shapes; i++) {
 		struct plan_point *pt = &out->points[i];
@@ -236,20 +247,36 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 			if (!report(p, run))
 				goto out;
 		}
+		pt->beaten_by = -1;
+		pt->preemptions_per_instance_h = -1;
 		if (!p->shape(p->shape_ctx, i, c)) {
 			pt->fate = PLAN_UNRESOLVED;
+			if (p->unresolved != NULL)
+				p->unresolved(p->shape_ctx, i, pt->name, sizeof pt->name, pt->note, sizeof pt->note,
+					      &pt->price_type);
+			else
+				text_setf(pt->note, sizeof pt->note, "the catalog cannot make this shape");
 			continue;
 		}
 		snprintf(pt->name, sizeof pt->name, "%s", c->name);
 		snprintf(pt->gpu, sizeof pt->gpu, "%s", c->gpu.id.name);
 		pt->nodes = c->nodes;
 		pt->gpus = cluster_gpus(c);
+		pt->price_type = c->price.type;
+		pt->preemptions_per_instance_h = c->price.type == PRICE_SPOT ? c->price.preemptions_per_instance_h : -1;
 		if (!c->price.known) {
 			pt->fate = PLAN_UNPRICED;
+			if (c->price.missing[0])
+				text_setf(pt->note, sizeof pt->note, "%s", c->price.missing);
+			else
+				text_setf(pt->note, sizeof pt->note, "no price: the catalog has none for %s (no provider "
+					 "rents it); a candidate with price.usd_per_gpu_hour as a base includes it", c->name);
 			continue;
 		}
 		if (!plan_bounds(p->workload, c, &pt->time_lb_s, &pt->cost_lb_usd) && !p->no_prune) {
 			pt->fate = PLAN_NO_MEMORY;
+			pt->mem_need_bytes = memory_need_bytes(p->workload);
+			pt->mem_have_bytes = (double)pt->gpus * c->gpu.memory_bytes;
 			continue;
 		}
 		ord[n_ord++] = (struct order){ .i = i, .cost = pt->cost_lb_usd, .time = pt->time_lb_s };
@@ -302,11 +329,16 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 				pt->fate = PLAN_OVER_BUDGET;
 				continue;
 			}
-			/* P90 figures of a feasible point bound both fronts: its P50 <= P90 <= s's bounds */
+			/* P90 figures of a feasible point bound both fronts: its P50 <= P90 <= s's bounds.
+			 * Only a shape of the same price type rules one out, so the
+			 * cheapest of each type (plan_spot) is exact too. */
 			bool dominated = false;
 			for (size_t f = 0; f < n_feasible && !dominated; f++) {
 				const struct plan_point *q = &out->points[feasible[f]];
-				dominated = dominates(t90(q), c90(q), pt->time_lb_s, pt->cost_lb_usd);
+				dominated = q->price_type == pt->price_type &&
+					    dominates(t90(q), c90(q), pt->time_lb_s, pt->cost_lb_usd);
+				if (dominated)
+					pt->beaten_by = (long)feasible[f];
 			}
 			if (dominated) {
 				pt->fate = PLAN_DOMINATED;
@@ -358,8 +390,17 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		for (size_t b = 0; b < n_feasible && !(d50 && d90); b++) {
 			const struct plan_point *pb = &out->points[feasible[b]];
 			bool dup = b < a && same_deployment(pb, pa);
-			d50 = d50 || dup || dominates(t50(pb), c50(pb), t50(pa), c50(pa));
+			bool b50 = dup || dominates(t50(pb), c50(pb), t50(pa), c50(pa));
+			if (b50 && !d50) {
+				pa->beaten_by = (long)feasible[b];
+				pa->same_deployment = dup;
+			}
+			d50 = d50 || b50;
 			d90 = d90 || dup || dominates(t90(pb), c90(pb), t90(pa), c90(pa));
+		}
+		if (!d50 || !d90) {
+			pa->beaten_by = -1;
+			pa->same_deployment = false;
 		}
 		pa->front_p50 = !d50;
 		pa->front_p90 = !d90;
@@ -394,7 +435,7 @@ static void stopped(struct plan_outcome *out, const struct search_run *run)
 		out->points[i].front_p50 = out->points[i].front_p90 = false;
 	out->front = xcalloc(1, sizeof *out->front);
 	out->n_front = out->n_front_p50 = 0;
-	out->cheapest = out->fastest = -1;
+	out->cheapest = out->fastest = out->fastest_strict = -1;
 	out->stop = run->stop;
 	text_setf(out->stop_reason, sizeof out->stop_reason, "%s", run->reason);
 	out->progress = run->pr;
@@ -428,6 +469,14 @@ void plan_search(const struct plan_problem *p, struct plan_outcome *out)
 		}
 	}
 	out->progress = run.pr;
+	out->objective = out->objective_met ? p->objective : none;
+	out->tie_tolerance = p->tie_tolerance == 0 ? PLAN_TIE_DEFAULT : p->tie_tolerance < 0 ? 0 : p->tie_tolerance;
+	out->trials = p->monte_carlo != NULL && p->monte_carlo->trials > 0 ? p->monte_carlo->trials : 1;
+	out->serving = p->workload->kind == WORKLOAD_INFERENCE;
+	if (out->serving) {
+		out->slo_ttft_p99_ms = p->workload->serving.slo_ttft_p99_ms;
+		out->slo_tpot_p99_ms = p->workload->serving.slo_tpot_p99_ms;
+	}
 	out->front = xcalloc(out->n ? out->n : 1, sizeof *out->front);
 	for (size_t i = 0; i < out->n; i++)
 		if (out->points[i].front_p50 || out->points[i].front_p90)
@@ -439,9 +488,46 @@ void plan_search(const struct plan_problem *p, struct plan_outcome *out)
 		if (out->points[out->front[k]].front_p50)
 			out->points[out->front[k]].rank = (int)++out->n_front_p50;
 	if (out->n_front_p50 > 0) {
+		/* the fastest: the cheapest point of the front whose time ties with the least */
 		out->cheapest = (long)out->front[0];
-		out->fastest = (long)out->front[out->n_front_p50 - 1];
+		out->fastest = out->fastest_strict = (long)out->front[out->n_front_p50 - 1];
+		for (size_t k = 0; k < out->n_front_p50; k++)
+			if (plan_tie(out, out->front[k], (size_t)out->fastest_strict)) {
+				out->fastest = (long)out->front[k];
+				break;
+			}
 	}
+}
+
+/* The standard error of a point's P50 time over o->trials trials: the
+ * spread is taken as normal, sigma = (P90 - P50) / z(0.9), z(0.9) =
+ * 1.2816, and the sample median's standard error is sqrt(pi / 2) sigma /
+ * sqrt(n) (its large-sample variance pi sigma^2 / (2n) for a normal
+ * sample). 0 for a point drawn once (no failures, no preemptions: P50 =
+ * P90) and for a service (one simulation). */
+static double p50_noise_s(const struct plan_outcome *o, const struct plan_point *p)
+{
+	if (serving(p) || o->trials < 2)
+		return 0;
+	double spread = t90(p) - t50(p);
+	return spread > 0 ? 1.2533141373155003 * spread / 1.2815515655446004 / sqrt((double)o->trials) : 0;
+}
+
+/* Why a and b tie (see plan_tie): 1 within the tolerance, 2 within the
+ * noise only; 0 no tie. */
+static int tie_kind(const struct plan_outcome *o, const struct plan_point *a, const struct plan_point *b)
+{
+	double d = fabs(t50(a) - t50(b));
+	if (d <= o->tie_tolerance * fmin(t50(a), t50(b)))
+		return 1;
+	if (d <= 2 * hypot(p50_noise_s(o, a), p50_noise_s(o, b)))
+		return 2;
+	return 0;
+}
+
+bool plan_tie(const struct plan_outcome *o, size_t a, size_t b)
+{
+	return tie_kind(o, &o->points[a], &o->points[b]) != 0;
 }
 
 void plan_outcome_release(struct plan_outcome *out)
@@ -449,7 +535,7 @@ void plan_outcome_release(struct plan_outcome *out)
 	free(out->points);
 	free(out->front);
 	memset(out, 0, sizeof *out);
-	out->cheapest = out->fastest = -1;
+	out->cheapest = out->fastest = out->fastest_strict = -1;
 }
 
 /* "45 min", "37.5 h", "1248 h". */
@@ -511,10 +597,26 @@ static void say_plan_difference(const struct plan_point *a, const struct plan_po
 			 ga < gb ? gb / ga : ga / gb, ga < gb ? "fewer" : "more");
 }
 
+/* " (a tie: within the 1% tolerance)" when a and b tie, else "". */
+static void say_tie(const struct plan_outcome *o, const struct plan_point *a, const struct plan_point *b, char *buf,
+		    size_t size)
+{
+	switch (tie_kind(o, a, b)) {
+	case 1:
+		snprintf(buf, size, " (a tie: within the %g%% tolerance)", o->tie_tolerance * 100);
+		break;
+	case 2:
+		snprintf(buf, size, " (a tie: within the Monte Carlo noise)");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
 /* The why line of a service: dollars per hour and TTFT P99 against its neighbour. */
 static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 {
-	char more[48], usd[48];
+	char more[48], usd[48], tie[64];
 	const struct plan_point *a = &o->points[o->front[k]];
 	const struct serve_result *sa = &a->result.serve;
 	say_usd(c50(a), usd, sizeof usd);
@@ -527,16 +629,18 @@ static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_
 	const struct plan_point *b = &o->points[o->front[k == 0 ? 1 : k - 1]];
 	if (k == 0) {
 		say_more(c50(b), c50(a), more, sizeof more);
+		say_tie(o, b, a, tie, sizeof tie);
 		text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, the cheapest; the next faster, "
-			 "%s, has TTFT P99 %.0f ms instead of %.0f %s it", a->name, sa->replicas,
+			 "%s, has TTFT P99 %.0f ms instead of %.0f%s %s it", a->name, sa->replicas,
 			 sa->replicas == 1 ? "" : "s", sa->gpus_used, usd, b->name, b->result.serve.m.ttft_ms.p99,
-			 sa->m.ttft_ms.p99, more);
+			 sa->m.ttft_ms.p99, tie, more);
 		return;
 	}
 	say_more(c50(a), c50(b), more, sizeof more);
-	text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs), TTFT P99 %.0f ms, %s %s at %.0f ms",
-		 a->name, sa->replicas, sa->replicas == 1 ? "" : "s", sa->gpus_used, sa->m.ttft_ms.p99, more, b->name,
-		 b->result.serve.m.ttft_ms.p99);
+	say_tie(o, a, b, tie, sizeof tie);
+	text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs), TTFT P99 %.0f ms%s, %s %s at %.0f ms",
+		 a->name, sa->replicas, sa->replicas == 1 ? "" : "s", sa->gpus_used, sa->m.ttft_ms.p99, tie, more,
+		 b->name, b->result.serve.m.ttft_ms.p99);
 }
 
 void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
@@ -545,7 +649,7 @@ void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 		why_serving(o, k, buf, size);
 		return;
 	}
-	char ta[32], tb[32], more[48], diff[160], usd[48];
+	char ta[32], tb[32], more[48], diff[160], usd[48], tie[64];
 	assert(k < o->n_front_p50);
 	const struct plan_point *a = &o->points[o->front[k]];
 	say_time(t50(a), ta, sizeof ta);
@@ -561,15 +665,259 @@ void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 		say_time(t50(b), tb, sizeof tb);
 		say_more(c50(b), c50(a), more, sizeof more);
 		say_plan_difference(b, a, diff, sizeof diff);
-		text_setf(buf, size, "%s finishes in %s for %s, the cheapest; the next faster, %s, takes %s %s it%s",
-			 a->name, ta, usd, b->name, tb, more, diff);
+		say_tie(o, b, a, tie, sizeof tie);
+		text_setf(buf, size, "%s finishes in %s for %s, the cheapest; the next faster, %s, takes %s%s %s it%s",
+			 a->name, ta, usd, b->name, tb, tie, more, diff);
 		return;
 	}
 	const struct plan_point *b = &o->points[o->front[k - 1]];
 	say_time(t50(b), tb, sizeof tb);
 	say_more(c50(a), c50(b), more, sizeof more);
 	say_plan_difference(a, b, diff, sizeof diff);
-	text_setf(buf, size, "%s finishes in %s %s %s in %s%s", a->name, ta, more, b->name, tb, diff);
+	say_tie(o, a, b, tie, sizeof tie);
+	text_setf(buf, size, "%s finishes in %s%s %s %s in %s%s", a->name, ta, tie, more, b->name, tb, diff);
+}
+
+bool plan_fastest_tie(const struct plan_outcome *o, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (o->fastest < 0 || o->fastest == o->fastest_strict)
+		return false;
+	const struct plan_point *a = &o->points[o->fastest], *b = &o->points[o->fastest_strict];
+	char more[48], tie[64];
+	say_more(c50(b), c50(a), more, sizeof more);
+	say_tie(o, b, a, tie, sizeof tie);
+	if (serving(a))
+		text_setf(buf, size, "%s has a TTFT P99 of %.0f ms, %.2g%% less, %s %s%s, and a tie goes to the cheaper "
+			 "shape", b->name, t50(b) * 1e3, (1 - t50(b) / t50(a)) * 100, more, a->name, tie);
+	else
+		text_setf(buf, size, "%s is %.3g h (%.2g%%) faster %s %s%s, and a tie goes to the cheaper shape", b->name,
+			 (t50(a) - t50(b)) / 3600, (1 - t50(b) / t50(a)) * 100, more, a->name, tie);
+	return true;
+}
+
+/* Why an evaluated point is not on the front (see plan_reason). */
+static void reason_evaluated(const struct plan_outcome *o, const struct plan_point *pt, char *buf, size_t size)
+{
+	const struct result *r = &pt->result;
+	char t[32], usd[48], tb[32], ub[48];
+	if (r->outcome != OUTCOME_OK) {
+		bool spot_rate = r->outcome == OUTCOME_UNSUPPORTED && pt->price_type == PRICE_SPOT &&
+				 pt->preemptions_per_instance_h < 0;
+		text_setf(buf, size, "%s: %s%s", outcome_names[r->outcome], r->reason[0] ? r->reason : "no reason given",
+			 spot_rate ? "; in a search, search.spot gives every spot shape its preemptions" : "");
+		return;
+	}
+	if (serving(pt)) {
+		if (!r->serve_usd.priced)
+			text_setf(buf, size, "ok, but no dollars per hour: %s", r->reason);
+		else if (!r->serve.slo_met)
+			text_setf(buf, size, "misses the SLO: TTFT P99 %.0f ms (SLO %.0f ms), TPOT P99 %.0f ms (SLO %.0f ms)"
+				 " with %d replica%s", r->serve.m.ttft_ms.p99, o->slo_ttft_p99_ms, r->serve.m.tpot_ms.p99,
+				 o->slo_tpot_p99_ms, r->serve.replicas, r->serve.replicas == 1 ? "" : "s");
+		else if (pt->front_p50 || pt->front_p90)
+			buf[0] = '\0';
+		else if (pt->beaten_by >= 0 && pt->same_deployment)
+			text_setf(buf, size, "the same deployment as %s (the extra nodes stay unused)",
+				 o->points[pt->beaten_by].name);
+		else if (pt->beaten_by >= 0) {
+			const struct plan_point *q = &o->points[pt->beaten_by];
+			say_usd(c50(q), ub, sizeof ub);
+			say_usd(c50(pt), usd, sizeof usd);
+			text_setf(buf, size, "off the front: %s is no slower and no dearer, TTFT P99 %.0f ms for %s/h "
+				 "against %.0f ms for %s/h", q->name, t50(q) * 1e3, ub, t50(pt) * 1e3, usd);
+		} else
+			text_setf(buf, size, "not on the front");
+		return;
+	}
+	if (!r->has_run || !r->run.priced) {
+		text_setf(buf, size, "ok, but no cost: %s", r->reason);
+		return;
+	}
+	say_time(t50(pt), t, sizeof t);
+	say_usd(c50(pt), usd, sizeof usd);
+	if (!pt->feasible) {
+		if (o->objective.deadline_h > 0 && t50(pt) > o->objective.deadline_h * 3600)
+			text_setf(buf, size, "misses the objective: its P50 wall time, %s, is past the deadline of %g h", t,
+				 o->objective.deadline_h);
+		else {
+			say_usd(o->objective.budget_usd, ub, sizeof ub);
+			text_setf(buf, size, "misses the objective: its P50 cost, %s, is over the budget of %s", usd, ub);
+		}
+		return;
+	}
+	if (pt->front_p50 || pt->front_p90) {
+		buf[0] = '\0';
+		return;
+	}
+	if (pt->beaten_by < 0) {
+		text_setf(buf, size, "not on the front");
+		return;
+	}
+	const struct plan_point *q = &o->points[pt->beaten_by];
+	say_time(t50(q), tb, sizeof tb);
+	say_usd(c50(q), ub, sizeof ub);
+	text_setf(buf, size, "off both fronts: %s is no slower and no dearer at P50, %s for %s against %s for %s "
+		 "(and some shape is at P90)", q->name, tb, ub, t, usd);
+}
+
+void plan_reason(const struct plan_outcome *o, size_t i, char *buf, size_t size)
+{
+	const struct plan_point *pt = &o->points[i];
+	char t[32], usd[48], tb[32], ub[48];
+	assert(size > 0);
+	buf[0] = '\0';
+	switch (pt->fate) {
+	case PLAN_EVALUATED:
+		reason_evaluated(o, pt, buf, size);
+		break;
+	case PLAN_UNRESOLVED:
+	case PLAN_UNPRICED:
+		text_setf(buf, size, "%s", pt->note);
+		break;
+	case PLAN_NO_MEMORY:
+		text_setf(buf, size, "its %ld GPUs hold %.4g GB, less than the %.4g GB that %s need at least once, "
+			 "whatever the plan", pt->gpus, pt->mem_have_bytes / 1e9, pt->mem_need_bytes / 1e9,
+			 o->serving ? "the weights"
+			 : "weights, gradients and optimizer states");
+		break;
+	case PLAN_PAST_DEADLINE:
+		say_time(pt->time_lb_s, t, sizeof t);
+		text_setf(buf, size, "its wall time is at least %s (the model FLOPs on its %ld GPUs at the best kernel rate), "
+			 "past the deadline of %g h", t, pt->gpus, o->objective.deadline_h);
+		break;
+	case PLAN_OVER_BUDGET:
+		say_usd(pt->cost_lb_usd, usd, sizeof usd);
+		say_usd(o->objective.budget_usd, ub, sizeof ub);
+		text_setf(buf, size, "its cost is at least %s (its least wall time at its price), over the budget of %s",
+			 usd, ub);
+		break;
+	case PLAN_DOMINATED: {
+		const struct plan_point *q = &o->points[pt->beaten_by];
+		say_time(t90(q), tb, sizeof tb);
+		say_usd(c90(q), ub, sizeof ub);
+		say_time(pt->time_lb_s, t, sizeof t);
+		say_usd(pt->cost_lb_usd, usd, sizeof usd);
+		text_setf(buf, size, "%s takes %s for %s at P90, no more than this shape's least wall time and cost, "
+			 "%s and %s, and less in one", q->name, tb, ub, t, usd);
+		break;
+	}
+	case PLAN_FATE_COUNT:
+		assert(0);
+	}
+}
+
+/* A tally of labels (a fate's or an outcome's name), in first-seen order. */
+enum { TALLY_MAX = 16 };
+struct tally {
+	const char *label[TALLY_MAX];
+	size_t count[TALLY_MAX];
+	int n;
+};
+
+static void tally_add(struct tally *t, const char *label)
+{
+	int k = 0;
+	while (k < t->n && strcmp(t->label[k], label) != 0)
+		k++;
+	if (k == t->n) {
+		if (t->n == TALLY_MAX)
+			return;
+		t->label[t->n++] = label;
+	}
+	t->count[k]++;
+}
+
+/* What a point came to, in a word or two, for a tally. */
+static const char *point_label(const struct plan_point *pt)
+{
+	if (pt->fate != PLAN_EVALUATED)
+		return plan_fate_names[pt->fate];
+	if (pt->result.outcome != OUTCOME_OK)
+		return outcome_names[pt->result.outcome];
+	if (!priced_ok(&pt->result))
+		return serving(pt) ? "miss the SLO" : "without a cost";
+	return pt->feasible ? "ok" : "miss the objective";
+}
+
+/* The cheapest feasible point of price type t at P50 (ties: the faster), or -1. */
+static long cheapest_of_type(const struct plan_outcome *o, enum price_type t)
+{
+	long best = -1;
+	for (size_t i = 0; i < o->n; i++) {
+		const struct plan_point *pt = &o->points[i];
+		if (!pt->feasible || pt->price_type != t)
+			continue;
+		if (best < 0 || c50(pt) < c50(&o->points[best]) ||
+		    (c50(pt) == c50(&o->points[best]) && t50(pt) < t50(&o->points[best])))
+			best = (long)i;
+	}
+	return best;
+}
+
+bool plan_spot(const struct plan_outcome *o, char *buf, size_t size)
+{
+	struct tally t = { .n = 0 };
+	size_t n_spot = 0, used = 0;
+	char ts[32], td[32], us[48], ud[48];
+	assert(size > 0);
+	buf[0] = '\0';
+	for (size_t i = 0; i < o->n; i++)
+		if (o->points[i].price_type == PRICE_SPOT) {
+			n_spot++;
+			tally_add(&t, point_label(&o->points[i]));
+		}
+	if (n_spot == 0)
+		return false;
+	long s = cheapest_of_type(o, PRICE_SPOT), d = cheapest_of_type(o, PRICE_ON_DEMAND);
+	const char *meets = o->objective.deadline_h > 0 || o->objective.budget_usd > 0 ? " and meets the objective" : "";
+	if (s < 0 || serving(&o->points[s])) {
+		used = (size_t)text_setf(buf, size, "spot: none of the %zu spot shape%s is ok%s:", n_spot,
+					n_spot == 1 ? "" : "s", meets);
+		for (int k = 0; k < t.n && used < size; k++)
+			used += (size_t)snprintf(buf + used, size - used, "%s %zu %s", k ? "," : "", t.count[k], t.label[k]);
+		if (used < size)
+			snprintf(buf + used, size - used, "; --show all gives each shape's reason");
+		return true;
+	}
+	const struct plan_point *ps = &o->points[s];
+	say_time(t50(ps), ts, sizeof ts);
+	say_usd(c50(ps), us, sizeof us);
+	if (d < 0) {
+		char ts90[32], us90[48];
+		say_time(t90(ps), ts90, sizeof ts90);
+		say_usd(c90(ps), us90, sizeof us90);
+		text_setf(buf, size, "spot: the cheapest spot shape, %s, takes %s for %s at P50 and %s for %s at P90 "
+			 "(%g preemptions an instance-hour, %d trials); no on-demand shape is ok%s to compare it with",
+			 ps->name, ts, us, ts90, us90, ps->preemptions_per_instance_h, o->trials, meets);
+		return true;
+	}
+	const struct plan_point *pd = &o->points[d];
+	say_time(t50(pd), td, sizeof td);
+	say_usd(c50(pd), ud, sizeof ud);
+	double save50 = 1 - c50(ps) / c50(pd), save90 = 1 - c90(ps) / c90(pd);
+	if (save50 > 0)
+		used = (size_t)text_setf(buf, size, "spot saves %.0f%% at P50: %s takes %s for %s against %s for %s on the "
+					"cheapest on-demand shape, %s", save50 * 100, ps->name, ts, us, td, ud, pd->name);
+	else
+		used = (size_t)text_setf(buf, size, "spot saves nothing at P50: the cheapest spot shape, %s, takes %s for %s "
+					"against %s for %s on the cheapest on-demand shape, %s", ps->name, ts, us, td, ud,
+					pd->name);
+	say_time(t90(ps), ts, sizeof ts);
+	say_usd(c90(ps), us, sizeof us);
+	say_time(t90(pd), td, sizeof td);
+	say_usd(c90(pd), ud, sizeof ud);
+	if (used < size)
+		used += (size_t)snprintf(buf + used, size - used, "; at P90 (%g preemptions an instance-hour, %d trials) "
+					 "%s for %s against %s for %s: %.0f%% %s, %.0f%% %s", ps->preemptions_per_instance_h,
+					 o->trials, ts, us, td, ud, fabs(save90) * 100, save90 >= 0 ? "less" : "more",
+					 fabs(t90(ps) / t90(pd) - 1) * 100, t90(ps) >= t90(pd) ? "longer" : "shorter");
+	if (used < size && o->objective.deadline_h > 0 && t90(ps) > o->objective.deadline_h * 3600)
+		snprintf(buf + used, size - used, "; at P90 the spot shape misses the deadline of %g h",
+			 o->objective.deadline_h);
+	else if (used < size && o->objective.budget_usd > 0 && c90(ps) > o->objective.budget_usd)
+		snprintf(buf + used, size - used, "; at P90 the spot shape is over the budget");
+	return true;
 }
 
 /* A GPU type for mixes: its cheapest shape that meets the SLO alone. */

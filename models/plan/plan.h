@@ -14,10 +14,14 @@
  * its memory must hold the weights, gradients and optimizer states once. A
  * shape is skipped when a bound already breaks the deadline or the budget,
  * when the memory cannot hold the model, or when a shape already evaluated
- * beats both of its bounds (it is then dominated, so the front and the
- * verdicts never change: tests/unit/test_plan.c compares with the
- * unpruned search). Shapes are evaluated cheapest bound first, so early
- * ones prune late ones. Never prints, never reads files: shapes come
+ * of the same price type beats both of its bounds (it is then dominated,
+ * so the front, the verdicts and the cheapest of each price type never
+ * change: tests/unit/test_plan.c compares with the unpruned search).
+ * Shapes are evaluated cheapest bound first, so early ones prune late
+ * ones. Every shape keeps its fate and plan_reason() says why it is not on
+ * the front. The fastest named is the cheapest point of the front whose
+ * P50 time ties with the least (plan_tie: a tolerance, 1% by default, or
+ * the Monte Carlo noise). Never prints, never reads files: shapes come
  * resolved through a callback (the scenario reader's space.h). The fronts
  * are O(n^2) in the shapes evaluated: fine for thousands, a sort-based
  * front would be needed past ~1e5.
@@ -35,6 +39,16 @@
 
 /* Resolve shape i into *c; false when it cannot be made (no such price). */
 typedef bool plan_shape_fn(void *ctx, size_t i, struct cluster_spec *c);
+
+/* For a shape plan_shape_fn could not make: its name into name, why, in
+ * words, into why, and the price type it asks for into *type. */
+typedef void plan_unresolved_fn(void *ctx, size_t i, char *name, size_t name_size, char *why, size_t why_size,
+				enum price_type *type);
+
+/* Two shapes whose P50 times differ by at most this fraction of the faster
+ * one's are equally fast unless plan_problem.tie_tolerance says otherwise
+ * (docs/plan.md, "Ties"). */
+#define PLAN_TIE_DEFAULT 0.01
 
 /*
  * The work one search may do (docs/plan.md, "Bounds"). Before evaluating
@@ -82,6 +96,10 @@ struct plan_problem {
 	plan_shape_fn *shape;
 	void *shape_ctx;
 	bool no_prune;                     /* evaluate every priced shape (tests, --no-prune) */
+	plan_unresolved_fn *unresolved;    /* NULL: unresolved shapes get a generic reason */
+	/* P50 times within this fraction of the faster one tie (so does a
+	 * difference within the Monte Carlo noise): 0 PLAN_TIE_DEFAULT, < 0 none */
+	double tie_tolerance;
 	plan_progress_fn *progress;        /* NULL: none */
 	void *progress_ctx;
 	/* the bounds (0: PLAN_SHAPES_MAX, PLAN_SHAPE_GPUS_MAX, PLAN_WORK_MAX; the tests' smaller) */
@@ -112,6 +130,9 @@ enum plan_fate {
 	PLAN_FATE_COUNT
 };
 extern const char *const plan_fate_names[];
+/* The same, as one word each for a column: evaluated, unresolved, unpriced,
+ * no_memory, past_deadline, over_budget, dominated. */
+extern const char *const plan_fate_ids[];
 
 struct plan_point {
 	enum plan_fate fate;
@@ -119,10 +140,17 @@ struct plan_point {
 	char gpu[CAT_NAME_MAX];
 	int nodes;
 	long gpus;
+	enum price_type price_type;        /* the price type it has or, unresolved, asks for */
+	double preemptions_per_instance_h; /* a spot price's, < 0: none */
 	double time_lb_s, cost_lb_usd;     /* the lower bounds (0: none) */
+	double mem_need_bytes, mem_have_bytes; /* the memory bound's figures (PLAN_NO_MEMORY) */
+	char note[512];                    /* unresolved or unpriced: why, in words */
 	struct result result;              /* PLAN_EVALUATED only */
 	bool feasible;                     /* ok, priced, and meets the objective at P50 */
 	bool front_p50, front_p90;         /* on the front of the feasible points */
+	long beaten_by;                    /* a feasible point that dominates it (PLAN_DOMINATED: its
+					    * bounds; evaluated: its P50 figures), or -1 */
+	bool same_deployment;              /* serving: beaten_by deploys the same replicas */
 	int rank;                          /* 1, 2 ... on the P50 front by cost; 0 off it */
 };
 
@@ -135,7 +163,13 @@ struct plan_outcome {
 	size_t n_front, n_front_p50;
 	bool objective_given;
 	bool objective_met;                /* some shape meets it; else the front ignores it */
-	long cheapest, fastest;            /* on the P50 front (-1: none) */
+	long cheapest, fastest;            /* on the P50 front (-1: none); fastest follows the tie rule */
+	long fastest_strict;               /* the least P50 time on the front, ties or not */
+	struct objective_spec objective;   /* the one the front is of (none when objective_met is false) */
+	double tie_tolerance;              /* the fraction used (0: none) */
+	int trials;                        /* Monte Carlo trials a random run draws */
+	bool serving;                      /* an inference workload */
+	double slo_ttft_p99_ms, slo_tpot_p99_ms; /* serving: the SLO (0: none) */
 	enum plan_stop stop;
 	char stop_reason[1024];             /* unless PLAN_STOP_DONE: why, with the numbers and how to narrow */
 	struct plan_progress progress;     /* where the search was when it ended */
@@ -182,6 +216,29 @@ void plan_mix_search(const struct plan_problem *p, const struct plan_outcome *o,
  * when priced, cost; false when its memory cannot hold the model. */
 bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, double *time_lb_s,
 		 double *cost_lb_usd);
+
+/* Whether points a and b of o are equally fast: their P50 times differ by
+ * at most o->tie_tolerance x the faster's, or by at most twice the Monte
+ * Carlo noise of the difference (each P50's standard error estimated from
+ * its P50 and P90 over o->trials trials, as if normal; docs/plan.md). */
+bool plan_tie(const struct plan_outcome *o, size_t a, size_t b);
+
+/* Why point i is not on the front, in words, into buf: the result's
+ * status and reason, the objective it misses, the point that beats it, or
+ * the bound that ruled it out, with the figures. Empty for a point on a
+ * front (plan_why says why it is a choice). */
+void plan_reason(const struct plan_outcome *o, size_t i, char *buf, size_t size);
+
+/* What spot saves: the cheapest spot shape that is ok and meets the
+ * objective against the cheapest on-demand one, at P50 and at P90 (the
+ * Monte Carlo trials of its preemptions), or why no spot shape is; false
+ * (buf empty) when the space has no spot shapes. */
+bool plan_spot(const struct plan_outcome *o, char *buf, size_t size);
+
+/* When the fastest named (o->fastest) is not the one of least P50 time
+ * (o->fastest_strict): one line saying by how much that one is faster and
+ * dearer and that they tie; false (buf empty) otherwise. */
+bool plan_fastest_tie(const struct plan_outcome *o, char *buf, size_t size);
 
 /* One line of why the front's point of rank index k (0: the cheapest) is
  * a choice, against its neighbour on the front (the next cheaper one; for

@@ -28,12 +28,17 @@ struct space {
 	char (*providers)[CAT_NAME_MAX];
 	size_t n_providers;
 	bool mix;                  /* serving: search mixes of two GPU types too */
+	/* "spot": the preemptions of spot shapes whose base gives none (given: rate >= 0) */
+	double preemptions_per_instance_h, capacity_wait_s, preemption_notice_s;  /* < 0: not given */
+	double tie_tolerance;      /* < 0: not given */
 };
 
 static space *space_new(const char *file)
 {
 	space *sp = xcalloc(1, sizeof *sp);
 	text_copy(sp->file, sizeof sp->file, file);
+	sp->preemptions_per_instance_h = sp->capacity_wait_s = sp->preemption_notice_s = -1;
+	sp->tie_tolerance = -1;
 	return sp;
 }
 
@@ -192,15 +197,33 @@ static int read_nodes(struct jread *r, const json_t *v, space *sp)
 	return 0;
 }
 
+/* "spot": {"preemptions_per_instance_h", "capacity_wait_s", "preemption_notice_s"}:
+ * the preemptions of the spot shapes whose base price gives none, with the
+ * same ranges as a candidate's price (models/scenario/candidate.c); the rate
+ * and the wait are both required (no sourced default for either). */
+static int read_spot(struct jread *r, const json_t *v, space *sp)
+{
+	static const char *const keys[] = { "preemptions_per_instance_h", "capacity_wait_s", "preemption_notice_s",
+					     NULL };
+	if (jread_object(r, v, keys) < 0 ||
+	    jread_real(r, v, "preemptions_per_instance_h", true, 0, 1000, &sp->preemptions_per_instance_h) < 0 ||
+	    jread_real(r, v, "capacity_wait_s", true, 0, 1e8, &sp->capacity_wait_s) < 0 ||
+	    jread_real(r, v, "preemption_notice_s", false, 0, 86400, &sp->preemption_notice_s) < 0)
+		return -1;
+	return 0;
+}
+
 space *space_read(struct jread *r, const json_t *x, const json_t *candidates, const catalog *cat,
 		  const char *file)
 {
-	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", "mix", NULL };
+	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", "mix", "spot",
+					    "tie_tolerance", NULL };
 	space *sp = space_new(file);
 	const json_t *v;
 	size_t mark;
 
-	if (jread_object(r, x, keys) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0)
+	if (jread_object(r, x, keys) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0 ||
+	    jread_real(r, x, "tie_tolerance", false, 0, 0.5, &sp->tie_tolerance) < 0)
 		goto out_free;
 #define SPACE_PART(key, call)                                   \
 	if ((v = json_object_get(x, key)) != NULL) {            \
@@ -214,6 +237,7 @@ space *space_read(struct jread *r, const json_t *x, const json_t *candidates, co
 	SPACE_PART("providers", read_providers(r, v, cat, sp))
 	SPACE_PART("price_types", read_types(r, v, sp))
 	SPACE_PART("nodes", read_nodes(r, v, sp))
+	SPACE_PART("spot", read_spot(r, v, sp))
 #undef SPACE_PART
 	if (sp->n_bases == 0)
 		add_candidates(sp, candidates);
@@ -233,6 +257,11 @@ bool space_mix(const space *sp)
 	return sp->mix;
 }
 
+double space_tie_tolerance(const space *sp)
+{
+	return sp->tie_tolerance;
+}
+
 size_t space_count(const space *sp)
 {
 	return sp->n_bases * (sp->n_types ? sp->n_types : 1) * (sp->n_nodes ? sp->n_nodes : 1);
@@ -246,26 +275,68 @@ static bool listed(char (*list)[CAT_NAME_MAX], size_t n, const char *name)
 	return false;
 }
 
-bool space_shape(const space *sp, const catalog *cat, size_t i, struct cluster_spec *c, char *why, size_t why_size)
+/* The preemption fields of a price object. */
+static const char *const preemption_keys[] = { "preemptions_per_instance_h", "capacity_wait_s",
+						"preemption_notice_s" };
+
+/*
+ * The price object of shape type t of base `obj` (changed in place). The
+ * base's own type (its price's "type", on-demand when it gives none) keeps
+ * the base's price as written. Another type drops the base's own dollars
+ * and term (they are that type's: the other type's price comes from the
+ * catalog, by the base's provider) and, unless it is spot, its preemption
+ * fields (only a spot price has them). A spot shape whose price gives no
+ * preemption rate takes the search block's "spot" fields.
+ */
+static void shape_price(const space *sp, json_t *obj, enum price_type t)
+{
+	json_t *price = json_object_get(obj, "price");
+	if (!json_is_object(price))
+		json_object_set_new(obj, "price", price = json_object());
+	const char *own = json_string_value(json_object_get(price, "type"));
+	if (own == NULL)
+		own = price_type_names[PRICE_ON_DEMAND];
+	if (strcmp(own, price_type_names[t]) != 0) {
+		json_object_del(price, "usd_per_gpu_hour");
+		json_object_del(price, "term");
+		if (t != PRICE_SPOT)
+			for (size_t k = 0; k < sizeof preemption_keys / sizeof preemption_keys[0]; k++)
+				json_object_del(price, preemption_keys[k]);
+	}
+	json_object_set_new(price, "type", json_string(price_type_names[t]));
+	if (t != PRICE_SPOT || sp->preemptions_per_instance_h < 0 ||
+	    json_object_get(price, "preemptions_per_instance_h") != NULL)
+		return;
+	json_object_set_new(price, "preemptions_per_instance_h", json_real(sp->preemptions_per_instance_h));
+	json_object_set_new(price, "capacity_wait_s", json_real(sp->capacity_wait_s));
+	if (sp->preemption_notice_s >= 0)
+		json_object_set_new(price, "preemption_notice_s", json_real(sp->preemption_notice_s));
+}
+
+/* The spot price type of a base without price_types: its own price's. */
+static bool base_is_spot(const json_t *obj)
+{
+	const char *type = json_string_value(json_object_get(json_object_get(obj, "price"), "type"));
+	return type != NULL && strcmp(type, price_type_names[PRICE_SPOT]) == 0;
+}
+
+/* The candidate object of shape i: the base with the shape's node count,
+ * price and name (caller decrefs). */
+static json_t *shape_object(const space *sp, size_t i)
 {
 	size_t nn = sp->n_nodes ? sp->n_nodes : 1, nt = sp->n_types ? sp->n_types : 1;
 	size_t b = i / (nn * nt), t = i / nn % nt, n = i % nn;
 	json_t *obj = json_deep_copy(sp->bases[b]);
 	char name[CAT_TEXT_MAX * 2];
 	size_t used;
-	struct cs_error err;
-	struct jread r;
-	bool ok = true;
 
 	assert(i < space_count(sp));
 	if (sp->n_nodes)
 		json_object_set_new(obj, "nodes", json_integer(sp->nodes[n]));
-	if (sp->n_types) {
-		json_t *price = json_object_get(obj, "price");
-		if (!json_is_object(price))
-			json_object_set_new(obj, "price", price = json_object());
-		json_object_set_new(price, "type", json_string(price_type_names[sp->types[t]]));
-	}
+	if (sp->n_types)
+		shape_price(sp, obj, (enum price_type)sp->types[t]);
+	else if (base_is_spot(obj))
+		shape_price(sp, obj, PRICE_SPOT);
 	/* the shape's name: the base, its node count, its price type */
 	if (sp->from_preset[b])
 		used = (size_t)snprintf(name, sizeof name, "%d x %s",
@@ -279,6 +350,29 @@ bool space_shape(const space *sp, const catalog *cat, size_t i, struct cluster_s
 	if (sp->n_types && used < sizeof name)
 		snprintf(name + used, sizeof name - used, ", %s", price_type_names[sp->types[t]]);
 	json_object_set_new(obj, "name", json_string(name));
+	return obj;
+}
+
+/* A candidate reader's message about a shape without "scenario 'FILE':
+ * search." before it ("price: the catalog has no spot price ..."): the
+ * shape is no place in the file. */
+static const char *shape_message(const space *sp, const char *msg)
+{
+	char head[sizeof sp->file + 32];
+	snprintf(head, sizeof head, "scenario '%s': search", strcmp(sp->file, "-") == 0 ? "<stdin>" : sp->file);
+	size_t n = strlen(head);
+	if (strncmp(msg, head, n) != 0)
+		return msg;
+	msg += n;
+	return msg[0] == '.' ? msg + 1 : msg[0] == ':' && msg[1] == ' ' ? msg + 2 : msg;
+}
+
+bool space_shape(const space *sp, const catalog *cat, size_t i, struct cluster_spec *c, char *why, size_t why_size)
+{
+	json_t *obj = shape_object(sp, i);
+	struct cs_error err;
+	struct jread r;
+	bool ok = true;
 
 	memset(&err, 0, sizeof err);
 	jread_init(&r, "scenario", sp->file, &err);
@@ -286,7 +380,7 @@ bool space_shape(const space *sp, const catalog *cat, size_t i, struct cluster_s
 	if (candidate_read(&r, obj, cat, c) < 0) {
 		ok = false;
 		if (why != NULL)
-			snprintf(why, why_size, "%s", err.msg);
+			snprintf(why, why_size, "%s", shape_message(sp, err.msg));
 	} else if (sp->n_gpus && !listed(sp->gpus, sp->n_gpus, c->gpu.id.name)) {
 		ok = false;
 		if (why != NULL)
@@ -299,6 +393,33 @@ bool space_shape(const space *sp, const catalog *cat, size_t i, struct cluster_s
 	jread_leave(&r, mark);
 	json_decref(obj);
 	return ok;
+}
+
+void space_shape_name(const space *sp, size_t i, char *buf, size_t size)
+{
+	json_t *obj = shape_object(sp, i);
+	snprintf(buf, size, "%s", json_string_value(json_object_get(obj, "name")));
+	json_decref(obj);
+}
+
+enum price_type space_shape_price_type(const space *sp, size_t i)
+{
+	size_t nn = sp->n_nodes ? sp->n_nodes : 1, nt = sp->n_types ? sp->n_types : 1;
+	if (sp->n_types)
+		return (enum price_type)sp->types[i / nn % nt];
+	const char *own = json_string_value(json_object_get(json_object_get(sp->bases[i / (nn * nt)], "price"), "type"));
+	for (int k = 0; own != NULL && price_type_names[k] != NULL; k++)
+		if (strcmp(price_type_names[k], own) == 0)
+			return (enum price_type)k;
+	return PRICE_ON_DEMAND;
+}
+
+char *space_shape_json(const space *sp, size_t i)
+{
+	json_t *obj = shape_object(sp, i);
+	char *text = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(obj);
+	return text;
 }
 
 void space_free(space *sp)

@@ -6,7 +6,10 @@
  *
  * A shape is a base (a catalog preset the block names, or one of the
  * scenario's candidates) x a price type x a node count, narrowed by the
- * block's GPU and provider lists. Reading fails with the file, the JSON
+ * block's GPU and provider lists. A price type other than the base's own
+ * takes that type's catalog price (the base's own dollars are its type's),
+ * and a spot shape the preemptions its base gives, else the block's
+ * "spot" fields. Reading fails with the file, the JSON
  * path and the value; a combination the catalog cannot make (no price of
  * that type for that instance) is not an error: space_shape() says so.
  * Never prints.
@@ -40,6 +43,10 @@ space *space_of_candidates(const json_t *candidates, const char *file);
 /* Whether the block asks for mixes of two GPU types (serving: "mix": true). */
 bool space_mix(const space *sp);
 
+/* The block's "tie_tolerance" (a fraction of time within which plan calls
+ * two shapes equally fast); < 0 when not given. */
+double space_tie_tolerance(const space *sp);
+
 /* How many shapes the space has (bases x price types x node counts). */
 size_t space_count(const space *sp);
 
@@ -47,6 +54,17 @@ size_t space_count(const space *sp);
  * catalog cannot make it or the block's GPU or provider lists leave it out
  * (*why says which, when not NULL). */
 bool space_shape(const space *sp, const catalog *cat, size_t i, struct cluster_spec *c, char *why, size_t why_size);
+
+/* Shape i's name (as its cluster has it when resolved) into buf. */
+void space_shape_name(const space *sp, size_t i, char *buf, size_t size);
+
+/* The price type shape i asks for (whether or not the catalog has it). */
+enum price_type space_shape_price_type(const space *sp, size_t i);
+
+/* The candidate object shape i resolves from, as compact JSON: `clustersim
+ * run SCENARIO --set 'candidates=[TEXT]'` evaluates that shape alone. Caller
+ * frees; NULL only when out of memory. */
+char *space_shape_json(const space *sp, size_t i);
 
 void space_free(space *sp);
 

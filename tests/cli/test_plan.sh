@@ -3,7 +3,9 @@
 # meet the objective, and why), a summary of what was searched on standard
 # error, the front's rows for scripts; the pruned search writes the same
 # front as the unpruned one; the front is non-dominated; the command line's
-# deadline and budget; bad search blocks and options exit 2.
+# deadline and budget; bad search blocks and options exit 2; spot and
+# on-demand in one search; --show all gives every shape's fate and reason;
+# a shape under 1% faster and dearer is not named the fastest.
 . "$TOP/tests/cli/lib.sh"
 ex="$TOP/scenarios/examples/llama3-70b-plan.json"
 
@@ -18,7 +20,7 @@ grep -q '^plan: 168 shapes, [0-9]* evaluated ([0-9]* ok), .* dominated; [0-9]* o
 
 # CSV for scripts: the front's rows, run's columns then the plan's.
 expect_status 0 "$CLUSTERSIM" plan "$ex" --format csv -o "$TMP/front.csv" || fail "plan -o"
-head -1 "$TMP/front.csv" | grep -q ',meets_budget_p90,t_data_stall_s,frac_data_stall,t_straggler_s,expert_tp,recompute_modules,global_batch_tokens,front,plan_rank,why$' && ok ||
+head -1 "$TMP/front.csv" | grep -q ',meets_budget_p90,t_data_stall_s,frac_data_stall,t_straggler_s,expert_tp,recompute_modules,global_batch_tokens,front,plan_rank,why,price_type,fate,fate_reason,candidate_json$' && ok ||
 	fail "header: $(head -1 "$TMP/front.csv")"
 head -1 "$TMP/out" | grep -q '^cheapest that meets' && ok || fail "-o keeps the answer on stdout: $(cat "$TMP/out")"
 n=$(sed -n 's/.* \([0-9]*\) on the front.*/\1/p' "$TMP/err")
@@ -98,6 +100,78 @@ for n in 1 2 4 8; do
 done | awk -F, -v cheap="$cheap" '$2 == "true" && $1 < cheap - 1e-9 { bad = 1 } END { exit bad }' && ok ||
 	fail "a shape meeting the SLO is cheaper than $cheap"
 
+# Spot and on-demand in one search: the block's preemption rate gives every
+# spot shape its preemptions (Monte Carlo P50/P90), the answer says what spot
+# saves at P50 and at P90, and the front has shapes of both price types.
+sp="$TOP/scenarios/examples/llama3-8b-spot-plan.json"
+expect_status 0 "$CLUSTERSIM" plan "$sp" --format table || fail "spot plan"
+grep -q '^spot saves [0-9]*% at P50: .*, spot takes .* on the cheapest on-demand shape, .*, on-demand; at P90 (0.01 preemptions an instance-hour, 20 trials) .*: [0-9]*% less, ' "$TMP/out" &&
+	ok || fail "spot line: $(cat "$TMP/out")"
+expect_status 0 "$CLUSTERSIM" plan "$sp" --format csv --columns price_type,plan_rank || fail "spot front"
+grep -q '^spot,[0-9]' "$TMP/out" && grep -q '^on-demand,[0-9]' "$TMP/out" && ok || fail "front of one price type: $(cat "$TMP/out")"
+# a spot-priced candidate as the base: its on-demand shapes are priced from the catalog, not lost
+expect_status 0 "$CLUSTERSIM" plan "$sp" --show all --format csv --columns price_type,status,fate \
+	--set 'candidates=[{"name":"p5 spot","preset":"aws-p5.48xlarge","price":{"type":"spot","preemptions_per_instance_h":0.01,"capacity_wait_s":1800}}]' \
+	--set 'search={"price_types":["on-demand","spot"],"nodes":[8,16]}' || fail "spot base"
+[ "$(grep -c '^on-demand,ok,evaluated$' "$TMP/out")" -eq 2 ] && [ "$(grep -c '^spot,ok,evaluated$' "$TMP/out")" -eq 2 ] && ok ||
+	fail "spot base: $(cat "$TMP/out")"
+
+# --show all: one row per shape (the front's first), every row off the front
+# with its reason and none on it; the counts on standard error add up to the
+# shapes and match the rows' fates and statuses.
+expect_status 0 "$CLUSTERSIM" plan "$sp" --show all --format csv --columns fate,price_type,status,front,row_id,fate_reason ||
+	fail "show all"
+sum=$(grep '^plan: [0-9]* shapes, ' "$TMP/err")
+n=$(echo "$sum" | sed 's/^plan: \([0-9]*\) shapes.*/\1/')
+[ "$n" -eq 50 ] && [ "$(($(wc -l <"$TMP/out") - 1))" -eq "$n" ] && [ "$(sed 1d "$TMP/out" | cut -d, -f5 | sort -un | wc -l)" -eq "$n" ] &&
+	ok || fail "show all rows: $(wc -l <"$TMP/out") for $n shapes"
+[ "$(echo "$sum" | sed 's/^plan: [0-9]* shapes, //; s/;.*//; s/([^)]*)//g' | tr , '\n' | awk '{ s += $1 } END { print s }')" -eq "$n" ] &&
+	ok || fail "counts do not add up to $n: $sum"
+for pair in "evaluated:evaluated" "unresolved:not in the catalog" "past_deadline:past the deadline" "dominated:dominated"; do
+	want=$(echo "$sum" | sed -n "s/.* \([0-9]*\) ${pair#*:}[,;( ].*/\1/p")
+	[ -n "$want" ] && [ "$(grep -c "^${pair%%:*}," "$TMP/out")" -eq "$want" ] && ok || fail "${pair%%:*} rows vs '$sum'"
+done
+[ "$(grep -c '^unresolved,spot,' "$TMP/out")" -eq 5 ] && ok || fail "coreweave's spot shapes: $(grep '^unresolved' "$TMP/out")"
+awk -F, 'NR > 1 && (($4 == "") != ($6 != "")) { bad = 1 } END { exit bad }' "$TMP/out" && ok ||
+	fail "a row off the front without a reason, or one on it with one: $(cat "$TMP/out")"
+grep -q '^unresolved,spot,,,[0-9]*,price: the catalog has no spot price for H100-SXM from coreweave' "$TMP/out" && ok ||
+	fail "unresolved reason: $(grep '^unresolved' "$TMP/out" | head -1)"
+# the evaluated shapes that are not ok, by status, on a line of their own
+expect_status 0 "$CLUSTERSIM" plan "$ex" --show all --format csv --columns status,fate || fail "show all 70B"
+bad=$(grep -c '^invalid,evaluated$' "$TMP/out")
+grep -q "^plan: $bad of the [0-9]* evaluated are not ok: $bad invalid; --show all gives each shape's reason$" "$TMP/err" &&
+	[ "$bad" -gt 0 ] && ok || fail "not-ok line for $bad invalid: $(cat "$TMP/err")"
+# candidate_json: clustersim run with it as the only candidate gives the shape's figures
+expect_status 0 "$CLUSTERSIM" plan "$sp" --format csv --columns plan_rank,wall_time_p50_h,wall_time_p90_h,cost_usd_p90,candidate_json ||
+	fail "candidate_json"
+j=$(sed -n 2p "$TMP/out" | cut -d, -f5- | sed 's/^"//; s/"$//; s/""/"/g')
+want=$(sed -n 2p "$TMP/out" | cut -d, -f2-4)
+"$CLUSTERSIM" run "$sp" --set "candidates=[$j]" --format csv --columns wall_time_p50_h,wall_time_p90_h,cost_usd_p90 >"$TMP/one" 2>/dev/null
+[ "$(sed -n 2p "$TMP/one")" = "$want" ] && ok || fail "run with $j: $(cat "$TMP/one") against $want"
+
+# Ties: B is under 1% faster than A and dearer; A is named the fastest,
+# and with --tie 0 (no tolerance; no failures, so no noise) B is.
+cat >"$TMP/tie.json" <<'EOF'
+{"name": "tie", "seed": 3,
+ "workload": {"kind": "training", "model": "llama3-8b", "precision": "bf16", "seq_len": 8192,
+  "global_batch_tokens": 4194304, "tokens": 1e11, "parallelism": "auto", "failures": "none",
+  "checkpoint": {"interval_s": 600, "tier": "pfs", "async": false}},
+ "candidates": [
+  {"name": "A", "preset": "hgx-h100", "nodes": 4, "price": {"usd_per_gpu_hour": 2},
+   "storage": [{"tier": "pfs", "kind": "parallel-fs", "aggregate_GBps": 20}]},
+  {"name": "B", "preset": "hgx-h100", "nodes": 4, "price": {"usd_per_gpu_hour": 2.05},
+   "storage": [{"tier": "pfs", "kind": "parallel-fs", "aggregate_GBps": 40}]}],
+ "monte_carlo": {"trials": 1}}
+EOF
+expect_status 0 "$CLUSTERSIM" plan "$TMP/tie.json" --format table || fail "tie"
+head -1 "$TMP/out" | grep -q '^cheapest and fastest: A: ' && sed -n 2p "$TMP/out" |
+	grep -q '^  (B is 0\.[0-9]* h (0\.[0-9]*%) faster for 2% more than A (a tie: within the 1% tolerance), and a tie goes to the cheaper shape)$' &&
+	ok || fail "tie: $(head -3 "$TMP/out")"
+expect_status 0 "$CLUSTERSIM" plan "$TMP/tie.json" --format table --tie 0 || fail "--tie 0"
+sed -n 2p "$TMP/out" | grep -q '^fastest: B: ' && ok || fail "--tie 0: $(head -3 "$TMP/out")"
+expect_status 0 "$CLUSTERSIM" plan "$TMP/tie.json" --format table --set 'search={"tie_tolerance":0.001}' || fail "search.tie_tolerance"
+sed -n 2p "$TMP/out" | grep -q '^fastest: B: ' && ok || fail "tie_tolerance 0.001: $(head -3 "$TMP/out")"
+
 # Bad input: the file, the JSON path and the value; exit 2.
 expect_status 2 "$CLUSTERSIM" plan "$ex" --set 'search.presets=["dgx-h1000"]' || fail "unknown preset"
 grep -q "search.presets\[0\]" "$TMP/err" && grep -q 'dgx-h1000' "$TMP/err" && ok || fail "unknown preset: $(cat "$TMP/err")"
@@ -106,6 +180,12 @@ grep -q 'search.nodes.max' "$TMP/err" && ok || fail "nodes range: $(cat "$TMP/er
 expect_status 2 "$CLUSTERSIM" plan "$ex" --set 'search.price_types=["cheap"]' || fail "price type"
 grep -q 'search.price_types\[0\]' "$TMP/err" && ok || fail "price type: $(cat "$TMP/err")"
 expect_status 2 "$CLUSTERSIM" plan "$ex" --set 'search.gpu=["H100"]' || fail "unknown key"
+expect_status 2 "$CLUSTERSIM" plan "$ex" --set 'search.spot={"preemptions_per_instance_h":0.01}' || fail "spot without a wait"
+grep -q 'search.spot' "$TMP/err" && grep -q 'capacity_wait_s' "$TMP/err" && ok || fail "spot without a wait: $(cat "$TMP/err")"
+expect_status 2 "$CLUSTERSIM" plan "$ex" --set 'search.tie_tolerance=0.9' || fail "tie_tolerance 0.9"
+grep -q 'search.tie_tolerance' "$TMP/err" && ok || fail "tie_tolerance 0.9: $(cat "$TMP/err")"
+expect_status 2 "$CLUSTERSIM" plan "$ex" --tie 0.9 || fail "--tie 0.9"
+expect_status 2 "$CLUSTERSIM" plan "$ex" --show some || fail "--show some"
 expect_status 2 "$CLUSTERSIM" plan "$ex" --top x || fail "--top x"
 expect_status 2 "$CLUSTERSIM" plan "$ex" --deadline-h -3 || fail "--deadline-h -3"
 expect_status 2 "$CLUSTERSIM" plan "$TOP/scenarios/examples/nccl-allreduce.json" || fail "collective"

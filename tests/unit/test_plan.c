@@ -1,7 +1,10 @@
 /* plan: the pruned search's front is the brute-force front, no lower bound
  * exceeds the figure it bounds, the verdicts on a hand-made case, the
  * batch reason's nearest divisible batch in closed form, and the rounded
- * batch that gives 12 nodes of H100 a real answer for Llama 3 70B. */
+ * batch that gives 12 nodes of H100 a real answer for Llama 3 70B; spot and
+ * on-demand in one search, every shape's fate with a reason whose figures
+ * hold, and ties (a shape under 1% faster and dearer is not the fastest;
+ * the Monte Carlo noise in closed form). */
 #include "testutil.h"
 
 #include <string.h>
@@ -22,6 +25,17 @@ static bool get_shape(void *ctx, size_t i, struct cluster_spec *c)
 	return space_shape(s->space, cat, i, c, NULL, 0);
 }
 
+/* As plan's: the name, why and price type of a shape the catalog cannot make. */
+static void unresolved_shape(void *ctx, size_t i, char *name, size_t name_size, char *why, size_t why_size,
+			     enum price_type *type)
+{
+	const struct shape_ctx *s = ctx;
+	struct cluster_spec c;
+	space_shape_name(s->space, i, name, name_size);
+	assert_false(space_shape(s->space, cat, i, &c, why, why_size));
+	*type = space_shape_price_type(s->space, i);
+}
+
 static struct plan_problem problem(const struct scenario *s, bool no_prune)
 {
 	static struct shape_ctx ctx;
@@ -29,7 +43,7 @@ static struct plan_problem problem(const struct scenario *s, bool no_prune)
 	return (struct plan_problem){
 		.workload = &s->workload, .monte_carlo = &s->monte_carlo, .objective = s->objective,
 		.scenario = s->name, .seed = s->seed, .n_shapes = space_count(s->space),
-		.shape = get_shape, .shape_ctx = &ctx, .no_prune = no_prune,
+		.shape = get_shape, .shape_ctx = &ctx, .no_prune = no_prune, .unresolved = unresolved_shape,
 	};
 }
 
@@ -445,6 +459,300 @@ static void test_bounds(void **state)
 	scenario_release(&s);
 }
 
+/*
+ * Spot and on-demand in one search: 3 presets x on-demand and spot x 1, 2
+ * and 4 nodes of Llama 3 8B, with the block's preemption rate. Every spot
+ * shape of a preset with a catalog spot price is evaluated ok with its
+ * preemptions simulated (coreweave has no spot price: not in the catalog,
+ * and still counted as spot); the pruned search finds the same cheapest
+ * shape of each type as the brute-force one, and plan_spot's saving is 1 -
+ * its P50 cost / the on-demand one's.
+ */
+static const char spot_scenario[] =
+	"{\"name\": \"plan-spot\", \"seed\": 5,"
+	" \"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\", \"seq_len\": 8192,"
+	"  \"global_batch_tokens\": 4194304, \"tokens\": 5e10, \"parallelism\": \"auto\", \"failures\": \"llama3\","
+	"  \"checkpoint\": {\"interval_s\": \"auto\", \"tier\": \"pfs\", \"async\": true}},"
+	" \"candidates\": [{\"name\": \"x\", \"preset\": \"aws-p5.48xlarge\", \"nodes\": 1}],"
+	" \"search\": {\"presets\": [\"aws-p5.48xlarge\", \"nebius-8x-h100\", \"coreweave-8x-h100\"],"
+	"  \"price_types\": [\"on-demand\", \"spot\"], \"nodes\": [1, 2, 4],"
+	"  \"spot\": {\"preemptions_per_instance_h\": 0.02, \"capacity_wait_s\": 900}},"
+	" \"monte_carlo\": {\"trials\": 10}}";
+
+/* The cheapest feasible point of a type at P50, by brute force. */
+static long cheapest_brute(const struct plan_outcome *o, enum price_type t)
+{
+	long best = -1;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->points[i].feasible && o->points[i].price_type == t &&
+		    (best < 0 || o->points[i].result.run.cost_usd_p50 < o->points[best].result.run.cost_usd_p50))
+			best = (long)i;
+	return best;
+}
+
+static void test_spot(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct plan_outcome all, pruned;
+	char line[1024];
+	assert_int_equal(scenario_of_text(spot_scenario, &s, &err), 0);
+	assert_int_equal(space_count(s.space), 18);
+	search(&s, true, &all);
+	size_t spot_ok = 0, ondemand_ok = 0, spot_unresolved = 0;
+	for (size_t i = 0; i < all.n; i++) {
+		const struct plan_point *pt = &all.points[i];
+		/* shapes are base x type x nodes: type is the middle index */
+		assert_int_equal(pt->price_type, i / 3 % 2 ? PRICE_SPOT : PRICE_ON_DEMAND);
+		if (pt->fate == PLAN_UNRESOLVED) {
+			assert_true(i / 6 == 2 && pt->price_type == PRICE_SPOT);  /* coreweave spot */
+			assert_non_null(strstr(pt->note, "no spot price for H100-SXM from coreweave"));
+			spot_unresolved++;
+			continue;
+		}
+		assert_int_equal(pt->fate, PLAN_EVALUATED);
+		assert_int_equal(pt->result.outcome, OUTCOME_OK);
+		if (pt->price_type == PRICE_SPOT) {
+			assert_true(pt->preemptions_per_instance_h == 0.02);
+			assert_true(pt->result.run.spot && pt->result.run.preemptions_mean > 0);
+			spot_ok++;
+		} else {
+			assert_false(pt->result.run.spot);
+			ondemand_ok++;
+		}
+	}
+	assert_int_equal(spot_ok, 6);
+	assert_int_equal(ondemand_ok, 9);
+	assert_int_equal(spot_unresolved, 3);
+	long bs = cheapest_brute(&all, PRICE_SPOT), bd = cheapest_brute(&all, PRICE_ON_DEMAND);
+	assert_true(bs >= 0 && bd >= 0);
+	search(&s, false, &pruned);
+	assert_int_equal(cheapest_brute(&pruned, PRICE_SPOT), bs);
+	assert_int_equal(cheapest_brute(&pruned, PRICE_ON_DEMAND), bd);
+	assert_true(plan_spot(&pruned, line, sizeof line));
+	const struct run_result *rs = &all.points[bs].result.run, *rd = &all.points[bd].result.run;
+	char want[400];
+	assert_true(rs->cost_usd_p50 < rd->cost_usd_p50);
+	snprintf(want, sizeof want, "spot saves %.0f%% at P50: %s takes", (1 - rs->cost_usd_p50 / rd->cost_usd_p50) * 100,
+		 all.points[bs].name);
+	assert_true(has(line, want));
+	assert_true(has(line, all.points[bd].name));
+	assert_true(has(line, "at P90 (0.02 preemptions an instance-hour, 10 trials)"));
+	plan_outcome_release(&all);
+	plan_outcome_release(&pruned);
+
+	/* without the block's rate, the spot shapes are evaluated unsupported and plan_spot says so */
+	struct plan_outcome o;
+	space_free(s.space);
+	struct jread r;
+	json_t *block = json_loads("{\"presets\": [\"aws-p5.48xlarge\"], \"price_types\": [\"on-demand\", \"spot\"],"
+				   " \"nodes\": [1]}", 0, NULL);
+	jread_init(&r, "scenario", "t.json", &err);
+	s.space = space_read(&r, block, NULL, cat, "t.json");
+	json_decref(block);
+	assert_non_null(s.space);
+	search(&s, true, &o);
+	assert_int_equal(o.points[1].result.outcome, OUTCOME_UNSUPPORTED);
+	plan_reason(&o, 1, line, sizeof line);
+	assert_true(has(line, "unsupported: spot preemptions"));
+	assert_true(has(line, "search.spot gives every spot shape its preemptions"));
+	assert_true(plan_spot(&o, line, sizeof line));
+	assert_string_equal(line, "spot: none of the 1 spot shape is ok: 1 unsupported; --show all gives each shape's reason");
+	plan_outcome_release(&o);
+	scenario_release(&s);
+}
+
+/* A spot-priced candidate as the base: its on-demand shapes take the
+ * catalog's on-demand price (not the base's dollars, which are spot's) and
+ * drop the preemptions; its spot shapes keep the base's. */
+static void test_spot_base(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct cluster_spec c, ref;
+	const char *text =
+		"{\"name\": \"b\", \"seed\": 1, \"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\","
+		" \"precision\": \"bf16\", \"seq_len\": 8192, \"global_batch_tokens\": 4194304, \"tokens\": 1e10,"
+		" \"parallelism\": \"auto\", \"failures\": \"none\"},"
+		" \"candidates\": [{\"name\": \"p5 spot\", \"preset\": \"aws-p5.48xlarge\", \"nodes\": 1,"
+		"  \"price\": {\"type\": \"spot\", \"usd_per_gpu_hour\": 1.5, \"preemptions_per_instance_h\": 0.01,"
+		"   \"capacity_wait_s\": 600}},"
+		"  {\"name\": \"p5\", \"preset\": \"aws-p5.48xlarge\", \"nodes\": 1}],"
+		" \"search\": {\"price_types\": [\"on-demand\", \"spot\"]}}";
+	assert_int_equal(scenario_of_text(text, &s, &err), 0);
+	assert_int_equal(space_count(s.space), 4);
+	assert_true(space_shape(s.space, cat, 0, &c, NULL, 0));    /* p5 spot base, on-demand */
+	assert_true(space_shape(s.space, cat, 2, &ref, NULL, 0));  /* the plain preset, on-demand */
+	assert_int_equal(c.price.type, PRICE_ON_DEMAND);
+	assert_true(c.price.usd_per_gpu_hour == ref.price.usd_per_gpu_hour && c.price.usd_per_gpu_hour != 1.5);
+	assert_true(c.price.preemptions_per_instance_h < 0);
+	assert_true(space_shape(s.space, cat, 1, &c, NULL, 0));    /* p5 spot base, spot: as written */
+	assert_int_equal(c.price.type, PRICE_SPOT);
+	assert_true(c.price.usd_per_gpu_hour == 1.5 && c.price.preemptions_per_instance_h == 0.01 &&
+		    c.price.capacity_wait_s == 600);
+	scenario_release(&s);
+}
+
+/*
+ * Every shape's fate, with a reason whose figures hold: on the 48-shape
+ * space with a deadline, the fates add up to the shapes; a point on a front
+ * has no reason and every other one has; a shape past the deadline has a
+ * time bound past it; a dominated one a feasible point of its price type
+ * whose P90 figures are at most its bounds; an evaluated feasible point off
+ * both fronts one that dominates it at P50.
+ */
+static void test_reasons(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct plan_outcome o;
+	char why[1024];
+	assert_int_equal(scenario_of_text(space_scenario, &s, &err), 0);
+	s.objective.deadline_h = 150;
+	search(&s, false, &o);
+	assert_true(o.objective_met);
+	size_t sum = 0;
+	for (int f = 0; f < PLAN_FATE_COUNT; f++)
+		sum += o.fate_count[f];
+	assert_int_equal(sum, o.n);
+	assert_true(o.fate_count[PLAN_PAST_DEADLINE] > 0 && o.fate_count[PLAN_DOMINATED] > 0 &&
+		    o.fate_count[PLAN_UNPRICED] == 8);
+	size_t off_front = 0;
+	for (size_t i = 0; i < o.n; i++) {
+		const struct plan_point *pt = &o.points[i];
+		plan_reason(&o, i, why, sizeof why);
+		if (pt->front_p50 || pt->front_p90) {
+			assert_string_equal(why, "");
+			continue;
+		}
+		assert_true(strlen(why) > 0);
+		switch (pt->fate) {
+		case PLAN_PAST_DEADLINE:
+			assert_true(pt->time_lb_s > 150 * 3600);
+			assert_true(has(why, "past the deadline of 150 h"));
+			break;
+		case PLAN_DOMINATED: {
+			const struct plan_point *q = &o.points[pt->beaten_by];
+			assert_true(q->feasible && q->price_type == pt->price_type);
+			assert_true(q->result.run.wall_time_p90_s <= pt->time_lb_s && q->result.run.cost_usd_p90 <= pt->cost_lb_usd);
+			assert_true(has(why, q->name));
+			break;
+		}
+		case PLAN_UNPRICED:
+			assert_true(has(why, "dgx-h100"));
+			break;
+		case PLAN_EVALUATED:
+			if (pt->feasible) {
+				const struct run_result *a = &o.points[pt->beaten_by].result.run, *b = &pt->result.run;
+				assert_true(dominates(a->wall_time_p50_s, a->cost_usd_p50, b->wall_time_p50_s, b->cost_usd_p50));
+				assert_true(has(why, "off both fronts: "));
+				off_front++;
+			} else if (pt->result.outcome == OUTCOME_OK) {
+				assert_true(pt->result.run.wall_time_p50_s > 150 * 3600);
+				assert_true(has(why, "misses the objective: its P50 wall time"));
+			}
+			break;
+		default:
+			fail();
+		}
+	}
+	assert_true(off_front > 0);
+	plan_outcome_release(&o);
+	scenario_release(&s);
+}
+
+/* A: 4 nodes of H100 at $2/GPU-h with checkpoints to a 20 GB/s tier; B: the
+ * same at $2.05 with a 40 GB/s tier, so B's checkpoints take half as long
+ * and it finishes under 1% sooner. No failures: P50 = P90, no noise. */
+static const char tie_scenario[] =
+	"{\"name\": \"plan-tie\", \"seed\": 3,"
+	" \"workload\": {\"kind\": \"training\", \"model\": \"llama3-8b\", \"precision\": \"bf16\", \"seq_len\": 8192,"
+	"  \"global_batch_tokens\": 4194304, \"tokens\": 1e11, \"parallelism\": \"auto\", \"failures\": \"none\","
+	"  \"checkpoint\": {\"interval_s\": 600, \"tier\": \"pfs\", \"async\": false}},"
+	" \"candidates\": ["
+	"  {\"name\": \"A\", \"preset\": \"hgx-h100\", \"nodes\": 4, \"price\": {\"usd_per_gpu_hour\": 2},"
+	"   \"storage\": [{\"tier\": \"pfs\", \"kind\": \"parallel-fs\", \"aggregate_GBps\": 20}]},"
+	"  {\"name\": \"B\", \"preset\": \"hgx-h100\", \"nodes\": 4, \"price\": {\"usd_per_gpu_hour\": 2.05},"
+	"   \"storage\": [{\"tier\": \"pfs\", \"kind\": \"parallel-fs\", \"aggregate_GBps\": 40}]}],"
+	" \"monte_carlo\": {\"trials\": 1}}";
+
+static void test_tie(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct cs_error err;
+	struct plan_outcome o;
+	char line[1024];
+	assert_int_equal(scenario_of_text(tie_scenario, &s, &err), 0);
+	struct plan_problem p = problem(&s, false);
+	plan_search(&p, &o);
+	const struct run_result *a = &o.points[0].result.run, *b = &o.points[1].result.run;
+	double faster = 1 - b->wall_time_p50_s / a->wall_time_p50_s;
+	assert_true(faster > 0 && faster < 0.01);               /* B under 1% faster ... */
+	assert_true(b->cost_usd_p50 > a->cost_usd_p50);         /* ... and dearer: both on the front */
+	assert_int_equal(o.n_front_p50, 2);
+	assert_int_equal(o.fastest_strict, 1);
+	assert_int_equal(o.fastest, 0);                         /* a tie goes to the cheaper */
+	assert_int_equal(o.cheapest, 0);
+	assert_true(plan_fastest_tie(&o, line, sizeof line));
+	assert_true(has(line, "B is "));
+	assert_true(has(line, "(a tie: within the 1% tolerance), and a tie goes to the cheaper shape"));
+	plan_why(&o, 0, line, sizeof line);
+	assert_true(has(line, "(a tie: within the 1% tolerance)"));
+	plan_outcome_release(&o);
+	/* no tolerance: B is the fastest; a tolerance below B's lead: the same */
+	p.tie_tolerance = -1;
+	plan_search(&p, &o);
+	assert_int_equal(o.fastest, 1);
+	assert_false(plan_fastest_tie(&o, line, sizeof line));
+	plan_outcome_release(&o);
+	p.tie_tolerance = faster * 0.99;
+	plan_search(&p, &o);
+	assert_int_equal(o.fastest, 1);
+	plan_outcome_release(&o);
+	p.tie_tolerance = faster * 1.01;
+	plan_search(&p, &o);
+	assert_int_equal(o.fastest, 0);
+	plan_outcome_release(&o);
+	scenario_release(&s);
+}
+
+/* The Monte Carlo noise in closed form: P50 100 h and P90 110 h over 20
+ * trials give sigma = 10 h / z(0.9) and a P50 standard error of
+ * sqrt(pi / 2) sigma / sqrt(20) = 2.18680 h; two such points tie within
+ * twice the standard error of their difference, 2 sqrt(2) x 2.18680 =
+ * 6.18524 h, when that is more than the 1% tolerance (1 h). */
+static void test_tie_noise(void **state)
+{
+	(void)state;
+	struct plan_point pts[2];
+	struct plan_outcome o = { .points = pts, .n = 2, .tie_tolerance = 0.01, .trials = 20 };
+	memset(pts, 0, sizeof pts);
+	for (int k = 0; k < 2; k++) {
+		pts[k].result.kind = RESULT_TRAINING;
+		pts[k].result.run.wall_time_p50_s = 100 * 3600.0;
+		pts[k].result.run.wall_time_p90_s = 110 * 3600.0;
+	}
+	double se = sqrt(3.14159265358979323846 / 2) * 10 / 1.2815515655446004 / sqrt(20);
+	assert_close(se, 2.18680, 1e-5);
+	double bound_h = 2 * sqrt(2) * se;
+	pts[1].result.run.wall_time_p50_s = (100 - bound_h * 0.999) * 3600;
+	pts[1].result.run.wall_time_p90_s = pts[1].result.run.wall_time_p50_s + 10 * 3600;
+	assert_true(plan_tie(&o, 0, 1));
+	pts[1].result.run.wall_time_p50_s = (100 - bound_h * 1.001) * 3600;
+	pts[1].result.run.wall_time_p90_s = pts[1].result.run.wall_time_p50_s + 10 * 3600;
+	assert_false(plan_tie(&o, 0, 1));
+	/* one trial: no noise, the tolerance only (1% of the faster) */
+	o.trials = 1;
+	pts[1].result.run.wall_time_p50_s = 99.1 * 3600;
+	assert_true(plan_tie(&o, 0, 1));
+	pts[1].result.run.wall_time_p50_s = 98.9 * 3600;
+	assert_false(plan_tie(&o, 0, 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +763,11 @@ int main(void)
 		cmocka_unit_test(test_nvl72),
 		cmocka_unit_test(test_mix),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_spot),
+		cmocka_unit_test(test_spot_base),
+		cmocka_unit_test(test_reasons),
+		cmocka_unit_test(test_tie),
+		cmocka_unit_test(test_tie_noise),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
