@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/plan_disagg_out.h"
 #include "models/eval/evaluate.h"
 #include "models/plan/plan.h"
 #include "models/scenario/space.h"
@@ -139,16 +140,20 @@ static void progress_end(struct progress *g)
 /* The plan columns after the result kind's. */
 static const char *const plan_columns[] = { "global_batch_tokens", "front", "plan_rank", "why" };
 
-static rowset *front_rowset(enum result_kind kind)
+static rowset *front_rowset(enum result_kind kind, bool disagg)
 {
 	rowset *base = results_new(kind);
-	size_t n = rowset_ncols(base), extra = sizeof plan_columns / sizeof plan_columns[0];
-	const char **cols = xcalloc(n + extra, sizeof *cols);
+	size_t n = rowset_ncols(base), extra = sizeof plan_columns / sizeof plan_columns[0], more = 0;
+	while (disagg && plan_disagg_out_columns[more] != NULL)
+		more++;
+	const char **cols = xcalloc(n + extra + more, sizeof *cols);
 	for (size_t i = 0; i < n; i++)
 		cols[i] = rowset_column(base, i);
 	for (size_t i = 0; i < extra; i++)
 		cols[n + i] = plan_columns[i];
-	rowset *rs = rowset_new_n(cols, n + extra);
+	for (size_t i = 0; i < more; i++)
+		cols[n + extra + i] = plan_disagg_out_columns[i];
+	rowset *rs = rowset_new_n(cols, n + extra + more);
 	results_set_units(rs);
 	free(cols);
 	rowset_free(base);
@@ -292,8 +297,10 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 					       "objective is its serving.slo");
 		memset(&obj, 0, sizeof obj);
 	}
+	/* serving with search.disaggregated: prefill/decode splits too (plan_disagg.h) */
+	bool disagg = s->workload.kind == WORKLOAD_INFERENCE && space_disaggregated(s->space);
 	if (cli_columns_help(&call->o)) {  /* the columns, without searching */
-		rowset *cols = front_rowset(evaluate_result_kind(s->workload.kind, false));
+		rowset *cols = front_rowset(evaluate_result_kind(s->workload.kind, false), disagg);
 		if (cli_write(&call->o, cols, err) < 0)
 			status = cli_status(err);
 		rowset_free(cols);
@@ -344,8 +351,12 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 			fprintf(stderr, ", %zu %s", o.fate_count[f], plan_fate_names[f]);
 	fprintf(stderr, "; %zu on the front; %.2f s\n", o.n_front, elapsed);
 
+	struct plan_disagg d = { .searched = false };
+	if (space_disaggregated(s->space))
+		plan_disagg_search(&p, &o, &d);
+
 	/* the front's rows */
-	rowset *rs = front_rowset(evaluate_result_kind(s->workload.kind, false));
+	rowset *rs = front_rowset(evaluate_result_kind(s->workload.kind, false), disagg);
 	struct cluster_spec *c = xmalloc(sizeof *c);
 	for (size_t k = 0; k < o.n_front; k++) {
 		const struct plan_point *pt = &o.points[o.front[k]];
@@ -367,6 +378,8 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 			plan_why(&o, (size_t)pt->rank - 1, why, sizeof why);
 			rowset_text(rs, "why", why);
 		}
+		if (disagg)
+			plan_disagg_out_row(rs, &d, &o, o.front[k]);
 	}
 	free(c);
 
@@ -377,6 +390,8 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	print_answer(af, &o, &obj, (int)top);
 	if (space_mix(s->space))
 		print_mix(af, &p, &o);
+	if (space_disaggregated(s->space))
+		plan_disagg_out_print(af, &d, &o);
 	if (af == stdout && to_stdout)
 		fputc('\n', stdout);
 	struct cli_options wo = call->o;
@@ -392,6 +407,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		status = EXIT_RUNTIME;
 	}
 	rowset_free(rs);
+	plan_disagg_release(&d);
 	plan_outcome_release(&o);
 	return status;
 }

@@ -28,6 +28,7 @@ struct space {
 	char (*providers)[CAT_NAME_MAX];
 	size_t n_providers;
 	bool mix;                  /* serving: search mixes of two GPU types too */
+	bool disaggregated;        /* serving: search prefill/decode splits too */
 };
 
 static space *space_new(const char *file)
@@ -195,12 +196,14 @@ static int read_nodes(struct jread *r, const json_t *v, space *sp)
 space *space_read(struct jread *r, const json_t *x, const json_t *candidates, const catalog *cat,
 		  const char *file)
 {
-	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", "mix", NULL };
+	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", "mix",
+					    "disaggregated", NULL };
 	space *sp = space_new(file);
 	const json_t *v;
 	size_t mark;
 
-	if (jread_object(r, x, keys) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0)
+	if (jread_object(r, x, keys) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0 ||
+	    jread_bool(r, x, "disaggregated", false, &sp->disaggregated) < 0)
 		goto out_free;
 #define SPACE_PART(key, call)                                   \
 	if ((v = json_object_get(x, key)) != NULL) {            \
@@ -231,6 +234,11 @@ out_free:
 bool space_mix(const space *sp)
 {
 	return sp->mix;
+}
+
+bool space_disaggregated(const space *sp)
+{
+	return sp->disaggregated;
 }
 
 size_t space_count(const space *sp)

@@ -40,6 +40,10 @@ space *space_of_candidates(const json_t *candidates, const char *file);
 /* Whether the block asks for mixes of two GPU types (serving: "mix": true). */
 bool space_mix(const space *sp);
 
+/* Whether the block asks for prefill/decode splits (serving:
+ * "disaggregated": true; models/plan/plan_disagg.h). */
+bool space_disaggregated(const space *sp);
+
 /* How many shapes the space has (bases x price types x node counts). */
 size_t space_count(const space *sp);
 
