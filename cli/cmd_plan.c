@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/plan_disagg_out.h"
 #include "models/eval/evaluate.h"
 #include "models/plan/plan.h"
 #include "models/scenario/space.h"
@@ -191,16 +192,20 @@ static const char *const plan_columns[] = { "global_batch_tokens", "front", "pla
 					    /* additions: every shape's fate (--show all), and how to run it alone */
 					    "price_type", "fate", "fate_reason", "candidate_json" };
 
-static rowset *front_rowset(enum result_kind kind)
+static rowset *front_rowset(enum result_kind kind, bool disagg)
 {
 	rowset *base = results_new(kind);
-	size_t n = rowset_ncols(base), extra = sizeof plan_columns / sizeof plan_columns[0];
-	const char **cols = xcalloc(n + extra, sizeof *cols);
+	size_t n = rowset_ncols(base), extra = sizeof plan_columns / sizeof plan_columns[0], more = 0;
+	while (disagg && plan_disagg_out_columns[more] != NULL)
+		more++;
+	const char **cols = xcalloc(n + extra + more, sizeof *cols);
 	for (size_t i = 0; i < n; i++)
 		cols[i] = rowset_column(base, i);
 	for (size_t i = 0; i < extra; i++)
 		cols[n + i] = plan_columns[i];
-	rowset *rs = rowset_new_n(cols, n + extra);
+	for (size_t i = 0; i < more; i++)
+		cols[n + extra + i] = plan_disagg_out_columns[i];
+	rowset *rs = rowset_new_n(cols, n + extra + more);
 	results_set_units(rs);
 	free(cols);
 	rowset_free(base);
@@ -370,6 +375,7 @@ struct row_ctx {
 	struct shape_ctx *ctx;
 	const struct objective_spec *obj;
 	struct cluster_spec *c;            /* scratch */
+	const struct plan_disagg *d;       /* serving with search.disaggregated; else NULL */
 };
 
 /* One shape's row: run's columns when it was evaluated (else the shape's
@@ -422,6 +428,8 @@ static void write_row(rowset *rs, const struct row_ctx *x, size_t i)
 	}
 	rowset_text(rs, "candidate_json", json);
 	free(json);
+	if (x->d != NULL)
+		plan_disagg_out_row(rs, x->d, x->o, i);
 }
 
 static int plan_exec(struct cli_call *call, struct cs_error *err)
@@ -453,8 +461,10 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 					       "objective is its serving.slo");
 		memset(&obj, 0, sizeof obj);
 	}
+	/* serving with search.disaggregated: prefill/decode splits too (plan_disagg.h) */
+	bool disagg = s->workload.kind == WORKLOAD_INFERENCE && space_disaggregated(s->space);
 	if (cli_columns_help(&call->o)) {  /* the columns, without searching */
-		rowset *cols = front_rowset(evaluate_result_kind(s->workload.kind, false));
+		rowset *cols = front_rowset(evaluate_result_kind(s->workload.kind, false), disagg);
 		if (cli_write(&call->o, cols, err) < 0)
 			status = cli_status(err);
 		rowset_free(cols);
@@ -507,10 +517,14 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	fprintf(stderr, "; %zu on the front; %.2f s\n", o.n_front, elapsed);
 	print_not_ok(&o);
 
+	struct plan_disagg d = { .searched = false };
+	if (space_disaggregated(s->space))
+		plan_disagg_search(&p, &o, &d);
+
 	/* the rows: the front's, then with --show all every other shape's */
-	rowset *rs = front_rowset(evaluate_result_kind(s->workload.kind, false));
+	rowset *rs = front_rowset(evaluate_result_kind(s->workload.kind, false), disagg);
 	struct cluster_spec *c = xmalloc(sizeof *c);
-	struct row_ctx rc = { .o = &o, .s = s, .ctx = &ctx, .obj = &obj, .c = c };
+	struct row_ctx rc = { .o = &o, .s = s, .ctx = &ctx, .obj = &obj, .c = c, .d = disagg ? &d : NULL };
 	for (size_t k = 0; k < o.n_front; k++)
 		write_row(rs, &rc, o.front[k]);
 	for (size_t i = 0; show_all && i < o.n; i++)
@@ -525,6 +539,8 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	print_answer(af, &o, &obj, (int)top);
 	if (space_mix(s->space))
 		print_mix(af, &p, &o);
+	if (space_disaggregated(s->space))
+		plan_disagg_out_print(af, &d, &o);
 	if (af == stdout && to_stdout)
 		fputc('\n', stdout);
 	struct cli_options wo = call->o;
@@ -544,6 +560,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		status = EXIT_RUNTIME;
 	}
 	rowset_free(rs);
+	plan_disagg_release(&d);
 	plan_outcome_release(&o);
 	return status;
 }

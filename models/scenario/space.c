@@ -31,6 +31,7 @@ struct space {
 	/* "spot": the preemptions of spot shapes whose base gives none (given: rate >= 0) */
 	double preemptions_per_instance_h, capacity_wait_s, preemption_notice_s;  /* < 0: not given */
 	double tie_tolerance;      /* < 0: not given */
+	bool disaggregated;        /* serving: search prefill/decode splits too */
 };
 
 static space *space_new(const char *file)
@@ -217,13 +218,14 @@ space *space_read(struct jread *r, const json_t *x, const json_t *candidates, co
 		  const char *file)
 {
 	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", "mix", "spot",
-					    "tie_tolerance", NULL };
+					    "tie_tolerance", "disaggregated", NULL };
 	space *sp = space_new(file);
 	const json_t *v;
 	size_t mark;
 
 	if (jread_object(r, x, keys) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0 ||
-	    jread_real(r, x, "tie_tolerance", false, 0, 0.5, &sp->tie_tolerance) < 0)
+	    jread_real(r, x, "tie_tolerance", false, 0, 0.5, &sp->tie_tolerance) < 0 ||
+	    jread_bool(r, x, "disaggregated", false, &sp->disaggregated) < 0)
 		goto out_free;
 #define SPACE_PART(key, call)                                   \
 	if ((v = json_object_get(x, key)) != NULL) {            \
@@ -260,6 +262,11 @@ bool space_mix(const space *sp)
 double space_tie_tolerance(const space *sp)
 {
 	return sp->tie_tolerance;
+}
+
+bool space_disaggregated(const space *sp)
+{
+	return sp->disaggregated;
 }
 
 size_t space_count(const space *sp)

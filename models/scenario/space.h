@@ -46,6 +46,9 @@ bool space_mix(const space *sp);
 /* The block's "tie_tolerance" (a fraction of time within which plan calls
  * two shapes equally fast); < 0 when not given. */
 double space_tie_tolerance(const space *sp);
+/* Whether the block asks for prefill/decode splits (serving:
+ * "disaggregated": true; models/plan/plan_disagg.h). */
+bool space_disaggregated(const space *sp);
 
 /* How many shapes the space has (bases x price types x node counts). */
 size_t space_count(const space *sp);

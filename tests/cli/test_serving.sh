@@ -91,4 +91,39 @@ if (ulimit -v 600000 && "$CLUSTERSIM" --version) >/dev/null 2>&1; then
 	[ $? -eq 2 ] && grep -q "workload.serving.requests: 5e+06 requests would need about 1.28 GB (256 bytes each), more than the .* GB of the room left under the address-space limit (RLIMIT_AS, ulimit -v); ask for fewer requests" "$TMP/err" &&
 		ok || fail "5e6 requests in 600 MB: $(cat "$TMP/err")"
 fi
+# plan's prefill/decode split search (search.disaggregated, docs/plan.md): per provider the
+# cheapest xPyD split on fewer instances than colocated serving. The split printed for lambda,
+# rerun with its pools stated, meets the SLO at the printed price, which is its whole instances'
+# (the colocated deployment's price per instance); one fewer prefill or decode replica misses the
+# SLO; the JSON rows carry each row's instance type's split.
+dg="$TOP/scenarios/examples/llama3-70b-disagg-plan.json"
+expect_status 0 "$CLUSTERSIM" plan "$dg" --format json -o "$TMP/dg.json" || fail "disaggregated plan"
+line=$(grep '^disaggregated saves [0-9]*% on lambda: ' "$TMP/out")
+# x y prefill_tp decode_tp gpus instances usd/h colocated_instances colocated_usd/h
+fig=$(echo "$line" | sed -n 's/^[^:]*: \([0-9]*\)P\([0-9]*\)D (prefill tp \([0-9]*\), decode tp \([0-9]*\); \([0-9]*\) GPUs) on \([0-9]*\) x lambda-8x-h100, \$\([0-9.]*\)\/h, .* colocated [0-9]* replicas x tp 8 ([0-9]* GPUs) on \([0-9]*\) x lambda-8x-h100, \$\([0-9.]*\)\/h, .*/\1 \2 \3 \4 \5 \6 \7 \8 \9/p')
+# shellcheck disable=SC2086
+set -- $fig
+if [ $# -eq 9 ]; then
+	x=$1 y=$2 ptp=$3 dtp=$4 g=$5 inst=$6 usd=$7 cinst=$8 cusd=$9
+	awk -v x="$x" -v y="$y" -v p="$ptp" -v d="$dtp" -v g="$g" -v i="$inst" -v u="$usd" -v ci="$cinst" -v cu="$cusd" \
+		'BEGIN { exit !(g == x * p + y * d && i == int((g + 7) / 8) && i < ci &&
+				 u - i * cu / ci < 0.006 && i * cu / ci - u < 0.006) }' && ok ||
+		fail "split price: $line"
+	stated() {  # stated X Y: serve the example's load on 4 x lambda with the pools stated
+		sed "s/\"replicas\": \"auto\",/\"disaggregated\": {\"prefill_replicas\": $1, \"decode_replicas\": $2, \"prefill_tp\": $ptp, \"decode_tp\": $dtp},/" \
+			"$dg" >"$TMP/stated.json"
+		"$CLUSTERSIM" run "$TMP/stated.json" --format csv --columns slo_met,usd_per_hour,gpus_used 2>/dev/null | sed 1d
+	}
+	[ "$(stated "$x" "$y")" = "true,$usd,$g" ] && ok || fail "the split stated: $(stated "$x" "$y"), wanted true,$usd,$g"
+	[ "$x" -eq 1 ] || { stated $((x - 1)) "$y" | grep -q '^false,' && ok || fail "one fewer prefill replica meets the SLO"; }
+	[ "$y" -eq 1 ] || { stated "$x" $((y - 1)) | grep -q '^false,' && ok || fail "one fewer decode replica meets the SLO"; }
+else
+	fail "no lambda split: $(cat "$TMP/out")"
+fi
+grep -q '^disaggregated saves 44% on nebius: 5P1D (prefill tp 2, decode tp 4; 14 GPUs) on 2 x nebius-8x-h100, \$47.20/h, .* the cheapest colocated 6 replicas x tp 4 (24 GPUs) on 3 x nebius-8x-h200, \$84.00/h' "$TMP/out" &&
+	grep -q '"candidate": "4 x nebius-8x-h100",' "$TMP/dg.json" && grep -q '"disagg_prefill_replicas": 5,' "$TMP/dg.json" &&
+	grep -q '"disagg_usd_per_hour": 47.2,' "$TMP/dg.json" && grep -q '"disagg_colocated_usd_per_hour": 94.4,' "$TMP/dg.json" &&
+	ok || fail "nebius split: $(grep nebius "$TMP/out")"
+expect_status 0 "$CLUSTERSIM" plan "$dg" --format table --set workload.serving.slo.tpot_p99_ms=200 || fail "loose TPOT"
+grep -q '^disaggregated not worth it on lambda: ' "$TMP/out" && ok || fail "loose TPOT: $(grep lambda "$TMP/out")"
 finish
