@@ -105,7 +105,7 @@ expect_status 1 "$CLUSTERSIM" run "$ex" --set workload.parallelism.tp=1 --set wo
 	ok || fail "oom reason in GiB"
 # a searched plan says what was searched
 expect_status 0 "$CLUSTERSIM" run "$ex" --set 'workload.parallelism="auto"' --columns reason --format csv &&
-	grep -q 'fastest of [0-9]* plans searched (tp, pp, vpp, zero, micro-batch, recompute); [0-9]* of them did not fit in memory' "$TMP/out" &&
+	grep -q 'fastest of [0-9]* plans searched (tp, pp, vpp, cp, zero, micro-batch, recompute); [0-9]* of them did not fit in memory' "$TMP/out" &&
 	ok || fail "search reason"
 
 # ---- output files ------------------------------------------------------------
