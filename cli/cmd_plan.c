@@ -31,7 +31,7 @@ static const char usage_text[] =
 	"  --columns a,b,c   the front's columns (all: every column; help: the list)\n"
 	"  -o, --output FILE write the front to FILE (atomically); the answer stays on standard output\n"
 	"  -h, --help        print this help\n\n"
-	"The front has run's columns plus global_batch_tokens, front, plan_rank and why\n"
+	"The front has run's columns plus front, plan_rank and why\n"
 	"(docs/plan.md). How many shapes were evaluated and skipped goes to standard error.\n"
 	"Serving (an inference workload): each shape gets serving.replicas (\"auto\": the fewest\n"
 	"that meet serving.slo at the offered rate), compared on dollars per hour and TTFT P99.\n"
@@ -137,7 +137,7 @@ static void progress_end(struct progress *g)
 }
 
 /* The plan columns after the result kind's. */
-static const char *const plan_columns[] = { "global_batch_tokens", "front", "plan_rank", "why" };
+static const char *const plan_columns[] = { "front", "plan_rank", "why" };
 
 static rowset *front_rowset(enum result_kind kind)
 {
@@ -355,8 +355,6 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 				   .monte_carlo = &s->monte_carlo, .objective = &obj, .scenario = s->name,
 				   .seed = s->seed, .row_id = o.front[k] };
 		results_row(rs, &job, &pt->result);
-		if (pt->result.kind == RESULT_TRAINING && pt->result.train.tokens_per_step > 0)
-			rowset_int(rs, "global_batch_tokens", (int64_t)pt->result.train.tokens_per_step);
 		if (pt->result.kind == RESULT_INFERENCE)
 			rowset_text(rs, "front", "yes");  /* one figure each: one front */
 		else

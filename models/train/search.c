@@ -12,7 +12,16 @@
 #include "util/xalloc.h"
 
 /* The searched fields, in enumeration order (the last varies fastest). */
-enum search_field { F_TP, F_PP, F_VPP, F_CP, F_EP, F_ZERO, F_MB, F_RECOMPUTE, F_COUNT };
+enum search_field { F_TP, F_PP, F_VPP, F_SPLIT, F_CP, F_EP, F_ZERO, F_CACHE, F_MB, F_RECOMPUTE, F_COUNT };
+
+/* A recompute setting: what F_RECOMPUTE's values index. The rungs are in
+ * order of work: each recomputes what the one before does and more, so it
+ * needs no more memory and no less time. */
+struct recompute_rung {
+	int recompute;  /* enum recompute_kind */
+	int modules;    /* under selective: enum recompute_module's mask (0: the request's) */
+};
+#define RUNGS_MAX 8
 
 /* At most this many values a field: every divisor of a degree that can
  * divide the GPUs or the layers (131,072 GPUs have 18 divisors that are
@@ -24,7 +33,44 @@ enum search_field { F_TP, F_PP, F_VPP, F_CP, F_EP, F_ZERO, F_MB, F_RECOMPUTE, F_
 struct search_space {
 	int n[F_COUNT];
 	int v[F_COUNT][SEARCH_CHOICES_MAX];
+	struct recompute_rung rungs[RUNGS_MAX];  /* F_RECOMPUTE's values index these */
 };
+
+/* The recompute ladder: none, selective (with the request's modules, or,
+ * when they are a searched lever, core_attn and then each module the model
+ * has added in turn: layernorm, the MLP's or the MoE's activation, the
+ * whole MoE, MLA's up-projections), full; only the stated kind when
+ * recompute is given. */
+static int recompute_ladder(const struct train_spec *w, struct recompute_rung *out)
+{
+	const struct parallel_plan *q = &w->plan;
+	const struct model_spec *m = &w->model;
+	int n = 0;
+	if (q->recompute == PLAN_AUTO || q->recompute == RECOMPUTE_NONE)
+		out[n++] = (struct recompute_rung){ RECOMPUTE_NONE, 0 };
+	if (q->recompute == PLAN_AUTO || q->recompute == RECOMPUTE_SELECTIVE) {
+		if ((q->search_levers & LEVER_RECOMPUTE_MODULES) && q->recompute_modules == 0) {
+			int mods = RECMOD_CORE_ATTN;
+			out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods };
+			mods |= RECMOD_LAYERNORM;
+			out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods };
+			if (m->experts > 0) {
+				out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods | RECMOD_MOE_ACT };
+				mods |= RECMOD_MOE;
+			} else {
+				mods |= RECMOD_MLP;
+			}
+			out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods };
+			if (transformer_is_mla(m))
+				out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods | RECMOD_MLA_UP_PROJ };
+		} else {
+			out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, q->recompute_modules };
+		}
+	}
+	if (q->recompute == PLAN_AUTO || q->recompute == RECOMPUTE_FULL)
+		out[n++] = (struct recompute_rung){ RECOMPUTE_FULL, 0 };
+	return n;
+}
 
 /* The values a search tries by habit (what frameworks' recipes use), to
  * which every divisor that can apply is added: a degree that is not a
@@ -89,7 +135,6 @@ static void search_space_init(struct search_space *sp, const struct train_spec *
 	long per_node = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
 	long experts = w->model.experts;
 	static const int zeros[] = { 0, 1, 2, 3 };
-	static const int recs[] = { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
 	int n;
 
 	n = degree_choices(sp->v[F_TP], habit_tp, HABIT_N(habit_tp), &per_node, 1, per_node);
@@ -113,8 +158,28 @@ static void search_space_init(struct search_space *sp, const struct train_spec *
 	sp->n[F_ZERO] = given_or(q->zero, sp->v[F_ZERO], HABIT_N(zeros));
 	sp->n[F_MB] = 1;  /* per tp, pp, cp: field_for */
 	sp->v[F_MB][0] = q->micro_batch != PLAN_AUTO ? q->micro_batch : 1;
-	memcpy(sp->v[F_RECOMPUTE], recs, sizeof recs);
-	sp->n[F_RECOMPUTE] = given_or(q->recompute, sp->v[F_RECOMPUTE], HABIT_N(recs));
+	sp->n[F_RECOMPUTE] = recompute_ladder(w, sp->rungs);
+	for (int i = 0; i < sp->n[F_RECOMPUTE]; i++)
+		sp->v[F_RECOMPUTE][i] = i;
+	/* the embedding and the loss in the split, when the search may choose
+	 * it and no layout places the layers */
+	sp->v[F_SPLIT][0] = q->pipeline_split;
+	sp->n[F_SPLIT] = 1;
+	if ((q->search_levers & LEVER_PIPELINE_SPLIT) && q->layout.stages == 0 && q->pp != 1) {
+		sp->v[F_SPLIT][0] = SPLIT_LAYERS;
+		sp->v[F_SPLIT][1] = SPLIT_EMBEDDING_LOSS;
+		sp->n[F_SPLIT] = 2;
+	}
+	/* fp8 activation caching: only an FP8 (or FP4) run of a MoE model has
+	 * what it caches (parallel.c's check) */
+	sp->v[F_CACHE][0] = q->fp8_activation_cache;
+	sp->n[F_CACHE] = 1;
+	if ((q->search_levers & LEVER_FP8_ACT_CACHE) && w->model.experts > 0 &&
+	    (w->precision == PREC_FP8 || w->precision == PREC_FP4)) {
+		sp->v[F_CACHE][0] = 0;
+		sp->v[F_CACHE][1] = 1;
+		sp->n[F_CACHE] = 2;
+	}
 }
 
 /* The fields whose candidates depend on the degrees above them, filled when
@@ -162,10 +227,26 @@ static bool search_request(const struct search_space *sp, const int digits[F_COU
 	t->ep = sp->v[F_EP][digits[F_EP]];
 	t->zero = sp->v[F_ZERO][digits[F_ZERO]];
 	t->micro_batch = sp->v[F_MB][digits[F_MB]];
-	t->recompute = sp->v[F_RECOMPUTE][digits[F_RECOMPUTE]];
+	const struct recompute_rung *rung = &sp->rungs[sp->v[F_RECOMPUTE][digits[F_RECOMPUTE]]];
+	t->recompute = rung->recompute;
+	t->recompute_modules = rung->recompute == RECOMPUTE_SELECTIVE ? rung->modules : q->recompute_modules;
+	t->pipeline_split = sp->v[F_SPLIT][digits[F_SPLIT]];
+	t->fp8_activation_cache = sp->v[F_CACHE][digits[F_CACHE]] != 0;
 	t->dp = q->dp;
+	/* the levers that only save memory or time in the model (train.h):
+	 * taken whenever the search may */
+	if (q->search_levers & LEVER_FREE_STAGE_INPUT)
+		t->free_stage_input = true;  /* frees memory, adds no work */
+	if (q->search_levers & LEVER_GRAD_REDUCE_BF16)
+		t->grad_reduce = GRAD_REDUCE_BF16;  /* half the gradient bytes held and reduced */
+	if (q->search_levers & LEVER_MOMENTS_BF16)
+		t->optimizer_moments = MOMENTS_BF16;  /* 4 bytes a parameter fewer, read and written */
+	if ((q->search_levers & LEVER_DISPATCH_FP8) && w->model.experts > 0)
+		t->moe_dispatch = MOE_DISPATCH_FP8;  /* about half the dispatch bytes */
 	if (t->tp > c->gpus_per_node)
 		return false;
+	if (t->pipeline_split != q->pipeline_split && t->pp == 1)
+		return false;  /* one stage: nothing to split */
 	if (t->vpp > 1 && t->pp == 1 && (q->vpp == PLAN_AUTO || q->pp == PLAN_AUTO))
 		return false;
 	if (q->schedule == PLAN_AUTO)
@@ -216,7 +297,7 @@ static enum considered consider(struct search_pass1 *s1, const struct train_spec
 {
 	/* w is the plan's own copy when the batch is rounded */
 	struct train_memory mem;
-	struct train_result cur;
+	double bound_s;
 
 	/* cheap memory check before simulating */
 	memory_per_gpu(w, p, &mem);
@@ -231,16 +312,16 @@ static enum considered consider(struct search_pass1 *s1, const struct train_spec
 		}
 		return CONSIDERED_OOM;
 	}
-	if (step_simulate_bounded(w, c, p, &cur, NULL, -1.0))
-		return CONSIDERED_INVALID;  /* not simulated because invalid (placement) */
+	if (!step_lower_bound(w, c, p, &bound_s))
+		return CONSIDERED_INVALID;  /* it cannot be placed */
 	if (s1->ncands == s1->cap) {
 		s1->cap = s1->cap ? 2 * s1->cap : 64;
 		s1->cands = xreallocarray(s1->cands, s1->cap, sizeof *s1->cands);
 	}
 	s1->cands[s1->ncands].plan = *p;
 	s1->cands[s1->ncands].batch_tokens = w->global_batch_tokens;
-	s1->cands[s1->ncands].bound_s = cur.step_time_s;
-	s1->cands[s1->ncands].bound_s_per_token = cur.step_time_s / w->global_batch_tokens;
+	s1->cands[s1->ncands].bound_s = bound_s;
+	s1->cands[s1->ncands].bound_s_per_token = bound_s / w->global_batch_tokens;
 	s1->cands[s1->ncands].index = s1->tried;
 	s1->ncands++;
 	return CONSIDERED_FITS;
@@ -396,15 +477,20 @@ static bool pass2(struct candidate_plan *cands, size_t ncands, const struct trai
 static void searched_fields(const struct search_space *sp, const struct train_spec *w, char *out, size_t size)
 {
 	static const char *const names[F_COUNT] = {
-		[F_TP] = "tp", [F_PP] = "pp", [F_VPP] = "vpp", [F_CP] = "cp", [F_EP] = "ep",
-		[F_ZERO] = "zero", [F_MB] = "micro-batch", [F_RECOMPUTE] = "recompute",
+		[F_TP] = "tp", [F_PP] = "pp", [F_VPP] = "vpp", [F_SPLIT] = "pipeline_split", [F_CP] = "cp",
+		[F_EP] = "ep", [F_ZERO] = "zero", [F_CACHE] = "fp8_activation_cache", [F_MB] = "micro-batch",
+		[F_RECOMPUTE] = "recompute",
 	};
+	int selective_rungs = 0;
+	for (int i = 0; i < sp->n[F_RECOMPUTE]; i++)
+		selective_rungs += sp->rungs[i].recompute == RECOMPUTE_SELECTIVE;
 	size_t used = 0;
 	out[0] = '\0';
 	for (int f = 0; f < F_COUNT; f++)
 		if ((sp->n[f] > 1 || (f == F_VPP && w->plan.vpp == PLAN_AUTO && w->plan.pp != 1) ||
 		     (f == F_MB && w->plan.micro_batch == PLAN_AUTO)) && used < size)
-			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", names[f]);
+			used += (size_t)snprintf(out + used, size - used, "%s%s%s", used ? ", " : "", names[f],
+						 f == F_RECOMPUTE && selective_rungs > 1 ? " with its modules" : "");
 	if (out[0] == '\0')
 		snprintf(out, size, "%s", "dp only");
 }
