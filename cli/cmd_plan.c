@@ -40,7 +40,7 @@ static const char usage_text[] =
 	"  --columns a,b,c   the rows' columns (all: every column; help: the list)\n"
 	"  -o, --output FILE write the rows to FILE (atomically); the answer stays on standard output\n"
 	"  -h, --help        print this help\n\n"
-	"The rows have run's columns plus global_batch_tokens, front, plan_rank, why, price_type,\n"
+	"The rows have run's columns plus front, plan_rank, why, price_type,\n"
 	"fate, fate_reason and candidate_json (`clustersim run SCENARIO --set\n"
 	"'candidates=[candidate_json]'` evaluates that shape alone; docs/plan.md). How many\n"
 	"shapes were evaluated and skipped, and why, goes to standard error.\n"
@@ -188,7 +188,7 @@ static void progress_end(struct progress *g)
 }
 
 /* The plan columns after the result kind's. */
-static const char *const plan_columns[] = { "global_batch_tokens", "front", "plan_rank", "why",
+static const char *const plan_columns[] = { "front", "plan_rank", "why",
 					    /* additions: every shape's fate (--show all), and how to run it alone */
 					    "price_type", "fate", "fate_reason", "candidate_json" };
 
@@ -404,8 +404,6 @@ static void write_row(rowset *rs, const struct row_ctx *x, size_t i)
 				rowset_int(rs, "nodes", pt->nodes);
 		}
 	}
-	if (pt->result.kind == RESULT_TRAINING && pt->result.train.tokens_per_step > 0)
-		rowset_int(rs, "global_batch_tokens", (int64_t)pt->result.train.tokens_per_step);
 	if (pt->front_p50 || pt->front_p90) {
 		if (pt->result.kind == RESULT_INFERENCE)
 			rowset_text(rs, "front", "yes");  /* one figure each: one front */

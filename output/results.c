@@ -331,7 +331,9 @@ static const char *const training_columns[] = {
 	/* additions: MoE parallel folding */
 	"expert_tp",
 	/* additions: selective recompute's modules */
-	"recompute_modules", NULL
+	"recompute_modules",
+	/* additions: the batch the plan runs with, and the search's levers */
+	"global_batch_tokens", "pipeline_split", "free_stage_input", "numerics", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -364,6 +366,11 @@ static void plan_cells(rowset *rs, const struct train_result *t)
 	rowset_int(rs, "micro_batches", p->microbatches);
 	rowset_text(rs, "sequence_parallel", p->sp ? "true" : "false");
 	rowset_int(rs, "plans_tried", t->plans_tried);
+	if (t->tokens_per_step > 0)
+		rowset_int(rs, "global_batch_tokens", (int64_t)t->tokens_per_step);
+	if (p->pp > 1 && p->layout == NULL)
+		rowset_text(rs, "pipeline_split", pipeline_split_names[p->split]);
+	rowset_text(rs, "free_stage_input", p->free_stage_input ? "true" : "false");
 	if (isfinite(t->mem.total)) {
 		rowset_real(rs, "mem_per_gpu_gb", t->mem.total / 1e9);
 		rowset_real(rs, "mem_per_gpu_gib", t->mem.total / GIB);
@@ -448,6 +455,9 @@ static void training_row(rowset *rs, const struct job *j, const struct result *r
 	if (r->train.plan.tp == 0)
 		return;  /* no plan at all */
 	plan_cells(rs, &r->train);
+	char numerics[128];
+	train_plan_numerics(&j->workload->train, &r->train.plan, numerics, sizeof numerics);
+	rowset_text(rs, "numerics", numerics);
 	/* an unsupported job's step is still what the step model says */
 	if (r->outcome != OUTCOME_OK && r->outcome != OUTCOME_UNSUPPORTED)
 		return;
@@ -837,8 +847,11 @@ static const struct results_column columns[] = {
 	{ "meets_budget_p90", UNIT_BOOL, "boolean", "the 90th-percentile cost is at most objective.budget_usd (empty without a budget or a price)" },
 	{ "t_data_stall_s", UNIT_NUMBER, "s", "the step's wait for its data from workload.data's tier (part of step_time_s; empty without a data block)" },
 	{ "frac_data_stall", UNIT_FRACTION, "fraction", "share of the GPUs' wall time waiting for data (one of the frac_ columns that add up to 1; empty without a data block)" },
-	/* plan (docs/plan.md) */
 	{ "global_batch_tokens", UNIT_COUNT, "tokens", "the global batch the plan runs with (rounded with global_batch_tokens.round)" },
+	{ "pipeline_split", UNIT_TEXT, "text", "how the layers are cut into pipeline stages: layers (evenly) or embedding+loss (each takes a layer's place); empty at pp 1 or with a pipeline_layout" },
+	{ "free_stage_input", UNIT_BOOL, "boolean", "each pipeline chunk's input freed after its first layer (Llama 3's early deallocation)" },
+	{ "numerics", UNIT_TEXT, "text", "the plan's settings that change numerics from Megatron's defaults, joined by + (grad_reduce_bf16, optimizer_moments_bf16, moe_dispatch_fp8, fp8_activation_cache; empty: none; docs/training.md)" },
+	/* plan (docs/plan.md) */
 	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90); serving: yes (one front of TTFT P99 and USD per hour)" },
 	{ "plan_rank", UNIT_COUNT, "rank", "place on the P50 front by cost, 1 the cheapest (empty off it)" },
 	{ "why", UNIT_TEXT, "text", "why this shape is a choice, against its neighbour on the front" },

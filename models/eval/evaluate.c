@@ -261,6 +261,12 @@ static void evaluate_training(const struct job *j, struct result *out)
 				   "fastest of %d plans searched (%s); all fit in memory", r->plans_tried,
 				   r->searched_fields);
 	}
+	if (r->searched && (w->train.plan.search_levers & ~(unsigned)LEVERS_NO_NUMERICS)) {
+		char used[128];
+		train_plan_numerics(&w->train, &r->plan, used, sizeof used);
+		reason_add(out->reason, sizeof out->reason, "numerics changed as search_numerics allows: %s",
+			   used[0] ? used : "none (no plan was faster with them)");
+	}
 	if (r->tokens_per_step != w->train.global_batch_tokens)  /* round_batch moved it */
 		reason_add(out->reason, sizeof out->reason,
 			   "global batch rounded from %.0f to %.0f sequences (%.0f tokens) to split over dp %d x micro_batch %d",

@@ -1,6 +1,9 @@
 #include "roofline.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 
 /*
  * The global constants of the kernel model, refitted after issue 11's
@@ -134,13 +137,66 @@ double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double
  * moves out_bytes per element (written, or read and written when it
  * accumulates). `groups` GEMMs of one shape run together, their tiles in
  * common waves, each with its launch. */
-static double gemm_tiled_s(const struct roofline *k, double groups, double M, double N, double K, double out_bytes)
+static double gemm_tiled_compute_s(const struct roofline *k, double groups, double M, double N, double K,
+				   double out_bytes)
 {
 	double eff = group_efficiency(k, groups, M, N, K);
 	double flops = 2 * M * N * K;
 	double bytes = k->operand_bytes * (M * K + K * N) + out_bytes * M * N;
 	double tc = flops / (k->peak_flops_per_s * k->gemm_efficiency * eff), tm = bytes / k->hbm_bytes_per_s;
 	return groups * ((tc > tm ? tc : tm) + k->launch_s);
+}
+
+/* A memo of gemm_tiled_compute_s by its whole input: a plan search asks
+ * for the same few shapes thousands of times (one per plan with the same
+ * tp, micro-batch and cp). Direct-mapped, per thread; a hit returns the
+ * very double the computation gave, so answers do not depend on it. */
+struct gemm_key {
+	struct roofline k;
+	double groups, M, N, K, out_bytes;
+};
+struct gemm_memo_entry {
+	bool used;
+	struct gemm_key key;
+	double s;
+};
+#define GEMM_MEMO_SIZE 1024
+static _Thread_local struct gemm_memo_entry gemm_memo[GEMM_MEMO_SIZE];
+
+static double gemm_tiled_s(const struct roofline *k, double groups, double M, double N, double K, double out_bytes)
+{
+	struct gemm_key key;
+	memset(&key, 0, sizeof key);  /* the padding too: keys compare as bytes */
+	key.k.peak_flops_per_s = k->peak_flops_per_s;  /* field by field: *k's padding is not zeroed */
+	key.k.gemm_efficiency = k->gemm_efficiency;
+	key.k.attn_peak_flops_per_s = k->attn_peak_flops_per_s;
+	key.k.attn_efficiency = k->attn_efficiency;
+	key.k.hbm_bytes_per_s = k->hbm_bytes_per_s;
+	key.k.launch_s = k->launch_s;
+	key.k.operand_bytes = k->operand_bytes;
+	key.k.sms = k->sms;
+	key.groups = groups;
+	key.M = M;
+	key.N = N;
+	key.K = K;
+	key.out_bytes = out_bytes;
+	/* a word-wise multiplicative hash of the shape and the peak (the full
+	 * key is compared) */
+	const double hashed[6] = { groups, M, N, K, out_bytes, k->peak_flops_per_s };
+	uint64_t h = 0;
+	for (int i = 0; i < 6; i++) {
+		uint64_t b;
+		memcpy(&b, &hashed[i], sizeof b);
+		h = (h ^ b) * UINT64_C(0x9e3779b97f4a7c15);
+		h ^= h >> 29;
+	}
+	struct gemm_memo_entry *e = &gemm_memo[h % GEMM_MEMO_SIZE];
+	if (e->used && memcmp(&e->key, &key, sizeof key) == 0)
+		return e->s;
+	e->used = true;
+	e->key = key;
+	e->s = gemm_tiled_compute_s(k, groups, M, N, K, out_bytes);
+	return e->s;
 }
 
 double roofline_gemm_tiled_s(const struct roofline *k, double M, double N, double K)

@@ -18,7 +18,7 @@ static const struct wl_reader wl_readers[] = {
 		.name = "training",
 		.read = wl_train_read,
 		.keys = (const char *const[]){
-			"model", "global_batch_tokens", "parallelism", "checkpoint", "mode", "data", NULL
+			"model", "global_batch_tokens", "parallelism", "search_numerics", "checkpoint", "mode", "data", NULL
 		},
 	},
 	{
@@ -26,7 +26,7 @@ static const struct wl_reader wl_readers[] = {
 		.name = "finetune",
 		.read = wl_train_read,
 		.keys = (const char *const[]){
-			"model", "global_batch_tokens", "parallelism", "checkpoint", "mode", "finetune",
+			"model", "global_batch_tokens", "parallelism", "search_numerics", "checkpoint", "mode", "finetune",
 			"examples", "epochs", "data", NULL
 		},
 	},

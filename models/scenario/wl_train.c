@@ -31,6 +31,19 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->layout.stages = 0;
 	p->grad_reduce = GRAD_REDUCE_AUTO;
 	p->optimizer_moments = MOMENTS_FP32;
+	p->search_levers = LEVERS_NO_NUMERICS;  /* "auto": the levers too (train.h) */
+}
+
+/* A key of the parallelism object given as "auto": a lever the search
+ * chooses (enum search_lever). The key is removed from the copy the
+ * typed readers see, so they read only stated values. */
+static void take_auto_lever(json_t *copy, const char *key, unsigned bit, struct parallel_plan *p)
+{
+	const json_t *x = json_object_get(copy, key);
+	if (x != NULL && json_is_string(x) && strcmp(json_string_value(x), "auto") == 0) {
+		p->search_levers |= bit;
+		json_object_del(copy, key);
+	}
 }
 
 /* schedule and recompute, each a name or "auto". */
@@ -153,6 +166,8 @@ static int read_split_grad_reduce(struct jread *r, const json_t *v, struct paral
 	return 0;
 }
 
+static int read_plan_fields(struct jread *r, const json_t *v, struct parallel_plan *p);
+
 /* The `parallelism` object, or "auto"; choices not given stay automatic. */
 static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
@@ -168,8 +183,23 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 		return 0;
 	if (!json_is_object(v))
 		return jread_fail_value(r, v, "an object or \"auto\"");
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_int_or_auto(r, v, "tp", 1, 1024, PLAN_AUTO, &p->tp) < 0 ||
+	if (jread_object(r, v, keys) < 0)
+		return -1;
+	/* in an object, the levers are searched only when given as "auto" */
+	p->search_levers = 0;
+	json_t *given = json_copy((json_t *)v);  /* shallow: the values are v's */
+	take_auto_lever(given, "pipeline_split", LEVER_PIPELINE_SPLIT, p);
+	take_auto_lever(given, "free_stage_input", LEVER_FREE_STAGE_INPUT, p);
+	take_auto_lever(given, "recompute_modules", LEVER_RECOMPUTE_MODULES, p);
+	int rc = read_plan_fields(r, given, p);
+	json_decref(given);
+	return rc;
+}
+
+/* The parallelism object's typed fields (its "auto" levers taken out). */
+static int read_plan_fields(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	if (jread_int_or_auto(r, v, "tp", 1, 1024, PLAN_AUTO, &p->tp) < 0 ||
 	    jread_int_or_auto(r, v, "pp", 1, 1024, PLAN_AUTO, &p->pp) < 0 ||
 	    jread_int_or_auto(r, v, "vpp", 1, 128, PLAN_AUTO, &p->vpp) < 0 ||
 	    jread_int_or_auto(r, v, "dp", 1, 1 << 20, PLAN_AUTO, &p->dp) < 0 ||
@@ -430,6 +460,44 @@ static int read_batch(struct jread *r, const json_t *v, struct workload_spec *w)
 	return 0;
 }
 
+/* search_numerics: the settings that change numerics the plan search may
+ * use (search_numerics_names), each only where the parallelism object
+ * does not state the key it sets. */
+static int read_search_numerics(struct jread *r, const json_t *v, struct parallel_plan *p)
+{
+	static const char *const stated_key[] = { "grad_reduce_precision", "optimizer_moments",
+						  "moe_dispatch_precision", "fp8_activation_cache" };
+	const json_t *x = json_object_get(v, "search_numerics");
+	const json_t *plan = json_object_get(v, "parallelism");
+	size_t i;
+	json_t *e;
+	if (x == NULL)
+		return 0;
+	size_t mark = jread_enter_key(r, "search_numerics");
+	if (!json_is_array(x))
+		return jread_fail_value(r, x, "an array of names such as [\"grad_reduce_bf16\", \"optimizer_moments_bf16\"]");
+	json_array_foreach(x, i, e) {
+		size_t at = jread_enter_index(r, i);
+		int k = -1;
+		for (int n = 0; search_numerics_names[n] != NULL && json_is_string(e); n++)
+			if (strcmp(json_string_value(e), search_numerics_names[n]) == 0)
+				k = n;
+		if (k < 0)
+			return jread_fail_value(r, e, "grad_reduce_bf16, optimizer_moments_bf16, moe_dispatch_fp8 or "
+						      "fp8_activation_cache");
+		unsigned bit = (unsigned)LEVER_GRAD_REDUCE_BF16 << k;
+		if (p->search_levers & bit)
+			return jread_fail(r, "\"%s\" is given twice", search_numerics_names[k]);
+		if (json_is_object(plan) && json_object_get(plan, stated_key[k]) != NULL)
+			return jread_fail(r, "\"%s\" with parallelism.%s stated: give one (the stated value is not "
+					     "searched)", search_numerics_names[k], stated_key[k]);
+		p->search_levers |= bit;
+		jread_leave(r, at);
+	}
+	jread_leave(r, mark);
+	return 0;
+}
+
 /* The plan (automatic when absent), the mode and the checkpoints (none
  * when absent). */
 static int read_plan_mode_checkpoint(struct jread *r, const json_t *v, struct workload_spec *w)
@@ -446,6 +514,8 @@ static int read_plan_mode_checkpoint(struct jread *r, const json_t *v, struct wo
 	} else {
 		plan_set_auto(&w->train.plan);
 	}
+	if (read_search_numerics(r, v, &w->train.plan) < 0)
+		return -1;
 	if (jread_enum(r, v, "mode", false, training_mode_names, &mode) < 0)
 		return -1;
 	w->train.mode = (enum training_mode)mode;

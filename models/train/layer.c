@@ -35,16 +35,26 @@ int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct
 	return 0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
 /* The shape (nodes x GPUs per node) of the group of `size` GPUs gpus[]. */
 static void shape_of(const struct layer_ctx *x, const long *gpus, int size, struct collective_group *g)
 {
-	int nodes = 1;
-	for (int i = 1; i < size; i++) {
-		bool seen = false;
-		for (int j = 0; j < i; j++)
-			seen |= topology_node(&x->topo, gpus[j]) == topology_node(&x->topo, gpus[i]);
-		nodes += !seen;
-	}
+	/* the distinct nodes: sorted node numbers, counted where they change */
+	int *node = xcalloc((size_t)(size > 0 ? size : 1), sizeof *node);
+	for (int i = 0; i < size; i++)
+		node[i] = topology_node(&x->topo, gpus[i]);
+	qsort(node, (size_t)size, sizeof *node, cmp_int);
+	int nodes = size > 0;
+	for (int i = 1; i < size; i++)
+		nodes += node[i] != node[i - 1];
+	free(node);
+	if (nodes < 1)
+		nodes = 1;
 	if (size % nodes != 0)
 		nodes = size;  /* uneven: treat as one rank per node */
 	collective_group_make(g, nodes, size / nodes);
@@ -84,12 +94,6 @@ static void expert_group_shape(const struct layer_ctx *x, struct collective_grou
 	}
 	shape_of(x, gpus, p->ep, g);
 	free(gpus);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
 }
 
 void layer_dp_cp_group_shape(const struct layer_ctx *x, struct collective_group *g)

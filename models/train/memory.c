@@ -361,7 +361,9 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 
 	memset(mem, 0, sizeof *mem);
 	/* the heaviest stage: its chunks' parameters and activations */
-	int *chunk_layers = xcalloc((size_t)p->vpp, sizeof *chunk_layers);
+	int *chunk_layers = xcalloc(2 * (size_t)p->vpp, sizeof *chunk_layers);
+	int *prev_layers = chunk_layers + p->vpp;  /* the stage before's */
+	double prev_params = -1, prev_expert = -1;
 	double per_layer = memory_layer_activation_bytes(w, p);  /* the same on every stage */
 	for (int i = 0; i < p->pp; i++) {
 		double params = 0, embedding = 0, expert = 0, layers = 0;
@@ -380,6 +382,20 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 			chunk_layers[ch] = count;
 			has_last |= vs == P - 1;
 		}
+		/* A stage that holds what the stage before it holds (no
+		 * embedding, loss or MTP of its own) needs no more: its
+		 * parameters are the same, and the activations a schedule keeps
+		 * in flight do not grow with the stage's place (the warm-up
+		 * forwards of 1F1B and interleaved 1F1B shrink with it, GPipe's
+		 * are all m anyway). DualPipeV's order is walked for every stage. */
+		bool same = i > 0 && p->schedule != SCHED_DUALPIPEV && !has_last && mtp_here == 0 && embedding == 0 &&
+			    params == prev_params && expert == prev_expert &&
+			    memcmp(chunk_layers, prev_layers, (size_t)p->vpp * sizeof *chunk_layers) == 0;
+		prev_params = embedding == 0 ? params : -1;
+		prev_expert = expert;
+		memcpy(prev_layers, chunk_layers, (size_t)p->vpp * sizeof *chunk_layers);
+		if (same)
+			continue;
 		struct train_memory s;
 		memset(&s, 0, sizeof s);
 		model_states(w, p, params, embedding, expert, layers, &s);

@@ -13,15 +13,253 @@
 #include "util/xalloc.h"
 
 /* The searched fields, in enumeration order (the last varies fastest). */
-enum search_field { F_TP, F_PP, F_VPP, F_CP, F_EP, F_ZERO, F_MB, F_RECOMPUTE, F_COUNT };
+enum search_field { F_TP, F_PP, F_VPP, F_SPLIT, F_CP, F_EP, F_ZERO, F_CACHE, F_MB, F_RECOMPUTE, F_COUNT };
 
-#define SEARCH_CHOICES_MAX 8
+/* A recompute setting: what F_RECOMPUTE's values index. The rungs are in
+ * order of work: each recomputes what the one before does and more, so it
+ * needs no more memory and no less time. */
+struct recompute_rung {
+	int recompute;  /* enum recompute_kind */
+	int modules;    /* under selective: enum recompute_module's mask (0: the request's) */
+};
+#define RUNGS_MAX 8
 
-/* The candidate values of every searched field. */
+/* At most this many values a field: every divisor of a degree that can
+ * divide the GPUs or the layers (131,072 GPUs have 18 divisors that are
+ * powers of two, and no count below 2^20 has more than 240 divisors). */
+#define SEARCH_CHOICES_MAX 256
+
+/* The candidate values of every searched field. vpp's and micro_batch's
+ * depend on the degrees above them and are filled for each (field_for). */
 struct search_space {
 	int n[F_COUNT];
 	int v[F_COUNT][SEARCH_CHOICES_MAX];
+	struct recompute_rung rungs[RUNGS_MAX];  /* F_RECOMPUTE's values index these */
 };
+
+/* The recompute ladder: none, selective (with the request's modules, or,
+ * when they are a searched lever, core_attn and then each module the model
+ * has added in turn: layernorm, the MLP's or the MoE's activation, the
+ * whole MoE, MLA's up-projections), full; only the stated kind when
+ * recompute is given. */
+static int recompute_ladder(const struct train_spec *w, struct recompute_rung *out)
+{
+	const struct parallel_plan *q = &w->plan;
+	const struct model_spec *m = &w->model;
+	int n = 0;
+	if (q->recompute == PLAN_AUTO || q->recompute == RECOMPUTE_NONE)
+		out[n++] = (struct recompute_rung){ RECOMPUTE_NONE, 0 };
+	if (q->recompute == PLAN_AUTO || q->recompute == RECOMPUTE_SELECTIVE) {
+		if ((q->search_levers & LEVER_RECOMPUTE_MODULES) && q->recompute_modules == 0) {
+			int mods = RECMOD_CORE_ATTN;
+			out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods };
+			mods |= RECMOD_LAYERNORM;
+			out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods };
+			if (m->experts > 0) {
+				out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods | RECMOD_MOE_ACT };
+				mods |= RECMOD_MOE;
+			} else {
+				mods |= RECMOD_MLP;
+			}
+			out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods };
+			if (transformer_is_mla(m))
+				out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, mods | RECMOD_MLA_UP_PROJ };
+		} else {
+			out[n++] = (struct recompute_rung){ RECOMPUTE_SELECTIVE, q->recompute_modules };
+		}
+	}
+	if (q->recompute == PLAN_AUTO || q->recompute == RECOMPUTE_FULL)
+		out[n++] = (struct recompute_rung){ RECOMPUTE_FULL, 0 };
+	return n;
+}
+
+/* The values a search tries by habit (what frameworks' recipes use), to
+ * which every divisor that can apply is added: a degree that is not a
+ * power of two (BLOOM's pp 12, MT-NLG's pp 35) is as much a plan as one
+ * that is. */
+static const int habit_tp[] = { 1, 2, 4, 8 };
+static const int habit_pp[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+static const int habit_vpp[] = { 1, 2, 4, 8 };
+static const int habit_cp[] = { 1, 2, 4, 8, 16 };
+static const int habit_ep[] = { 1, 2, 4, 8, 16, 32, 64 };
+static const int habit_mb[] = { 1, 2, 4, 8 };
+#define HABIT_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static int int_ascending(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* Add v to list (n values) unless present or the list is full. */
+static void list_add(int *list, int *n, int v)
+{
+	for (int i = 0; i < *n; i++)
+		if (list[i] == v)
+			return;
+	if (*n < SEARCH_CHOICES_MAX)
+		list[(*n)++] = v;
+}
+
+/* list := habit values <= max, and every divisor of each `of` (of[i] > 0)
+ * that is <= max, ascending. A field's candidates. */
+static int degree_choices(int *list, const int *habit, int nhabit, const long *of, int nof, long max)
+{
+	int n = 0;
+	for (int i = 0; i < nhabit; i++)
+		if (habit[i] <= max)
+			list_add(list, &n, habit[i]);
+	for (int k = 0; k < nof; k++)
+		for (long d = 1; of[k] > 0 && d <= max && d <= of[k]; d++)
+			if (of[k] % d == 0)
+				list_add(list, &n, (int)d);
+	if (n == 0)
+		list[n++] = 1;
+	qsort(list, (size_t)n, sizeof *list, int_ascending);
+	return n;
+}
+
+/* Candidate values of one field: the given one, or the computed list. */
+static int given_or(int given, int *out, int n_computed)
+{
+	if (given != PLAN_AUTO) {
+		out[0] = given;
+		return 1;
+	}
+	return n_computed;
+}
+
+static void search_space_init(struct search_space *sp, const struct train_spec *w, const struct cluster_spec *c)
+{
+	const struct parallel_plan *q = &w->plan;
+	long gpus = cluster_gpus(c), slots = w->model.layers + 2;  /* the embedding and loss may take a stage */
+	long per_node = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
+	long experts = w->model.experts;
+	static const int zeros[] = { 0, 1, 2, 3 };
+	int n;
+
+	n = degree_choices(sp->v[F_TP], habit_tp, HABIT_N(habit_tp), &per_node, 1, per_node);
+	sp->n[F_TP] = given_or(q->tp, sp->v[F_TP], n);
+	n = degree_choices(sp->v[F_PP], habit_pp, HABIT_N(habit_pp), &gpus, 1, slots < gpus ? slots : gpus);
+	sp->n[F_PP] = given_or(q->pp, sp->v[F_PP], n);
+	sp->n[F_VPP] = 1;  /* per pp: field_for */
+	sp->v[F_VPP][0] = q->vpp != PLAN_AUTO ? q->vpp : 1;
+	long seq = w->seq_len;
+	n = degree_choices(sp->v[F_CP], habit_cp, HABIT_N(habit_cp), &seq, 0, 16);
+	sp->n[F_CP] = given_or(q->cp, sp->v[F_CP], n);
+	if (experts > 0 && c->gpus_per_node > 0) {
+		long of[2] = { experts, gpus };
+		n = degree_choices(sp->v[F_EP], habit_ep, HABIT_N(habit_ep), of, 1, experts < gpus ? experts : gpus);
+	} else {
+		sp->v[F_EP][0] = 1;
+		n = 1;
+	}
+	sp->n[F_EP] = given_or(q->ep, sp->v[F_EP], n);
+	memcpy(sp->v[F_ZERO], zeros, sizeof zeros);
+	sp->n[F_ZERO] = given_or(q->zero, sp->v[F_ZERO], HABIT_N(zeros));
+	sp->n[F_MB] = 1;  /* per tp, pp, cp: field_for */
+	sp->v[F_MB][0] = q->micro_batch != PLAN_AUTO ? q->micro_batch : 1;
+	sp->n[F_RECOMPUTE] = recompute_ladder(w, sp->rungs);
+	for (int i = 0; i < sp->n[F_RECOMPUTE]; i++)
+		sp->v[F_RECOMPUTE][i] = i;
+	/* the embedding and the loss in the split, when the search may choose
+	 * it and no layout places the layers */
+	sp->v[F_SPLIT][0] = q->pipeline_split;
+	sp->n[F_SPLIT] = 1;
+	if ((q->search_levers & LEVER_PIPELINE_SPLIT) && q->layout.stages == 0 && q->pp != 1) {
+		sp->v[F_SPLIT][0] = SPLIT_LAYERS;
+		sp->v[F_SPLIT][1] = SPLIT_EMBEDDING_LOSS;
+		sp->n[F_SPLIT] = 2;
+	}
+	/* fp8 activation caching: only an FP8 (or FP4) run of a MoE model has
+	 * what it caches (parallel.c's check) */
+	sp->v[F_CACHE][0] = q->fp8_activation_cache;
+	sp->n[F_CACHE] = 1;
+	if ((q->search_levers & LEVER_FP8_ACT_CACHE) && w->model.experts > 0 &&
+	    (w->precision == PREC_FP8 || w->precision == PREC_FP4)) {
+		sp->v[F_CACHE][0] = 0;
+		sp->v[F_CACHE][1] = 1;
+		sp->n[F_CACHE] = 2;
+	}
+}
+
+/* The fields whose candidates depend on the degrees above them, filled when
+ * those change: vpp (habit values, and every vpp that splits the layers,
+ * or the layers and the embedding and loss, evenly over pp) and the
+ * micro-batch (habit values, and every divisor of the sequences a replica
+ * takes per step up to 32). */
+static void field_for(struct search_space *sp, enum search_field f, const int digits[F_COUNT],
+		      const struct train_spec *w, const struct cluster_spec *c)
+{
+	const struct parallel_plan *q = &w->plan;
+	if (f == F_VPP && q->vpp == PLAN_AUTO) {
+		long pp = sp->v[F_PP][digits[F_PP]], layers = w->model.layers;
+		long of[2] = { layers % pp == 0 ? layers / pp : 0, (layers + 2) % pp == 0 ? (layers + 2) / pp : 0 };
+		sp->n[F_VPP] = pp == 1 ? 1 : degree_choices(sp->v[F_VPP], habit_vpp, HABIT_N(habit_vpp), of, 2,
+							     (layers + 2) / pp);
+		if (pp == 1)
+			sp->v[F_VPP][0] = 1;
+	} else if (f == F_MB && q->micro_batch == PLAN_AUTO) {
+		long model_par = (long)sp->v[F_TP][digits[F_TP]] * sp->v[F_PP][digits[F_PP]] * sp->v[F_CP][digits[F_CP]];
+		long gpus = cluster_gpus(c), per_replica = 0;
+		double seqs = w->global_batch_tokens / w->seq_len;
+		if (model_par > 0 && gpus % model_par == 0) {
+			double dp = q->dp != PLAN_AUTO ? q->dp : (double)(gpus / model_par);
+			double r = seqs / dp;
+			if (r >= 1 && r == floor(r) && r < 1e9)
+				per_replica = (long)r;
+		}
+		sp->n[F_MB] = degree_choices(sp->v[F_MB], habit_mb, HABIT_N(habit_mb), &per_replica, 1, 32);
+	}
+}
+
+/* The requested plan with the fields of combination `digits`; false when
+ * the combination is not worth trying (tp beyond a node, vpp without pp,
+ * a searched vpp the stated schedule cannot run). */
+static bool search_request(const struct search_space *sp, const int digits[F_COUNT], const struct train_spec *w,
+			   const struct cluster_spec *c, struct parallel_plan *t)
+{
+	const struct parallel_plan *q = &w->plan;
+	*t = *q;
+	t->tp = sp->v[F_TP][digits[F_TP]];
+	t->pp = sp->v[F_PP][digits[F_PP]];
+	t->vpp = sp->v[F_VPP][digits[F_VPP]];
+	t->cp = sp->v[F_CP][digits[F_CP]];
+	t->ep = sp->v[F_EP][digits[F_EP]];
+	t->zero = sp->v[F_ZERO][digits[F_ZERO]];
+	t->micro_batch = sp->v[F_MB][digits[F_MB]];
+	const struct recompute_rung *rung = &sp->rungs[sp->v[F_RECOMPUTE][digits[F_RECOMPUTE]]];
+	t->recompute = rung->recompute;
+	t->recompute_modules = rung->recompute == RECOMPUTE_SELECTIVE ? rung->modules : q->recompute_modules;
+	t->pipeline_split = sp->v[F_SPLIT][digits[F_SPLIT]];
+	t->fp8_activation_cache = sp->v[F_CACHE][digits[F_CACHE]] != 0;
+	t->dp = q->dp;
+	/* the levers that only save memory or time in the model (train.h):
+	 * taken whenever the search may */
+	if (q->search_levers & LEVER_FREE_STAGE_INPUT)
+		t->free_stage_input = true;  /* frees memory, adds no work */
+	if (q->search_levers & LEVER_GRAD_REDUCE_BF16)
+		t->grad_reduce = GRAD_REDUCE_BF16;  /* half the gradient bytes held and reduced */
+	if (q->search_levers & LEVER_MOMENTS_BF16)
+		t->optimizer_moments = MOMENTS_BF16;  /* 4 bytes a parameter fewer, read and written */
+	if ((q->search_levers & LEVER_DISPATCH_FP8) && w->model.experts > 0)
+		t->moe_dispatch = MOE_DISPATCH_FP8;  /* about half the dispatch bytes */
+	if (t->tp > c->gpus_per_node)
+		return false;
+	if (t->pipeline_split != q->pipeline_split && t->pp == 1)
+		return false;  /* one stage: nothing to split */
+	if (t->vpp > 1 && t->pp == 1 && (q->vpp == PLAN_AUTO || q->pp == PLAN_AUTO))
+		return false;
+	if (q->schedule == PLAN_AUTO)
+		t->schedule = t->vpp > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
+	else if (q->vpp != PLAN_AUTO)
+		return true;  /* a stated vpp the schedule cannot run: the plan check says why */
+	else if (q->schedule == SCHED_DUALPIPEV && t->vpp != 2)
+		return false;  /* two chunks a stage */
+	else if (t->vpp > 1 && q->schedule != SCHED_INTERLEAVED && q->schedule != SCHED_DUALPIPEV)
+		return false;
+	return true;
+}
 
 /* A plan that fits, with a lower bound on its step time. Plans are
  * compared per token (step time / batch tokens): with a rounded batch two
@@ -51,73 +289,6 @@ struct search_pass1 {
 	bool have_oom;
 };
 
-/* Candidate values of one field: the given one, or a list. */
-static int choices(int given, const int *list, int n, int *out)
-{
-	if (given != PLAN_AUTO) {
-		out[0] = given;
-		return 1;
-	}
-	memcpy(out, list, (size_t)n * sizeof *out);
-	return n;
-}
-
-static void search_space_init(struct search_space *sp, const struct train_spec *w, const struct cluster_spec *c)
-{
-	static const int tps[] = { 1, 2, 4, 8, 16, 32, 64, 72 };
-	static const int pps[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
-	static const int vpps[] = { 1, 2, 4, 8 };
-	static const int cps[] = { 1, 2, 4, 8, 16 };
-	static const int eps[] = { 1, 2, 4, 8, 16, 32, 64 };
-	static const int zeros[] = { 1, 3 };
-	static const int mbs[] = { 1, 2, 4, 8 };
-	static const int recs[] = { RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
-	const struct parallel_plan *q = &w->plan;
-
-	sp->n[F_TP] = choices(q->tp, tps, 8, sp->v[F_TP]);
-	sp->n[F_PP] = choices(q->pp, pps, 8, sp->v[F_PP]);
-	sp->n[F_VPP] = choices(q->vpp, vpps, 4, sp->v[F_VPP]);
-	sp->n[F_CP] = choices(q->cp, cps, 5, sp->v[F_CP]);
-	sp->n[F_EP] = choices(q->ep, eps, c->gpus_per_node > 0 && w->model.experts > 0 ? 7 : 1, sp->v[F_EP]);
-	sp->n[F_ZERO] = choices(q->zero, zeros, 2, sp->v[F_ZERO]);
-	sp->n[F_MB] = choices(q->micro_batch, mbs, 4, sp->v[F_MB]);
-	sp->n[F_RECOMPUTE] = choices(q->recompute, recs, 2, sp->v[F_RECOMPUTE]);
-	if (q->cp == PLAN_AUTO && w->seq_len < 32768)
-		sp->n[F_CP] = 1;  /* context parallelism pays off only for long sequences */
-}
-
-/* The requested plan with the fields of combination `digits`; false when
- * the combination is not worth trying (tp beyond a node, vpp without pp,
- * a searched vpp the stated schedule cannot run). */
-static bool search_request(const struct search_space *sp, const int digits[F_COUNT], const struct train_spec *w,
-			   const struct cluster_spec *c, struct parallel_plan *t)
-{
-	const struct parallel_plan *q = &w->plan;
-	*t = *q;
-	t->tp = sp->v[F_TP][digits[F_TP]];
-	t->pp = sp->v[F_PP][digits[F_PP]];
-	t->vpp = sp->v[F_VPP][digits[F_VPP]];
-	t->cp = sp->v[F_CP][digits[F_CP]];
-	t->ep = sp->v[F_EP][digits[F_EP]];
-	t->zero = sp->v[F_ZERO][digits[F_ZERO]];
-	t->micro_batch = sp->v[F_MB][digits[F_MB]];
-	t->recompute = sp->v[F_RECOMPUTE][digits[F_RECOMPUTE]];
-	t->dp = q->dp;
-	if (t->tp > c->gpus_per_node)
-		return false;
-	if (t->vpp > 1 && t->pp == 1 && (q->vpp == PLAN_AUTO || q->pp == PLAN_AUTO))
-		return false;
-	if (q->schedule == PLAN_AUTO)
-		t->schedule = t->vpp > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
-	else if (q->vpp != PLAN_AUTO)
-		return true;  /* a stated vpp the schedule cannot run: the plan check says why */
-	else if (q->schedule == SCHED_DUALPIPEV && t->vpp != 2)
-		return false;  /* two chunks a stage */
-	else if (t->vpp > 1 && q->schedule != SCHED_INTERLEAVED && q->schedule != SCHED_DUALPIPEV)
-		return false;
-	return true;
-}
-
 enum considered { CONSIDERED_FITS, CONSIDERED_OOM, CONSIDERED_INVALID };
 
 /* Pass 1 on one concrete plan: a candidate with its lower bound when it
@@ -127,7 +298,7 @@ static enum considered consider(struct search_pass1 *s1, const struct train_spec
 {
 	/* w is the plan's own copy when the batch is rounded */
 	struct train_memory mem;
-	struct train_result cur;
+	double bound_s;
 
 	/* cheap memory check before simulating */
 	memory_per_gpu(w, p, &mem);
@@ -142,16 +313,16 @@ static enum considered consider(struct search_pass1 *s1, const struct train_spec
 		}
 		return CONSIDERED_OOM;
 	}
-	if (step_simulate_bounded(w, c, p, &cur, NULL, -1.0))
-		return CONSIDERED_INVALID;  /* not simulated because invalid (placement) */
+	if (!step_lower_bound(w, c, p, &bound_s))
+		return CONSIDERED_INVALID;  /* it cannot be placed */
 	if (s1->ncands == s1->cap) {
 		s1->cap = s1->cap ? 2 * s1->cap : 64;
 		s1->cands = xreallocarray(s1->cands, s1->cap, sizeof *s1->cands);
 	}
 	s1->cands[s1->ncands].plan = *p;
 	s1->cands[s1->ncands].batch_tokens = w->global_batch_tokens;
-	s1->cands[s1->ncands].bound_s = cur.step_time_s;
-	s1->cands[s1->ncands].bound_s_per_token = cur.step_time_s / w->global_batch_tokens;
+	s1->cands[s1->ncands].bound_s = bound_s;
+	s1->cands[s1->ncands].bound_s_per_token = bound_s / w->global_batch_tokens;
 	s1->cands[s1->ncands].index = s1->tried;
 	s1->ncands++;
 	return CONSIDERED_FITS;
@@ -177,7 +348,7 @@ static void note_nearest_batch(struct search_pass1 *s1, const struct train_spec 
 
 /* Pass 1: every plan of the space that divides the cluster, in
  * enumeration order (an odometer over the fields, the last fastest). */
-static void pass1(struct search_pass1 *s1, const struct search_space *sp, const struct train_spec *w,
+static void pass1(struct search_pass1 *s1, struct search_space *sp, const struct train_spec *w,
 		  const struct cluster_spec *c, struct train_spec *wr)
 {
 	int digits[F_COUNT] = { 0 };
@@ -187,10 +358,12 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 	 * of memory, so is every larger micro-batch of the same degrees. They
 	 * still count as tried and out of memory, as an exhaustive search
 	 * would count them; their memory is not computed. */
-	bool mb_all_oom = true, mb_any_oom = false, fits_with_less_recompute = false;
+	bool mb_all_oom = true, mb_any_oom = false;
 	int oom_above_mb = 0;  /* 0: none known */
 	memset(s1, 0, sizeof *s1);
 	text_setf(s1->last_reason, sizeof s1->last_reason, "%s", "no plan divides the cluster");
+	field_for(sp, F_VPP, digits, w, c);
+	field_for(sp, F_MB, digits, w, c);
 	for (;;) {
 		struct parallel_plan t;
 		struct train_plan p;
@@ -214,18 +387,16 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 			} else if (oom_above_mb > 0 && t.micro_batch > oom_above_mb) {
 				s1->tried++;
 				s1->oom++;
-			} else if (fits_with_less_recompute) {
-				/* Recompute only adds work and frees memory: the
-				 * same plan recomputing less fits and is never
-				 * slower, so this one cannot win (it fits: counted
-				 * as tried, not simulated). */
-				s1->tried++;
-				mb_all_oom = false;
 			} else {
 				enum considered got = consider(s1, wp, c, &p);
 				mb_any_oom |= got == CONSIDERED_OOM;
 				mb_all_oom &= got == CONSIDERED_OOM;
-				fits_with_less_recompute = got == CONSIDERED_FITS;
+				if (got == CONSIDERED_FITS && sp->n[F_RECOMPUTE] > 1)
+					/* Recompute only adds work: the same plan
+					 * recomputing less never takes longer, so once
+					 * one fits, the ones after it (selective, full)
+					 * cannot win. */
+					digits[F_RECOMPUTE] = sp->n[F_RECOMPUTE] - 1;
 			}
 		}
 		int f = F_COUNT - 1;
@@ -233,8 +404,6 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 			digits[f--] = 0;
 		if (f < 0)
 			return;
-		if (f < F_RECOMPUTE)
-			fits_with_less_recompute = false;  /* another plan */
 		if (f <= F_MB) {
 			/* a new micro-batch: the one before was out of memory throughout? */
 			if (f == F_MB && mb_all_oom && mb_any_oom && oom_above_mb == 0)
@@ -244,6 +413,11 @@ static void pass1(struct search_pass1 *s1, const struct search_space *sp, const 
 		}
 		if (f < F_MB)
 			oom_above_mb = 0;  /* other degrees */
+		/* a degree above vpp or the micro-batch changed: their lists follow */
+		if (f < F_VPP)
+			field_for(sp, F_VPP, digits, w, c);
+		if (f < F_MB)
+			field_for(sp, F_MB, digits, w, c);
 	}
 }
 
@@ -301,17 +475,23 @@ static bool pass2(struct candidate_plan *cands, size_t ncands, const struct trai
 }
 
 /* The fields the search varied (more than one value), for the reason. */
-static void searched_fields(const struct search_space *sp, char *out, size_t size)
+static void searched_fields(const struct search_space *sp, const struct train_spec *w, char *out, size_t size)
 {
 	static const char *const names[F_COUNT] = {
-		[F_TP] = "tp", [F_PP] = "pp", [F_VPP] = "vpp", [F_CP] = "cp", [F_EP] = "ep",
-		[F_ZERO] = "zero", [F_MB] = "micro-batch", [F_RECOMPUTE] = "recompute",
+		[F_TP] = "tp", [F_PP] = "pp", [F_VPP] = "vpp", [F_SPLIT] = "pipeline_split", [F_CP] = "cp",
+		[F_EP] = "ep", [F_ZERO] = "zero", [F_CACHE] = "fp8_activation_cache", [F_MB] = "micro-batch",
+		[F_RECOMPUTE] = "recompute",
 	};
+	int selective_rungs = 0;
+	for (int i = 0; i < sp->n[F_RECOMPUTE]; i++)
+		selective_rungs += sp->rungs[i].recompute == RECOMPUTE_SELECTIVE;
 	size_t used = 0;
 	out[0] = '\0';
 	for (int f = 0; f < F_COUNT; f++)
-		if (sp->n[f] > 1 && used < size)
-			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", names[f]);
+		if ((sp->n[f] > 1 || (f == F_VPP && w->plan.vpp == PLAN_AUTO && w->plan.pp != 1) ||
+		     (f == F_MB && w->plan.micro_batch == PLAN_AUTO)) && used < size)
+			used += (size_t)snprintf(out + used, size - used, "%s%s%s", used ? ", " : "", names[f],
+						 f == F_RECOMPUTE && selective_rungs > 1 ? " with its modules" : "");
 	if (out[0] == '\0')
 		snprintf(out, size, "%s", "dp only");
 }
@@ -356,5 +536,5 @@ void search_plans(const struct train_spec *w, const struct cluster_spec *c, stru
 	r->searched = true;
 	r->plans_tried = s1.tried;
 	r->plans_oom = s1.oom;
-	searched_fields(&sp, r->searched_fields, sizeof r->searched_fields);
+	searched_fields(&sp, w, r->searched_fields, sizeof r->searched_fields);
 }

@@ -300,6 +300,41 @@ static double busiest_stage_s(const struct stage_inputs *in, const struct train_
 	return bound;
 }
 
+/* busiest_stage_s with the pipeline's fill and drain: every operation of
+ * a micro-batch on stage i's first virtual stage v waits for its forward
+ * through virtual stages 0..v-1 (on other stages), and the stage's last
+ * backward is followed by the backwards of those; so the step takes at
+ * least that forward, stage i's own work and that backward (without the
+ * weight-gradient split, whose last operation may be a W with nothing
+ * after it). Transfers only add. DualPipeV feeds micro-batches from
+ * both ends: only the busiest stage's own work bounds it. */
+static double filled_stage_s(const struct stage_inputs *in, const struct train_plan *p)
+{
+	bool zb = pipeline_splits_backward(p->schedule);
+	double bound = busiest_stage_s(in, p);
+	if (p->schedule == SCHED_DUALPIPEV)
+		return bound;
+	double head = 0, tail = 0;  /* through virtual stages 0..i-1 */
+	for (int i = 0; i < p->pp; i++) {
+		double busy = 0;
+		int first = in->P;
+		for (int ch = 0; ch < p->vpp; ch++) {
+			int vs = pipeline_vstage(p->pp, p->schedule, i, ch);
+			busy += in->f_s[vs] + in->b_s[vs] + (zb ? in->w_s[vs] : 0);
+			if (vs < first)
+				first = vs;
+		}
+		busy *= p->microbatches;
+		if (first == i && head + busy + (zb ? 0 : tail) > bound)
+			bound = head + busy + (zb ? 0 : tail);
+		if (first != i)
+			return busiest_stage_s(in, p);  /* a placement this bound does not know */
+		head += in->f_s[i];
+		tail += in->b_s[i];
+	}
+	return bound;
+}
+
 /* Each virtual stage's gradient buckets (the adapters' only under LoRA,
  * shared evenly by the chunks), [P], caller frees. */
 static struct bucket_chunk *dp_buckets(const struct layer_ctx *x, const struct collective_group *dpg,
@@ -755,7 +790,7 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 	stage_inputs_init(&in, p);
 	for (int vs = 0; vs < in.P; vs++)
 		fill_vstage(&in, &x, vs, &dense_lt, &moe_lt, z3_f, z3_b);
-	double busy_bound = busiest_stage_s(&in, p);
+	double busy_bound = filled_stage_s(&in, p);
 	if (busy_bound >= bound_s) {
 		r->step_time_s = busy_bound;
 		stage_inputs_release(&in);
@@ -763,6 +798,33 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 	}
 	struct trace_costs tc = { .dense = &dense_lt, .moe = &moe_lt, .z3_f = z3_f, .z3_b = z3_b };
 	run_step(&x, &dpg, &in, &tc, r, trace);
+	stage_inputs_release(&in);
+	return true;
+}
+
+bool step_lower_bound(const struct train_spec *w, const struct cluster_spec *c, const struct train_plan *p,
+		      double *bound_s)
+{
+	struct layer_ctx x;
+	struct cs_error err;
+	struct layer_time dense_lt, moe_lt;
+	struct collective_group dpg;
+	struct stage_inputs in;
+	double z3_f, z3_b;
+
+	if (layer_ctx_init(&x, w, c, p, &err) < 0)
+		return false;
+	layer_cost(&x, false, &dense_lt);
+	if (w->model.experts > 0)
+		layer_cost(&x, true, &moe_lt);
+	else
+		moe_lt = dense_lt;
+	layer_dp_cp_group_shape(&x, &dpg);
+	zero3_per_layer(&x, &dpg, &dense_lt, &z3_f, &z3_b);
+	stage_inputs_init(&in, p);
+	for (int vs = 0; vs < in.P; vs++)
+		fill_vstage(&in, &x, vs, &dense_lt, &moe_lt, z3_f, z3_b);
+	*bound_s = filled_stage_s(&in, p);
 	stage_inputs_release(&in);
 	return true;
 }

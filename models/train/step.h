@@ -32,6 +32,13 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 			   const struct train_plan *p, struct train_result *r, struct timeline *trace,
 			   double bound_s);
 
+/* The lower bound step_simulate_bounded compares (the busiest stage's own
+ * kernel time, with the pipeline's fill and drain before and after it),
+ * without the memory check or the simulation; false when p cannot be
+ * placed on c. */
+bool step_lower_bound(const struct train_spec *w, const struct cluster_spec *c, const struct train_plan *p,
+		      double *bound_s);
+
 struct layer_ctx;
 
 /* Seconds of the all-reduce of the gradient norm and the loss (16 bytes)

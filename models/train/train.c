@@ -16,6 +16,23 @@ const char *const moe_dispatch_names[] = { "bf16", "fp8", NULL };
 const char *const pipeline_split_names[] = { "layers", "embedding+loss", NULL };
 const char *const grad_reduce_names[] = { "auto", "fp32", "bf16", NULL };
 const char *const optimizer_moments_names[] = { "fp32", "bf16", NULL };
+const char *const search_numerics_names[] = { "grad_reduce_bf16", "optimizer_moments_bf16", "moe_dispatch_fp8",
+					      "fp8_activation_cache", NULL };
+
+void train_plan_numerics(const struct train_spec *w, const struct train_plan *p, char *buf, size_t size)
+{
+	bool used[4] = {
+		p->grad_bytes < parallel_grad_bytes(w->precision, GRAD_REDUCE_AUTO),
+		p->optimizer_bytes < TRAIN_OPTIMIZER_BYTES,
+		p->moe_dispatch == MOE_DISPATCH_FP8,
+		p->fp8_act_cache,
+	};
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < 4 && n < size; i++)
+		if (used[i])
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "+" : "", search_numerics_names[i]);
+}
 
 double train_optimizer_bytes(int moments)
 {
@@ -67,7 +84,8 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 	/* only dp (and sequence parallelism, which follows tp) left to derive: no search */
 	bool only_dp = !parallel_has_auto(&(struct parallel_plan){ .tp = q->tp, .pp = q->pp, .vpp = q->vpp,
 		.cp = q->cp, .ep = q->ep, .zero = q->zero, .micro_batch = q->micro_batch,
-		.schedule = q->schedule, .recompute = q->recompute, .sequence_parallel = 0, .dp = 0 });
+		.schedule = q->schedule, .recompute = q->recompute, .sequence_parallel = 0, .dp = 0 }) &&
+		       q->search_levers == 0;
 	if (only_dp) {
 		char why[PARALLEL_WHY_MAX];
 		struct train_spec *wr = NULL;  /* the rounded copy, with round_batch */

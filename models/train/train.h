@@ -57,6 +57,12 @@ extern const char *const optimizer_moments_names[];
  * moments (12 with fp32 moments, 8 with bf16). */
 double train_optimizer_bytes(int moments);
 
+struct train_spec;
+struct train_plan;
+/* The settings of p that change numerics from Megatron's defaults for w's
+ * precision (search_numerics_names joined by +; "" for none) into buf. */
+void train_plan_numerics(const struct train_spec *w, const struct train_plan *p, char *buf, size_t size);
+
 /* How the layers are cut into virtual pipeline stages. SPLIT_LAYERS: the
  * layers evenly (Megatron's default); SPLIT_EMBEDDING_LOSS: the input
  * embedding and the output layer with the loss each take one layer's slot,
@@ -79,6 +85,28 @@ extern const char *const grad_reduce_names[];
 
 /* A parallel-plan field the planner chooses. */
 #define PLAN_AUTO (-1)
+
+/*
+ * Settings besides the degrees that the plan search may choose
+ * (parallel_plan.search_levers, docs/training.md "The plan search"). The
+ * first three change no numerics: with `"parallelism": "auto"` they are
+ * searched, in an object only when given as "auto". The others change
+ * what is computed or kept in lower precision, and are searched only when
+ * workload.search_numerics names them.
+ */
+enum search_lever {
+	LEVER_PIPELINE_SPLIT = 1 << 0,    /* pipeline_split: layers or embedding+loss */
+	LEVER_FREE_STAGE_INPUT = 1 << 1,  /* free_stage_input */
+	LEVER_RECOMPUTE_MODULES = 1 << 2, /* what a selective recompute recomputes */
+	LEVER_GRAD_REDUCE_BF16 = 1 << 3,  /* numerics: bf16 gradient reduction */
+	LEVER_MOMENTS_BF16 = 1 << 4,      /* numerics: bf16 Adam moments */
+	LEVER_DISPATCH_FP8 = 1 << 5,      /* numerics: fp8 MoE dispatch */
+	LEVER_FP8_ACT_CACHE = 1 << 6      /* numerics: fp8 activation cache */
+};
+#define LEVERS_NO_NUMERICS (LEVER_PIPELINE_SPLIT | LEVER_FREE_STAGE_INPUT | LEVER_RECOMPUTE_MODULES)
+/* workload.search_numerics' names, in enum search_lever's order from
+ * LEVER_GRAD_REDUCE_BF16 on, NULL-terminated. */
+extern const char *const search_numerics_names[];
 
 enum schedule_kind { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZB_H1, SCHED_DUALPIPEV };
 extern const char *const schedule_names[];
@@ -134,6 +162,8 @@ struct parallel_plan {
 					* (layout.h); layout.stages 0: none given */
 	bool free_stage_input;  /* each pipeline chunk's input freed after its first
 				 * layer (Llama 3's early deallocation; default false) */
+	unsigned search_levers; /* enum search_lever: what the search may choose besides
+				 * the fields above that are PLAN_AUTO */
 };
 
 enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
@@ -246,7 +276,7 @@ struct train_result {
 	struct train_breakdown br;
 	int plans_tried;
 	int plans_oom;                /* of plans_tried, those that did not fit in memory */
-	char searched_fields[80];     /* the fields the search varied: "tp, pp, zero, micro-batch" */
+	char searched_fields[192];    /* the fields the search varied: "tp, pp, zero, micro-batch" */
 	bool searched;
 };
 

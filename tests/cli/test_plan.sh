@@ -20,7 +20,7 @@ grep -q '^plan: 168 shapes, [0-9]* evaluated ([0-9]* ok), .* dominated; [0-9]* o
 
 # CSV for scripts: the front's rows, run's columns then the plan's.
 expect_status 0 "$CLUSTERSIM" plan "$ex" --format csv -o "$TMP/front.csv" || fail "plan -o"
-head -1 "$TMP/front.csv" | grep -q ',meets_budget_p90,t_data_stall_s,frac_data_stall,t_straggler_s,expert_tp,recompute_modules,global_batch_tokens,front,plan_rank,why,price_type,fate,fate_reason,candidate_json$' && ok ||
+head -1 "$TMP/front.csv" | grep -q ',meets_budget_p90,t_data_stall_s,frac_data_stall,t_straggler_s,expert_tp,recompute_modules,global_batch_tokens,pipeline_split,free_stage_input,numerics,front,plan_rank,why,price_type,fate,fate_reason,candidate_json$' && ok ||
 	fail "header: $(head -1 "$TMP/front.csv")"
 head -1 "$TMP/out" | grep -q '^cheapest that meets' && ok || fail "-o keeps the answer on stdout: $(cat "$TMP/out")"
 n=$(sed -n 's/.* \([0-9]*\) on the front.*/\1/p' "$TMP/err")
@@ -61,12 +61,22 @@ usd=$(echo "$line" | sed 's/.*h, \$\([0-9,]*\) (P50).*/\1/' | tr -d ,)
 expect_status 0 "$CLUSTERSIM" plan "$ex" --format table --top 1 || fail "top 1"
 [ "$(grep -c '^  [0-9]*\. ' "$TMP/out")" -eq 1 ] && ok || fail "top 1: $(head -5 "$TMP/out")"
 
-# 12 nodes of H100 for Llama 3 70B: the rounded batch gives a real answer.
-expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'candidates[0].nodes=12' || fail "12 nodes"
+# 12 nodes of H100 for Llama 3 70B (96 = 3 x 32 GPUs): the search puts the
+# factor 3 in the pipeline, so 2,048 sequences divide and nothing is rounded
+# (1e12 tokens in 59,605 steps of 16,777,216).
+expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns status,pp,steps,reason \
+	--set 'candidates[0].nodes=12' || fail "12 nodes"
+grep -q '^ok,[0-9]*,59605,' "$TMP/out" && [ $(( $(sed -n 2p "$TMP/out" | cut -d, -f2) % 3 )) -eq 0 ] &&
+	! grep -q 'global batch rounded' "$TMP/out" && ok || fail "12 nodes, pp a multiple of 3: $(cat "$TMP/out")"
+# with pp and cp held at 1, dp keeps the 3: the rounded batch gives a real answer,
+# the stated one an invalid row naming the nearest batch that divides
+flat='workload.parallelism={"pp": 1, "cp": 1}'
+expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'candidates[0].nodes=12' \
+	--set "$flat" || fail "12 nodes flat"
 grep -q '^ok,.*global batch rounded from 2048 to' "$TMP/out" && ok || fail "12 nodes rounded: $(cat "$TMP/out")"
 expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --columns status,reason --set 'candidates[0].nodes=12' \
-	--set workload.global_batch_tokens=16777216 || fail "12 nodes unrounded"
-grep -q '^invalid,"2048 sequences per step split over no plan.s dp x micro_batch on 96 GPUs: the nearest batch that divides is 2049 sequences' "$TMP/out" &&
+	--set "$flat" --set workload.global_batch_tokens=16777216 || fail "12 nodes unrounded"
+grep -q '^invalid,"2048 sequences per step split over no plan.s dp x micro_batch on 96 GPUs: the nearest batch that divides is 2052 sequences' "$TMP/out" &&
 	ok || fail "12 nodes reason: $(cat "$TMP/out")"
 
 # Serving: each shape gets the fewest replicas that meet the SLO; the answer is the cheapest per

@@ -220,16 +220,17 @@ static void test_nearest_batch(void **state)
 static const char h100_12[] =
 	"{\"name\": \"twelve\", \"seed\": 1,"
 	" \"workload\": {\"kind\": \"training\", \"model\": \"llama3-70b\", \"precision\": \"bf16\", \"seq_len\": 8192,"
-	"  \"global_batch_tokens\": %s, \"tokens\": 1e12, \"parallelism\": \"auto\", \"failures\": \"none\"},"
+	"  \"global_batch_tokens\": %s, \"tokens\": 1e12, \"parallelism\": %s, \"failures\": \"none\"},"
 	" \"candidates\": [{\"name\": \"c\", \"preset\": \"%s\", \"nodes\": %d}],"
 	" \"monte_carlo\": {\"trials\": 1}}";
 
-static void evaluate_first(const char *preset, int nodes, const char *batch, struct result *r)
+static void evaluate_first(const char *preset, int nodes, const char *batch, const char *parallelism,
+			   struct result *r)
 {
 	char text[2048];
 	struct scenario s;
 	struct cs_error err;
-	snprintf(text, sizeof text, h100_12, batch, preset, nodes);
+	snprintf(text, sizeof text, h100_12, batch, parallelism, preset, nodes);
 	assert_int_equal(scenario_of_text(text, &s, &err), 0);
 	struct job j = { .kind = s.workload.kind, .workload = &s.workload, .cluster = &s.candidates[0],
 			 .monte_carlo = &s.monte_carlo, .objective = &s.objective, .scenario = s.name, .seed = 1 };
@@ -237,19 +238,29 @@ static void evaluate_first(const char *preset, int nodes, const char *batch, str
 	scenario_release(&s);
 }
 
-/* 96 H100s: tp, cp and pp are powers of two, so dp has a factor 3 that
- * 2,048 sequences lack. The reason says so and names 2,049 sequences (3 x
- * 683, one away); with round the plan runs on a batch its dp x micro_batch
- * divides, at most half a divisor from 2,048. */
+/* 96 H100s = 3 x 32. The search tries every pp that divides the GPUs, so
+ * the factor 3 goes to the pipeline and dp x micro_batch divides 2,048
+ * sequences as stated. With pp and cp held at 1, tp (a divisor of the
+ * node's 8) leaves dp a factor 3 that 2,048 sequences lack: the reason says
+ * so and names 2,052 sequences (dp 12 at tp 8: 12 x 171, four away); with round the plan
+ * runs on a batch its dp x micro_batch divides, at most half a divisor
+ * from 2,048. */
 static void test_twelve_nodes(void **state)
 {
 	(void)state;
 	struct result r;
-	evaluate_first("aws-p5.48xlarge", 12, "16777216", &r);
+	evaluate_first("aws-p5.48xlarge", 12, "16777216", "\"auto\"", &r);
+	assert_int_equal(r.outcome, OUTCOME_OK);
+	assert_true(r.train.tokens_per_step == 16777216);
+	assert_int_equal(r.train.plan.pp % 3, 0);
+	assert_int_equal(2048 % (r.train.plan.dp * r.train.plan.micro_batch), 0);
+
+	const char *flat = "{\"pp\": 1, \"cp\": 1}";
+	evaluate_first("aws-p5.48xlarge", 12, "16777216", flat, &r);
 	assert_int_equal(r.outcome, OUTCOME_INVALID);
 	assert_non_null(strstr(r.reason, "2048 sequences per step split over no plan's dp x micro_batch on 96 GPUs"));
-	assert_non_null(strstr(r.reason, "nearest batch that divides is 2049 sequences (16785408 tokens"));
-	evaluate_first("aws-p5.48xlarge", 12, "{\"target\": 16777216, \"round\": true}", &r);
+	assert_non_null(strstr(r.reason, "nearest batch that divides is 2052 sequences (16809984 tokens"));
+	evaluate_first("aws-p5.48xlarge", 12, "{\"target\": 16777216, \"round\": true}", flat, &r);
 	assert_int_equal(r.outcome, OUTCOME_OK);
 	double seqs = r.train.tokens_per_step / 8192, d = (double)r.train.plan.dp * r.train.plan.micro_batch;
 	assert_true(seqs == floor(seqs));
@@ -261,19 +272,25 @@ static void test_twelve_nodes(void **state)
 	assert_true(r.run.steps == ceil(1e12 / r.train.tokens_per_step));
 }
 
-/* One GB200 NVL72 rack: 72 = 8 x 9, so every dp has a factor 9 or 3; the
- * same: invalid with 2,048, ok rounded. */
+/* One GB200 NVL72 rack: 72 = 8 x 9. With pp and cp at 1, tp divides
+ * Llama 3 70B's 8 KV heads, so dp has a factor 9: invalid with 2,048,
+ * ok rounded. The search with pp free puts the 9 in the pipeline. */
 static void test_nvl72(void **state)
 {
 	(void)state;
 	struct result r;
-	evaluate_first("coreweave-gb200-nvl72", 1, "16777216", &r);
+	const char *flat = "{\"pp\": 1, \"cp\": 1}";
+	evaluate_first("coreweave-gb200-nvl72", 1, "16777216", flat, &r);
 	assert_int_equal(r.outcome, OUTCOME_INVALID);
 	assert_non_null(strstr(r.reason, "split over no plan's dp x micro_batch on 72 GPUs"));
-	evaluate_first("coreweave-gb200-nvl72", 1, "{\"target\": 16777216, \"round\": true}", &r);
+	evaluate_first("coreweave-gb200-nvl72", 1, "{\"target\": 16777216, \"round\": true}", flat, &r);
 	assert_int_equal(r.outcome, OUTCOME_OK);
 	double seqs = r.train.tokens_per_step / 8192, d = (double)r.train.plan.dp * r.train.plan.micro_batch;
 	assert_true(fmod(seqs, d) == 0 && fabs(seqs - 2048) <= d / 2);
+	evaluate_first("coreweave-gb200-nvl72", 1, "16777216", "\"auto\"", &r);
+	assert_int_equal(r.outcome, OUTCOME_OK);
+	assert_int_equal(r.train.plan.pp % 9 == 0 || r.train.plan.pp % 3 == 0, 1);
+	assert_int_equal(2048 % (r.train.plan.dp * r.train.plan.micro_batch), 0);
 }
 
 /* Serving Llama 3 70B at 20 requests/s: H100 instances need 2 replicas

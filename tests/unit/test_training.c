@@ -188,15 +188,19 @@ static void test_auto_search_matches_exhaustive(void **state)
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &best);
 	assert_int_equal(best.status, TRAIN_OK);
 
-	static const int tps[] = { 1, 2, 4, 8 }, pps[] = { 1, 2, 4, 8, 16 }, zeros[] = { 1, 3 }, mbs[] = { 1, 2, 4, 8 };
-	static const int recs[] = { RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+	/* the search's space here: tp and pp every divisor of the node and of
+	 * the 16 GPUs, ZeRO 0-3, micro-batches up to 32 that divide a
+	 * replica's sequences, and the three recomputes (docs/training.md) */
+	static const int tps[] = { 1, 2, 4, 8 }, pps[] = { 1, 2, 4, 8, 16 }, zeros[] = { 0, 1, 2, 3 };
+	static const int mbs[] = { 1, 2, 4, 8, 16, 32 };
+	static const int recs[] = { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
 	double fastest = 0;
 	int fitting = 0;
 	for (int a = 0; a < 4; a++)
 	for (int b = 0; b < 5; b++)
-	for (int z = 0; z < 2; z++)
-	for (int mb = 0; mb < 4; mb++)
-	for (int rr = 0; rr < 2; rr++) {
+	for (int z = 0; z < 4; z++)
+	for (int mb = 0; mb < 6; mb++)
+	for (int rr = 0; rr < 3; rr++) {
 		struct parallel_plan t = s.workload.train.plan;
 		struct train_plan p;
 		t.tp = tps[a];
