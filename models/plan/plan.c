@@ -858,7 +858,7 @@ static long cheapest_of_type(const struct plan_outcome *o, enum price_type t)
 bool plan_spot(const struct plan_outcome *o, char *buf, size_t size)
 {
 	struct tally t = { .n = 0 };
-	size_t n_spot = 0, used = 0;
+	size_t n_spot = 0;
 	char ts[32], td[32], us[48], ud[48];
 	assert(size > 0);
 	buf[0] = '\0';
@@ -872,12 +872,10 @@ bool plan_spot(const struct plan_outcome *o, char *buf, size_t size)
 	long s = cheapest_of_type(o, PRICE_SPOT), d = cheapest_of_type(o, PRICE_ON_DEMAND);
 	const char *meets = o->objective.deadline_h > 0 || o->objective.budget_usd > 0 ? " and meets the objective" : "";
 	if (s < 0 || serving(&o->points[s])) {
-		used = (size_t)text_setf(buf, size, "spot: none of the %zu spot shape%s is ok%s:", n_spot,
-					n_spot == 1 ? "" : "s", meets);
-		for (int k = 0; k < t.n && used < size; k++)
-			used += (size_t)snprintf(buf + used, size - used, "%s %zu %s", k ? "," : "", t.count[k], t.label[k]);
-		if (used < size)
-			snprintf(buf + used, size - used, "; --show all gives each shape's reason");
+		text_setf(buf, size, "spot: none of the %zu spot shape%s is ok%s:", n_spot, n_spot == 1 ? "" : "s", meets);
+		for (int k = 0; k < t.n; k++)
+			text_appendf(buf, size, "%s %zu %s", k ? "," : "", t.count[k], t.label[k]);
+		text_appendf(buf, size, "; --show all gives each shape's reason");
 		return true;
 	}
 	const struct plan_point *ps = &o->points[s];
@@ -897,26 +895,25 @@ bool plan_spot(const struct plan_outcome *o, char *buf, size_t size)
 	say_usd(c50(pd), ud, sizeof ud);
 	double save50 = 1 - c50(ps) / c50(pd), save90 = 1 - c90(ps) / c90(pd);
 	if (save50 > 0)
-		used = (size_t)text_setf(buf, size, "spot saves %.0f%% at P50: %s takes %s for %s against %s for %s on the "
+		text_setf(buf, size, "spot saves %.0f%% at P50: %s takes %s for %s against %s for %s on the "
 					"cheapest on-demand shape, %s", save50 * 100, ps->name, ts, us, td, ud, pd->name);
 	else
-		used = (size_t)text_setf(buf, size, "spot saves nothing at P50: the cheapest spot shape, %s, takes %s for %s "
+		text_setf(buf, size, "spot saves nothing at P50: the cheapest spot shape, %s, takes %s for %s "
 					"against %s for %s on the cheapest on-demand shape, %s", ps->name, ts, us, td, ud,
 					pd->name);
 	say_time(t90(ps), ts, sizeof ts);
 	say_usd(c90(ps), us, sizeof us);
 	say_time(t90(pd), td, sizeof td);
 	say_usd(c90(pd), ud, sizeof ud);
-	if (used < size)
-		used += (size_t)snprintf(buf + used, size - used, "; at P90 (%g preemptions an instance-hour, %d trials) "
+	text_appendf(buf, size, "; at P90 (%g preemptions an instance-hour, %d trials) "
 					 "%s for %s against %s for %s: %.0f%% %s, %.0f%% %s", ps->preemptions_per_instance_h,
 					 o->trials, ts, us, td, ud, fabs(save90) * 100, save90 >= 0 ? "less" : "more",
 					 fabs(t90(ps) / t90(pd) - 1) * 100, t90(ps) >= t90(pd) ? "longer" : "shorter");
-	if (used < size && o->objective.deadline_h > 0 && t90(ps) > o->objective.deadline_h * 3600)
-		snprintf(buf + used, size - used, "; at P90 the spot shape misses the deadline of %g h",
+	if (o->objective.deadline_h > 0 && t90(ps) > o->objective.deadline_h * 3600)
+		text_appendf(buf, size, "; at P90 the spot shape misses the deadline of %g h",
 			 o->objective.deadline_h);
-	else if (used < size && o->objective.budget_usd > 0 && c90(ps) > o->objective.budget_usd)
-		snprintf(buf + used, size - used, "; at P90 the spot shape is over the budget");
+	else if (o->objective.budget_usd > 0 && c90(ps) > o->objective.budget_usd)
+		text_appendf(buf, size, "; at P90 the spot shape is over the budget");
 	return true;
 }
 
