@@ -54,4 +54,25 @@ for f in $files; do
 	checked=$((checked + 1))
 done
 [ "$checked" -gt 0 ] && ok || fail "no scenario states its parallelism"
+
+# Llama 3.1 405B on 16,384 H100: the whole parallelism "auto" (levers too:
+# pipeline_split, free_stage_input, recompute modules) reaches at least the
+# tokens/s and MFU of the plan Meta ran (tp 8 pp 16, interleaved,
+# embedding+loss in the split, stage inputs freed early) in the same model.
+f=scenarios/validation/llama3_405b_t4_16384_cp1.json
+"$C" run "$f" --format csv --columns tokens_per_s,mfu >"$TMP/stated" 2>/dev/null
+"$C" run "$f" --set workload.parallelism=auto --format csv \
+	--columns tokens_per_s,mfu,status,pipeline_split,free_stage_input,numerics >"$TMP/auto" 2>/dev/null
+paste -d, "$TMP/stated" "$TMP/auto" | awk -F, 'NR == 2 && $5 == "ok" && $3 >= $1 && $4 >= $2 { found = 1 } END { exit !found }' &&
+	ok || fail "405B auto: $(cat "$TMP/stated" "$TMP/auto")"
+# levers that save memory at no cost are taken; numerics stay Megatron's
+# unless workload.search_numerics names them, and then the row says so
+tail -1 "$TMP/auto" | grep -q ',true,$' && ok || fail "405B auto levers: $(tail -1 "$TMP/auto")"
+"$C" run "$f" --set workload.parallelism=auto \
+	--set 'workload.search_numerics=["grad_reduce_bf16","optimizer_moments_bf16"]' --format csv \
+	--columns numerics,reason,tokens_per_s >"$TMP/num" 2>/dev/null
+sed -n 2p "$TMP/num" | grep -q '^grad_reduce_bf16+optimizer_moments_bf16,".*numerics changed as search_numerics allows: grad_reduce_bf16+optimizer_moments_bf16' &&
+	ok || fail "search_numerics: $(cat "$TMP/num")"
+# allowing more never loses: the numerics search is at least as fast
+paste -d, "$TMP/auto" "$TMP/num" | awk -F, 'NR == 2 { exit !($NF >= $1) }' && ok || fail "numerics lost"
 finish
