@@ -353,34 +353,50 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 	return bytes;
 }
 
-void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, struct train_memory *mem)
-{
-	const struct model_spec *m = &w->model;
-	int P = p->pp * p->vpp;
-	double worst = 0;
+/* What a stage holds that does not depend on the ZeRO stage, the
+ * micro-batch or the recompute: its parameters and its chunks' layers. */
+struct stage_static {
+	double params, embedding, expert, layers;
+	bool has_last;
+	int mtp_here;
+	bool same;  /* holds what the stage before holds, and no embedding, loss or MTP */
+};
 
-	memset(mem, 0, sizeof *mem);
-	/* the heaviest stage: its chunks' parameters and activations */
-	int *chunk_layers = xcalloc(2 * (size_t)p->vpp, sizeof *chunk_layers);
-	int *prev_layers = chunk_layers + p->vpp;  /* the stage before's */
-	double prev_params = -1, prev_expert = -1;
-	double per_layer = memory_layer_activation_bytes(w, p);  /* the same on every stage */
+/* The stages of the last plan's degrees, per thread: a plan search asks for
+ * the memory of many plans (ZeRO stages, micro-batches, recomputes) of the
+ * same tp, pp, vpp, split and ep in a row. Keyed by the model's bytes and
+ * those degrees; a plan with a pipeline_layout, or more stages or chunks
+ * than the arrays hold, is computed afresh. */
+enum { STAGE_CACHE_STAGES = 512, STAGE_CACHE_CHUNKS = 4096 };
+struct stage_cache {
+	bool valid;
+	struct model_spec m;
+	int pp, vpp, schedule, split, tp, ep, etp;
+	struct stage_static st[STAGE_CACHE_STAGES];
+	int chunk_layers[STAGE_CACHE_CHUNKS];  /* [pp][vpp] */
+};
+static _Thread_local struct stage_cache stage_cache;
+
+static void stage_statics(const struct model_spec *m, const struct train_plan *p, struct stage_static *st,
+			  int *chunk_layers)
+{
+	int P = p->pp * p->vpp;
 	for (int i = 0; i < p->pp; i++) {
-		double params = 0, embedding = 0, expert = 0, layers = 0;
-		bool has_last = false;
-		int mtp_here = 0;
+		struct stage_static *s = &st[i];
+		int *cl = chunk_layers + (size_t)i * p->vpp;
+		memset(s, 0, sizeof *s);
 		for (int ch = 0; ch < p->vpp; ch++) {
 			int vs = pipeline_vstage(p->pp, p->schedule, i, ch), first, count;
 			parallel_vstage_layers(p, m->layers, P, vs, &first, &count);
-			params += parallel_vstage_params(m, p, vs, P);
-			embedding += parallel_vstage_embedding_params(m, p, vs, P);
-			expert += parallel_vstage_expert_params(m, p, vs, P);
+			s->params += parallel_vstage_params(m, p, vs, P);
+			s->embedding += parallel_vstage_embedding_params(m, p, vs, P);
+			s->expert += parallel_vstage_expert_params(m, p, vs, P);
 			int mtp = parallel_vstage_mtp(m, p, vs, P);
-			mtp_here += mtp;
+			s->mtp_here += mtp;
 			count += mtp;
-			layers += count;
-			chunk_layers[ch] = count;
-			has_last |= vs == P - 1;
+			s->layers += count;
+			cl[ch] = count;
+			s->has_last |= vs == P - 1;
 		}
 		/* A stage that holds what the stage before it holds (no
 		 * embedding, loss or MTP of its own) needs no more: its
@@ -388,18 +404,57 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 		 * in flight do not grow with the stage's place (the warm-up
 		 * forwards of 1F1B and interleaved 1F1B shrink with it, GPipe's
 		 * are all m anyway). DualPipeV's order is walked for every stage. */
-		bool same = i > 0 && p->schedule != SCHED_DUALPIPEV && !has_last && mtp_here == 0 && embedding == 0 &&
-			    params == prev_params && expert == prev_expert &&
-			    memcmp(chunk_layers, prev_layers, (size_t)p->vpp * sizeof *chunk_layers) == 0;
-		prev_params = embedding == 0 ? params : -1;
-		prev_expert = expert;
-		memcpy(prev_layers, chunk_layers, (size_t)p->vpp * sizeof *chunk_layers);
-		if (same)
+		const struct stage_static *b = i > 0 ? &st[i - 1] : NULL;
+		s->same = b != NULL && p->schedule != SCHED_DUALPIPEV && !s->has_last && s->mtp_here == 0 &&
+			  s->embedding == 0 && b->embedding == 0 && s->params == b->params && s->expert == b->expert &&
+			  memcmp(cl, cl - p->vpp, (size_t)p->vpp * sizeof *cl) == 0;
+	}
+}
+
+void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, struct train_memory *mem)
+{
+	const struct model_spec *m = &w->model;
+	double worst = 0;
+	struct stage_static *st;
+	int *chunk_layers;
+	struct stage_cache *sc = &stage_cache;
+	bool cacheable = p->layout == NULL && p->pp <= STAGE_CACHE_STAGES &&
+			 (long)p->pp * p->vpp <= STAGE_CACHE_CHUNKS;
+
+	memset(mem, 0, sizeof *mem);
+	if (cacheable) {
+		if (!(sc->valid && sc->pp == p->pp && sc->vpp == p->vpp && sc->schedule == (int)p->schedule &&
+		      sc->split == (int)p->split && sc->tp == p->tp && sc->ep == p->ep && sc->etp == p->etp &&
+		      memcmp(&sc->m, m, sizeof *m) == 0)) {
+			sc->valid = false;
+			stage_statics(m, p, sc->st, sc->chunk_layers);
+			memcpy(&sc->m, m, sizeof *m);
+			sc->pp = p->pp;
+			sc->vpp = p->vpp;
+			sc->schedule = (int)p->schedule;
+			sc->split = (int)p->split;
+			sc->tp = p->tp;
+			sc->ep = p->ep;
+			sc->etp = p->etp;
+			sc->valid = true;
+		}
+		st = sc->st;
+		chunk_layers = sc->chunk_layers;
+	} else {
+		st = xcalloc((size_t)p->pp, sizeof *st);
+		chunk_layers = xcalloc((size_t)p->pp * p->vpp, sizeof *chunk_layers);
+		stage_statics(m, p, st, chunk_layers);
+	}
+	/* the heaviest stage: its chunks' parameters and activations */
+	double per_layer = memory_layer_activation_bytes(w, p);  /* the same on every stage */
+	for (int i = 0; i < p->pp; i++) {
+		if (st[i].same)
 			continue;
 		struct train_memory s;
 		memset(&s, 0, sizeof s);
-		model_states(w, p, params, embedding, expert, layers, &s);
-		s.activations = activations(w, p, i, chunk_layers, has_last, mtp_here, per_layer);
+		model_states(w, p, st[i].params, st[i].embedding, st[i].expert, st[i].layers, &s);
+		s.activations = activations(w, p, i, chunk_layers + (size_t)i * p->vpp, st[i].has_last, st[i].mtp_here,
+					    per_layer);
 		s.workspace = memory_workspace_bytes;
 		s.total = s.weights + s.grads + s.optimizer + s.activations + s.workspace;
 		if (s.total > worst) {
@@ -407,5 +462,8 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
 			*mem = s;
 		}
 	}
-	free(chunk_layers);
+	if (!cacheable) {
+		free(st);
+		free(chunk_layers);
+	}
 }
