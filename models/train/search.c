@@ -272,8 +272,7 @@ static bool search_request(const struct search_space *sp, const int digits[F_COU
 struct candidate_plan {
 	struct train_plan plan;
 	double batch_tokens;  /* the global batch it runs with (rounded with round_batch) */
-	double bound_s;
-	double bound_s_per_token;  /* bound_s / batch_tokens: the sort key */
+	double floor_s_per_token;  /* a lower bound on bound_s / batch_tokens: the sort key */
 	int index;  /* enumeration order, for ties */
 };
 
@@ -291,18 +290,51 @@ struct search_pass1 {
 	double best_oom_bytes;       /* its memory per GPU */
 	double best_oom_batch_tokens;/* and the batch it runs with */
 	bool have_oom;
+	/* the floors of the current degrees, by micro-batch (floor_of) */
+	double floor[SEARCH_CHOICES_MAX];
+	bool floor_known[SEARCH_CHOICES_MAX];
 };
+
+/*
+ * A lower bound on the bound per token of every plan of the current
+ * degrees (tp, pp, vpp, split, cp, ep) and micro-batch: the bound of that
+ * plan with ZeRO 2, no recompute and no FP8 cache. Recompute and the cache
+ * only add work to a layer (more of it hides more of a collective, never
+ * more than it adds: roofline_overlap_s); ZeRO 0 and 1 add the gradient
+ * accumulation to the weight-gradient GEMMs, and ZeRO 3 the per-layer
+ * gathers. 0 (no pruning) when that plan cannot be made.
+ */
+static double floor_of(struct search_pass1 *s1, int mb_digit, const struct train_spec *wp,
+		       const struct cluster_spec *c, const struct parallel_plan *t)
+{
+	if (!s1->floor_known[mb_digit]) {
+		struct parallel_plan f = *t;
+		struct train_plan fp;
+		char why[PARALLEL_WHY_MAX];
+		enum parallel_failure failed;
+		double b = 0;
+		f.zero = 2;
+		f.recompute = RECOMPUTE_NONE;
+		f.recompute_modules = 0;
+		f.fp8_activation_cache = false;
+		if (!parallel_fill_check(wp, c, &f, &fp, why, sizeof why, &failed) || !step_lower_bound(wp, c, &fp, &b))
+			b = 0;
+		s1->floor[mb_digit] = b / wp->global_batch_tokens;
+		s1->floor_known[mb_digit] = true;
+	}
+	return s1->floor[mb_digit];
+}
 
 enum considered { CONSIDERED_FITS, CONSIDERED_OOM, CONSIDERED_INVALID };
 
-/* Pass 1 on one concrete plan: a candidate with its lower bound when it
- * fits, else possibly the smallest plan that does not. */
+/* Pass 1 on one concrete plan: a candidate with the floor of its degrees
+ * and micro-batch when it fits, else possibly the smallest plan that does
+ * not. */
 static enum considered consider(struct search_pass1 *s1, const struct train_spec *w, const struct cluster_spec *c,
-		     const struct train_plan *p)
+				const struct train_plan *p, int mb_digit, const struct parallel_plan *t)
 {
 	/* w is the plan's own copy when the batch is rounded */
 	struct train_memory mem;
-	double bound_s;
 
 	/* cheap memory check before simulating */
 	memory_per_gpu(w, p, &mem);
@@ -317,16 +349,14 @@ static enum considered consider(struct search_pass1 *s1, const struct train_spec
 		}
 		return CONSIDERED_OOM;
 	}
-	if (!step_lower_bound(w, c, p, &bound_s))
-		return CONSIDERED_INVALID;  /* it cannot be placed */
+	double floor = floor_of(s1, mb_digit, w, c, t);
 	if (s1->ncands == s1->cap) {
 		s1->cap = s1->cap ? 2 * s1->cap : 64;
 		s1->cands = xreallocarray(s1->cands, s1->cap, sizeof *s1->cands);
 	}
 	s1->cands[s1->ncands].plan = *p;
 	s1->cands[s1->ncands].batch_tokens = w->global_batch_tokens;
-	s1->cands[s1->ncands].bound_s = bound_s;
-	s1->cands[s1->ncands].bound_s_per_token = bound_s / w->global_batch_tokens;
+	s1->cands[s1->ncands].floor_s_per_token = floor;
 	s1->cands[s1->ncands].index = s1->tried;
 	s1->ncands++;
 	return CONSIDERED_FITS;
@@ -392,7 +422,7 @@ static void pass1(struct search_pass1 *s1, struct search_space *sp, const struct
 				s1->tried++;
 				s1->oom++;
 			} else {
-				enum considered got = consider(s1, wp, c, &p);
+				enum considered got = consider(s1, wp, c, &p, digits[F_MB], &t);
 				mb_any_oom |= got == CONSIDERED_OOM;
 				mb_all_oom &= got == CONSIDERED_OOM;
 				if (got == CONSIDERED_FITS && sp->n[F_RECOMPUTE] > 1)
@@ -417,6 +447,8 @@ static void pass1(struct search_pass1 *s1, struct search_space *sp, const struct
 		}
 		if (f < F_MB)
 			oom_above_mb = 0;  /* other degrees */
+		if (f < F_ZERO)
+			memset(s1->floor_known, 0, sizeof s1->floor_known);  /* other degrees: other floors */
 		/* a degree above vpp or the micro-batch changed: their lists follow */
 		if (f < F_VPP)
 			field_for(sp, F_VPP, digits, w, c);
@@ -430,14 +462,15 @@ static void pass1(struct search_pass1 *s1, struct search_space *sp, const struct
 static int compare_candidate_plans(const void *a, const void *b)
 {
 	const struct candidate_plan *x = a, *y = b;
-	if (x->bound_s_per_token != y->bound_s_per_token)
-		return x->bound_s_per_token < y->bound_s_per_token ? -1 : 1;
+	if (x->floor_s_per_token != y->floor_s_per_token)
+		return x->floor_s_per_token < y->floor_s_per_token ? -1 : 1;
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Pass 2: simulate the candidates from the smallest bound per token up,
- * stopping a plan as soon as its bound cannot beat the best time per token
- * so far; ties go to the plan enumerated first. Returns whether any plan
+/* Pass 2: simulate the candidates from the smallest floor per token up,
+ * stopping a plan as soon as its own bound (step_simulate_bounded) cannot
+ * beat the best time per token so far, and the search once the next floor
+ * cannot; ties go to the plan enumerated first. Returns whether any plan
  * ran. */
 static bool pass2(struct candidate_plan *cands, size_t ncands, const struct train_spec *w,
 		  const struct cluster_spec *c, struct train_result *best, struct train_spec *wr)
@@ -452,7 +485,7 @@ static bool pass2(struct candidate_plan *cands, size_t ncands, const struct trai
 		qsort(cands, ncands, sizeof *cands, compare_candidate_plans);
 	for (size_t i = 0; i < ncands; i++) {
 		double bound_per_token = found ? best_s_per_token * (1 + 1e-9) : INFINITY;
-		if (cands[i].bound_s_per_token > bound_per_token)
+		if (cands[i].floor_s_per_token > bound_per_token)
 			break;  /* sorted: no later plan can win either */
 		double bound = found ? bound_per_token * cands[i].batch_tokens : INFINITY;
 		const struct train_spec *wp = w;
