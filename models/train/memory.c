@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,6 +200,8 @@ static double dualpipev_peak(const struct train_plan *p, const int *chunk_layers
 	return peak;
 }
 
+static double interleaved_peak(const struct train_plan *p, const int *chunk_layers, int i, double freed);
+
 static double peak_layer_microbatches(const struct train_plan *p, const int *chunk_layers, int i, double freed)
 {
 	long m = p->microbatches, layers = 0;
@@ -212,6 +215,55 @@ static double peak_layer_microbatches(const struct train_plan *p, const int *chu
 		long n = p->pp - i < m ? p->pp - i : m;
 		return (double)(n < 1 ? 1 : n) * (layers - (layers > 0) * freed);
 	}
+	return interleaved_peak(p, chunk_layers, i, freed);
+}
+
+/* The interleaved walk's peak, memoized per thread: the plans of one search
+ * that differ only in their ZeRO stage walk the same schedule. The key is
+ * everything the walk reads; a hit returns the walk's own double. */
+enum { PEAK_MEMO_SIZE = 256, PEAK_MEMO_CHUNKS = 64 };
+struct peak_memo_entry {
+	bool used;
+	int pp, vpp, i;
+	long m;
+	double freed;
+	int chunk_layers[PEAK_MEMO_CHUNKS];
+	double peak;
+};
+static _Thread_local struct peak_memo_entry peak_memo[PEAK_MEMO_SIZE];
+
+static double interleaved_walk(const struct train_plan *p, const int *chunk_layers, int i, double freed);
+
+static double interleaved_peak(const struct train_plan *p, const int *chunk_layers, int i, double freed)
+{
+	if (p->vpp > PEAK_MEMO_CHUNKS)
+		return interleaved_walk(p, chunk_layers, i, freed);
+	uint64_t h = ((uint64_t)p->pp * 1000003u + (uint64_t)p->vpp) * 1000003u + (uint64_t)p->microbatches;
+	h = (h * 1000003u + (uint64_t)i) * UINT64_C(0x9e3779b97f4a7c15);
+	for (int c = 0; c < p->vpp; c++)
+		h = (h ^ (uint64_t)chunk_layers[c]) * UINT64_C(0x9e3779b97f4a7c15);
+	uint64_t fb;
+	memcpy(&fb, &freed, sizeof fb);
+	h = (h ^ fb) * UINT64_C(0x9e3779b97f4a7c15);
+	struct peak_memo_entry *e = &peak_memo[(h >> 32) % PEAK_MEMO_SIZE];
+	if (e->used && e->pp == p->pp && e->vpp == p->vpp && e->i == i && e->m == p->microbatches &&
+	    memcmp(&e->freed, &freed, sizeof freed) == 0 &&
+	    memcmp(e->chunk_layers, chunk_layers, (size_t)p->vpp * sizeof *chunk_layers) == 0)
+		return e->peak;
+	e->used = true;
+	e->pp = p->pp;
+	e->vpp = p->vpp;
+	e->i = i;
+	e->m = p->microbatches;
+	e->freed = freed;
+	memcpy(e->chunk_layers, chunk_layers, (size_t)p->vpp * sizeof *chunk_layers);
+	e->peak = interleaved_walk(p, chunk_layers, i, freed);
+	return e->peak;
+}
+
+static double interleaved_walk(const struct train_plan *p, const int *chunk_layers, int i, double freed)
+{
+	long m = p->microbatches;
 	long total = m * p->vpp;
 	/* get_pp_rank_microbatches with microbatch_group_size_per_vp_stage = pp
 	 * (the default and the least memory): all forwards when that is more */
