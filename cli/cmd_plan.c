@@ -16,6 +16,7 @@
 #include "models/scenario/space.h"
 #include "output/results.h"
 #include "util/xalloc.h"
+#include "util/text.h"
 
 static const char usage_text[] =
 	"usage: clustersim plan SCENARIO.json [--deadline-h H] [--budget-usd D] [--top K] [--no-prune]\n"
@@ -215,18 +216,7 @@ static rowset *front_rowset(enum result_kind kind, bool disagg)
 /* "$1,234,567" */
 static void say_usd(double usd, char *buf, size_t size)
 {
-	char digits[64];
-	snprintf(digits, sizeof digits, "%.0f", usd);
-	size_t len = strlen(digits), used = 0;
-	if (size < 2)
-		return;
-	buf[used++] = '$';
-	for (size_t i = 0; i < len && used + 2 < size; i++) {
-		if (i > 0 && (len - i) % 3 == 0)
-			buf[used++] = ',';
-		buf[used++] = digits[i];
-	}
-	buf[used] = '\0';
+	text_usd(usd, buf, size);
 }
 
 static void say_point(FILE *f, const char *label, const struct plan_point *p)

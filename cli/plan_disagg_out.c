@@ -1,5 +1,6 @@
 /* plan_disagg_out: the split search's answer lines and row columns. */
 #include "plan_disagg_out.h"
+#include "util/text.h"
 
 #include <string.h>
 
@@ -17,18 +18,7 @@ static void say_usd(double usd, char *buf, size_t size)
 		snprintf(buf, size, "$%.2f", usd);
 		return;
 	}
-	char digits[64];
-	snprintf(digits, sizeof digits, "%.0f", usd);
-	size_t len = strlen(digits), used = 0;
-	if (size < 2)
-		return;
-	buf[used++] = '$';
-	for (size_t i = 0; i < len && used + 2 < size; i++) {
-		if (i > 0 && (len - i) % 3 == 0)
-			buf[used++] = ',';
-		buf[used++] = digits[i];
-	}
-	buf[used] = '\0';
+	text_usd(usd, buf, size);
 }
 
 /* "3 x aws-p5.48xlarge", or "3 nodes of 'NAME'" for a candidate's type */

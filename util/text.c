@@ -380,3 +380,22 @@ enum text_line text_read_line(FILE *f, char **buf, size_t *cap, size_t max_bytes
 	*len = n;
 	return rc;
 }
+
+void text_usd(double usd, char *buf, size_t size)
+{
+	char digits[64];
+	snprintf(digits, sizeof digits, "%.0f", usd);
+	size_t len = strlen(digits), used = 0;
+	if (size < 2) {
+		if (size == 1)
+			buf[0] = '\0';
+		return;
+	}
+	buf[used++] = '$';
+	for (size_t i = 0; i < len && used + 2 < size; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[used++] = ',';
+		buf[used++] = digits[i];
+	}
+	buf[used] = '\0';
+}

@@ -69,6 +69,10 @@ bool text_copy(char *dst, size_t size, const char *src);
  * must be finite. */
 void text_format_real(double x, char *buf, size_t size);
 
+/* Whole dollars with thousands separators, "$1,234,567", into buf (at
+ * least 2 bytes; digits that do not fit are left out). */
+void text_usd(double usd, char *buf, size_t size);
+
 /* Read all of f into a new buffer (caller frees; *len bytes, not
  * terminated). An input of up to max_bytes is read whole; after
  * max_bytes + 1 bytes it stops and sets *too_big (memory: at most

@@ -552,17 +552,7 @@ static void say_time(double s, char *buf, size_t size)
 /* "$1,234,567". */
 static void say_usd(double usd, char *buf, size_t size)
 {
-	char digits[64];
-	snprintf(digits, sizeof digits, "%.0f", usd);
-	size_t len = strlen(digits), used = 0;
-	assert(size >= 2);
-	buf[used++] = '$';
-	for (size_t i = 0; i < len && used + 2 < size; i++) {
-		if (i > 0 && (len - i) % 3 == 0)
-			buf[used++] = ',';
-		buf[used++] = digits[i];
-	}
-	buf[used] = '\0';
+	text_usd(usd, buf, size);
 }
 
 /* "for 4% more than", "for 2.3x the cost of" (a ratio of 2 or more reads

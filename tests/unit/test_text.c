@@ -228,6 +228,23 @@ static void test_read_line(void **state)
 	free(buf);
 }
 
+/* Dollars with thousands separators; a buffer too small keeps what fits. */
+static void test_usd(void **state)
+{
+	(void)state;
+	char buf[32], small[5];
+	text_usd(0, buf, sizeof buf);
+	assert_string_equal(buf, "$0");
+	text_usd(999.4, buf, sizeof buf);
+	assert_string_equal(buf, "$999");
+	text_usd(1234567, buf, sizeof buf);
+	assert_string_equal(buf, "$1,234,567");
+	text_usd(1000, buf, sizeof buf);
+	assert_string_equal(buf, "$1,000");
+	text_usd(1234567, small, sizeof small);
+	assert_string_equal(small, "$1,2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_error_one_line),
 		cmocka_unit_test(test_read_stream_bound),
 		cmocka_unit_test(test_read_line),
+		cmocka_unit_test(test_usd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
