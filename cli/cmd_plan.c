@@ -238,8 +238,15 @@ static void say_point(FILE *f, const char *label, const struct plan_point *p)
 		say_usd(p->result.run.cost_usd_p90, usd, sizeof usd);
 		fprintf(f, "; %.*f h, %s (P90)", h90 < 100 ? 1 : 0, h90, usd);
 	}
-	if (tp->tp > 0)
-		fprintf(f, "; %ld GPUs, tp %d pp %d dp %d", p->gpus, tp->tp, tp->pp, tp->dp);
+	if (tp->tp > 0) {
+		/* cp and ep when they split the GPUs too, so the degrees multiply to them */
+		fprintf(f, "; %ld GPUs, tp %d pp %d", p->gpus, tp->tp, tp->pp);
+		if (tp->cp > 1)
+			fprintf(f, " cp %d", tp->cp);
+		fprintf(f, " dp %d", tp->dp);
+		if (tp->ep > 1)
+			fprintf(f, " ep %d", tp->ep);
+	}
 	fputc('\n', f);
 }
 

@@ -53,7 +53,7 @@ echo "== (1) the candidates compared: plan, one step, the whole run with failure
 # names, which in this scenario hold no comma): hours and dollars as plan's
 # lines write them
 "$bin" run "$ex" --format csv 2>/dev/null \
-	--columns candidate,status,gpus,tp,pp,dp,step_time_s,mfu,wall_time_p50_h,wall_time_p90_h,cost_usd_p50,cost_usd_p90,meets_deadline_p50,meets_budget_p50 |
+	--columns candidate,status,gpus,tp,pp,cp,dp,step_time_s,mfu,wall_time_p50_h,wall_time_p90_h,cost_usd_p50,cost_usd_p90,meets_deadline_p50,meets_budget_p50 |
 	awk -F, '
 	function usd(x,   s, r) {
 		s = sprintf("%.0f", x); r = ""
@@ -61,13 +61,13 @@ echo "== (1) the candidates compared: plan, one step, the whole run with failure
 		return "$" s r
 	}
 	function yn(b) { return b == "true" ? "yes" : b == "false" ? "no" : "-" }
-	BEGIN { f = "%-20s %5s  %-13s  %8s  %6s  %-16s  %-25s  %-14s %s\n"
-		printf f, "candidate", "gpus", "plan tp/pp/dp", "step (s)", "MFU", "wall P50/P90 (h)", "cost P50/P90", "meets deadline", "meets budget" }
+	BEGIN { f = "%-20s %5s  %-16s  %8s  %6s  %-16s  %-25s  %-14s %s\n"
+		printf f, "candidate", "gpus", "plan tp/pp/cp/dp", "step (s)", "MFU", "wall P50/P90 (h)", "cost P50/P90", "meets deadline", "meets budget" }
 	NR > 1 {
 		gsub(/"/, "", $1)
 		if ($2 != "ok") { printf "%-20s %5s  %s\n", $1, $3, $2; next }
-		printf f, $1, $3, $4 "/" $5 "/" $6, sprintf("%.1f", $7), sprintf("%.1f%%", 100 * $8),
-			sprintf("%5.0f / %-5.0f", $9, $10), sprintf("%11s / %s", usd($11), usd($12)), yn($13), yn($14) }'
+		printf f, $1, $3, $4 "/" $5 "/" $6 "/" $7, sprintf("%.1f", $8), sprintf("%.1f%%", 100 * $9),
+			sprintf("%5.0f / %-5.0f", $10, $11), sprintf("%11s / %s", usd($12), usd($13)), yn($14), yn($15) }'
 echo "(P50 and P90 over 20 Monte Carlo trials of failures at Llama 3's rate, asynchronous checkpoints;"
 echo " deadline and budget: met at P50; all columns: $show/demo-runs.csv)"
 # the price warnings, once each (they name every candidate of a provider)

@@ -33,16 +33,16 @@ cp "$TMP/out" "$TMP/demo1"
 n=$(grep -n '^== ([1-4]) ' "$TMP/demo1" | cut -d: -f2- | cut -c1-6 | tr '\n' ' ')
 [ "$n" = "== (1) == (2) == (3) == (4) " ] && ok || fail "sections: '$n'"
 
-# (1): a row per candidate: gpus, tp/pp/dp, wall time P50 in hours and the
+# (1): a row per candidate: gpus, tp/pp/cp/dp, wall time P50 in hours and the
 # two verdicts as run writes them
 "$C" run "$ex" --format csv -o "$TMP/runs.csv" 2>/dev/null
 cmp -s "$TMP/runs.csv" "$d/demo-runs.csv" && ok || fail "demo-runs.csv is not run's output"
 "$C" run "$ex" --format csv 2>/dev/null \
-	--columns candidate,gpus,tp,pp,dp,wall_time_p50_h,meets_deadline_p50,meets_budget_p50 | tail -n +2 >"$TMP/cols"
+	--columns candidate,gpus,tp,pp,cp,dp,wall_time_p50_h,meets_deadline_p50,meets_budget_p50 | tail -n +2 >"$TMP/cols"
 [ "$(wc -l <"$TMP/cols")" -eq 11 ] && ok || fail "the scenario has $(wc -l <"$TMP/cols") candidates, not 11"
 sed -n '/^== (1)/,/^== (2)/p' "$TMP/demo1" >"$TMP/sec1"
-while IFS=, read -r name gpus tp pp dp wall dl bu; do
-	want=$(awk -v n="$name" -v g="$gpus" -v p="$tp/$pp/$dp" -v w="$wall" -v dl="$dl" -v bu="$bu" 'BEGIN {
+while IFS=, read -r name gpus tp pp cp dp wall dl bu; do
+	want=$(awk -v n="$name" -v g="$gpus" -v p="$tp/$pp/$cp/$dp" -v w="$wall" -v dl="$dl" -v bu="$bu" 'BEGIN {
 		y["true"] = "yes"; y["false"] = "no"
 		printf "%s|%s|%s|%.0f|%s|%s", n, g, p, w, y[dl], y[bu] }')
 	got=$(grep "^$name  " "$TMP/sec1" | awk -v n="$name" '{
