@@ -49,25 +49,43 @@ echo
 
 echo "== (1) the candidates compared: plan, one step, the whole run with failures (P50, P90 of 20 trials)"
 "$bin" run "$ex" --format csv -o "$dir/demo-runs.csv" 2>"$err"
-# the table from the columns it needs (numbers, booleans and the candidate
-# names, which in this scenario hold no comma): hours and dollars as plan's
-# lines write them
-"$bin" run "$ex" --format csv 2>/dev/null \
-	--columns candidate,status,gpus,tp,pp,cp,dp,step_time_s,mfu,wall_time_p50_h,wall_time_p90_h,cost_usd_p50,cost_usd_p90,meets_deadline_p50,meets_budget_p50 |
-	awk -F, '
+# the table from the columns it needs, read by name from the rows just
+# written (RFC 4180 fields: a quoted one may hold commas and doubled
+# quotes): hours and dollars as plan's lines write them
+awk '
+	function split_csv(line, out,   n, i, c, field, quoted) {
+		n = 0; field = ""; quoted = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (quoted) {
+				if (c == "\"" && substr(line, i + 1, 1) == "\"") { field = field c; i++ }
+				else if (c == "\"") quoted = 0
+				else field = field c
+			} else if (c == "\"") quoted = 1
+			else if (c == ",") { out[++n] = field; field = "" }
+			else field = field c
+		}
+		out[++n] = field
+		return n
+	}
 	function usd(x,   s, r) {
 		s = sprintf("%.0f", x); r = ""
 		while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
 		return "$" s r
 	}
 	function yn(b) { return b == "true" ? "yes" : b == "false" ? "no" : "-" }
+	function c(name) { return v[col[name]] }
 	BEGIN { f = "%-20s %5s  %-16s  %8s  %6s  %-16s  %-25s  %-14s %s\n"
 		printf f, "candidate", "gpus", "plan tp/pp/cp/dp", "step (s)", "MFU", "wall P50/P90 (h)", "cost P50/P90", "meets deadline", "meets budget" }
-	NR > 1 {
-		gsub(/"/, "", $1)
-		if ($2 != "ok") { printf "%-20s %5s  %s\n", $1, $3, $2; next }
-		printf f, $1, $3, $4 "/" $5 "/" $6 "/" $7, sprintf("%.1f", $8), sprintf("%.1f%%", 100 * $9),
-			sprintf("%5.0f / %-5.0f", $10, $11), sprintf("%11s / %s", usd($12), usd($13)), yn($14), yn($15) }'
+	NR == 1 { n = split_csv($0, h); for (k = 1; k <= n; k++) col[h[k]] = k; next }
+	{
+		split_csv($0, v)
+		if (c("status") != "ok") { printf "%-20s %5s  %s\n", c("candidate"), c("gpus"), c("status"); next }
+		printf f, c("candidate"), c("gpus"), c("tp") "/" c("pp") "/" c("cp") "/" c("dp"),
+			sprintf("%.1f", c("step_time_s")), sprintf("%.1f%%", 100 * c("mfu")),
+			sprintf("%5.0f / %-5.0f", c("wall_time_p50_h"), c("wall_time_p90_h")),
+			sprintf("%11s / %s", usd(c("cost_usd_p50")), usd(c("cost_usd_p90"))),
+			yn(c("meets_deadline_p50")), yn(c("meets_budget_p50")) }' "$dir/demo-runs.csv"
 echo "(P50 and P90 over 20 Monte Carlo trials of failures at Llama 3's rate, asynchronous checkpoints;"
 echo " deadline and budget: met at P50; all columns: $show/demo-runs.csv)"
 # the price warnings, once each (they name every candidate of a provider)
