@@ -78,7 +78,7 @@ static int check_budget(const char *cmd, const char *arg, struct cs_error *err)
 static int check_show(const char *cmd, const char *arg, struct cs_error *err)
 {
 	if (strcmp(arg, "front") != 0 && strcmp(arg, "all") != 0)
-		return cli_usage_error(err, cmd, "--show expects front or all, got '%.40s'", arg);
+		return cli_usage_error(err, cmd, "--show expects front or all, got '%s'", arg);
 	return 0;
 }
 
@@ -89,7 +89,7 @@ static int read_tie(const char *cmd, const char *arg, double *out, struct cs_err
 	errno = 0;
 	double v = strtod(arg, &end);
 	if (end == arg || *end != '\0' || errno != 0 || !(v >= 0) || v > 0.5)
-		return cli_usage_error(err, cmd, "--tie expects a fraction from 0 to 0.5 (0.01: 1%%), got '%.40s'", arg);
+		return cli_usage_error(err, cmd, "--tie expects a fraction from 0 to 0.5 (0.01: 1%%), got '%s'", arg);
 	*out = v;
 	return 0;
 }

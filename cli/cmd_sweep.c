@@ -227,14 +227,16 @@ static rowset *shard_chunk(struct shard_exec *x, uint64_t i, struct cs_error *er
  * before (or was resumed), else only -o journal --resume continues them. */
 static void add_resume_hint(struct cs_error *err, const struct shard_exec *x, const char *journal, bool resumed)
 {
-	char msg[ERROR_MSG_MAX];
 	bool elsewhere = x->sink->existed && !resumed;
-	snprintf(msg, sizeof msg, "%.600s; the %" PRIu64 " points written are in '%.150s': run the same command with %s%.150s%s--resume to finish",
-		 err->msg, x->done, journal, elsewhere ? "-o '" : "", elsewhere ? journal : "", elsewhere ? "' " : "");
+	/* whole paths (a cut one would name another file); a message past
+	 * ERROR_MSG_MAX ends with util/text.h's mark */
+	char *msg = xasprintf("%s; the %" PRIu64 " points written are in '%s': run the same command with %s%s%s--resume to finish",
+			      err->msg, x->done, journal, elsewhere ? "-o '" : "", elsewhere ? journal : "", elsewhere ? "' " : "");
 	if (err->kind == ERROR_INPUT)
 		error_set(err, "%s", msg);
 	else
 		error_runtime(err, "%s", msg);
+	free(msg);
 }
 
 /* Give the output up after a failure (err says why); returns status. The

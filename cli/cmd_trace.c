@@ -12,6 +12,7 @@
 #include "output/outfile.h"
 #include "output/trace.h"
 #include "util/xalloc.h"
+#include "util/text.h"
 
 static const char usage_text[] =
 	"usage: clustersim trace SCENARIO.json [--candidate NAME] [--set PATH=VALUE]... [--seed N]\n"
@@ -31,18 +32,6 @@ static const char usage_text[] =
 	"  --catalog FILE     merge a user's catalog file before reading the scenario\n"
 	"  -o, --output FILE  write the trace to FILE (atomically) instead of standard output\n"
 	"  -h, --help         print this help\n";
-
-/* The bytes of s's first `most` bytes that end on a whole UTF-8
- * character (a title cut inside one would not be text). */
-static int utf8_prefix(const char *s, size_t most)
-{
-	size_t n = strlen(s);
-	if (n <= most)
-		return (int)n;
-	while (most > 0 && ((unsigned char)s[most] & 0xC0) == 0x80)
-		most--;
-	return (int)most;
-}
 
 static int trace_exec(struct cli_call *call, struct cs_error *err)
 {
@@ -78,7 +67,7 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 		const struct train_result *r = &res.train;
 		struct placement pl;
 		struct outfile out;
-		char title[512];
+		char title[2 * CAT_TEXT_MAX + 128];  /* both names whole (each under CAT_TEXT_MAX) */
 
 		free(jobs);
 		log.max = TRACE_EVENTS_MAX;  /* the spans kept while the step is simulated */
@@ -104,10 +93,9 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 			tracks[i].gpu = placement_gpu(&pl, c);
 			tracks[i].node = tracks[i].gpu / job.cluster->gpus_per_node;
 		}
-		snprintf(title, sizeof title, "%.*s / %.*s: tp %d pp %d vpp %d dp %d, %s, step %.3f s",
-			 utf8_prefix(s->name, 100), s->name, utf8_prefix(s->candidates[ci].name, 100),
-			 s->candidates[ci].name, r->plan.tp, r->plan.pp, r->plan.vpp, r->plan.dp,
-			 schedule_names[r->plan.schedule], r->step_time_s);
+		text_setf(title, sizeof title, "%s / %s: tp %d pp %d vpp %d dp %d, %s, step %.3f s", s->name,
+			  s->candidates[ci].name, r->plan.tp, r->plan.pp, r->plan.vpp, r->plan.dp,
+			  schedule_names[r->plan.schedule], r->step_time_s);
 		if (outfile_open(&out, call->o.output, err) < 0) {
 			status = cli_status(err);
 			goto out;

@@ -12,6 +12,7 @@
 
 #include "models/eval/evaluate.h"
 #include "models/serve/serve_cost.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* What makes two shapes one instance type: everything but the node count
@@ -109,8 +110,8 @@ static const struct sim *simulate(struct search *s, int ptp, int dtp, int x, int
 		else
 			snprintf(what, sizeof what, "%d colocated replicas of tp %d", y, dtp);
 		out->stopped = true;
-		snprintf(out->stop_reason, sizeof out->stop_reason,
-			 "after %d simulations (work %.4g, with the shapes' %.4g): %s on '%.200s' (up to %.4g as the "
+		text_setf(out->stop_reason, sizeof out->stop_reason,
+			 "after %d simulations (work %.4g, with the shapes' %.4g): %s on '%s' (up to %.4g as the "
 			 "largest simulation so far) would pass %.4g, the most work one search may do; narrow the search "
 			 "(fewer presets or node counts, a shorter serving.duration_s) or set search.disaggregated false",
 			 out->simulated, s->work0 + out->work, s->work0, what, s->c->name, s->most, s->work_max);

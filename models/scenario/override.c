@@ -11,7 +11,7 @@
 struct walk {
 	const char *what;        /* "scenario", "sweep" */
 	const char *shown_file;  /* "-" shown as "<stdin>" */
-	char shown_path[256];    /* the path up to '=', cut at 200 characters */
+	char shown_path[256];    /* the path up to '='; past 200 bytes cut, with "... (N bytes)" */
 	const char *path;
 	size_t path_len;         /* characters before the '=' */
 	size_t at;               /* next character of path to read */
@@ -163,18 +163,20 @@ int override_apply(json_t *root, const char *what, const char *file, const char 
 
 	w.shown_file = strcmp(file, "-") == 0 ? "<stdin>" : file;
 	w.path_len = strcspn(path, "=");
-	snprintf(w.shown_path, sizeof w.shown_path, "%.*s",
-		 (int)(w.path_len < 200 ? w.path_len : 200), path);
+	if (w.path_len <= 200)
+		snprintf(w.shown_path, sizeof w.shown_path, "%.*s", (int)w.path_len, path);
+	else  /* a cut path says so */
+		snprintf(w.shown_path, sizeof w.shown_path, "%.200s... (%zu bytes)", path, w.path_len);
 	w.value = json_loads(value, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
 	if (w.value == NULL && override_looks_like_json(value)) {
 		/* Meant as JSON (an object, an array, a quoted string) but not
 		 * JSON: taking it as a string would hide the mistake. */
-		char q[96], hint[300] = "";
+		char q[96], hint[sizeof w.shown_path + 160] = "";
 		char first = value[strspn(value, " \t\r\n")];
 		text_quote(value, q, sizeof q);
 		if (first != '"')
-			snprintf(hint, sizeof hint, " (a string that starts with '%c' is written quoted, as JSON: "
-				 "--set '%.200s=\"%c...\"')", first, w.shown_path, first);
+			text_setf(hint, sizeof hint, " (a string that starts with '%c' is written quoted, as JSON: "
+				  "--set '%s=\"%c...\"')", first, w.shown_path, first);
 		return error_set(err, "%s '%s': --set %s: the value %s starts like JSON but is not JSON: "
 				 "column %d: %s%s", what, w.shown_file, w.shown_path, q, jerr.column,
 				 strstr(jerr.text, "\\u0000") != NULL ? "a \\u0000 (NUL) escape is not allowed" : jerr.text,
