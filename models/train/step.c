@@ -759,16 +759,38 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 	free(chunks);
 }
 
+/* What a plan's step is built from: its layers' costs, the data-parallel
+ * group, and each virtual stage's forward, backward and transfers. */
+struct step_costs {
+	struct layer_time dense, moe;
+	struct collective_group dpg;
+	struct stage_inputs in;    /* release with stage_inputs_release */
+	double z3_f, z3_b;
+};
+
+static void step_costs_init(const struct layer_ctx *x, struct step_costs *k)
+{
+	const struct train_plan *p = x->p;
+	layer_cost(x, false, &k->dense);
+	if (x->w->model.experts > 0)
+		layer_cost(x, true, &k->moe);
+	else
+		k->moe = k->dense;
+	/* gradients are reduced, and ZeRO shards, over dp x cp (layer.h) */
+	layer_dp_cp_group_shape(x, &k->dpg);
+	zero3_per_layer(x, &k->dpg, &k->dense, &k->z3_f, &k->z3_b);
+	stage_inputs_init(&k->in, p);
+	for (int vs = 0; vs < k->in.P; vs++)
+		fill_vstage(&k->in, x, vs, &k->dense, &k->moe, k->z3_f, k->z3_b);
+}
+
 bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec *c,
 			   const struct train_plan *p, struct train_result *r, struct timeline *trace,
 			   double bound_s)
 {
 	struct layer_ctx x;
 	struct cs_error err;
-	struct layer_time dense_lt, moe_lt;
-	struct collective_group dpg;
-	struct stage_inputs in;
-	double z3_f, z3_b;
+	struct step_costs k;
 
 	memset(r, 0, sizeof *r);
 	r->plan = *p;
@@ -778,27 +800,16 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 		return true;
 	}
 	check_memory(&x, r);
-	layer_cost(&x, false, &dense_lt);
-	if (w->model.experts > 0)
-		layer_cost(&x, true, &moe_lt);
-	else
-		moe_lt = dense_lt;
-	/* gradients are reduced, and ZeRO shards, over dp x cp (layer.h) */
-	layer_dp_cp_group_shape(&x, &dpg);
-	zero3_per_layer(&x, &dpg, &dense_lt, &z3_f, &z3_b);
-
-	stage_inputs_init(&in, p);
-	for (int vs = 0; vs < in.P; vs++)
-		fill_vstage(&in, &x, vs, &dense_lt, &moe_lt, z3_f, z3_b);
-	double busy_bound = filled_stage_s(&in, p);
+	step_costs_init(&x, &k);
+	double busy_bound = filled_stage_s(&k.in, p);
 	if (busy_bound >= bound_s) {
 		r->step_time_s = busy_bound;
-		stage_inputs_release(&in);
+		stage_inputs_release(&k.in);
 		return false;
 	}
-	struct trace_costs tc = { .dense = &dense_lt, .moe = &moe_lt, .z3_f = z3_f, .z3_b = z3_b };
-	run_step(&x, &dpg, &in, &tc, r, trace);
-	stage_inputs_release(&in);
+	struct trace_costs tc = { .dense = &k.dense, .moe = &k.moe, .z3_f = k.z3_f, .z3_b = k.z3_b };
+	run_step(&x, &k.dpg, &k.in, &tc, r, trace);
+	stage_inputs_release(&k.in);
 	return true;
 }
 
@@ -807,25 +818,13 @@ bool step_lower_bound(const struct train_spec *w, const struct cluster_spec *c, 
 {
 	struct layer_ctx x;
 	struct cs_error err;
-	struct layer_time dense_lt, moe_lt;
-	struct collective_group dpg;
-	struct stage_inputs in;
-	double z3_f, z3_b;
+	struct step_costs k;
 
 	if (layer_ctx_init(&x, w, c, p, &err) < 0)
 		return false;
-	layer_cost(&x, false, &dense_lt);
-	if (w->model.experts > 0)
-		layer_cost(&x, true, &moe_lt);
-	else
-		moe_lt = dense_lt;
-	layer_dp_cp_group_shape(&x, &dpg);
-	zero3_per_layer(&x, &dpg, &dense_lt, &z3_f, &z3_b);
-	stage_inputs_init(&in, p);
-	for (int vs = 0; vs < in.P; vs++)
-		fill_vstage(&in, &x, vs, &dense_lt, &moe_lt, z3_f, z3_b);
-	*bound_s = filled_stage_s(&in, p);
-	stage_inputs_release(&in);
+	step_costs_init(&x, &k);
+	*bound_s = filled_stage_s(&k.in, p);
+	stage_inputs_release(&k.in);
 	return true;
 }
 
