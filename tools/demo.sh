@@ -51,23 +51,8 @@ echo "== (1) the candidates compared: plan, one step, the whole run with failure
 "$bin" run "$ex" --format csv -o "$dir/demo-runs.csv" 2>"$err"
 # the table from the columns it needs, read by name from the rows just
 # written (RFC 4180 fields: a quoted one may hold commas and doubled
-# quotes): hours and dollars as plan's lines write them
-awk '
-	function split_csv(line, out,   n, i, c, field, quoted) {
-		n = 0; field = ""; quoted = 0
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (quoted) {
-				if (c == "\"" && substr(line, i + 1, 1) == "\"") { field = field c; i++ }
-				else if (c == "\"") quoted = 0
-				else field = field c
-			} else if (c == "\"") quoted = 1
-			else if (c == ",") { out[++n] = field; field = "" }
-			else field = field c
-		}
-		out[++n] = field
-		return n
-	}
+# quotes: tools/csv.awk): hours and dollars as plan's lines write them
+awk -f "$top/tools/csv.awk" -f /dev/stdin "$dir/demo-runs.csv" <<'AWK'
 	function usd(x,   s, r) {
 		s = sprintf("%.0f", x); r = ""
 		while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
@@ -85,7 +70,8 @@ awk '
 			sprintf("%.1f", c("step_time_s")), sprintf("%.1f%%", 100 * c("mfu")),
 			sprintf("%5.0f / %-5.0f", c("wall_time_p50_h"), c("wall_time_p90_h")),
 			sprintf("%11s / %s", usd(c("cost_usd_p50")), usd(c("cost_usd_p90"))),
-			yn(c("meets_deadline_p50")), yn(c("meets_budget_p50")) }' "$dir/demo-runs.csv"
+			yn(c("meets_deadline_p50")), yn(c("meets_budget_p50")) }
+AWK
 echo "(P50 and P90 over 20 Monte Carlo trials of failures at Llama 3's rate, asynchronous checkpoints;"
 echo " deadline and budget: met at P50; all columns: $show/demo-runs.csv)"
 # the price warnings, once each (they name every candidate of a provider)

@@ -24,28 +24,14 @@ grep -v '^#' "$TOP/tests/odd/EXPECTED" | while read -r file want; do
 		continue
 	fi
 	# status and reason from the same rows (RFC 4180 fields: a quoted one
-	# may hold commas and doubled quotes), found by the header's names
-	awk -v want="^($want)\$" -v file="$file" '
-		function split_csv(line, out,   n, i, c, field, quoted) {
-			n = 0; field = ""; quoted = 0
-			for (i = 1; i <= length(line); i++) {
-				c = substr(line, i, 1)
-				if (quoted) {
-					if (c == "\"" && substr(line, i + 1, 1) == "\"") { field = field c; i++ }
-					else if (c == "\"") quoted = 0
-					else field = field c
-				} else if (c == "\"") quoted = 1
-				else if (c == ",") { out[++n] = field; field = "" }
-				else field = field c
-			}
-			out[++n] = field
-			return n
-		}
+	# may hold commas and doubled quotes: tools/csv.awk), found by the header's names
+	awk -v want="^($want)$" -v file="$file" -f "$TOP/tools/csv.awk" -f /dev/stdin "$TMP/out" <<'AWK'
 		NR == 1 { n = split_csv($0, h); for (k = 1; k <= n; k++) col[h[k]] = k; next }
 		{ split_csv($0, v); status = v[col["status"]]; reason = v[col["reason"]] }
 		status !~ want { print "FAIL: " file ": status " status ", wanted " want ": " reason; next }
 		status != "ok" && reason == "" { print "FAIL: " file ": no reason: " $0 }
-		END { if (NR < 2) print "FAIL: " file ": no rows" }' "$TMP/out"
+		END { if (NR < 2) print "FAIL: " file ": no rows" }
+AWK
 	echo "checked $file"
 done >"$TMP/log"
 while read -r line; do
