@@ -265,7 +265,7 @@ static void evaluate_training(const struct job *j, struct result *out)
 		char used[128];
 		train_plan_numerics(&w->train, &r->plan, used, sizeof used);
 		reason_add(out->reason, sizeof out->reason, "numerics changed as search_numerics allows: %s",
-			   used[0] ? used : "none (no plan was faster with them)");
+			   used[0] ? used : "none (each either does not apply to this model and precision, or made no plan faster)");
 	}
 	if (r->tokens_per_step != w->train.global_batch_tokens)  /* round_batch moved it */
 		reason_add(out->reason, sizeof out->reason,
