@@ -66,7 +66,7 @@ static bool asks_spot_serving(const struct job *j)
  * simulation does not have (without it the modules are not loaded). */
 static bool asks_mtp_serving(const struct job *j)
 {
-	return j->workload->train.model.mtp_layers > 0;
+	return j->workload->model.arch.mtp_layers > 0;
 }
 
 /* A fleet with spare nodes: the fleet's own nodes are its spares; a count
@@ -137,7 +137,7 @@ static void cluster_figures(const struct job *j, struct cluster_figures *f)
 {
 	const struct cluster_spec *c = j->cluster;
 	f->gpus = cluster_gpus(c);
-	f->peak_flops = cluster_peak_flops(c, j->workload->train.precision);
+	f->peak_flops = cluster_peak_flops(c, j->workload->model.precision);
 	f->memory_bytes = cluster_memory_bytes(c);
 	f->scale_up_bytes_per_s_per_gpu = c->scale_up.bw_bytes_per_s;
 	f->scale_out_bytes_per_s_per_gpu = cluster_nic_bytes_per_s_per_gpu(c);
@@ -341,7 +341,7 @@ static void evaluate_inference(const struct job *j, struct result *out)
 	/* The requests' streams depend on the scenario seed only (row 0), not
 	 * on the row: every candidate of a scenario serves the same requests,
 	 * so their differences are the hardware's, not the draws'. */
-	serve_run(&w->serving, &w->train.model, w->train.precision, &w->train.kernels, j->cluster, j->seed,
+	serve_run(&w->serving, &w->model, j->cluster, j->seed,
 		  0, s);
 	out->outcome = outcome_of_serve(s->status);
 	text_setf(out->reason, sizeof out->reason, "%s", s->reason);

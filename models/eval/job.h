@@ -24,7 +24,9 @@ extern const char *const workload_kind_names[];
 /* A workload as the scenario describes it; each kind reads its part. */
 struct workload_spec {
 	enum workload_kind kind;
-	bool has_model;
+	bool has_model;                 /* model.arch was read (every kind but collective and fleet) */
+	struct workload_model model;    /* what every kind runs; train.model points here
+					 * (workload_bind) */
 	struct train_spec train;        /* training, finetune: the step */
 	struct run_spec run;            /* training, finetune: the whole run */
 	struct serving_spec serving;    /* inference */
@@ -35,6 +37,13 @@ struct workload_spec {
 	char model_defaults[1024];
 	struct fleet_spec *fleet;       /* fleet: owned by the loaded scenario (its classes' workloads too) */
 };
+
+/* Point w's kind specs at its model: after reading w and after copying a
+ * workload_spec (a copy's train.model still points at the original's). */
+static inline void workload_bind(struct workload_spec *w)
+{
+	w->train.model = &w->model;
+}
 
 struct timeline;
 

@@ -49,12 +49,12 @@ static bool is_training(const struct workload_spec *w)
 static double memory_need_bytes(const struct workload_spec *w)
 {
 	if (w->kind == WORKLOAD_INFERENCE) {
-		enum precision wp = w->serving.has_weight_precision ? w->serving.weight_precision : w->train.precision;
-		return transformer_params_total(&w->train.model) * precision_bytes(wp);
+		enum precision wp = w->serving.has_weight_precision ? w->serving.weight_precision : w->model.precision;
+		return transformer_params_total(&w->model.arch) * precision_bytes(wp);
 	}
 	if (!is_training(w) || w->train.is_finetune)
 		return 0;
-	return transformer_params_total(&w->train.model) *
+	return transformer_params_total(&w->model.arch) *
 	       (TRAIN_WEIGHT_BYTES + TRAIN_GRAD_BYTES + train_optimizer_bytes(w->train.plan.optimizer_moments));
 }
 
@@ -69,15 +69,15 @@ bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, do
 	if (!is_training(w))
 		return true;
 	const struct train_spec *t = &w->train;
-	if (c->gpu.peak_flops[t->precision] <= 0)
+	if (c->gpu.peak_flops[w->model.precision] <= 0)
 		return true;  /* the precision is missing: evaluate says so */
 	struct roofline k;
-	roofline_init(&k, &c->gpu, t->precision, &t->kernels);
+	roofline_init(&k, &c->gpu, w->model.precision, &w->model.kernels);
 	double rate = fmax(k.peak_flops_per_s * k.gemm_efficiency, k.attn_peak_flops_per_s * k.attn_efficiency);
 	double tokens = w->run.tokens > 0 ? w->run.tokens : t->global_batch_tokens;
 	if (t->round_batch && w->run.tokens <= 0)
 		tokens = 0;  /* one step of a batch not yet rounded: no bound */
-	double flops = tokens * transformer_model_flops_per_token(&t->model, t->seq_len);
+	double flops = tokens * transformer_model_flops_per_token(&w->model.arch, t->seq_len);
 	if (t->is_finetune)
 		flops /= 3;
 	*time_lb_s = rate > 0 ? flops / (gpus * rate) : 0;
@@ -937,6 +937,7 @@ static void mix_part(const struct plan_problem *p, size_t point, int n, double s
 		     struct cluster_spec *c, struct workload_spec *w, struct result *r)
 {
 	*w = *p->workload;
+	workload_bind(w);
 	w->serving.rate_per_s = p->workload->serving.rate_per_s * share;
 	w->serving.replicas = n;
 	bool resolved = p->shape(p->shape_ctx, point, c);

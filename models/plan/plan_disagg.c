@@ -118,6 +118,7 @@ static const struct sim *simulate(struct search *s, int ptp, int dtp, int x, int
 		return NULL;
 	}
 	*s->w = *s->p->workload;
+	workload_bind(s->w);
 	struct serving_spec *sv = &s->w->serving;
 	if (x > 0) {
 		sv->replicas = 0;
@@ -184,7 +185,7 @@ static int tp_sizes(const struct search *s, int *tps, int most)
 	for (int t = 1; t <= s->c->gpus_per_node && n < most; t++) {
 		if (s->c->gpus_per_node % t != 0)
 			continue;
-		if (serve_cost_init(sc, &wl->train.model, s->c, &wl->serving, wl->train.precision, &wl->train.kernels, t,
+		if (serve_cost_init(sc, &wl->model.arch, s->c, &wl->serving, wl->model.precision, &wl->model.kernels, t,
 				    s->pp, s->ep, reason, sizeof reason) == SERVE_COST_OK)
 			tps[n++] = t;
 	}

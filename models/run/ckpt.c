@@ -12,12 +12,12 @@
 
 double ckpt_bytes(const struct train_spec *w, const struct train_plan *p)
 {
-	double weight_bytes = fmax(2.0, precision_bytes(w->precision));
+	double weight_bytes = fmax(2.0, precision_bytes(w->model->precision));
 	double params;
 	if (w->is_finetune && w->finetune.method != FINETUNE_FULL)
-		params = memory_lora_params_per_layer(w, p) * p->tp * w->model.layers;
+		params = memory_lora_params_per_layer(w, p) * p->tp * w->model->arch.layers;
 	else
-		params = transformer_params_total(&w->model) + transformer_mtp_params(&w->model);
+		params = transformer_params_total(&w->model->arch) + transformer_mtp_params(&w->model->arch);
 	/* Adam's state per trained parameter: the fp32 master copy and the two
 	 * moments, as the run holds them (train_optimizer_bytes) */
 	return params * (weight_bytes + p->optimizer_bytes);

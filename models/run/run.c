@@ -650,7 +650,7 @@ static double data_bytes_per_token(const struct data_spec *d, const struct train
 {
 	if (d->bytes_per_token > 0)
 		return d->bytes_per_token;
-	return w->model.vocab <= 65536 ? 2 : 4;
+	return w->model->arch.vocab <= 65536 ? 2 : 4;
 }
 
 /*

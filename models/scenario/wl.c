@@ -140,10 +140,11 @@ int wl_read(struct jread *r, const json_t *v, const char *file, const catalog *c
 	    jread_enum(r, v, "precision", false, precision_names, &prec) < 0)
 		return -1;
 	w->kind = (enum workload_kind)kind;
-	w->train.precision = (enum precision)prec;
+	w->model.precision = (enum precision)prec;
 	const struct wl_reader *rd = wl_reader_of(w->kind);
 	assert(rd != NULL); /* every kind has an entry (test_scenario checks) */
 	if (reject_other_kinds_keys(r, v, rd, known) < 0)
 		return -1;
+	workload_bind(w);
 	return rd->read(r, v, file, cat, w);
 }

@@ -106,7 +106,7 @@ int wl_collective_read(struct jread *r, const json_t *v, const char *file, const
 		return -1;
 	if (json_object_get(v, "tokens") != NULL)
 		return reader_fail_at(r, "tokens", "not used by this workload kind");
-	if (wl_train_read_kernels(r, v, &w->train.kernels) < 0 ||
+	if (wl_train_read_kernels(r, v, &w->model.kernels) < 0 ||
 	    wl_train_read_failures(r, v, &w->run.failures) < 0 ||
 	    (x = reader_enter_required(r, v, "collective", &mark)) == NULL ||
 	    read_collective(r, x, &w->collective) < 0)

@@ -437,7 +437,7 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
  * serving path. */
 static int check_kv_precision(struct jread *r, const struct workload_spec *w)
 {
-	enum precision p = w->train.precision;
+	enum precision p = w->model.precision;
 	char msg[256];
 	if (w->serving.has_kv_precision || p == PREC_BF16 || p == PREC_FP16 || p == PREC_FP8 || p == PREC_FP32)
 		return 0;
@@ -530,7 +530,7 @@ int wl_serve_read(struct jread *r, const json_t *v, const char *file, const cata
 		jread_leave(r, kmark);
 		return rc;
 	}
-	if (wl_train_read_kernels(r, v, &w->train.kernels) < 0 ||
+	if (wl_train_read_kernels(r, v, &w->model.kernels) < 0 ||
 	    wl_train_read_failures(r, v, &w->run.failures) < 0 ||
 	    (x = reader_enter_required(r, v, "serving", &mark)) == NULL ||
 	    read_serving(r, x, file, &w->serving) < 0)

@@ -590,7 +590,7 @@ int wl_train_read_model(struct jread *r, const json_t *v, const catalog *cat,
 {
 	size_t mark;
 	const json_t *x = reader_enter_required(r, v, "model", &mark);
-	if (x == NULL || read_model_field(r, x, cat, &w->train.model, w->model_defaults, sizeof w->model_defaults) < 0)
+	if (x == NULL || read_model_field(r, x, cat, &w->model.arch, w->model_defaults, sizeof w->model_defaults) < 0)
 		return -1;
 	jread_leave(r, mark);
 	w->has_model = true;
@@ -649,7 +649,7 @@ int wl_train_read(struct jread *r, const json_t *v, const char *file, const cata
 	    jread_int32(r, v, "seq_len", true, 1, 1 << 24, &w->train.seq_len) < 0 ||
 	    read_batch(r, v, w) < 0 ||
 	    read_plan_mode_checkpoint(r, v, w) < 0 ||
-	    wl_train_read_kernels(r, v, &w->train.kernels) < 0 ||
+	    wl_train_read_kernels(r, v, &w->model.kernels) < 0 ||
 	    wl_train_read_failures(r, v, &w->run.failures) < 0)
 		return -1;
 	return w->kind == WORKLOAD_FINETUNE ? read_finetune_run(r, v, w) : 0;

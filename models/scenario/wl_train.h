@@ -17,7 +17,7 @@ int wl_train_read(struct jread *r, const json_t *v, const char *file, const cata
 		  struct workload_spec *w);
 
 /* The required `model` of workload object v: a catalog name, or an object
- * (optionally over a "preset"); sets w->train.model and w->has_model. */
+ * (optionally over a "preset"); sets w->model.arch and w->has_model. */
 int wl_train_read_model(struct jread *r, const json_t *v, const catalog *cat,
 			struct workload_spec *w);
 

@@ -191,10 +191,12 @@ out_free:
 	free(topo);
 }
 
-void serve_run(const struct serving_spec *sv, const struct model_spec *m, enum precision pr,
-	       const struct kernel_calibration *cal, const struct cluster_spec *c, uint64_t seed,
-	       uint64_t row_id, struct serve_result *r)
+void serve_run(const struct serving_spec *sv, const struct workload_model *model,
+	       const struct cluster_spec *c, uint64_t seed, uint64_t row_id, struct serve_result *r)
 {
+	const struct model_spec *m = &model->arch;
+	enum precision pr = model->precision;
+	const struct kernel_calibration *cal = &model->kernels;
 	bool disagg = sv->prefill_replicas > 0 || sv->decode_replicas > 0;
 	int tp = sv->tp > 0 ? sv->tp : 1, pp = sv->pp > 0 ? sv->pp : 1, ep = sv->ep > 0 ? sv->ep : 1;
 	struct serve_cost *sc = xcalloc(2, sizeof *sc);

@@ -18,6 +18,7 @@
 
 #include "models/hw/hw.h"
 #include "models/kernel/roofline.h"
+#include "models/kernel/workload_model.h"
 
 enum length_dist { LEN_FIXED, LEN_LOGNORMAL, LEN_NORMAL, LEN_UNIFORM, LEN_HISTOGRAM };
 extern const char *const length_dist_names[];
@@ -130,13 +131,12 @@ struct serve_result {
 };
 
 /*
- * Serve the workload's load on cluster c (model m computing in precision
- * pr, kernel calibration cal), seeded by (seed, row_id). Fills r; a layout
+ * Serve the workload's load on cluster c (the workload's model: its
+ * architecture, precision and kernel calibration), seeded by (seed, row_id). Fills r; a layout
  * that does not fit (oom) or does not divide (invalid) is a status with a
  * reason, not a crash.
  */
-void serve_run(const struct serving_spec *sv, const struct model_spec *m, enum precision pr,
-	       const struct kernel_calibration *cal, const struct cluster_spec *c, uint64_t seed,
-	       uint64_t row_id, struct serve_result *r);
+void serve_run(const struct serving_spec *sv, const struct workload_model *model,
+	       const struct cluster_spec *c, uint64_t seed, uint64_t row_id, struct serve_result *r);
 
 #endif

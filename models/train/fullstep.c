@@ -227,7 +227,7 @@ static void full_sim_init(struct full_sim *fs, const struct layer_ctx *x, const 
 	fs->p = p;
 	fs->P = P;
 	fs->chunks = chunks;
-	fs->act_bytes = TRAIN_ACT_BYTES * x->tokens * x->w->model.hidden / p->tp;
+	fs->act_bytes = TRAIN_ACT_BYTES * x->tokens * x->w->model->arch.hidden / p->tp;
 	fs->e = engine_new();
 	fs->fn = flow_new(fs->e);
 	topology_net_build(&fs->tn, &x->topo, fs->fn);

@@ -27,9 +27,9 @@ int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct
 	topology_init(&x->topo, c);
 	if (placement_init(&x->place, p->tp, p->cp, p->pp, p->dp, p->order, err) < 0)
 		return -1;
-	roofline_init(&x->k, &c->gpu, w->precision, &w->kernels);
+	roofline_init(&x->k, &c->gpu, w->model->precision, &w->model->kernels);
 	roofline_init(&x->head_k, &c->gpu,
-		      w->precision == PREC_FP8 || w->precision == PREC_FP4 ? PREC_BF16 : w->precision, &w->kernels);
+		      w->model->precision == PREC_FP8 || w->model->precision == PREC_FP4 ? PREC_BF16 : w->model->precision, &w->model->kernels);
 	x->tokens = (double)p->micro_batch * w->seq_len / p->cp;
 	x->lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
 	return 0;
@@ -156,7 +156,7 @@ static void gemm_add(const struct roofline *k, double count, double M, double N,
  * elementwise work) into *inner. */
 static void mlp_gemms(const struct layer_ctx *x, bool moe, struct layer_gemms *g, double *inner)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	const struct roofline *k = &x->k;
 	double T = x->tokens, t = p->tp, h = m->hidden;
@@ -206,7 +206,7 @@ static void mlp_gemms(const struct layer_ctx *x, bool moe, struct layer_gemms *g
  * written twice more, two more kernels. The backward moves the same bytes. */
 double layer_moe_permute_s(const struct layer_ctx *x)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	double tokens = x->p->sp ? x->tokens / x->p->tp : x->tokens;
 	double bytes = TRAIN_ACT_BYTES * 2 * (1.0 + m->experts_active) * tokens * m->hidden;
 	int kernels = 2;
@@ -221,7 +221,7 @@ double layer_moe_permute_s(const struct layer_ctx *x)
 /* The attention core of one layer, forward (*fwd_s) and backward (*bwd_s). */
 static void attention(const struct layer_ctx *x, double *fwd_s, double *bwd_s)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct roofline *k = &x->k;
 	double T = x->tokens, t = x->p->tp;
 	double a = m->heads, s = x->w->seq_len;
@@ -229,7 +229,7 @@ static void attention(const struct layer_ctx *x, double *fwd_s, double *bwd_s)
 	 * FLOPs per token over the whole s x s, 4 s a d without MLA */
 	double dsum = transformer_qk_head_dim(m) + transformer_v_head_dim(m);
 
-	if (x->w->kernels.flash_attention) {
+	if (x->w->model->kernels.flash_attention) {
 		/* FlashAttention: a causal kernel does half of the s x s product; its
 		 * backward is 2.5 forwards (it recomputes the scores) */
 		double attn_flops = T * s * a * dsum / t;
@@ -272,12 +272,12 @@ static void tp_comm(const struct layer_ctx *x, double gemms_s, double mlp_gemms_
 		    struct layer_time *lt)
 {
 	const struct train_plan *p = x->p;
-	double bytes = TRAIN_ACT_BYTES * x->tokens * x->w->model.hidden;
+	double bytes = TRAIN_ACT_BYTES * x->tokens * x->w->model->arch.hidden;
 
 	if (p->tp < 2)
 		return;
 	double attn = tp_half_s(x, p->tp, bytes), mlp = attn;
-	if (moe && parallel_moe_folded(p) && x->w->model.shared_experts == 0)
+	if (moe && parallel_moe_folded(p) && x->w->model->arch.shared_experts == 0)
 		/* folded experts: each rank routes its own tokens, so the MLP's
 		 * gather and scatter run only over the etp ranks sharing them */
 		mlp = tp_half_s(x, p->etp, bytes * p->etp / p->tp);
@@ -430,7 +430,7 @@ void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double disp
  * mean. A full recompute replays the forward's. */
 static void ep_comm(const struct layer_ctx *x, const struct moe_sides *sides, struct layer_time *lt)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	struct collective_group eg;
 	struct coll_cost cost;
@@ -485,7 +485,7 @@ static void ep_comm(const struct layer_ctx *x, const struct moe_sides *sides, st
  * enough. */
 static void cp_comm(const struct layer_ctx *x, double attn_fwd_s, double attn_bwd_s, struct layer_time *lt)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	double t = p->tp, g = m->kv_heads;
 	struct collective_group cg, pair;
@@ -507,7 +507,7 @@ static void cp_comm(const struct layer_ctx *x, double attn_fwd_s, double attn_bw
  * its forward and its backward matmul; Dettmers et al. 2023, section 3). */
 static double dequant_s(const struct layer_ctx *x, bool moe)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	double per_param = memory_base_cast_bytes_per_param(x->w);
 	if (!(per_param > 0))
@@ -548,7 +548,7 @@ struct recompute_parts {
 static double selective_recompute_s(const struct layer_ctx *x, bool moe, const struct recompute_parts *r,
 				    bool *replay_mlp)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	const struct roofline *k = &x->k;
 	int mods = p->recompute_modules;
@@ -556,7 +556,7 @@ static double selective_recompute_s(const struct layer_ctx *x, bool moe, const s
 	double act_s = roofline_memory_s(k, TRAIN_ACT_BYTES * T * (gated ? 3 : 2) * r->inner, 1);
 	double s = 0;
 
-	if ((mods & RECMOD_CORE_ATTN) && !x->w->kernels.flash_attention)
+	if ((mods & RECMOD_CORE_ATTN) && !x->w->model->kernels.flash_attention)
 		s += r->attn_s;
 	if (mods & RECMOD_LAYERNORM)
 		s += roofline_memory_s(k, TRAIN_ACT_BYTES * T * 4 * m->hidden / rep, 2);
@@ -588,7 +588,7 @@ static double fp8_cache_recompute_s(const struct layer_ctx *x, bool moe, double 
 {
 	const struct train_plan *p = x->p;
 	int mods = p->recompute == RECOMPUTE_SELECTIVE ? p->recompute_modules : 0;
-	if (!p->fp8_act_cache || !moe || x->w->model.mlp != MLP_SWIGLU || p->recompute == RECOMPUTE_FULL ||
+	if (!p->fp8_act_cache || !moe || x->w->model->arch.mlp != MLP_SWIGLU || p->recompute == RECOMPUTE_FULL ||
 	    (mods & (RECMOD_MOE_ACT | RECMOD_MOE)))
 		return 0;
 	return roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * 3 * inner, 1);
@@ -596,7 +596,7 @@ static double fp8_cache_recompute_s(const struct layer_ctx *x, bool moe, double 
 
 void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	const struct roofline *k = &x->k;
 	double T = x->tokens, t = p->tp;

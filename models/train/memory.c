@@ -57,7 +57,7 @@ enum finetune_base memory_base_format(const struct train_spec *w)
 		return w->finetune.base;
 	if (w->finetune.method == FINETUNE_QLORA)
 		return FT_BASE_NF4;
-	return run_format(w->precision);
+	return run_format(w->model->precision);
 }
 
 double memory_base_bytes_per_param(enum finetune_base f)
@@ -70,7 +70,7 @@ double memory_base_cast_bytes_per_param(const struct train_spec *w)
 {
 	if (!w->is_finetune || w->finetune.method == FINETUNE_FULL)
 		return 0;
-	enum finetune_base f = memory_base_format(w), run = run_format(w->precision);
+	enum finetune_base f = memory_base_format(w), run = run_format(w->model->precision);
 	if (f == run)
 		return 0;
 	return memory_base_bytes_per_param(f) + base_formats[run].value_bytes;
@@ -78,7 +78,7 @@ double memory_base_cast_bytes_per_param(const struct train_spec *w)
 
 double memory_lora_params_per_layer(const struct train_spec *w, const struct train_plan *p)
 {
-	const struct model_spec *m = &w->model;
+	const struct model_spec *m = &w->model->arch;
 	double h = m->hidden, r = w->finetune.rank;
 	double sum = 0;
 	bool attn = strstr(w->finetune.targets, "attn") != NULL;
@@ -118,7 +118,7 @@ double memory_lora_params_per_layer(const struct train_spec *w, const struct tra
 static void model_states(const struct train_spec *w, const struct train_plan *p, double params, double embedding,
 			 double expert, double layers, struct train_memory *s)
 {
-	const struct model_spec *m = &w->model;
+	const struct model_spec *m = &w->model->arch;
 	bool lora = w->is_finetune && w->finetune.method != FINETUNE_FULL;
 	double shard = (double)p->dp * p->cp;
 	double sharded = (params - expert) / shard + expert / parallel_expert_dp(p);
@@ -304,12 +304,12 @@ static double interleaved_walk(const struct train_plan *p, const int *chunk_laye
  * kept under a full recompute or a recompute of the whole MoE layer. */
 static double moe_dispatch_bytes(const struct train_spec *w, const struct train_plan *p, double tokens)
 {
-	const struct model_spec *m = &w->model;
+	const struct model_spec *m = &w->model->arch;
 	int mods = p->recompute == RECOMPUTE_SELECTIVE ? p->recompute_modules : 0;
 	if (transformer_moe_layers(m) == 0 || p->recompute == RECOMPUTE_FULL || (mods & RECMOD_MOE))
 		return 0;
 	double T = tokens / p->tp, k = m->experts_active, h = m->hidden;
-	double permuted = (w->precision == PREC_FP8 || w->precision == PREC_FP4) ? 1 : 2;
+	double permuted = (w->model->precision == PREC_FP8 || w->model->precision == PREC_FP4) ? 1 : 2;
 	double copies = parallel_moe_imbalance(p) * T * k * h * permuted * p->etp;
 	return copies + T * m->experts * (2 + 8);
 }
@@ -329,7 +329,7 @@ static int frozen_blocks(const struct train_spec *w)
 
 double memory_layer_activation_bytes(const struct train_spec *w, const struct train_plan *p)
 {
-	const struct model_spec *m = &w->model;
+	const struct model_spec *m = &w->model->arch;
 	double s_local = (double)w->seq_len / p->cp;
 	int frozen = frozen_blocks(w);
 	/* distributed checkpoints: a full recompute's layer inputs split 1/tp,
@@ -337,7 +337,7 @@ double memory_layer_activation_bytes(const struct train_spec *w, const struct tr
 	bool split_input = p->sp || (p->distribute_saved && p->recompute == RECOMPUTE_FULL);
 	double per_layer = transformer_layer_activation_bytes_frozen(m, s_local, p->micro_batch, p->tp, split_input,
 								    p->recompute, p->recompute_modules,
-								    w->kernels.flash_attention, frozen);
+								    w->model->kernels.flash_attention, frozen);
 	/* the busiest expert-parallel rank keeps moe_imbalance x the mean of the
 	 * routed experts' inner tensors (gate, up and product: 6 bytes per
 	 * element, GELU 4, 2 fewer when the activation is recomputed, none when
@@ -375,7 +375,7 @@ double memory_layer_activation_bytes(const struct train_spec *w, const struct tr
 static double activations(const struct train_spec *w, const struct train_plan *p, int i, const int *chunk_layers,
 			  bool has_last, int mtp_here, double per_layer)
 {
-	const struct model_spec *m = &w->model;
+	const struct model_spec *m = &w->model->arch;
 	double s_local = (double)w->seq_len / p->cp;
 	/* the stage's input freed once its first layer has used it (Llama 3,
 	 * arXiv:2407.21783, section 3.3.2: "we proactively deallocate tensors
@@ -390,14 +390,14 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 	if (p->recompute == RECOMPUTE_FULL) {
 		/* one layer's full activations while it is recomputed */
 		bytes += transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
-							    RECOMPUTE_NONE, w->kernels.flash_attention);
+							    RECOMPUTE_NONE, w->model->kernels.flash_attention);
 	}
 	/* fp32 logits for the loss: s b V / t, 4 bytes (fused, the 16-bit
 	 * logits that hold the gradient: 2), on the last stage and once more
 	 * for each multi-token-prediction module on its stage (whose layers
 	 * are among its chunk's), with each module's projection input (the two
 	 * normed h-wide halves) and the next tokens' embedding, 2 bytes each */
-	double logit_bytes = w->kernels.fused_cross_entropy ? 2.0 : 4.0;
+	double logit_bytes = w->model->kernels.fused_cross_entropy ? 2.0 : 4.0;
 	double logits = logit_bytes * s_local * p->micro_batch * m->vocab / p->tp;
 	if (has_last)
 		bytes += logits;
@@ -465,7 +465,7 @@ static void stage_statics(const struct model_spec *m, const struct train_plan *p
 
 void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, struct train_memory *mem)
 {
-	const struct model_spec *m = &w->model;
+	const struct model_spec *m = &w->model->arch;
 	double worst = 0;
 	struct stage_static *st;
 	int *chunk_layers;

@@ -39,7 +39,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->moe_imbalance = req->moe_load_imbalance >= 1 ? req->moe_load_imbalance : 1;
 	p->etp = req->expert_tp > 0 ? req->expert_tp : p->tp;
 	p->split = req->pipeline_split == SPLIT_EMBEDDING_LOSS ? SPLIT_EMBEDDING_LOSS : SPLIT_LAYERS;
-	p->grad_bytes = parallel_grad_bytes(w->precision, req->grad_reduce);
+	p->grad_bytes = parallel_grad_bytes(w->model->precision, req->grad_reduce);
 	p->optimizer_bytes = train_optimizer_bytes(req->optimizer_moments);
 	p->param_gather_overlap = req->overlap_param_gather;
 	p->free_stage_input = req->free_stage_input;
@@ -112,7 +112,7 @@ static bool check_dp_matches(struct train_plan *p, const struct plan_inputs *in,
 
 static bool check_tp_divides_heads(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
-	const struct model_spec *m = &in->w->model;
+	const struct model_spec *m = &in->w->model->arch;
 	if (m->heads % p->tp != 0) {
 		text_setf(why, why_size, "tp %d does not divide the %d attention heads", p->tp, m->heads);
 		return false;
@@ -126,7 +126,7 @@ static bool check_tp_divides_heads(struct train_plan *p, const struct plan_input
 
 static bool check_stages_fit_layers(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
-	const struct model_spec *m = &in->w->model;
+	const struct model_spec *m = &in->w->model->arch;
 	const struct pipeline_layout *l = p->layout;
 	if (l != NULL) {
 		/* a layout names every virtual stage and what each holds */
@@ -168,7 +168,7 @@ static bool check_cp_splits_sequence(struct train_plan *p, const struct plan_inp
 
 static bool check_ep_divides(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
-	const struct model_spec *m = &in->w->model;
+	const struct model_spec *m = &in->w->model->arch;
 	if (p->ep <= 1)
 		return true;
 	if (m->experts == 0) {
@@ -194,7 +194,7 @@ static bool check_ep_divides(struct train_plan *p, const struct plan_inputs *in,
  */
 static bool check_expert_tp(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
-	const struct model_spec *m = &in->w->model;
+	const struct model_spec *m = &in->w->model->arch;
 	if (!parallel_moe_folded(p))
 		return true;
 	if (m->experts == 0) {
@@ -224,7 +224,7 @@ static bool check_expert_tp(struct train_plan *p, const struct plan_inputs *in, 
 static bool check_recompute_modules(const struct train_plan *p, const struct plan_inputs *in, char *why,
 				    size_t why_size)
 {
-	const struct model_spec *m = &in->w->model;
+	const struct model_spec *m = &in->w->model->arch;
 	int mods = p->recompute == RECOMPUTE_SELECTIVE ? p->recompute_modules : 0;
 	const char *need = NULL, *name = NULL;
 	if ((mods & (RECMOD_MOE | RECMOD_MOE_ACT)) && m->experts == 0) {
@@ -269,7 +269,7 @@ static bool check_distribute_saved(struct train_plan *p, const struct plan_input
  * needs a run whose GEMMs are FP8 (or FP4). */
 static bool check_fp8_activation_cache(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
-	enum precision pr = in->w->precision;
+	enum precision pr = in->w->model->precision;
 	if (!p->fp8_act_cache || pr == PREC_FP8 || pr == PREC_FP4)
 		return true;
 	text_setf(why, why_size, "fp8_activation_cache needs precision fp8 (its cached copies are the FP8 GEMMs' inputs)");
@@ -282,7 +282,7 @@ static bool check_moe_routing(struct train_plan *p, const struct plan_inputs *in
 {
 	if (!check_recompute_modules(p, in, why, why_size))
 		return false;
-	if (in->w->model.experts > 0)
+	if (in->w->model->arch.experts > 0)
 		return true;
 	if (p->moe_imbalance > 1) {
 		text_setf(why, why_size, "moe_load_imbalance %.3g needs a mixture-of-experts model", p->moe_imbalance);

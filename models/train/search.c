@@ -45,7 +45,7 @@ struct search_space {
 static int recompute_ladder(const struct train_spec *w, struct recompute_rung *out)
 {
 	const struct parallel_plan *q = &w->plan;
-	const struct model_spec *m = &w->model;
+	const struct model_spec *m = &w->model->arch;
 	int n = 0;
 	if (q->recompute == PLAN_AUTO || q->recompute == RECOMPUTE_NONE)
 		out[n++] = (struct recompute_rung){ RECOMPUTE_NONE, 0 };
@@ -132,9 +132,9 @@ static int given_or(int given, int *out, int n_computed)
 static void search_space_init(struct search_space *sp, const struct train_spec *w, const struct cluster_spec *c)
 {
 	const struct parallel_plan *q = &w->plan;
-	long gpus = cluster_gpus(c), slots = w->model.layers + 2;  /* the embedding and loss may take a stage */
+	long gpus = cluster_gpus(c), slots = w->model->arch.layers + 2;  /* the embedding and loss may take a stage */
 	long per_node = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
-	long experts = w->model.experts;
+	long experts = w->model->arch.experts;
 	static const int zeros[] = { 0, 1, 2, 3 };
 	int n;
 
@@ -179,8 +179,8 @@ static void search_space_init(struct search_space *sp, const struct train_spec *
 	 * what it caches (parallel.c's check) */
 	sp->v[F_CACHE][0] = q->fp8_activation_cache;
 	sp->n[F_CACHE] = 1;
-	if ((q->search_levers & LEVER_FP8_ACT_CACHE) && w->model.experts > 0 &&
-	    (w->precision == PREC_FP8 || w->precision == PREC_FP4)) {
+	if ((q->search_levers & LEVER_FP8_ACT_CACHE) && w->model->arch.experts > 0 &&
+	    (w->model->precision == PREC_FP8 || w->model->precision == PREC_FP4)) {
 		sp->v[F_CACHE][0] = 0;
 		sp->v[F_CACHE][1] = 1;
 		sp->n[F_CACHE] = 2;
@@ -197,7 +197,7 @@ static void field_for(struct search_space *sp, enum search_field f, const int di
 {
 	const struct parallel_plan *q = &w->plan;
 	if (f == F_VPP && q->vpp == PLAN_AUTO) {
-		long pp = sp->v[F_PP][digits[F_PP]], layers = w->model.layers;
+		long pp = sp->v[F_PP][digits[F_PP]], layers = w->model->arch.layers;
 		long of[2] = { layers % pp == 0 ? layers / pp : 0, (layers + 2) % pp == 0 ? (layers + 2) / pp : 0 };
 		sp->n[F_VPP] = pp == 1 ? 1 : degree_choices(sp->v[F_VPP], habit_vpp, HABIT_N(habit_vpp), of, 2,
 							     (layers + 2) / pp);
@@ -246,7 +246,7 @@ static bool search_request(const struct search_space *sp, const int digits[F_COU
 		t->grad_reduce = GRAD_REDUCE_BF16;  /* half the gradient bytes held and reduced */
 	if (q->search_levers & LEVER_MOMENTS_BF16)
 		t->optimizer_moments = MOMENTS_BF16;  /* 4 bytes a parameter fewer, read and written */
-	if ((q->search_levers & LEVER_DISPATCH_FP8) && w->model.experts > 0)
+	if ((q->search_levers & LEVER_DISPATCH_FP8) && w->model->arch.experts > 0)
 		t->moe_dispatch = MOE_DISPATCH_FP8;  /* about half the dispatch bytes */
 	if (t->tp > c->gpus_per_node)
 		return false;

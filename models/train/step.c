@@ -100,7 +100,7 @@ static void check_memory(const struct layer_ctx *x, struct train_result *r)
 static void zero3_per_layer(const struct layer_ctx *x, const struct collective_group *dpg,
 			    const struct layer_time *dense, double *f_s, double *b_s)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	*f_s = *b_s = 0;
 	if (p->zero < 3 || dpg->n < 2)
@@ -143,7 +143,7 @@ static void stage_inputs_release(struct stage_inputs *in)
  * one pass: forward (F), input gradient (B) or weight gradient (W). */
 static double logits_gemm_s(const struct layer_ctx *x, enum pipeline_op pass)
 {
-	double T = x->tokens, h = x->w->model.hidden, V = (double)x->w->model.vocab / x->p->tp;
+	double T = x->tokens, h = x->w->model->arch.hidden, V = (double)x->w->model->arch.vocab / x->p->tp;
 	switch (pass) {
 	case PIPE_F: return roofline_gemm_tiled_s(&x->head_k, T, V, h);
 	case PIPE_B: return roofline_gemm_tiled_s(&x->head_k, T, h, V);
@@ -182,8 +182,8 @@ static double logits_gemm_s(const struct layer_ctx *x, enum pipeline_op pass)
 
 static double loss_s(const struct layer_ctx *x, enum pipeline_op pass)
 {
-	double logits = x->tokens * (double)x->w->model.vocab / x->p->tp;
-	if (x->w->kernels.fused_cross_entropy) {
+	double logits = x->tokens * (double)x->w->model->arch.vocab / x->p->tp;
+	if (x->w->model->kernels.fused_cross_entropy) {
 		if (pass == PIPE_F)
 			return roofline_memory_s(&x->k, LOSS_FUSED_FWD_BYTES_PER_LOGIT * logits, LOSS_FUSED_FWD_KERNELS);
 		return roofline_memory_s(&x->k, LOSS_FUSED_BWD_BYTES_PER_LOGIT * logits, LOSS_FUSED_BWD_KERNELS);
@@ -203,7 +203,7 @@ static double loss_s(const struct layer_ctx *x, enum pipeline_op pass)
  */
 static double mtp_module_s(const struct layer_ctx *x, enum pipeline_op pass)
 {
-	double T = x->tokens, h = x->w->model.hidden;
+	double T = x->tokens, h = x->w->model->arch.hidden;
 	double norms = roofline_memory_s(&x->k, TRAIN_ACT_BYTES * T * h * 2 * 2, 2);  /* read and write, two */
 	double proj;
 	switch (pass) {
@@ -226,7 +226,7 @@ static double mtp_module_s(const struct layer_ctx *x, enum pipeline_op pass)
 static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int vs, const struct layer_time *D,
 			const struct layer_time *E, double z3_f, double z3_b)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	int P = in->P, stage = pipeline_stage(p->pp, p->schedule, vs);
 	int first, count, dense, moe;
@@ -344,7 +344,7 @@ static struct bucket_chunk *dp_buckets(const struct layer_ctx *x, const struct c
 	struct bucket_chunk *chunks = xcalloc((size_t)in->P, sizeof *chunks);
 	double lora_chunk = 0;
 	if (x->lora)
-		lora_chunk = memory_lora_params_per_layer(x->w, p) * x->w->model.layers / p->pp / p->vpp;
+		lora_chunk = memory_lora_params_per_layer(x->w, p) * x->w->model->arch.layers / p->pp / p->vpp;
 	/* one bucket per layer for the first chunk, one per chunk for the
 	 * others, whose reduction runs under the later chunks' backward
 	 * (Megatron-Core's get_model: "Turn off bucketing for model_chunk 2
@@ -395,9 +395,9 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	for (int ch = p->vpp - 1; ch >= 0; ch--) {
 		int vs = pipeline_vstage(p->pp, p->schedule, i, ch);
 		params += in->params[vs];
-		expert += parallel_vstage_expert_params(&x->w->model, p, vs, in->P);
+		expert += parallel_vstage_expert_params(&x->w->model->arch, p, vs, in->P);
 	}
-	double grad_params = x->lora ? memory_lora_params_per_layer(x->w, p) * x->w->model.layers / p->pp : params;
+	double grad_params = x->lora ? memory_lora_params_per_layer(x->w, p) * x->w->model->arch.layers / p->pp : params;
 	if (full && p->dp > 1 && p->zero < 3 && !x->lora) {
 		/* the part hidden under the last backward slowed it */
 		for (int ch = 0; ch < p->vpp; ch++) {
@@ -519,7 +519,7 @@ static void fill_breakdown(struct train_result *r, const struct train_plan *p, c
 static void fill_rates(struct train_result *r, const struct layer_ctx *x, double step)
 {
 	const struct train_spec *w = x->w;
-	const struct model_spec *m = &w->model;
+	const struct model_spec *m = &w->model->arch;
 	long gpus = cluster_gpus(x->c);
 
 	r->step_time_s = step;
@@ -558,7 +558,7 @@ struct trace_costs {
  * product (the MFU convention). */
 static double layer_fwd_flops(const struct layer_ctx *x, bool moe)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	double per_token = 2 * transformer_layer_params(m, moe, false) +
 			   2.0 * x->w->seq_len * m->heads * (transformer_qk_head_dim(m) + transformer_v_head_dim(m));
 	return per_token * x->tokens / x->p->tp;
@@ -586,7 +586,7 @@ static void trace_layer_comm(const struct layer_ctx *x, const struct layer_time 
 			     double *t, double end_s, struct timeline *trace)
 {
 	const struct train_plan *p = x->p;
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	struct timeline_span *sp;
 	double tp = fwd ? lt->tp_fwd : lt->tp_bwd, ep = fwd ? lt->ep_fwd : lt->ep_bwd, cp = fwd ? lt->cp_fwd : lt->cp_bwd;
 	int tp_colls = (p->sp ? 4 : 2) * (!fwd && p->recompute == RECOMPUTE_FULL ? 2 : 1);
@@ -624,7 +624,7 @@ static void trace_layer_comm(const struct layer_ctx *x, const struct layer_time 
 static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs *in, const struct trace_costs *tc,
 			    struct timeline *trace, size_t k)
 {
-	const struct model_spec *m = &x->w->model;
+	const struct model_spec *m = &x->w->model->arch;
 	const struct train_plan *p = x->p;
 	struct timeline_span op = trace->spans[k];
 	enum pipeline_op kind = (enum pipeline_op)(op.tag - PIPE_TAG_BASE);
@@ -772,7 +772,7 @@ static void step_costs_init(const struct layer_ctx *x, struct step_costs *k)
 {
 	const struct train_plan *p = x->p;
 	layer_cost(x, false, &k->dense);
-	if (x->w->model.experts > 0)
+	if (x->w->model->arch.experts > 0)
 		layer_cost(x, true, &k->moe);
 	else
 		k->moe = k->dense;

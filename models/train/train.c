@@ -22,7 +22,7 @@ const char *const search_numerics_names[] = { "grad_reduce_bf16", "optimizer_mom
 void train_plan_numerics(const struct train_spec *w, const struct train_plan *p, char *buf, size_t size)
 {
 	bool used[4] = {
-		p->grad_bytes < parallel_grad_bytes(w->precision, GRAD_REDUCE_AUTO),
+		p->grad_bytes < parallel_grad_bytes(w->model->precision, GRAD_REDUCE_AUTO),
 		p->optimizer_bytes < TRAIN_OPTIMIZER_BYTES,
 		p->moe_dispatch == MOE_DISPATCH_FP8,
 		p->fp8_act_cache,
@@ -58,7 +58,7 @@ static bool precision_missing(const struct train_spec *w, const struct cluster_s
 	char has[96] = "";
 	size_t used = 0;
 
-	if (c->gpu.peak_flops[w->precision] > 0)
+	if (c->gpu.peak_flops[w->model->precision] > 0)
 		return false;
 	for (int p = PREC_FP64; p < PREC_COUNT && used < sizeof has; p++)
 		if (c->gpu.peak_flops[p] > 0 && p != PREC_FP64 && p != PREC_FP32)
@@ -66,7 +66,7 @@ static bool precision_missing(const struct train_spec *w, const struct cluster_s
 						 precision_names[p]);
 	r->status = TRAIN_INVALID;
 	text_setf(r->reason, sizeof r->reason, "%s has no dense %s units (no %s peak in the catalog): train in %s",
-		 c->gpu.id.name, precision_names[w->precision], precision_names[w->precision],
+		 c->gpu.id.name, precision_names[w->model->precision], precision_names[w->model->precision],
 		 has[0] ? has : "a precision it has");
 	return true;
 }

@@ -33,6 +33,7 @@
 #include "models/hw/hw.h"
 #include "models/kernel/roofline.h"
 #include "models/kernel/transformer.h"
+#include "models/kernel/workload_model.h"
 #include "models/train/layout.h"
 
 struct timeline;
@@ -201,13 +202,12 @@ struct finetune_spec {
  * how kernels perform. The whole run (tokens, checkpoints, failures) is
  * run/run.h's. */
 struct train_spec {
-	struct model_spec model;
-	enum precision precision;
+	const struct workload_model *model; /* the workload's (borrowed): architecture,
+					     * precision, kernel calibration */
 	int seq_len;
 	double global_batch_tokens;
 	bool round_batch;             /* round the batch to the nearest one each plan's dp x micro_batch divides */
 	struct parallel_plan plan;
-	struct kernel_calibration kernels;
 	enum training_mode mode;
 	bool is_finetune;             /* a finetune workload: finetune says how */
 	struct finetune_spec finetune;

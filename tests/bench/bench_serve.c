@@ -40,7 +40,7 @@ static void bench(const struct cluster_spec *c, const struct model_spec *m, doub
 	sv.ep = 1;
 	for (int i = 0; i < reps; i++) {
 		double t0 = bench_now_s();
-		serve_run(&sv, m, PREC_BF16, &cal, c, 42, 0, &r);
+		serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal }, c, 42, 0, &r);
 		double dt = bench_now_s() - t0;
 		if (dt < best)
 			best = dt;

@@ -134,7 +134,7 @@ static void test_layout_as_split(void **state)
 	struct train_result rc;
 	train_evaluate(&c.workload.train, &c.candidates[0], NULL, &rc);
 	assert_int_equal(rc.status, TRAIN_OK);
-	const struct model_spec *m = &c.workload.train.model;
+	const struct model_spec *m = &c.workload.model.arch;
 	double Vh = (double)m->vocab * m->hidden, mtp = transformer_mtp_params(m);
 	/* stage 2: its two layers, the module and the module's embedding copy;
 	 * stage 3: only the output projection */
@@ -166,7 +166,7 @@ static void test_dualpipev_mtp_shares_embedding(void **state)
 	train_evaluate(&b.workload.train, &b.candidates[0], NULL, &rb);
 	assert_int_equal(ra.status, TRAIN_OK);
 	assert_int_equal(rb.status, TRAIN_OK);
-	const struct model_spec *m = &a.workload.train.model;
+	const struct model_spec *m = &a.workload.model.arch;
 	double Vh = (double)m->vocab * m->hidden;
 	assert_int_equal(pipeline_stage(2, SCHED_DUALPIPEV, 3), 0);
 	assert_int_equal(pipeline_stage(2, SCHED_INTERLEAVED, 3), 1);

@@ -40,7 +40,7 @@ static double heaviest_params(const struct scenario *s, const struct train_plan 
 {
 	double most = 0;
 	for (int vs = 0; vs < p->pp; vs++) {
-		double n = parallel_vstage_params(&s->workload.train.model, p, vs, p->pp);
+		double n = parallel_vstage_params(&s->workload.model.arch, p, vs, p->pp);
 		if (n > most)
 			most = n;
 	}
@@ -82,7 +82,7 @@ static void test_adam_16_bytes_per_param(void **state)
 	assert_true(parallel_fill(&s.workload.train, &s.candidates[0], &s.workload.train.plan, &q, why, sizeof why));
 	memory_per_gpu(&s.workload.train, &q, &m);
 	assert_close(m.optimizer, 8 * n, 1e-12);
-	double total = transformer_params_total(&s.workload.train.model);
+	double total = transformer_params_total(&s.workload.model.arch);
 	assert_close(ck - ckpt_bytes(&s.workload.train, &q), 4 * total, 1e-12);
 	struct train_result r16;
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r16);
@@ -162,14 +162,14 @@ static void test_lora_memory_closed_form(void **state)
 	finetune_of("bf16", "{\"method\": \"lora\", \"rank\": 16, \"targets\": \"attn\"}", 2, &s, &p);
 	const struct train_spec *w = &s.workload.train;
 	memory_per_gpu(w, &p, &mem);
-	struct lora_parts x = lora_parts_of(&w->model, 2, 16);
+	struct lora_parts x = lora_parts_of(&w->model->arch, 2, 16);
 	assert_close(mem.weights, 2 * x.layers + 2 * x.embedding + 2 * x.adapters, 1e-12);
 	assert_close(mem.grads, 4 * x.adapters, 1e-12);
 	assert_close(mem.optimizer, 12 * x.adapters, 1e-12);
-	double act = w->model.layers * transformer_layer_activation_bytes_frozen(&w->model, 4096, 1, 2, true,
+	double act = w->model->arch.layers * transformer_layer_activation_bytes_frozen(&w->model->arch, 4096, 1, 2, true,
 										  RECOMPUTE_SELECTIVE, RECMOD_DEFAULT, true,
 										  TF_FROZEN_MLP) +
-		     4.0 * 4096 * w->model.vocab / 2;
+		     4.0 * 4096 * w->model->arch.vocab / 2;
 	assert_close(mem.activations, act, 1e-12);
 	assert_close(mem.total, mem.weights + mem.grads + mem.optimizer + act + memory_workspace_bytes, 1e-12);
 	scenario_release(&s);
@@ -188,7 +188,7 @@ static void test_fp8_base_is_half_of_bf16(void **state)
 	const char *ft = "{\"method\": \"lora\", \"rank\": 16, \"targets\": \"attn\"}";
 	finetune_of("bf16", ft, 4, &s, &p);
 	memory_per_gpu(&s.workload.train, &p, &bf16);
-	struct lora_parts x = lora_parts_of(&s.workload.train.model, 4, 16);
+	struct lora_parts x = lora_parts_of(&s.workload.model.arch, 4, 16);
 	scenario_release(&s);
 	finetune_of("fp8", ft, 4, &s, &p);
 	memory_per_gpu(&s.workload.train, &p, &fp8);
@@ -220,7 +220,7 @@ static void test_qlora_base_closed_form(void **state)
 	assert_close(8 * (nf4 - 0.5), 0.127, 1e-2);
 	finetune_of("bf16", "{\"method\": \"qlora\", \"rank\": 16, \"targets\": \"attn\"}", 1, &s, &p);
 	memory_per_gpu(&s.workload.train, &p, &mem);
-	struct lora_parts x = lora_parts_of(&s.workload.train.model, 1, 16);
+	struct lora_parts x = lora_parts_of(&s.workload.model.arch, 1, 16);
 	assert_close(mem.weights, nf4 * x.layers + 2 * x.embedding + 2 * x.adapters, 1e-12);
 	/* the base's GEMMs read bf16: each use dequantizes NF4 (read) to bf16 (write) */
 	assert_close(memory_base_cast_bytes_per_param(&s.workload.train), nf4 + 2, 1e-15);
@@ -338,7 +338,7 @@ static void test_dualpipev_activations(void **state)
 	gpt_plan("dualpipev", 2, 8, 1, 1, "fp32", &s, &p);
 	memory_per_gpu(&s.workload.train, &p, &mem);
 	assert_close(mem.activations, 36 * 34.0 * 2048 * 4096 / 4 + logits, 1e-12);
-	const struct model_spec *m = &s.workload.train.model;
+	const struct model_spec *m = &s.workload.model.arch;
 	int P = p.pp * p.vpp;
 	assert_int_equal(pipeline_vstage(p.pp, p.schedule, 0, 1), P - 1);
 	/* tied: the output layer is the embedding the stage already holds */
@@ -385,10 +385,10 @@ static void test_llama3_split_peak(void **state)
 	}
 	assert_int_equal(total, 126);
 	memory_per_gpu(w, &p, &mem);
-	double per_layer = transformer_layer_activation_bytes(&w->model, 8192, 1, 8, true, RECOMPUTE_NONE, true);
+	double per_layer = transformer_layer_activation_bytes(&w->model->arch, 8192, 1, 8, true, RECOMPUTE_NONE, true);
 	assert_close(mem.activations, 141 * per_layer, 1e-12);
 	/* stage 1's 8 layers, no embedding: ZeRO-2 shards grads and Adam over dp 64 */
-	double params = 8 * transformer_layer_params(&w->model, false, false) / 8;
+	double params = 8 * transformer_layer_params(&w->model->arch, false, false) / 8;
 	assert_close(mem.weights, 2 * params, 1e-12);
 	assert_close(mem.grads + mem.optimizer, 16 * params / 64, 1e-12);
 	scenario_release(&s);
@@ -421,8 +421,8 @@ static void test_llama3_free_stage_input(void **state)
 	assert_true(p.free_stage_input);
 	const struct train_spec *w = &s.workload.train;
 	memory_per_gpu(w, &p, &mem);
-	double per_layer = transformer_layer_activation_bytes(&w->model, 8192, 1, 8, true, RECOMPUTE_NONE, true);
-	double input = 2.0 * 8192 * w->model.hidden / 8;
+	double per_layer = transformer_layer_activation_bytes(&w->model->arch, 8192, 1, 8, true, RECOMPUTE_NONE, true);
+	double input = 2.0 * 8192 * w->model->arch.hidden / 8;
 	assert_close(mem.activations, 141 * (per_layer - input), 1e-12);
 	assert_true(mem.total < 80.0 * 1073741824.0);
 	scenario_release(&s);

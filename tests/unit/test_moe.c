@@ -271,7 +271,7 @@ static void test_parallel_folding(void **state)
 	assert_false(parallel_moe_folded(&r[2].plan));
 	assert_close_abs(r[2].step_time_s, r[0].step_time_s, 0);
 
-	const struct model_spec *m = &s[0].workload.train.model;
+	const struct model_spec *m = &s[0].workload.model.arch;
 	double T = 4096, h = m->hidden, k = m->experts_active, f = m->expert_ffn, E = m->experts;
 	double bytes = TRAIN_ACT_BYTES * (T / 2) * k * h;
 	struct layer_ctx x[2];
@@ -353,7 +353,7 @@ static void test_fp8_dispatch(void **state)
 	for (int i = 0; i < 2; i++)
 		load_folded(extra[i], &s[i]);
 	evaluate_moe_layers(s, r, x, lt, 2);
-	const struct model_spec *m = &s[0].workload.train.model;
+	const struct model_spec *m = &s[0].workload.model.arch;
 	double T = 4096 / 2, h = m->hidden, k = m->experts_active;
 	struct collective_group g;
 	struct coll_cost bf16, fp8;
@@ -393,7 +393,7 @@ static void test_recompute_modules_moe(void **state)
 		load_plan_recompute("mixtral-8x7b", "dgx-h200", recompute[i], plan, &s[i]);
 	}
 	evaluate_moe_layers(s, r, x, lt, 4);
-	const struct model_spec *m = &s[0].workload.train.model;
+	const struct model_spec *m = &s[0].workload.model.arch;
 	double T = 4096, h = m->hidden;
 	assert_close(lt[0].recompute, 0, 1e-12);  /* core_attn under FlashAttention */
 	assert_close(lt[1].recompute, roofline_memory_s(&x[1].k, 2 * T * 4 * h / 2, 2), 1e-12);
@@ -441,7 +441,7 @@ static void test_load_imbalance(void **state)
 		s[i].workload.train.plan.moe_load_imbalance = i == 0 ? 1 : 1.5;
 	}
 	evaluate_moe_layers(s, r, x, lt, 2);
-	const struct model_spec *m = &s[0].workload.train.model;
+	const struct model_spec *m = &s[0].workload.model.arch;
 	double T = 4096, h = m->hidden, k = m->experts_active, fe = m->expert_ffn;
 	double pe = T * k * 8 / m->experts;  /* tokens per expert from the 8 ranks, one expert per rank */
 	const struct roofline *kk = &x[0].k;
@@ -510,7 +510,7 @@ static void test_moe_dispatch_memory(void **state)
 	char why[PARALLEL_WHY_MAX];
 	load_plan("deepseek-v3", "dgx-h100", "\"tp\": 1, \"ep\": 8, \"dp\": 16, \"sequence_parallel\": false", &s);
 	assert_true(parallel_fill(&s.workload.train, &s.candidates[0], &s.workload.train.plan, &p, why, sizeof why));
-	const struct model_spec *m = &s.workload.train.model;
+	const struct model_spec *m = &s.workload.model.arch;
 	double T = 4096, h = m->hidden, a = m->heads, E = m->experts, k = m->experts_active, fe = m->expert_ffn;
 	double dqk = transformer_qk_head_dim(m), dv = transformer_v_head_dim(m), ns = m->shared_experts;
 	double est = 2 * h * 4 + 2 * (m->q_lora_rank + m->kv_lora_rank) * 2 + 2 * a * dqk * 2 + 2 * a * dv * 2 + 4 * a +
@@ -518,7 +518,7 @@ static void test_moe_dispatch_memory(void **state)
 	double bf16 = memory_layer_activation_bytes(&s.workload.train, &p) / T;
 	print_message("DeepSeek-V3 MoE layer: %.0f bytes a token, the estimator's list %.0f\n", bf16, est);
 	assert_close(bf16, est, 1e-3);
-	s.workload.train.precision = PREC_FP8;
+	s.workload.model.precision = PREC_FP8;
 	double fp8 = memory_layer_activation_bytes(&s.workload.train, &p) / T;
 	assert_close(bf16 - fp8, k * h, 1e-9);
 	scenario_release(&s);
@@ -557,10 +557,10 @@ static void test_fp8_activation_cache(void **state)
 	};
 	for (int i = 0; i < 2; i++) {
 		load_plan("mixtral-8x7b", "dgx-h200", par[i], &s[i]);
-		s[i].workload.train.precision = PREC_FP8;
+		s[i].workload.model.precision = PREC_FP8;
 	}
 	evaluate_moe_layers(s, r, x, lt, 2);
-	const struct model_spec *m = &s[0].workload.train.model;
+	const struct model_spec *m = &s[0].workload.model.arch;
 	double T = 4096, saved = m->heads * transformer_v_head_dim(m) + 4.0 * m->experts_active * m->expert_ffn;
 	double a0 = memory_layer_activation_bytes(&s[0].workload.train, &r[0].plan);
 	double a1 = memory_layer_activation_bytes(&s[1].workload.train, &r[1].plan);
@@ -656,7 +656,7 @@ static void test_optimizer_expert_shard(void **state)
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 	assert_int_equal(r.status, TRAIN_OK);
 	assert_int_equal(layer_ctx_init(&x, &s.workload.train, &s.candidates[0], &r.plan, &err), 0);
-	const struct model_spec *m = &s.workload.train.model;
+	const struct model_spec *m = &s.workload.model.arch;
 	double all = parallel_vstage_params(m, &r.plan, 0, 1), expert = parallel_vstage_expert_params(m, &r.plan, 0, 1);
 	assert_close_abs(parallel_expert_dp(&r.plan), 2, 0);
 	assert_true(expert > 0.5 * all);

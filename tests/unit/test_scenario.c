@@ -65,7 +65,7 @@ static void test_example_resolves(void **state)
 	assert_int_equal(s.workload.train.plan.tp, 2);
 	assert_int_equal(s.workload.train.plan.pp, 1);
 	assert_int_equal(s.workload.train.plan.dp, PLAN_AUTO);
-	assert_int_equal(s.workload.train.precision, PREC_BF16);
+	assert_int_equal(s.workload.model.precision, PREC_BF16);
 	scenario_release(&s);
 }
 
@@ -242,9 +242,9 @@ static void test_model_object_with_preset(void **state)
 		" \"seq_len\": 8192, \"global_batch_tokens\": 8192},"
 		" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
 	assert_int_equal(load_text(text, NULL, 0, &s, &err), 0);
-	assert_int_equal(s.workload.train.model.layers, 40);
-	assert_int_equal(s.workload.train.model.hidden, 8192);
-	assert_string_equal(s.workload.train.model.id.name, "llama3-70b (modified)");
+	assert_int_equal(s.workload.model.arch.layers, 40);
+	assert_int_equal(s.workload.model.arch.hidden, 8192);
+	assert_string_equal(s.workload.model.arch.id.name, "llama3-70b (modified)");
 	assert_false(s.candidates[0].price.known);  /* owned hardware: no price */
 	scenario_release(&s);
 }
@@ -272,7 +272,7 @@ static void test_model_defaults_stated(void **state)
 		" \"heads\": 4, \"ffn\": 256, \"mlp\": \"gelu\", \"vocab\": 100}, \"seq_len\": 128,"
 		" \"global_batch_tokens\": 128}, \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
 	assert_int_equal(load_text(gelu, NULL, 0, &s, &err), 0);
-	assert_int_equal(s.workload.train.model.mlp, MLP_GELU);
+	assert_int_equal(s.workload.model.arch.mlp, MLP_GELU);
 	assert_string_equal(s.workload.model_defaults,
 			    "kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), kv_lora_rank 0 (ordinary attention, "
 			    "no latent), tied_embeddings false (untied), dropout false (no dropout masks kept), experts 0 (dense), "
@@ -283,7 +283,7 @@ static void test_model_defaults_stated(void **state)
 		"{\"workload\": {\"kind\": \"training\", \"model\": {\"preset\": \"llama3-70b\", \"layers\": 40},"
 		" \"seq_len\": 8192, \"global_batch_tokens\": 8192}, \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
 	assert_int_equal(load_text(preset, NULL, 0, &s, &err), 0);
-	assert_int_equal(s.workload.train.model.mlp, MLP_SWIGLU);
+	assert_int_equal(s.workload.model.arch.mlp, MLP_SWIGLU);
 	assert_non_null(strstr(s.workload.model_defaults, "hidden 8192 (llama3-70b)"));
 	assert_non_null(strstr(s.workload.model_defaults, "kv_heads 8 (llama3-70b)"));
 	assert_non_null(strstr(s.workload.model_defaults, "mlp swiglu (llama3-70b)"));

@@ -103,9 +103,9 @@ static void test_param_gather_overlap(void **state)
 	struct collective_group dpg;
 	assert_int_equal(layer_ctx_init(&x, &on.workload.train, &on.candidates[0], &ron.plan, &err), 0);
 	layer_group_shape(&x, DIM_DP, 2, &dpg);
-	double params = parallel_vstage_params(&on.workload.train.model, &ron.plan, 0, 1);
+	double params = parallel_vstage_params(&on.workload.model.arch, &ron.plan, 0, 1);
 	double ag = layer_coll_s(&x, &dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
-	double B = on.workload.train.model.layers;
+	double B = on.workload.model.arch.layers;
 	double want = ag * (B - 1) / B * (1 - roofline_overlap_slowdown);
 	assert_true(ag > 0.005);
 	assert_close(roff.step_time_s - ron.step_time_s, want, 1e-6);
@@ -144,8 +144,8 @@ static void vocab_growth(const char *precision, bool fused, double *got, double 
 
 	struct roofline k16, kpr;
 	const struct train_spec *w = &s[0].workload.train;
-	roofline_init(&k16, &s[0].candidates[0].gpu, PREC_BF16, &w->kernels);
-	roofline_init(&kpr, &s[0].candidates[0].gpu, w->precision, &w->kernels);
+	roofline_init(&k16, &s[0].candidates[0].gpu, PREC_BF16, &w->model->kernels);
+	roofline_init(&kpr, &s[0].candidates[0].gpu, w->model->precision, &w->model->kernels);
 	double T = 4096, h = 2048, g16[2], gpr[2];
 	for (int i = 0; i < 2; i++) {
 		g16[i] = roofline_gemm_tiled_s(&k16, T, V[i], h) + roofline_gemm_tiled_s(&k16, T, h, V[i]) +
@@ -278,7 +278,7 @@ static void test_fused_loss_memory(void **state)
 		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r);
 		memory_per_gpu(&s[i].workload.train, &r.plan, &mem[i]);
 	}
-	assert_close(mem[0].activations - mem[1].activations, 2.0 * 4096 * s[0].workload.train.model.vocab, 1e-12);
+	assert_close(mem[0].activations - mem[1].activations, 2.0 * 4096 * s[0].workload.model.arch.vocab, 1e-12);
 	scenario_release(&s[0]);
 	scenario_release(&s[1]);
 }

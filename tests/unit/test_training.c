@@ -88,7 +88,7 @@ static void test_breakdown_and_rates(void **state)
 	assert_close(b->straggler, straggler_default_sigma * straggler_expected_max(64) * b->compute, 1e-12);
 	assert_true(b->comm_tp > 0 && b->bubble > 0 && b->compute > 0);
 	assert_close(r.tokens_per_s, 8388608 / r.step_time_s, 1e-12);
-	double flops = transformer_model_flops_per_token(&s.workload.train.model, 8192) * 8388608;
+	double flops = transformer_model_flops_per_token(&s.workload.model.arch, 8192) * 8388608;
 	assert_close(r.tflops_per_gpu, flops / r.step_time_s / 64 / 1e12, 1e-12);
 	assert_close(r.mfu, r.tflops_per_gpu * 1e12 / 989e12, 1e-9);
 	assert_true(r.hfu >= r.mfu);
@@ -284,7 +284,7 @@ static void test_qlora_slower_by_dequantization(void **state)
 	assert_int_equal(rl.status, TRAIN_OK);
 	assert_int_equal(rq.status, TRAIN_OK);
 
-	const struct model_spec *m = &qlora.workload.train.model;
+	const struct model_spec *m = &qlora.workload.model.arch;
 	const struct gpu_spec *g = &qlora.candidates[0].gpu;
 	double nf4 = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
 	double params = transformer_layer_params(m, false, false) / 8;

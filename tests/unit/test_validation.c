@@ -106,7 +106,7 @@ static void test_serving_metrics(void **state)
 	struct serve_result r;
 	assert_int_equal(scenario_of_text(serving_text, &s, &err), 0);
 	const struct workload_spec *w = &s.workload;
-	serve_run(&w->serving, &w->train.model, w->train.precision, &w->train.kernels, &s.candidates[0], s.seed, 0,
+	serve_run(&w->serving, &w->model, &s.candidates[0], s.seed, 0,
 		  &r);
 	assert_int_equal(r.status, SERVE_OK);
 	assert_int_equal(r.m.requests_done, 64);

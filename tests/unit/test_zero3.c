@@ -43,7 +43,7 @@ static void test_zero3_closed_form(void **state)
 	struct collective_group g;
 	struct cs_error err;
 	load(3, &s);
-	const struct model_spec *m = &s.workload.train.model;
+	const struct model_spec *m = &s.workload.model.arch;
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
 	assert_int_equal(r.status, TRAIN_OK);
 	assert_int_equal(r.plan.microbatches, 4);
