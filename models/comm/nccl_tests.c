@@ -13,8 +13,7 @@ static bool simulate_point(const struct topology *t, const struct collective_spe
 {
 	double ts = collective_simulate(t, spec->op, cost, bytes);
 	if (ts < 0) {
-		text_setf(out->reason, sizeof out->reason,
-			 "the flow form of all_to_all is limited to 512 GPUs; use fidelity analytic");
+		outcome_set(&out->outcome, OUTCOME_INVALID, "the flow form of all_to_all is limited to 512 GPUs; use fidelity analytic");
 		return false;
 	}
 	out->time_s = ts;
@@ -39,11 +38,11 @@ void nccl_tests_point(const struct cluster_spec *c, const struct collective_spec
 	out->algorithm = collective_algo_label(spec->op, spec->algorithm);
 	out->protocol = "";
 	if (g.n < 2) {
-		text_setf(out->reason, sizeof out->reason, "a collective needs at least 2 GPUs");
+		outcome_set(&out->outcome, OUTCOME_INVALID, "a collective needs at least 2 GPUs");
 		return;
 	}
 	if (!collective_analytic(&t, &g, spec->op, spec->algorithm, bytes, &cost, &why)) {
-		text_setf(out->reason, sizeof out->reason, "%s", why);
+		outcome_set(&out->outcome, OUTCOME_INVALID, "%s", why);
 		return;
 	}
 	out->algorithm = collective_algo_label(spec->op, cost.algo);
@@ -53,7 +52,6 @@ void nccl_tests_point(const struct cluster_spec *c, const struct collective_spec
 		return;
 	/* two or more ranks always pay a protocol's base latency */
 	assert(out->time_s > 0);
-	out->ok = true;
 	out->algbw_bytes_per_s = bytes / out->time_s;
 	out->busbw_bytes_per_s = out->algbw_bytes_per_s * collective_busbw_factor(spec->op, g.n);
 }

@@ -14,6 +14,7 @@
 
 #include "models/comm/collective.h"
 #include "models/hw/hw.h"
+#include "util/outcome.h"
 
 /* The collective workload: one op over all GPUs at each message size. */
 struct collective_spec {
@@ -24,10 +25,9 @@ struct collective_spec {
 	size_t n_bytes;
 };
 
-/* One row as nccl-tests would print it; when !ok, `reason` says why not. */
+/* One row as nccl-tests would print it; when not ok, outcome.reason says why not. */
 struct nccl_point {
-	bool ok;
-	char reason[160];
+	struct outcome outcome;  /* first, as in every result */
 	enum collective_op op;
 	const char *algorithm;   /* static label */
 	const char *protocol;    /* static label */

@@ -22,8 +22,6 @@
 #include "models/serve/serve.h"
 #include "models/train/train.h"
 
-enum outcome { OUTCOME_OK, OUTCOME_OOM, OUTCOME_INVALID, OUTCOME_UNSUPPORTED, OUTCOME_ERROR };
-extern const char *const outcome_names[];
 
 /* Which columns a result fills (output/results.c has one entry for each). */
 enum result_kind { RESULT_SHAPE, RESULT_TRAINING, RESULT_INFERENCE, RESULT_COLLECTIVE, RESULT_FLEET, RESULT_KIND_COUNT };
@@ -50,8 +48,7 @@ struct inference_dollars {
 };
 
 struct result {
-	enum outcome outcome;
-	char reason[2048];                 /* written with util/text.h: a cut (past 2047 bytes) ends with its mark */
+	struct outcome outcome;            /* first, as in every result (util/outcome.h) */
 	enum result_kind kind;
 	struct cluster_figures cluster;
 	bool has_run;                      /* run holds the whole run's figures */

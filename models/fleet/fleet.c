@@ -30,29 +30,6 @@ int fleet_team_index(const struct fleet_spec *f, const char *name)
 	return -1;
 }
 
-static void fail(struct fleet_result *r, enum fleet_status s, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fail(struct fleet_result *r, enum fleet_status s, const char *fmt, ...)
-{
-	va_list ap;
-	r->status = s;
-	va_start(ap, fmt);
-	text_vsetf(r->reason, sizeof r->reason, fmt, ap);
-	va_end(ap);
-}
-
-/* Append "; text" to the reason (or the text when it is empty). */
-static void note(struct fleet_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct fleet_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	if (r->reason[0] != '\0')
-		text_appendf(r->reason, sizeof r->reason, "; ");
-	va_start(ap, fmt);
-	text_vappendf(r->reason, sizeof r->reason, fmt, ap);
-	va_end(ap);
-}
-
 /* Everything one fleet_run works with. */
 struct fleet_ctx {
 	const struct fleet_spec *f;
@@ -96,7 +73,7 @@ static int load_jobs(struct fleet_ctx *x, struct fleet_result *r)
 	int rc = fleet_load_jobs(&cfg, &x->jobs, &x->n_jobs, teams, &n_teams, reason, sizeof reason);
 	free(teams);
 	if (rc != 0) {
-		fail(r, FLEET_INVALID, "%s", reason);
+		outcome_set(&r->outcome, OUTCOME_INVALID, "%s", reason);
 		return -1;
 	}
 	for (size_t i = 0; i < x->n_jobs; i++) {
@@ -127,8 +104,8 @@ static int evaluate_classes(struct fleet_ctx *x, fleet_eval_fn *eval, void *ctx,
 		if (k->workload == NULL)
 			continue;
 		eval(k, x->c, ctx, e);
-		if (!e->ok) {
-			fail(r, FLEET_INVALID, "jobs[%d] \"%s\": %s", i, k->name, e->reason);
+		if (e->outcome.status != OUTCOME_OK) {
+			outcome_set(&r->outcome, OUTCOME_INVALID, "jobs[%d] \"%s\": %s", i, k->name, e->outcome.reason);
 			return -1;
 		}
 		x->class_ckpt_s[i] = e->checkpoint_interval_s;
@@ -391,10 +368,10 @@ static void note_misses(struct fleet_result *r, const struct fleet_spec *f, cons
 	if (n == 0)
 		return;
 	if (n > MISSES_LISTED)
-		note(r, "the P90 wait objective of %g h is not met: %s and %d more", f->objective_wait_p90_h, buf,
+		outcome_add(&r->outcome, "the P90 wait objective of %g h is not met: %s and %d more", f->objective_wait_p90_h, buf,
 		     n - MISSES_LISTED);
 	else
-		note(r, "the P90 wait objective of %g h is not met: %s", f->objective_wait_p90_h, buf);
+		outcome_add(&r->outcome, "the P90 wait objective of %g h is not met: %s", f->objective_wait_p90_h, buf);
 }
 
 /*
@@ -500,9 +477,9 @@ static void sizing(struct fleet_ctx *x, double window_s, struct fleet_result *r)
 				    x->c->nodes, &cap);
 	r->sized_usd = nodes_usd(x, r->sized_nodes, window_s);
 	if (r->sized_nodes == 0)
-		note(r, "no cluster of up to %d nodes meets the P90 wait objective of %g h", cap, f->objective_wait_p90_h);
-	else if (r->status != FLEET_OK || !r->meets_objective)
-		note(r, "%d nodes of this type meet the P90 wait objective of %g h for %s (sized_nodes)", r->sized_nodes,
+		outcome_add(&r->outcome, "no cluster of up to %d nodes meets the P90 wait objective of %g h", cap, f->objective_wait_p90_h);
+	else if (r->outcome.status != OUTCOME_OK || !r->meets_objective)
+		outcome_add(&r->outcome, "%d nodes of this type meet the P90 wait objective of %g h for %s (sized_nodes)", r->sized_nodes,
 		     f->objective_wait_p90_h, exempts_any(f) ? "each group it applies to" : "every class and team");
 
 	/* each team alone: its jobs and services, no quotas */
@@ -529,7 +506,7 @@ static void sizing(struct fleet_ctx *x, double window_s, struct fleet_result *r)
 		int lo = fewest_nodes(x, teams, max_gpus);
 		int got = size_nodes(x, alone, mine, n, teams, lo, lo, &cap);
 		if (got == 0) {
-			note(r, "team \"%s\" alone meets the objective on no cluster of up to %d nodes", f->team_names[t],
+			outcome_add(&r->outcome, "team \"%s\" alone meets the objective on no cluster of up to %d nodes", f->team_names[t],
 			     cap);
 			r->per_team_nodes = 0;
 			r->per_team_usd = 0;
@@ -575,7 +552,7 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 	x->series = series;
 
 	memset(r, 0, sizeof *r);
-	r->status = FLEET_OK;
+	r->outcome.status = OUTCOME_OK;
 	x->f = f;
 	x->c = c;
 	x->seed = seed;
@@ -583,7 +560,7 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 	for (int i = 0; i < f->n_classes; i++) {
 		const struct fleet_class *k = &f->classes[i];
 		if (k->arrival != FLEET_ARRIVAL_TRACE && k->gpus > c->gpus_per_node && k->gpus % c->gpus_per_node != 0) {
-			fail(r, FLEET_INVALID, "jobs[%d] \"%s\": %d GPUs span nodes but are not a whole number of "
+			outcome_set(&r->outcome, OUTCOME_INVALID, "jobs[%d] \"%s\": %d GPUs span nodes but are not a whole number of "
 			     "%d-GPU nodes", i, k->name, k->gpus, c->gpus_per_node);
 			goto out;
 		}
@@ -596,7 +573,7 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 	if (need > c->nodes) {
 		/* too small for the jobs as stated: not ok, but the answer the user
 		 * acts on is how many nodes it needs */
-		fail(r, FLEET_INVALID, "needs at least %d nodes (the largest job asks for %d GPUs%s), the candidate has %d",
+		outcome_set(&r->outcome, OUTCOME_INVALID, "needs at least %d nodes (the largest job asks for %d GPUs%s), the candidate has %d",
 		     need, x->max_job_gpus, sum_services(x, NULL) > 0 ? " beside the services' nodes" : "", c->nodes);
 		r->priced = c->price.known;
 		if (f->objective_wait_p90_h > 0)
@@ -604,7 +581,7 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 		goto out;
 	}
 	if (simulate(x, f, x->jobs, x->n_jobs, NULL, c->nodes, &r->m, &usd, x->series, reason, sizeof reason) < 0) {
-		fail(r, FLEET_INVALID, "%s", reason);
+		outcome_set(&r->outcome, OUTCOME_INVALID, "%s", reason);
 		goto out;
 	}
 	r->priced = c->price.known;
@@ -615,33 +592,46 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 	if (!r->meets_objective)
 		note_misses(r, f, &r->m);
 	if (r->m.fleet.jobs_done < r->m.fleet.jobs_submitted)
-		note(r, "%ld of the %ld jobs counted were not done by the run's end (the queue did not drain)",
+		outcome_add(&r->outcome, "%ld of the %ld jobs counted were not done by the run's end (the queue did not drain)",
 		     r->m.fleet.jobs_submitted - r->m.fleet.jobs_done, r->m.fleet.jobs_submitted);
 	if (f->objective_wait_p90_h > 0)
 		sizing(x, r->m.held_gpu_hours / (double)cluster_gpus(c) * 3600, r);
 	for (int i = 0; i < f->n_classes; i++) {
 		const struct fleet_trace *t = f->classes[i].trace_jobs;
 		if (t != NULL && t->skipped_steps + t->skipped_no_gpus + t->skipped_not_run > 0)
-			note(r, "jobs[%d] \"%s\": the trace's %ld job steps, %ld jobs without GPUs and %ld jobs never "
+			outcome_add(&r->outcome, "jobs[%d] \"%s\": the trace's %ld job steps, %ld jobs without GPUs and %ld jobs never "
 			     "started or not ended are not replayed", i, f->classes[i].name, t->skipped_steps,
 			     t->skipped_no_gpus, t->skipped_not_run);
 	}
 	if (x->rounded > 0)
-		note(r, "%ld trace jobs of more than a node but not whole nodes hold their nodes whole", x->rounded);
+		outcome_add(&r->outcome, "%ld trace jobs of more than a node but not whole nodes hold their nodes whole", x->rounded);
 	for (int i = 0; i < f->n_classes; i++) {
 		const struct fleet_class_eval *e = &x->ce[i];
 		if (f->classes[i].workload == NULL)
 			continue;
 		if (e->service)
-			note(r, "\"%s\": a service of %d GPUs", f->classes[i].name, e->gpus);
+			outcome_add(&r->outcome, "\"%s\": a service of %d GPUs", f->classes[i].name, e->gpus);
 		else
-			note(r, "\"%s\": %.3g h a job on %d GPUs", f->classes[i].name, e->duration_s / 3600, e->gpus);
+			outcome_add(&r->outcome, "\"%s\": %.3g h a job on %d GPUs", f->classes[i].name, e->duration_s / 3600, e->gpus);
 	}
 	if (sum_services(x, NULL) > 0)
-		note(r, "services hold %d of the %d nodes for the whole window", sum_services(x, NULL), c->nodes);
+		outcome_add(&r->outcome, "services hold %d of the %d nodes for the whole window", sum_services(x, NULL), c->nodes);
 	if (!r->priced)
-		note(r, "%s", c->price.missing[0] ? c->price.missing : "no price: give candidates[].price");
+		outcome_add(&r->outcome, "%s", c->price.missing[0] ? c->price.missing : "no price: give candidates[].price");
 out:
 	free(x->jobs);
 	free(x);
+}
+
+void fleet_allocation(const struct cluster_spec *c, int gpus, struct cluster_spec *out)
+{
+	*out = *c;
+	if (gpus >= c->gpus_per_node) {
+		out->nodes = gpus / c->gpus_per_node;
+		return;
+	}
+	out->nodes = 1;
+	out->gpus_per_node = gpus;
+	if (out->nics_per_node > gpus)
+		out->nics_per_node = gpus;
 }

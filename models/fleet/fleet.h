@@ -20,6 +20,7 @@
 
 #include "models/hw/hw.h"
 #include "models/run/run.h"
+#include "util/outcome.h"
 
 #define FLEET_NAME_MAX 64
 #define FLEET_TEAMS_MAX 32
@@ -162,12 +163,10 @@ struct fleet_metrics {
 	uint64_t events;
 };
 
-enum fleet_status { FLEET_OK, FLEET_INVALID, FLEET_ERROR };
 
 /* fleet_run's answer: the metrics on the candidate and the sizing answer. */
 struct fleet_result {
-	enum fleet_status status;
-	char reason[2048];           /* util/text.h: a cut ends with its mark */
+	struct outcome outcome;      /* first, as in every result */
 	struct fleet_metrics m;
 	bool meets_objective;        /* P90 wait within the objective for every group it applies to (true without one) */
 	double usd_total, usd_per_job;
@@ -184,8 +183,7 @@ struct fleet_result {
 /* What a class's workload takes on its allocation (fleet_run asks once per
  * class; the evaluate call answers, through fleet_eval_fn). */
 struct fleet_class_eval {
-	bool ok;
-	char reason[1536];           /* why not, when !ok (util/text.h: a cut ends with its mark) */
+	struct outcome outcome;      /* why not, when not ok */
 	bool service;                /* a long-running service: its GPUs held for the whole window */
 	int gpus;                    /* the allocation (a service: the whole nodes its replicas occupy) */
 	double duration_s;           /* one job on it, failures aside (training: wall time P50) */
@@ -219,7 +217,7 @@ typedef void fleet_eval_fn(const struct fleet_class *k, const struct cluster_spe
  * on its own fewest nodes (summed), and the nodes of the most GPUs ever
  * asked at once; a failed objective's reason names the groups that miss
  * it with their P90 waits. A candidate too small for the largest job
- * beside the services is FLEET_INVALID and still gets the sizing answer
+ * beside the services is OUTCOME_INVALID and still gets the sizing answer
  * (searched from the fewest nodes that hold the jobs). row_id is the
  * row's (for the failures' streams). Never prints.
  */
@@ -259,5 +257,13 @@ bool fleet_group_meets(const struct fleet_spec *f, const struct fleet_group *g);
 
 /* The index of team `name` in f's team table, or -1. */
 int fleet_team_index(const struct fleet_spec *f, const char *name);
+
+/*
+ * The allocation of a class's job of `gpus` GPUs on candidate c's node
+ * type, as a cluster of its own: gpus / gpus_per_node whole nodes, or one
+ * node of only those GPUs (and at most as many NICs) for a job smaller than
+ * a node.
+ */
+void fleet_allocation(const struct cluster_spec *c, int gpus, struct cluster_spec *out);
 
 #endif

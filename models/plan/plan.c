@@ -112,7 +112,7 @@ static double c90(const struct plan_point *p)
  * dollars that meets its SLO. */
 static bool priced_ok(const struct result *r)
 {
-	if (r->outcome != OUTCOME_OK)
+	if (r->outcome.status != OUTCOME_OK)
 		return false;
 	if (r->kind == RESULT_INFERENCE)
 		return r->serve_usd.priced && r->serve.slo_met;
@@ -691,16 +691,16 @@ static void reason_evaluated(const struct plan_outcome *o, const struct plan_poi
 {
 	const struct result *r = &pt->result;
 	char t[32], usd[48], tb[32], ub[48];
-	if (r->outcome != OUTCOME_OK) {
-		bool spot_rate = r->outcome == OUTCOME_UNSUPPORTED && pt->price_type == PRICE_SPOT &&
+	if (r->outcome.status != OUTCOME_OK) {
+		bool spot_rate = r->outcome.status == OUTCOME_UNSUPPORTED && pt->price_type == PRICE_SPOT &&
 				 pt->preemptions_per_instance_h < 0;
-		text_setf(buf, size, "%s: %s%s", outcome_names[r->outcome], r->reason[0] ? r->reason : "no reason given",
+		text_setf(buf, size, "%s: %s%s", outcome_names[r->outcome.status], r->outcome.reason[0] ? r->outcome.reason : "no reason given",
 			 spot_rate ? "; in a search, search.spot gives every spot shape its preemptions" : "");
 		return;
 	}
 	if (serving(pt)) {
 		if (!r->serve_usd.priced)
-			text_setf(buf, size, "ok, but no dollars per hour: %s", r->reason);
+			text_setf(buf, size, "ok, but no dollars per hour: %s", r->outcome.reason);
 		else if (!r->serve.slo_met)
 			text_setf(buf, size, "misses the SLO: TTFT P99 %.0f ms (SLO %.0f ms), TPOT P99 %.0f ms (SLO %.0f ms)"
 				 " with %d replica%s", r->serve.m.ttft_ms.p99, o->slo_ttft_p99_ms, r->serve.m.tpot_ms.p99,
@@ -721,7 +721,7 @@ static void reason_evaluated(const struct plan_outcome *o, const struct plan_poi
 		return;
 	}
 	if (!r->has_run || !r->run.priced) {
-		text_setf(buf, size, "ok, but no cost: %s", r->reason);
+		text_setf(buf, size, "ok, but no cost: %s", r->outcome.reason);
 		return;
 	}
 	say_time(t50(pt), t, sizeof t);
@@ -823,8 +823,8 @@ static const char *point_label(const struct plan_point *pt)
 {
 	if (pt->fate != PLAN_EVALUATED)
 		return plan_fate_names[pt->fate];
-	if (pt->result.outcome != OUTCOME_OK)
-		return outcome_names[pt->result.outcome];
+	if (pt->result.outcome.status != OUTCOME_OK)
+		return outcome_names[pt->result.outcome.status];
 	if (!priced_ok(&pt->result))
 		return serving(pt) ? "miss the SLO" : "without a cost";
 	return pt->feasible ? "ok" : "miss the objective";

@@ -62,7 +62,7 @@ static bool same_key(const struct base_key *a, const struct base_key *b)
 /* A service that is ok, priced and meets its SLO. */
 static bool meets_slo(const struct result *r)
 {
-	return r->outcome == OUTCOME_OK && r->kind == RESULT_INFERENCE && r->serve_usd.priced && r->serve.slo_met;
+	return r->outcome.status == OUTCOME_OK && r->kind == RESULT_INFERENCE && r->serve_usd.priced && r->serve.slo_met;
 }
 
 /* The work of one simulation, as plan.c counts a service's. */
@@ -146,7 +146,7 @@ static const struct sim *simulate(struct search *s, int ptp, int dtp, int x, int
 	const struct result *r = s->r;
 	*e = (struct sim){
 		.ptp = ptp, .dtp = dtp, .x = x, .y = y,
-		.ok = r->outcome == OUTCOME_OK && r->serve_usd.priced,
+		.ok = r->outcome.status == OUTCOME_OK && r->serve_usd.priced,
 		.meets = meets_slo(r),
 		.d = { .found = meets_slo(r), .point = -1, .replicas = x + y, .prefill_replicas = x,
 		       .decode_replicas = x > 0 ? y : 0, .prefill_tp = x > 0 ? ptp : dtp, .decode_tp = dtp,
@@ -422,7 +422,7 @@ static void find_bases(const struct plan_problem *p, const struct plan_outcome *
 		out->base_of[i] = (long)b;
 		if (pt->gpus > o->points[base->shape].gpus)
 			base->shape = i;
-		if (pt->result.outcome == OUTCOME_UNSUPPORTED)
+		if (pt->result.outcome.status == OUTCOME_UNSUPPORTED)
 			base->unsupported = true;  /* a spot price, failures, ...: so is every deployment */
 		if (meets_slo(&pt->result) &&
 		    (!base->colocated.found || pt->result.serve_usd.usd_per_hour < base->colocated.usd_per_hour))

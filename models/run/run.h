@@ -176,7 +176,7 @@ void run_simulate(const struct run_model *m, const struct run_trials *t, long gp
 
 /*
  * The whole run of a training or fine-tuning job whose step (r, status
- * TRAIN_OK) is known: ceil(tokens / global batch) steps (one when no tokens
+ * OUTCOME_OK) is known: ceil(tokens / global batch) steps (one when no tokens
  * are given) with its checkpoints and failures, over t's trials, held and
  * billed for the P50 and P90 wall time (cost/billing.h). A run that fails
  * or is preempted without a workload.checkpoint checkpoints synchronously
@@ -188,5 +188,13 @@ void run_simulate(const struct run_model *m, const struct run_trials *t, long gp
  */
 void run_training(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
 		  const struct train_result *r, const struct run_trials *t, struct run_result *out);
+
+/*
+ * Fold the whole run's wait for data into the step (out->data_stall_s,
+ * run_training's): a longer step doing the same work, so the step time
+ * grows by the stall and the rates (tokens/s, TFLOP/s, MFU, HFU) shrink by
+ * step / (step + stall). Nothing changes without a stall.
+ */
+void run_fold_data_stall(const struct run_result *out, struct train_result *r);
 
 #endif

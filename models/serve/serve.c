@@ -23,31 +23,31 @@ const char *const length_dist_names[] = { "fixed", "lognormal", "normal", "unifo
 const char *const arrival_process_names[] = { "poisson", "gamma", "trace", "offline", "closed-loop", NULL };
 const char *const serve_router_names[] = { "round-robin", "least-outstanding", "shortest-queue", NULL };
 
-static enum serve_status status_of_cost(int rc)
+static enum outcome_status status_of_cost(int rc)
 {
 	switch (rc) {
 	case SERVE_COST_OK:
-		return SERVE_OK;
+		return OUTCOME_OK;
 	case SERVE_COST_OOM:
-		return SERVE_OOM;
+		return OUTCOME_OOM;
 	case SERVE_COST_INVALID:
-		return SERVE_INVALID;
+		return OUTCOME_INVALID;
 	default:
-		return SERVE_ERROR;
+		return OUTCOME_ERROR;
 	}
 }
 
-static enum serve_status status_of_sim(int rc)
+static enum outcome_status status_of_sim(int rc)
 {
 	switch (rc) {
 	case 0:
-		return SERVE_OK;
+		return OUTCOME_OK;
 	case SERVE_SIM_KV:
-		return SERVE_OOM;
+		return OUTCOME_OOM;
 	case SERVE_SIM_UNSCHEDULABLE:
-		return SERVE_INVALID;
+		return OUTCOME_INVALID;
 	default:
-		return SERVE_ERROR;
+		return OUTCOME_ERROR;
 	}
 }
 
@@ -83,8 +83,8 @@ static void run_colocated(const struct serving_spec *sv, const struct serve_cost
 	cfg.colocated.gpus_per_replica = sc->gpus;
 	cfg.seed = seed;
 	cfg.row_id = row_id;
-	int rc = serve_sim_run(&cfg, &r->m, r->reason, sizeof r->reason);
-	r->status = status_of_sim(rc);
+	int rc = serve_sim_run(&cfg, &r->m, r->outcome.reason, sizeof r->outcome.reason);
+	r->outcome.status = status_of_sim(rc);
 	r->replicas = n;
 	r->gpus_used = (long)n * sc->gpus;
 	r->slo_met = rc == 0 && slo_met_by(sv, &r->m);
@@ -102,7 +102,7 @@ static void search_replicas(const struct serving_spec *sv, const struct serve_co
 
 	for (int n = 1;; n = n * 2 > most ? most : n * 2) {
 		run_colocated(sv, sc, n, seed, row_id, probe);
-		if (probe->status != SERVE_OK) {
+		if (probe->outcome.status != OUTCOME_OK) {
 			*r = *probe;
 			goto out_free;
 		}
@@ -117,7 +117,7 @@ static void search_replicas(const struct serving_spec *sv, const struct serve_co
 	}
 	if (hi < 0) {
 		*r = *probe;
-		text_setf(r->reason, sizeof r->reason,
+		text_setf(r->outcome.reason, sizeof r->outcome.reason,
 			 "no replica count up to %d (the cluster's GPUs / %d per replica) meets the SLO (P99 TTFT %.4g ms, "
 			 "P99 TPOT %.4g ms at %d replicas)", most, sc->gpus, r->m.ttft_ms.p99, r->m.tpot_ms.p99, most);
 		goto out_free;
@@ -125,7 +125,7 @@ static void search_replicas(const struct serving_spec *sv, const struct serve_co
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
 		run_colocated(sv, sc, mid, seed, row_id, probe);
-		if (probe->status != SERVE_OK) {
+		if (probe->outcome.status != OUTCOME_OK) {
 			*r = *probe;
 			goto out_free;
 		}
@@ -163,9 +163,7 @@ static void run_disaggregated(const struct serving_spec *sv, const struct serve_
 	r->replicas = sv->prefill_replicas + sv->decode_replicas;
 	r->gpus_used = need;
 	if (need > cluster_gpus(c)) {
-		r->status = SERVE_INVALID;
-		text_setf(r->reason, sizeof r->reason,
-			 "%d prefill replicas x %d GPUs + %d decode replicas x %d GPUs = %ld GPUs exceed the cluster's %ld",
+		outcome_set(&r->outcome, OUTCOME_INVALID, "%d prefill replicas x %d GPUs + %d decode replicas x %d GPUs = %ld GPUs exceed the cluster's %ld",
 			 sv->prefill_replicas, pc->gpus, sv->decode_replicas, dc->gpus, need, cluster_gpus(c));
 		goto out_free;
 	}
@@ -184,8 +182,8 @@ static void run_disaggregated(const struct serving_spec *sv, const struct serve_
 	cfg.topo = topo;
 	cfg.seed = seed;
 	cfg.row_id = row_id;
-	int rc = serve_sim_run(&cfg, &r->m, r->reason, sizeof r->reason);
-	r->status = status_of_sim(rc);
+	int rc = serve_sim_run(&cfg, &r->m, r->outcome.reason, sizeof r->outcome.reason);
+	r->outcome.status = status_of_sim(rc);
 	r->slo_met = rc == 0 && slo_met_by(sv, &r->m);
 out_free:
 	free(topo);
@@ -203,24 +201,22 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 	int rc;
 
 	memset(r, 0, sizeof *r);
-	r->status = SERVE_OK;
+	r->outcome.status = OUTCOME_OK;
 	r->tp = tp;
 	r->pp = pp;
 	r->ep = ep;
 	if (disagg) {
 		int ptp = sv->prefill_tp > 0 ? sv->prefill_tp : tp, dtp = sv->decode_tp > 0 ? sv->decode_tp : tp;
 		if (sv->prefill_replicas < 1 || sv->decode_replicas < 1) {
-			r->status = SERVE_INVALID;
-			text_setf(r->reason, sizeof r->reason,
-				 "disaggregated serving needs at least one prefill and one decode replica (got %d and %d)",
+			outcome_set(&r->outcome, OUTCOME_INVALID, "disaggregated serving needs at least one prefill and one decode replica (got %d and %d)",
 				 sv->prefill_replicas, sv->decode_replicas);
 			goto out_free;
 		}
-		rc = serve_cost_init(&sc[0], m, c, sv, pr, cal, ptp, pp, ep, r->reason, sizeof r->reason);
+		rc = serve_cost_init(&sc[0], m, c, sv, pr, cal, ptp, pp, ep, r->outcome.reason, sizeof r->outcome.reason);
 		if (rc == SERVE_COST_OK)
-			rc = serve_cost_init(&sc[1], m, c, sv, pr, cal, dtp, pp, ep, r->reason, sizeof r->reason);
+			rc = serve_cost_init(&sc[1], m, c, sv, pr, cal, dtp, pp, ep, r->outcome.reason, sizeof r->outcome.reason);
 		if (rc != SERVE_COST_OK) {
-			r->status = status_of_cost(rc);
+			r->outcome.status = status_of_cost(rc);
 			goto out_free;
 		}
 		/* The layout reported is the decode pool's (it holds the contexts). */
@@ -229,18 +225,18 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 			r->weights_gb_per_gpu = sc[0].weight_bytes_per_gpu / 1e9;
 		run_disaggregated(sv, &sc[0], &sc[1], c, seed, row_id, r);
 	} else {
-		rc = serve_cost_init(&sc[0], m, c, sv, pr, cal, tp, pp, ep, r->reason, sizeof r->reason);
+		rc = serve_cost_init(&sc[0], m, c, sv, pr, cal, tp, pp, ep, r->outcome.reason, sizeof r->outcome.reason);
 		if (rc != SERVE_COST_OK) {
-			r->status = status_of_cost(rc);
+			r->outcome.status = status_of_cost(rc);
 			goto out_free;
 		}
 		long most = cluster_gpus(c) / sc[0].gpus;
 		if (sv->replicas == PLAN_AUTO) {
 			search_replicas(sv, &sc[0], (int)(most < 100000 ? most : 100000), seed, row_id, r);
 		} else if (sv->replicas < 1 || (long)sv->replicas * sc[0].gpus > cluster_gpus(c)) {
-			r->status = SERVE_INVALID;
+			r->outcome.status = OUTCOME_INVALID;
 			r->replicas = sv->replicas;
-			text_setf(r->reason, sizeof r->reason,
+			text_setf(r->outcome.reason, sizeof r->outcome.reason,
 				 "%d replicas x %d GPUs (tp %d x pp %d x ep %d) = %ld GPUs exceed the cluster's %ld",
 				 sv->replicas, sc[0].gpus, tp, pp, ep, (long)sv->replicas * sc[0].gpus, cluster_gpus(c));
 		} else {
@@ -248,7 +244,7 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 		}
 		layout_fill(r, &sc[0]);
 	}
-	if (r->status == SERVE_OK)
+	if (r->outcome.status == OUTCOME_OK)
 		r->rate_per_s = offered_rate(sv, &r->m);
 out_free:
 	free(sc);

@@ -19,6 +19,7 @@
 #include "models/hw/hw.h"
 #include "models/kernel/roofline.h"
 #include "models/kernel/workload_model.h"
+#include "util/outcome.h"
 
 enum length_dist { LEN_FIXED, LEN_LOGNORMAL, LEN_NORMAL, LEN_UNIFORM, LEN_HISTOGRAM };
 extern const char *const length_dist_names[];
@@ -113,12 +114,10 @@ struct serve_metrics {
 	long output_tokens_emitted; /* tokens the steps emitted (conservation: = sum of outputs) */
 };
 
-enum serve_status { SERVE_OK, SERVE_OOM, SERVE_INVALID, SERVE_ERROR };
 
 /* serve_run's answer: the layout chosen, its memory and the metrics. */
 struct serve_result {
-	enum serve_status status;
-	char reason[512];
+	struct outcome outcome;      /* first, as in every result */
 	int replicas, tp, pp, ep;
 	int prefill_replicas, decode_replicas;
 	long gpus_used;             /* GPUs the replicas occupy */

@@ -496,7 +496,7 @@ static bool pass2(struct candidate_plan *cands, size_t ncands, const struct trai
 		}
 		if (!step_simulate_bounded(wp, c, &cands[i].plan, &cur, NULL, bound))
 			continue;
-		if (cur.status != TRAIN_OK)
+		if (cur.outcome.status != OUTCOME_OK)
 			continue;
 		double s_per_token = cur.step_time_s / cands[i].batch_tokens;
 		bool better = !found || s_per_token < best_s_per_token * (1 - 1e-12) ||
@@ -553,21 +553,21 @@ void search_plans(const struct train_spec *w, const struct cluster_spec *c, stru
 		w_oom->global_batch_tokens = s1.best_oom_batch_tokens;
 		step_simulate(w_oom, c, &s1.best_oom, r, NULL);
 		free(w_oom);
-		r->status = TRAIN_OOM;
-		text_appendf(r->reason, sizeof r->reason, "%s", " (no plan fits; this is the smallest)");
+		r->outcome.status = OUTCOME_OOM;
+		text_appendf(r->outcome.reason, sizeof r->outcome.reason, "%s", " (no plan fits; this is the smallest)");
 	} else {
 		memset(r, 0, sizeof *r);
-		r->status = TRAIN_INVALID;
+		r->outcome.status = OUTCOME_INVALID;
 		if (s1.furthest == PARALLEL_FAIL_BATCH && s1.nearest_seqs > 0)
 			/* every plan that divides the GPUs fails on the batch: say so, and what would divide */
-			text_setf(r->reason, sizeof r->reason,
+			text_setf(r->outcome.reason, sizeof r->outcome.reason,
 				 "%.0f sequences per step split over no plan's dp x micro_batch on %ld GPUs: the nearest "
 				 "batch that divides is %.0f sequences (%.0f tokens, dp x micro_batch %.0f); "
 				 "or give global_batch_tokens {\"target\": %.0f, \"round\": true}",
 				 w->global_batch_tokens / w->seq_len, cluster_gpus(c), s1.nearest_seqs,
 				 s1.nearest_seqs * w->seq_len, s1.nearest_dp, w->global_batch_tokens);
 		else
-			text_setf(r->reason, sizeof r->reason, "%s", s1.last_reason);
+			text_setf(r->outcome.reason, sizeof r->outcome.reason, "%s", s1.last_reason);
 	}
 	r->plan.layout = parallel_layout_of(w);  /* a plan filled from wr, now freed */
 	r->searched = true;

@@ -15,7 +15,7 @@
 
 /* The fastest plan of w->plan's space on c into *r (ties go to the plan
  * enumerated first); when none fits, the smallest (status OOM), when none
- * divides the cluster, TRAIN_INVALID with the last reason. Sets
+ * divides the cluster, OUTCOME_INVALID with the last reason. Sets
  * r->searched and r->plans_tried. */
 void search_plans(const struct train_spec *w, const struct cluster_spec *c, struct train_result *r);
 

@@ -85,9 +85,7 @@ static void check_memory(const struct layer_ctx *x, struct train_result *r)
 	double have = x->c->gpu.memory_bytes;
 	memory_per_gpu(x->w, x->p, &r->mem);
 	if (r->mem.total > have) {
-		r->status = TRAIN_OOM;
-		text_setf(r->reason, sizeof r->reason,
-			 "needs %.1f GB per GPU (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f, workspace %.1f) of %.1f",
+		outcome_set(&r->outcome, OUTCOME_OOM, "needs %.1f GB per GPU (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f, workspace %.1f) of %.1f",
 			 r->mem.total / 1e9, r->mem.weights / 1e9, r->mem.grads / 1e9, r->mem.optimizer / 1e9,
 			 r->mem.activations / 1e9, r->mem.workspace / 1e9, have / 1e9);
 	}
@@ -514,7 +512,7 @@ static void fill_breakdown(struct train_result *r, const struct train_plan *p, c
 	r->br.comm_cp = cp_s / n;
 }
 
-/* Step time, throughput, FLOPs and utilisation; TRAIN_ERROR when the step
+/* Step time, throughput, FLOPs and utilisation; OUTCOME_ERROR when the step
  * time is not a finite positive number. */
 static void fill_rates(struct train_result *r, const struct layer_ctx *x, double step)
 {
@@ -541,9 +539,8 @@ static void fill_rates(struct train_result *r, const struct layer_ctx *x, double
 		r->mfu = r->model_flops_per_step / step / gpus / peak;
 		r->hfu = r->hardware_flops_per_step / step / gpus / peak;
 	}
-	if (r->status == TRAIN_OK && !(step > 0 && isfinite(step))) {
-		r->status = TRAIN_ERROR;
-		text_setf(r->reason, sizeof r->reason, "step time is not a finite positive number");
+	if (r->outcome.status == OUTCOME_OK && !(step > 0 && isfinite(step))) {
+		outcome_set(&r->outcome, OUTCOME_ERROR, "step time is not a finite positive number");
 	}
 }
 
@@ -795,8 +792,7 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 	memset(r, 0, sizeof *r);
 	r->plan = *p;
 	if (layer_ctx_init(&x, w, c, p, &err) < 0) {
-		r->status = TRAIN_INVALID;
-		text_setf(r->reason, sizeof r->reason, "%s", err.msg);
+		outcome_set(&r->outcome, OUTCOME_INVALID, "%s", err.msg);
 		return true;
 	}
 	check_memory(&x, r);

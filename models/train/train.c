@@ -45,7 +45,6 @@ const char *const finetune_base_names[FT_BASE_COUNT + 1] = {
 	[FT_BASE_COUNT] = NULL,
 };
 const char *const training_mode_names[] = { "representative", "full", NULL };
-const char *const train_status_names[] = { "ok", "oom", "invalid", "error", NULL };
 
 /*
  * A precision the GPU has no dense units for (FP8 on an A100, FP4 on an
@@ -64,8 +63,7 @@ static bool precision_missing(const struct train_spec *w, const struct cluster_s
 		if (c->gpu.peak_flops[p] > 0 && p != PREC_FP64 && p != PREC_FP32)
 			used += (size_t)snprintf(has + used, sizeof has - used, "%s%s", used ? ", " : "",
 						 precision_names[p]);
-	r->status = TRAIN_INVALID;
-	text_setf(r->reason, sizeof r->reason, "%s has no dense %s units (no %s peak in the catalog): train in %s",
+	outcome_set(&r->outcome, OUTCOME_INVALID, "%s has no dense %s units (no %s peak in the catalog): train in %s",
 		 c->gpu.id.name, precision_names[w->model->precision], precision_names[w->model->precision],
 		 has[0] ? has : "a precision it has");
 	return true;
@@ -96,8 +94,7 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 			w = wr;
 		}
 		if (!parallel_fill(w, c, q, &p, why, sizeof why)) {
-			r->status = TRAIN_INVALID;
-			text_setf(r->reason, sizeof r->reason, "%s", why);
+			outcome_set(&r->outcome, OUTCOME_INVALID, "%s", why);
 		} else {
 			step_simulate(w, c, &p, r, trace);
 			r->plans_tried = 1;
@@ -107,7 +104,7 @@ void train_evaluate(const struct train_spec *w, const struct cluster_spec *c,
 		return;
 	}
 	search_plans(w, c, r);
-	if (trace != NULL && r->status == TRAIN_OK) {
+	if (trace != NULL && r->outcome.status == OUTCOME_OK) {
 		/* the winner once more, logged: the same deterministic step */
 		struct train_result logged;
 		step_simulate(w, c, &r->plan, &logged, trace);

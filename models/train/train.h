@@ -35,6 +35,7 @@
 #include "models/kernel/transformer.h"
 #include "models/kernel/workload_model.h"
 #include "models/train/layout.h"
+#include "util/outcome.h"
 
 struct timeline;
 
@@ -243,8 +244,6 @@ struct train_memory {
 	double weights, grads, optimizer, activations, workspace, total;  /* bytes per GPU */
 };
 
-enum train_status { TRAIN_OK, TRAIN_OOM, TRAIN_INVALID, TRAIN_ERROR };
-extern const char *const train_status_names[];
 
 /* Seconds of one step on the average pipeline stage; the fields add up to
  * the step time. */
@@ -261,8 +260,7 @@ struct train_breakdown {
 };
 
 struct train_result {
-	enum train_status status;
-	char reason[1024];            /* written with util/text.h: a cut ends with its mark */
+	struct outcome outcome;       /* first, as in every result */
 	struct train_plan plan;
 	struct train_memory mem;
 	double step_time_s;

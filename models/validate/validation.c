@@ -111,9 +111,9 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 
 	/* the first candidate (and, for a collective, the first size) */
 	evaluate(&jobs[0], &r);
-	if (r.outcome != OUTCOME_OK && !(r.kind == RESULT_TRAINING && r.outcome == OUTCOME_UNSUPPORTED)) {
+	if (r.outcome.status != OUTCOME_OK && !(r.kind == RESULT_TRAINING && r.outcome.status == OUTCOME_UNSUPPORTED)) {
 		bool named = r.kind == RESULT_TRAINING || r.kind == RESULT_INFERENCE;
-		text_setf(why, size, "%s%s%s", named ? outcome_names[r.outcome] : "", named ? ": " : "", r.reason);
+		text_setf(why, size, "%s%s%s", named ? outcome_names[r.outcome.status] : "", named ? ": " : "", r.outcome.reason);
 		goto out;
 	}
 	switch (r.kind) {

@@ -45,7 +45,7 @@ static void bench(const struct cluster_spec *c, const struct model_spec *m, doub
 		if (dt < best)
 			best = dt;
 	}
-	if (r.status != SERVE_OK) {
+	if (r.status != OUTCOME_OK) {
 		printf("serve %g/s: status %d: %s\n", rate, r.status, r.reason);
 		return;
 	}

@@ -29,7 +29,7 @@ static void bench(catalog *cat, const char *label, const char *text, int reps)
 			best = dt;
 	}
 	printf("%-44s %9.2f ms   status %s, plans %d, step %.3f s, %.0f TFLOP/s per GPU\n", label, best * 1e3,
-	       train_status_names[r.status], r.plans_tried, r.step_time_s, r.tflops_per_gpu);
+	       outcome_names[r.status], r.plans_tried, r.step_time_s, r.tflops_per_gpu);
 	scenario_release(&s);
 }
 

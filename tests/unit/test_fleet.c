@@ -60,9 +60,8 @@ static void fake_eval(const struct fleet_class *k, const struct cluster_spec *c,
 	(void)c;
 	e->calls++;
 	memset(out, 0, sizeof *out);
-	out->ok = !e->fail;
 	if (e->fail)
-		snprintf(out->reason, sizeof out->reason, "out of memory");
+		outcome_set(&out->outcome, OUTCOME_OOM, "out of memory");
 	out->service = e->service;
 	out->gpus = e->service ? e->gpus : k->gpus;
 	out->duration_s = e->duration_s;
@@ -92,9 +91,9 @@ static void test_trace_closed_form(void **state)
 	add_team(f, "a");
 	trace_class(f, &t);
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
-	if (r->status != FLEET_OK)
-		print_error("%s\n", r->reason);
-	assert_int_equal(r->status, FLEET_OK);
+	if (r->outcome.status != OUTCOME_OK)
+		print_error("%s\n", r->outcome.reason);
+	assert_int_equal(r->outcome.status, OUTCOME_OK);
 	assert_int_equal(e.calls, 0);  /* no workload class: never evaluated */
 	assert_int_equal(r->m.fleet.jobs_done, 3);
 	assert_close_abs(r->m.fleet.wait_h.p90, 0, 1e-9);
@@ -142,9 +141,9 @@ static void test_service(void **state)
 	snprintf(s->team, sizeof s->team, "serve");
 	s->workload = &w;
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
-	if (r->status != FLEET_OK)
-		print_error("%s\n", r->reason);
-	assert_int_equal(r->status, FLEET_OK);
+	if (r->outcome.status != OUTCOME_OK)
+		print_error("%s\n", r->outcome.reason);
+	assert_int_equal(r->outcome.status, OUTCOME_OK);
 	assert_int_equal(e.calls, 1);
 	assert_close(r->m.teams[1].gpu_hours, 16 * 10, 1e-9);
 	assert_close(r->m.teams[0].gpu_hours, 16 * 2, 1e-9);
@@ -171,7 +170,7 @@ static void test_service(void **state)
 	 * buckets' mean is the utilization */
 	struct fleet_series ser;
 	fleet_run_series(f, &c, 1, 0, fake_eval, &e, &ser, r);
-	assert_int_equal(r->status, FLEET_OK);
+	assert_int_equal(r->outcome.status, OUTCOME_OK);
 	assert_close(ser.step_h, 0.25, 1e-12);
 	assert_int_equal(ser.n, 40);
 	double mean = 0;
@@ -189,8 +188,8 @@ static void test_service(void **state)
 	/* one node fewer leaves 1 node for a 16-GPU job: invalid */
 	c.nodes = 3;
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
-	assert_int_equal(r->status, FLEET_INVALID);
-	assert_non_null(strstr(r->reason, "needs at least 4 nodes"));
+	assert_int_equal(r->outcome.status, OUTCOME_INVALID);
+	assert_non_null(strstr(r->outcome.reason, "needs at least 4 nodes"));
 	free(f);
 	free(r);
 }
@@ -216,7 +215,7 @@ static void test_workload_class(void **state)
 	static struct workload_spec w;  /* what fake_eval answers for, never read */
 	k->workload = &w;
 	fleet_run(f, &c, 3, 0, fake_eval, &e, r);
-	assert_int_equal(r->status, FLEET_OK);
+	assert_int_equal(r->outcome.status, OUTCOME_OK);
 	assert_int_equal(e.calls, 1);
 	assert_true(r->m.fleet.jobs_done > 20);
 	/* every job 8 GPUs x 0.5 h */
@@ -225,14 +224,14 @@ static void test_workload_class(void **state)
 	assert_close(r->usd_total, 0, 0);
 	e.fail = true;
 	fleet_run(f, &c, 3, 0, fake_eval, &e, r);
-	assert_int_equal(r->status, FLEET_INVALID);
-	assert_string_equal(r->reason, "jobs[0] \"ft\": out of memory");
+	assert_int_equal(r->outcome.status, OUTCOME_INVALID);
+	assert_string_equal(r->outcome.reason, "jobs[0] \"ft\": out of memory");
 	/* 12 GPUs span nodes of 8 but are not whole nodes */
 	e.fail = false;
 	k->gpus = 12;
 	fleet_run(f, &c, 3, 0, fake_eval, &e, r);
-	assert_int_equal(r->status, FLEET_INVALID);
-	assert_non_null(strstr(r->reason, "12 GPUs span nodes but are not a whole number of 8-GPU nodes"));
+	assert_int_equal(r->outcome.status, OUTCOME_INVALID);
+	assert_non_null(strstr(r->outcome.reason, "12 GPUs span nodes but are not a whole number of 8-GPU nodes"));
 	free(f);
 	free(r);
 }
@@ -256,7 +255,7 @@ static void test_service_only(void **state)
 	snprintf(s->team, sizeof s->team, "serve");
 	s->workload = &w;
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
-	assert_int_equal(r->status, FLEET_OK);
+	assert_int_equal(r->outcome.status, OUTCOME_OK);
 	assert_close(r->m.held_gpu_hours, 24 * 24, 1e-9);
 	assert_close(r->m.fleet.gpu_hours, 16 * 24, 1e-9);
 	assert_close(r->m.utilization, 16.0 / 24, 1e-9);
@@ -310,7 +309,7 @@ static void test_objective_every_class(void **state)
 	named_trace_class(f, "small", "a", &ts);
 
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
-	assert_int_equal(r->status, FLEET_OK);
+	assert_int_equal(r->outcome.status, OUTCOME_OK);
 	assert_int_equal(r->m.fleet.jobs_done, 22);
 	assert_close_abs(r->m.fleet.wait_h.p90, 0, 1e-12);
 	assert_close_abs(r->m.teams[0].wait_h.p90, 0, 1e-12);
@@ -320,12 +319,12 @@ static void test_objective_every_class(void **state)
 	assert_true(fleet_group_meets(f, &r->m.teams[0]));
 	assert_false(fleet_group_meets(f, &r->m.classes[0]));
 	assert_false(r->meets_objective);
-	if (strstr(r->reason, "the P90 wait objective of 1 h is not met: class \"big\" waits 9 h at P90; "
+	if (strstr(r->outcome.reason, "the P90 wait objective of 1 h is not met: class \"big\" waits 9 h at P90; "
 		   "4 nodes of this type meet the P90 wait objective of 1 h for every class and team (sized_nodes)") == NULL) {
-		print_error("reason: %s\n", r->reason);
+		print_error("reason: %s\n", r->outcome.reason);
 		fail();
 	}
-	assert_null(strstr(r->reason, "small"));
+	assert_null(strstr(r->outcome.reason, "small"));
 	assert_int_equal(r->sized_nodes, 4);
 	assert_int_equal(r->per_team_nodes, 4);
 	assert_int_equal(r->peak_nodes, 4);
@@ -336,7 +335,7 @@ static void test_objective_every_class(void **state)
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
 	assert_true(r->meets_objective);
 	assert_close_abs(r->m.classes[0].wait_h.p90, 0, 1e-12);
-	assert_null(strstr(r->reason, "not met"));
+	assert_null(strstr(r->outcome.reason, "not met"));
 	c.nodes = 3;
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
 	assert_false(r->meets_objective);
@@ -354,7 +353,7 @@ static void test_objective_every_class(void **state)
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
 	assert_false(r->meets_objective);
 	assert_int_equal(r->sized_nodes, 4);
-	assert_non_null(strstr(r->reason, "4 nodes of this type meet the P90 wait objective of 1 h for each group it "
+	assert_non_null(strstr(r->outcome.reason, "4 nodes of this type meet the P90 wait objective of 1 h for each group it "
 				       "applies to (sized_nodes)"));
 	free(f);
 	free(r);
@@ -388,8 +387,8 @@ static void test_undersized(void **state)
 	named_trace_class(f, "big", "a", &tb);
 	named_trace_class(f, "small", "b", &ts);
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
-	assert_int_equal(r->status, FLEET_INVALID);
-	assert_string_equal(r->reason, "needs at least 2 nodes (the largest job asks for 16 GPUs), the candidate has 1; "
+	assert_int_equal(r->outcome.status, OUTCOME_INVALID);
+	assert_string_equal(r->outcome.reason, "needs at least 2 nodes (the largest job asks for 16 GPUs), the candidate has 1; "
 			    "5 nodes of this type meet the P90 wait objective of 1 h for every class and team (sized_nodes)");
 	assert_int_equal(r->sized_nodes, 5);
 	assert_true(r->priced);
@@ -400,8 +399,8 @@ static void test_undersized(void **state)
 	/* without an objective: the nodes it needs, no sizing */
 	f->objective_wait_p90_h = 0;
 	fleet_run(f, &c, 1, 0, fake_eval, &e, r);
-	assert_int_equal(r->status, FLEET_INVALID);
-	assert_string_equal(r->reason, "needs at least 2 nodes (the largest job asks for 16 GPUs), the candidate has 1");
+	assert_int_equal(r->outcome.status, OUTCOME_INVALID);
+	assert_string_equal(r->outcome.reason, "needs at least 2 nodes (the largest job asks for 16 GPUs), the candidate has 1");
 	assert_int_equal(r->sized_nodes, 0);
 	free(f);
 	free(r);

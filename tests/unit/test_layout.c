@@ -123,8 +123,8 @@ static void test_layout_as_split(void **state)
 	load("\"pipeline_layout\": \"Et|tt|tt|mL\"", &b);
 	train_evaluate(&a.workload.train, &a.candidates[0], NULL, &ra);
 	train_evaluate(&b.workload.train, &b.candidates[0], NULL, &rb);
-	assert_int_equal(ra.status, TRAIN_OK);
-	assert_int_equal(rb.status, TRAIN_OK);
+	assert_int_equal(ra.outcome.status, OUTCOME_OK);
+	assert_int_equal(rb.outcome.status, OUTCOME_OK);
 	assert_true(ra.step_time_s == rb.step_time_s);
 	memory_per_gpu(&a.workload.train, &ra.plan, &ma);
 	memory_per_gpu(&b.workload.train, &rb.plan, &mb);
@@ -133,7 +133,7 @@ static void test_layout_as_split(void **state)
 	load("\"pipeline_layout\": \"Et|tt|ttm|L\"", &c);
 	struct train_result rc;
 	train_evaluate(&c.workload.train, &c.candidates[0], NULL, &rc);
-	assert_int_equal(rc.status, TRAIN_OK);
+	assert_int_equal(rc.outcome.status, OUTCOME_OK);
 	const struct model_spec *m = &c.workload.model.arch;
 	double Vh = (double)m->vocab * m->hidden, mtp = transformer_mtp_params(m);
 	/* stage 2: its two layers, the module and the module's embedding copy;
@@ -164,8 +164,8 @@ static void test_dualpipev_mtp_shares_embedding(void **state)
 	load_schedule("dualpipev", 65536, "\"pipeline_layout\": \"Et|tt|tt|mL\"", &b);
 	train_evaluate(&a.workload.train, &a.candidates[0], NULL, &ra);
 	train_evaluate(&b.workload.train, &b.candidates[0], NULL, &rb);
-	assert_int_equal(ra.status, TRAIN_OK);
-	assert_int_equal(rb.status, TRAIN_OK);
+	assert_int_equal(ra.outcome.status, OUTCOME_OK);
+	assert_int_equal(rb.outcome.status, OUTCOME_OK);
 	const struct model_spec *m = &a.workload.model.arch;
 	double Vh = (double)m->vocab * m->hidden;
 	assert_int_equal(pipeline_stage(2, SCHED_DUALPIPEV, 3), 0);
@@ -204,7 +204,7 @@ static void test_layout_rounded_batch(void **state)
 			 par[i]);
 		assert_int_equal(scenario_of_text(text, &s, &err), 0);
 		train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-		assert_int_equal(r.status, TRAIN_OK);
+		assert_int_equal(r.outcome.status, OUTCOME_OK);
 		assert_ptr_equal(r.plan.layout, &s.workload.train.plan.layout);
 		struct train_memory mem;
 		memory_per_gpu(&s.workload.train, &r.plan, &mem);

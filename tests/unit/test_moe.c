@@ -179,7 +179,7 @@ static void test_layer_exposed_all_to_all(void **state)
 		struct cs_error err;
 		load(modes[i], &s[i]);
 		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
-		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(r[i].outcome.status, OUTCOME_OK);
 		assert_int_equal(layer_ctx_init(&x, &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
 		layer_cost(&x, true, &lt[i]);
 	}
@@ -235,8 +235,8 @@ static void assert_invalid_plan(struct scenario *b, const char *why)
 {
 	struct train_result rb;
 	train_evaluate(&b->workload.train, &b->candidates[0], NULL, &rb);
-	assert_int_equal(rb.status, TRAIN_INVALID);
-	assert_non_null(strstr(rb.reason, why));
+	assert_int_equal(rb.outcome.status, OUTCOME_INVALID);
+	assert_non_null(strstr(rb.outcome.reason, why));
 	scenario_release(b);
 }
 
@@ -264,7 +264,7 @@ static void test_parallel_folding(void **state)
 	for (int i = 0; i < 3; i++) {
 		load_folded(extra[i], &s[i]);
 		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
-		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(r[i].outcome.status, OUTCOME_OK);
 	}
 	assert_false(parallel_moe_folded(&r[0].plan));
 	assert_true(parallel_moe_folded(&r[1].plan));
@@ -329,7 +329,7 @@ static void evaluate_moe_layers(struct scenario *s, struct train_result *r, stru
 	struct cs_error err;
 	for (int i = 0; i < n; i++) {
 		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
-		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(r[i].outcome.status, OUTCOME_OK);
 		assert_int_equal(layer_ctx_init(&x[i], &s[i].workload.train, &s[i].candidates[0], &r[i].plan, &err), 0);
 		layer_cost(&x[i], true, &lt[i]);
 	}
@@ -654,7 +654,7 @@ static void test_optimizer_expert_shard(void **state)
 	struct cs_error err;
 	load("none", &s);
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-	assert_int_equal(r.status, TRAIN_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	assert_int_equal(layer_ctx_init(&x, &s.workload.train, &s.candidates[0], &r.plan, &err), 0);
 	const struct model_spec *m = &s.workload.model.arch;
 	double all = parallel_vstage_params(m, &r.plan, 0, 1), expert = parallel_vstage_expert_params(m, &r.plan, 0, 1);

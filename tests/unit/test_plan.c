@@ -250,24 +250,24 @@ static void test_twelve_nodes(void **state)
 	(void)state;
 	struct result r;
 	evaluate_first("aws-p5.48xlarge", 12, "16777216", "\"auto\"", &r);
-	assert_int_equal(r.outcome, OUTCOME_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	assert_true(r.train.tokens_per_step == 16777216);
 	assert_int_equal(r.train.plan.pp % 3, 0);
 	assert_int_equal(2048 % (r.train.plan.dp * r.train.plan.micro_batch), 0);
 
 	const char *flat = "{\"pp\": 1, \"cp\": 1}";
 	evaluate_first("aws-p5.48xlarge", 12, "16777216", flat, &r);
-	assert_int_equal(r.outcome, OUTCOME_INVALID);
-	assert_non_null(strstr(r.reason, "2048 sequences per step split over no plan's dp x micro_batch on 96 GPUs"));
-	assert_non_null(strstr(r.reason, "nearest batch that divides is 2052 sequences (16809984 tokens"));
+	assert_int_equal(r.outcome.status, OUTCOME_INVALID);
+	assert_non_null(strstr(r.outcome.reason, "2048 sequences per step split over no plan's dp x micro_batch on 96 GPUs"));
+	assert_non_null(strstr(r.outcome.reason, "nearest batch that divides is 2052 sequences (16809984 tokens"));
 	evaluate_first("aws-p5.48xlarge", 12, "{\"target\": 16777216, \"round\": true}", flat, &r);
-	assert_int_equal(r.outcome, OUTCOME_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	double seqs = r.train.tokens_per_step / 8192, d = (double)r.train.plan.dp * r.train.plan.micro_batch;
 	assert_true(seqs == floor(seqs));
 	assert_true(fmod(seqs, d) == 0);
 	assert_true(fabs(seqs - 2048) <= d / 2);
 	assert_true(seqs != 2048);
-	assert_non_null(strstr(r.reason, "global batch rounded from 2048 to"));
+	assert_non_null(strstr(r.outcome.reason, "global batch rounded from 2048 to"));
 	/* the run's steps follow the rounded batch */
 	assert_true(r.run.steps == ceil(1e12 / r.train.tokens_per_step));
 }
@@ -281,14 +281,14 @@ static void test_nvl72(void **state)
 	struct result r;
 	const char *flat = "{\"pp\": 1, \"cp\": 1}";
 	evaluate_first("coreweave-gb200-nvl72", 1, "16777216", flat, &r);
-	assert_int_equal(r.outcome, OUTCOME_INVALID);
-	assert_non_null(strstr(r.reason, "split over no plan's dp x micro_batch on 72 GPUs"));
+	assert_int_equal(r.outcome.status, OUTCOME_INVALID);
+	assert_non_null(strstr(r.outcome.reason, "split over no plan's dp x micro_batch on 72 GPUs"));
 	evaluate_first("coreweave-gb200-nvl72", 1, "{\"target\": 16777216, \"round\": true}", flat, &r);
-	assert_int_equal(r.outcome, OUTCOME_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	double seqs = r.train.tokens_per_step / 8192, d = (double)r.train.plan.dp * r.train.plan.micro_batch;
 	assert_true(fmod(seqs, d) == 0 && fabs(seqs - 2048) <= d / 2);
 	evaluate_first("coreweave-gb200-nvl72", 1, "16777216", "\"auto\"", &r);
-	assert_int_equal(r.outcome, OUTCOME_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	assert_int_equal(r.train.plan.pp % 9 == 0 || r.train.plan.pp % 3 == 0, 1);
 	assert_int_equal(2048 % (r.train.plan.dp * r.train.plan.micro_batch), 0);
 }
@@ -350,7 +350,7 @@ static void test_mix(void **state)
 		struct job j = { .kind = wk.kind, .workload = &wk, .cluster = &c, .monte_carlo = &s.monte_carlo,
 				 .objective = &s.objective, .scenario = s.name, .seed = s.seed, .row_id = (uint64_t)k + 1 };
 		evaluate(&j, &r);
-		assert_int_equal(r.outcome, OUTCOME_OK);
+		assert_int_equal(r.outcome.status, OUTCOME_OK);
 		assert_true(r.serve.slo_met);
 		assert_true(r.serve.m.ttft_ms.p99 <= 2000 && r.serve.m.tpot_ms.p99 <= 100);
 		assert_true(r.serve_usd.usd_per_hour == m.usd_per_hour[k]);
@@ -529,7 +529,7 @@ static void test_spot(void **state)
 			continue;
 		}
 		assert_int_equal(pt->fate, PLAN_EVALUATED);
-		assert_int_equal(pt->result.outcome, OUTCOME_OK);
+		assert_int_equal(pt->result.outcome.status, OUTCOME_OK);
 		if (pt->price_type == PRICE_SPOT) {
 			assert_true(pt->preemptions_per_instance_h == 0.02);
 			assert_true(pt->result.run.spot && pt->result.run.preemptions_mean > 0);
@@ -570,7 +570,7 @@ static void test_spot(void **state)
 	json_decref(block);
 	assert_non_null(s.space);
 	search(&s, true, &o);
-	assert_int_equal(o.points[1].result.outcome, OUTCOME_UNSUPPORTED);
+	assert_int_equal(o.points[1].result.outcome.status, OUTCOME_UNSUPPORTED);
 	plan_reason(&o, 1, line, sizeof line);
 	assert_true(has(line, "unsupported: spot preemptions"));
 	assert_true(has(line, "search.spot gives every spot shape its preemptions"));
@@ -667,7 +667,7 @@ static void test_reasons(void **state)
 				assert_true(dominates(a->wall_time_p50_s, a->cost_usd_p50, b->wall_time_p50_s, b->cost_usd_p50));
 				assert_true(has(why, "off both fronts: "));
 				off_front++;
-			} else if (pt->result.outcome == OUTCOME_OK) {
+			} else if (pt->result.outcome.status == OUTCOME_OK) {
 				assert_true(pt->result.run.wall_time_p50_s > 150 * 3600);
 				assert_true(has(why, "misses the objective: its P50 wall time"));
 			}

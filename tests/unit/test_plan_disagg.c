@@ -70,7 +70,7 @@ static void serve(const struct scenario *s, int ptp, int dtp, int x, int y, stru
 
 static bool meets(const struct result *r)
 {
-	return r->outcome == OUTCOME_OK && r->serve.slo_met;
+	return r->outcome.status == OUTCOME_OK && r->serve.slo_met;
 }
 
 static void test_split(void **state)
@@ -161,7 +161,7 @@ static void test_monotone(void **state)
 		for (int x = 1; x * ptp + dtp <= most; x++)
 			for (int y = 1; x * ptp + y * dtp <= most; y++) {
 				serve(&s, ptp, dtp, x, y, r);
-				assert_int_equal(r->outcome, OUTCOME_OK);
+				assert_int_equal(r->outcome.status, OUTCOME_OK);
 				grid[x][y] = meets(r);
 				met += grid[x][y];
 				missed += !grid[x][y];

@@ -238,7 +238,7 @@ static void test_interval_steps(void **state)
 	assert_int_equal(s.workload.run.checkpoint.interval_steps, 50);
 	struct train_result tr;
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
-	assert_int_equal(tr.status, TRAIN_OK);
+	assert_int_equal(tr.outcome.status, OUTCOME_OK);
 	struct run_trials t = { 3, 1, 20 };
 	struct run_result by_steps, by_s;
 	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &by_steps);
@@ -303,7 +303,7 @@ static void test_spot_rows(void **state)
 	assert_true(s.candidates[0].price.preemption_notice_s < 0);  /* no provider: no sourced notice */
 	struct train_result tr;
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
-	assert_int_equal(tr.status, TRAIN_OK);
+	assert_int_equal(tr.outcome.status, OUTCOME_OK);
 	struct run_trials t = { 5, 4, 30 };
 	struct run_result r[3];
 	for (int i = 0; i < 3; i++) {
@@ -488,7 +488,7 @@ static void two_nodes(const char *storage, const char *workload_extra, struct sc
 		 workload_extra, storage);
 	assert_int_equal(scenario_of_text(text, s, &err), 0);
 	train_evaluate(&s->workload.train, &s->candidates[0], NULL, tr);
-	assert_int_equal(tr->status, TRAIN_OK);
+	assert_int_equal(tr->outcome.status, OUTCOME_OK);
 }
 
 /* An asynchronous write through the NICs: at a client rate of 20 GB/s a
@@ -647,7 +647,7 @@ static void test_default_checkpoint(void **state)
 	assert_false(s.workload.run.checkpoint.enabled);
 	struct train_result tr;
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &tr);
-	assert_int_equal(tr.status, TRAIN_OK);
+	assert_int_equal(tr.outcome.status, OUTCOME_OK);
 	struct run_trials t = { 3, 0, 10 };
 	struct run_result r;
 	run_training(&s.workload.run, &s.workload.train, &s.candidates[0], &tr, &t, &r);
@@ -669,7 +669,7 @@ static void test_default_checkpoint(void **state)
 				   "Daly's interval"));
 	/* no file system on the candidate: nothing to assume */
 	train_evaluate(&s.workload.train, &s.candidates[1], NULL, &tr);
-	assert_int_equal(tr.status, TRAIN_OK);
+	assert_int_equal(tr.outcome.status, OUTCOME_OK);
 	run_training(&s.workload.run, &s.workload.train, &s.candidates[1], &tr, &t, &r);
 	assert_true(r.failed);
 	assert_non_null(strstr(r.note, "workload.checkpoint is not given"));

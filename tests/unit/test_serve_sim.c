@@ -508,13 +508,13 @@ static void test_serve_run_layout(void **state)
 	sv.tp = 8;
 	sv.replicas = 3;
 	serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal_defaults }, &c, 1, 0, r);
-	assert_int_equal(r->status, SERVE_INVALID);
-	assert_non_null(strstr(r->reason, "3 replicas x 8 GPUs (tp 8 x pp 1 x ep 1) = 24 GPUs exceed the cluster's 16"));
+	assert_int_equal(r->outcome.status, OUTCOME_INVALID);
+	assert_non_null(strstr(r->outcome.reason, "3 replicas x 8 GPUs (tp 8 x pp 1 x ep 1) = 24 GPUs exceed the cluster's 16"));
 	sv.replicas = 2;
 	sv.process = ARRIVAL_OFFLINE;
 	sv.requests = 64;
 	serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal_defaults }, &c, 1, 0, r);
-	assert_int_equal(r->status, SERVE_OK);
+	assert_int_equal(r->outcome.status, OUTCOME_OK);
 	assert_int_equal(r->gpus_used, 16);
 	assert_int_equal(r->m.requests_done, 64);
 	assert_close(r->rate_per_s, 64 / r->m.span_s, 1e-12);
@@ -541,7 +541,7 @@ static void test_serve_run_auto(void **state)
 	sv.replicas = PLAN_AUTO;
 	struct serve_result *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
 	serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal_defaults }, &c, 1, 0, a);
-	assert_int_equal(a->status, SERVE_OK);
+	assert_int_equal(a->outcome.status, OUTCOME_OK);
 	assert_true(a->slo_met);
 	assert_true(a->replicas > 1 && a->replicas < 16);
 	assert_true(a->m.ttft_ms.p99 <= 50 && a->m.tpot_ms.p99 <= 12);
@@ -550,16 +550,16 @@ static void test_serve_run_auto(void **state)
 	assert_memory_equal(&a->m, &b->m, sizeof a->m);
 	sv.replicas = a->replicas - 1;
 	serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal_defaults }, &c, 1, 0, b);
-	assert_int_equal(b->status, SERVE_OK);
+	assert_int_equal(b->outcome.status, OUTCOME_OK);
 	assert_false(b->slo_met);
 	/* An SLO no replica count meets: the most replicas, slo_met false, said. */
 	sv.slo_ttft_p99_ms = 1;
 	sv.replicas = PLAN_AUTO;
 	serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal_defaults }, &c, 1, 0, a);
-	assert_int_equal(a->status, SERVE_OK);
+	assert_int_equal(a->outcome.status, OUTCOME_OK);
 	assert_false(a->slo_met);
 	assert_int_equal(a->replicas, 16);
-	assert_non_null(strstr(a->reason, "no replica count up to 16"));
+	assert_non_null(strstr(a->outcome.reason, "no replica count up to 16"));
 	free(a);
 	free(b);
 }

@@ -95,8 +95,8 @@ static void test_param_gather_overlap(void **state)
 	assert_false(off.workload.train.plan.overlap_param_gather);
 	train_evaluate(&on.workload.train, &on.candidates[0], NULL, &ron);
 	train_evaluate(&off.workload.train, &off.candidates[0], NULL, &roff);
-	assert_int_equal(ron.status, TRAIN_OK);
-	assert_int_equal(roff.status, TRAIN_OK);
+	assert_int_equal(ron.outcome.status, OUTCOME_OK);
+	assert_int_equal(roff.outcome.status, OUTCOME_OK);
 
 	struct layer_ctx x;
 	struct cs_error err;
@@ -138,7 +138,7 @@ static void vocab_growth(const char *precision, bool fused, double *got, double 
 		snprintf(text, sizeof text, wl, V[i], precision, fused ? "true" : "false");
 		load(text, cand, &s[i]);
 		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
-		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(r[i].outcome.status, OUTCOME_OK);
 	}
 	*got = r[1].br.compute - r[0].br.compute;
 
@@ -226,7 +226,7 @@ static void test_mtp_step(void **state)
 		snprintf(text, sizeof text, wl, 1, i, 1);
 		load(text, ctext, &s[i]);
 		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
-		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(r[i].outcome.status, OUTCOME_OK);
 	}
 	struct layer_ctx x;
 	struct cs_error err;
@@ -310,7 +310,7 @@ static void test_distribute_saved(void **state)
 		snprintf(text, sizeof text, wl, 4, 2, "full", "false", i ? "true" : "false");
 		load(text, cand, &s[i]);
 		train_evaluate(&s[i].workload.train, &s[i].candidates[0], NULL, &r[i]);
-		assert_int_equal(r[i].status, TRAIN_OK);
+		assert_int_equal(r[i].outcome.status, OUTCOME_OK);
 		memory_per_gpu(&s[i].workload.train, &r[i].plan, &mem[i]);
 	}
 	double T = 2 * 2048, h = 4096, layers = 4, m = r[0].plan.microbatches;
@@ -337,10 +337,10 @@ static void test_distribute_saved(void **state)
 		snprintf(text, sizeof text, wl, bad[i].tp, bad[i].dp, bad[i].rec, bad[i].sp, "true");
 		load(text, cand, &sb);
 		train_evaluate(&sb.workload.train, &sb.candidates[0], NULL, &rb);
-		assert_int_equal(rb.status, TRAIN_INVALID);
-		if (strstr(rb.reason, bad[i].why) == NULL)
-			print_error("case %zu: %s\n", i, rb.reason);
-		assert_non_null(strstr(rb.reason, bad[i].why));
+		assert_int_equal(rb.outcome.status, OUTCOME_INVALID);
+		if (strstr(rb.outcome.reason, bad[i].why) == NULL)
+			print_error("case %zu: %s\n", i, rb.outcome.reason);
+		assert_non_null(strstr(rb.outcome.reason, bad[i].why));
 		scenario_release(&sb);
 	}
 }

@@ -35,11 +35,11 @@ static void test_oom_is_a_result(void **state)
 	     " \"cp\": 1, \"ep\": 1, \"schedule\": \"1f1b\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\"}", &s);
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-	assert_int_equal(r.status, TRAIN_OOM);
+	assert_int_equal(r.outcome.status, OUTCOME_OOM);
 	/* 405B / 8 GPUs x 2 bytes of weights alone exceed 80 GiB */
 	assert_true(r.mem.weights > 100e9);
-	assert_non_null(strstr(r.reason, "needs "));
-	assert_non_null(strstr(r.reason, "weights"));
+	assert_non_null(strstr(r.outcome.reason, "needs "));
+	assert_non_null(strstr(r.outcome.reason, "weights"));
 	scenario_release(&s);
 }
 
@@ -54,8 +54,8 @@ static void test_invalid_plans(void **state)
 	     " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": true}}",
 	     "{\"gpu\": \"H100-SXM\", \"gpus_per_node\": 6}", &s);
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-	assert_int_equal(r.status, TRAIN_INVALID);
-	assert_non_null(strstr(r.reason, "does not divide the 32 attention heads"));
+	assert_int_equal(r.outcome.status, OUTCOME_INVALID);
+	assert_non_null(strstr(r.outcome.reason, "does not divide the 32 attention heads"));
 	scenario_release(&s);
 	/* 1024 sequences do not split over dp 8 x micro-batch 3 */
 	load("{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": 4096, \"global_batch_tokens\": 4194304,"
@@ -63,8 +63,8 @@ static void test_invalid_plans(void **state)
 	     " \"schedule\": \"1f1b\", \"recompute\": \"none\", \"sequence_parallel\": false}}",
 	     "{\"preset\": \"dgx-h100\"}", &s);
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-	assert_int_equal(r.status, TRAIN_INVALID);
-	assert_non_null(strstr(r.reason, "do not split"));
+	assert_int_equal(r.outcome.status, OUTCOME_INVALID);
+	assert_non_null(strstr(r.outcome.reason, "do not split"));
 	scenario_release(&s);
 }
 
@@ -79,7 +79,7 @@ static void test_breakdown_and_rates(void **state)
 	     " \"schedule\": \"interleaved\", \"recompute\": \"selective\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\", \"nodes\": 8}", &s);
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-	assert_int_equal(r.status, TRAIN_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	const struct train_breakdown *b = &r.br;
 	double sum = b->compute + b->optimizer + b->comm_tp + b->comm_ep + b->comm_cp + b->comm_dp + b->bubble + b->other +
 		     b->straggler;
@@ -117,7 +117,7 @@ static void test_kernel_overrides(void **state)
 			 " \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}}", e[i], e[i]);
 		load(w, "{\"preset\": \"dgx-h100\", \"nodes\": 1}", &s);
 		train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-		assert_int_equal(r.status, TRAIN_OK);
+		assert_int_equal(r.outcome.status, OUTCOME_OK);
 		t[i] = r.br.compute;
 		scenario_release(&s);
 	}
@@ -141,7 +141,7 @@ static void test_bubble_grows_with_stages(void **state)
 			 " \"schedule\": \"1f1b\", \"recompute\": \"full\", \"sequence_parallel\": true}}", pp);
 		load(w, "{\"preset\": \"dgx-h100\", \"nodes\": 8}", &s);
 		train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-		assert_int_equal(r.status, TRAIN_OK);
+		assert_int_equal(r.outcome.status, OUTCOME_OK);
 		double share = r.br.bubble / r.step_time_s;
 		assert_true(share > prev);
 		if (pp == 1)
@@ -162,11 +162,11 @@ static void test_auto_search(void **state)
 	     " \"schedule\": \"1f1b\", \"recompute\": \"selective\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-h100\", \"nodes\": 4}", &s);
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &fixed);
-	assert_int_equal(fixed.status, TRAIN_OK);
+	assert_int_equal(fixed.outcome.status, OUTCOME_OK);
 	s.workload.train.plan.tp = s.workload.train.plan.pp = s.workload.train.plan.vpp = s.workload.train.plan.micro_batch = PLAN_AUTO;
 	s.workload.train.plan.zero = s.workload.train.plan.recompute = s.workload.train.plan.schedule = PLAN_AUTO;
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &best);
-	assert_int_equal(best.status, TRAIN_OK);
+	assert_int_equal(best.outcome.status, OUTCOME_OK);
 	assert_true(best.searched);
 	assert_true(best.plans_tried > 10);
 	assert_true(best.step_time_s <= fixed.step_time_s * (1 + 1e-12));
@@ -186,7 +186,7 @@ static void test_auto_search_matches_exhaustive(void **state)
 	     " \"micro_batch\": \"auto\", \"schedule\": \"1f1b\", \"recompute\": \"auto\", \"sequence_parallel\": true}}",
 	     "{\"preset\": \"dgx-a100\", \"nodes\": 2}", &s);
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &best);
-	assert_int_equal(best.status, TRAIN_OK);
+	assert_int_equal(best.outcome.status, OUTCOME_OK);
 
 	/* the search's space here: tp and pp every divisor of the node and of
 	 * the 16 GPUs, ZeRO 0-3, micro-batches up to 32 that divide a
@@ -212,7 +212,7 @@ static void test_auto_search_matches_exhaustive(void **state)
 		if (!parallel_fill(&s.workload.train, &s.candidates[0], &t, &p, why, sizeof why))
 			continue;
 		step_simulate(&s.workload.train, &s.candidates[0], &p, &cur, NULL);
-		if (cur.status != TRAIN_OK)
+		if (cur.outcome.status != OUTCOME_OK)
 			continue;
 		fitting++;
 		if (fastest == 0 || cur.step_time_s < fastest)
@@ -249,8 +249,8 @@ static void test_full_mode_agrees(void **state)
 			train_evaluate(&s.workload.train, &s.candidates[0], NULL, &rep);
 			s.workload.train.mode = TRAIN_FULL;
 			train_evaluate(&s.workload.train, &s.candidates[0], NULL, &full);
-			assert_int_equal(rep.status, TRAIN_OK);
-			assert_int_equal(full.status, TRAIN_OK);
+			assert_int_equal(rep.outcome.status, OUTCOME_OK);
+			assert_int_equal(full.outcome.status, OUTCOME_OK);
 			if (fabs(full.step_time_s - rep.step_time_s) > 0.05 * rep.step_time_s)
 				print_error("plan %zu cluster %zu: full %g s, representative %g s\n", i, k,
 					    full.step_time_s, rep.step_time_s);
@@ -281,8 +281,8 @@ static void test_qlora_slower_by_dequantization(void **state)
 	load(text, "{\"preset\": \"dgx-h100\"}", &qlora);
 	train_evaluate(&lora.workload.train, &lora.candidates[0], NULL, &rl);
 	train_evaluate(&qlora.workload.train, &qlora.candidates[0], NULL, &rq);
-	assert_int_equal(rl.status, TRAIN_OK);
-	assert_int_equal(rq.status, TRAIN_OK);
+	assert_int_equal(rl.outcome.status, OUTCOME_OK);
+	assert_int_equal(rq.outcome.status, OUTCOME_OK);
 
 	const struct model_spec *m = &qlora.workload.model.arch;
 	const struct gpu_spec *g = &qlora.candidates[0].gpu;

@@ -52,7 +52,7 @@ static void test_collective_metrics(void **state)
 	struct nccl_point p;
 	assert_int_equal(scenario_of_text(collective_text, &s, &err), 0);
 	nccl_tests_point(&s.candidates[0], &s.workload.collective, s.workload.collective.bytes[0], &p);
-	assert_true(p.ok);
+	assert_int_equal(p.outcome.status, OUTCOME_OK);
 	assert_close(predict(&s, "busbw_GBps"), p.busbw_bytes_per_s / 1e9, 1e-12);
 	assert_close(predict(&s, "algbw_GBps"), p.algbw_bytes_per_s / 1e9, 1e-12);
 	assert_close(predict(&s, "time_us"), p.time_s * 1e6, 1e-12);
@@ -78,7 +78,7 @@ static void test_training_metrics(void **state)
 	struct train_result r;
 	assert_int_equal(scenario_of_text(training_text, &s, &err), 0);
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-	assert_int_equal(r.status, TRAIN_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	assert_close(predict(&s, "step_time_s"), r.step_time_s, 1e-12);
 	assert_close(predict(&s, "tflops_per_gpu"), r.tflops_per_gpu, 1e-12);
 	assert_close(predict(&s, "mfu"), r.mfu, 1e-12);
@@ -108,7 +108,7 @@ static void test_serving_metrics(void **state)
 	const struct workload_spec *w = &s.workload;
 	serve_run(&w->serving, &w->model, &s.candidates[0], s.seed, 0,
 		  &r);
-	assert_int_equal(r.status, SERVE_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	assert_int_equal(r.m.requests_done, 64);
 	assert_close(predict(&s, "output_tok_s"), r.m.output_tok_s, 1e-12);
 	assert_close(predict(&s, "output_tok_s") * r.m.span_s, 64.0 * 64, 1e-9);

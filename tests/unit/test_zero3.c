@@ -45,7 +45,7 @@ static void test_zero3_closed_form(void **state)
 	load(3, &s);
 	const struct model_spec *m = &s.workload.model.arch;
 	train_evaluate(&s.workload.train, &s.candidates[0], NULL, &r);
-	assert_int_equal(r.status, TRAIN_OK);
+	assert_int_equal(r.outcome.status, OUTCOME_OK);
 	assert_int_equal(r.plan.microbatches, 4);
 	assert_int_equal(layer_ctx_init(&x, &s.workload.train, &s.candidates[0], &r.plan, &err), 0);
 	layer_cost(&x, false, &lt);

@@ -1,0 +1,28 @@
+/*
+ * eval_kind: each workload kind's evaluator, the entries of evaluate.c's
+ * table, and the two steps of evaluate.c they share. Private to
+ * models/eval: commands call evaluate() (evaluate.h).
+ *
+ * An evaluator runs its kind's model (train/, serve/, fleet/, comm/) on the
+ * job's cluster and fills the result's outcome and its kind's detail; the
+ * physics stays in those folders, the evaluator only joins it to the row.
+ */
+#ifndef CLUSTERSIM_MODELS_EVAL_EVAL_KIND_H
+#define CLUSTERSIM_MODELS_EVAL_EVAL_KIND_H
+
+#include "models/eval/job.h"
+#include "models/eval/result.h"
+
+void eval_train(const struct job *j, struct result *out);      /* eval_train.c: training, finetune */
+void eval_serve(const struct job *j, struct result *out);      /* eval_serve.c: inference */
+void eval_fleet(const struct job *j, struct result *out);      /* eval_fleet.c */
+void eval_collective(const struct job *j, struct result *out); /* eval_collective.c */
+
+/* evaluate.c: mark out unsupported for each thing the job asks for that is
+ * read but not modelled; true when one of them voids the run's figures. */
+bool evaluate_unmodelled(const struct job *j, struct result *out);
+
+/* evaluate.c: note in out's reason that the candidate has no price. */
+void evaluate_note_no_price(const struct job *j, struct result *out);
+
+#endif
