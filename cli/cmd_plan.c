@@ -345,8 +345,8 @@ static void print_not_ok(const struct plan_outcome *o)
 		const struct plan_point *pt = &o->points[i];
 		if (pt->fate != PLAN_EVALUATED)
 			continue;
-		if (pt->result.outcome != OUTCOME_OK)
-			by[pt->result.outcome]++, n++;
+		if (pt->result.outcome.status != OUTCOME_OK)
+			by[pt->result.outcome.status]++, n++;
 		else if (pt->result.kind == RESULT_INFERENCE && !pt->result.serve.slo_met)
 			slo++, n++;
 	}

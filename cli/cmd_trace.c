@@ -81,9 +81,9 @@ static int trace_exec(struct cli_call *call, struct cs_error *err)
 			goto out;
 		}
 		/* an unsupported whole run still has its step */
-		if (res.outcome != OUTCOME_OK && res.outcome != OUTCOME_UNSUPPORTED) {
+		if (res.outcome.status != OUTCOME_OK && res.outcome.status != OUTCOME_UNSUPPORTED) {
 			status = cli_usage_error(err, "trace", "candidate '%s' cannot run: %s: %s", s->candidates[ci].name,
-						 outcome_names[res.outcome], res.reason);
+						 outcome_names[res.outcome.status], res.outcome.reason);
 			goto out;
 		}
 		placement_init(&pl, r->plan.tp, r->plan.cp, r->plan.pp, r->plan.dp, r->plan.order, err);

@@ -26,11 +26,11 @@ int runner_run(const struct scenario *s, const struct runner_options *o, rowset 
 		evaluate(&jobs[i], &r);
 		results_row(rs, &jobs[i], &r);
 		if (jobs[i].fleet_series != NULL) {
-			if (r.outcome == OUTCOME_OK)
+			if (r.outcome.status == OUTCOME_OK)
 				results_fleet_series_rows(o->fleet_series, &jobs[i], &series);
 			fleet_series_release(&series);
 		}
-		if (o->ok_rows != NULL && r.outcome == OUTCOME_OK)
+		if (o->ok_rows != NULL && r.outcome.status == OUTCOME_OK)
 			(*o->ok_rows)++;
 	}
 	free(jobs);

@@ -247,8 +247,8 @@ void results_head_row(rowset *rs, const char *scenario, const char *candidate, u
 /* The six leading columns every result row has. */
 static void row_head(rowset *rs, const struct job *j, const struct result *r)
 {
-	results_head_row(rs, j->scenario, j->cluster->name, j->row_id, j->seed, outcome_names[r->outcome],
-			 r->reason);
+	results_head_row(rs, j->scenario, j->cluster->name, j->row_id, j->seed, outcome_names[r->outcome.status],
+			 r->outcome.reason);
 }
 
 static const char *const shape_columns[] = {
@@ -270,7 +270,7 @@ static void shape_row(rowset *rs, const struct job *j, const struct result *r)
 	rowset_text(rs, "scale_up", c->scale_up.id.name);
 	rowset_text(rs, "nic", c->has_nic ? c->nic.id.name : "");
 	rowset_int(rs, "nics_per_node", c->has_nic ? c->nics_per_node : 0);
-	rowset_text(rs, "precision", precision_names[j->workload->train.precision]);
+	rowset_text(rs, "precision", precision_names[j->workload->model.precision]);
 	rowset_real(rs, "peak_pflops", f->peak_flops / 1e15);
 	rowset_real(rs, "hbm_total_gb", f->memory_bytes / 1e9);
 	rowset_real(rs, "scale_up_GBps_per_gpu", f->scale_up_bytes_per_s_per_gpu / 1e9);
@@ -296,7 +296,7 @@ static void collective_row(rowset *rs, const struct job *j, const struct result 
 	rowset_text(rs, "algorithm", p->algorithm);
 	rowset_int(rs, "gpus", p->gpus);
 	rowset_int(rs, "bytes", (int64_t)p->bytes);
-	if (r->outcome == OUTCOME_OK) {
+	if (r->outcome.status == OUTCOME_OK) {
 		rowset_real(rs, "time_us", p->time_s * 1e6);
 		rowset_real(rs, "algbw_GBps", p->algbw_bytes_per_s / 1e9);
 		rowset_real(rs, "busbw_GBps", p->busbw_bytes_per_s / 1e9);
@@ -448,7 +448,7 @@ static void training_row(rowset *rs, const struct job *j, const struct result *r
 	rowset_int(rs, "nodes", c->nodes);
 	rowset_int(rs, "gpus_per_node", c->gpus_per_node);
 	rowset_int(rs, "gpus", r->cluster.gpus);
-	rowset_text(rs, "precision", precision_names[j->workload->train.precision]);
+	rowset_text(rs, "precision", precision_names[j->workload->model.precision]);
 	rowset_real(rs, "gpu_memory_gib", c->gpu.memory_gib);
 	if (r->cluster.priced)
 		rowset_real(rs, "usd_per_hour", r->cluster.usd_per_hour);
@@ -459,7 +459,7 @@ static void training_row(rowset *rs, const struct job *j, const struct result *r
 	train_plan_numerics(&j->workload->train, &r->train.plan, numerics, sizeof numerics);
 	rowset_text(rs, "numerics", numerics);
 	/* an unsupported job's step is still what the step model says */
-	if (r->outcome != OUTCOME_OK && r->outcome != OUTCOME_UNSUPPORTED)
+	if (r->outcome.status != OUTCOME_OK && r->outcome.status != OUTCOME_UNSUPPORTED)
 		return;
 	step_cells(rs, &r->train);
 	if (r->has_run) {
@@ -546,8 +546,8 @@ static void inference_row(rowset *rs, const struct job *j, const struct result *
 	row_head(rs, j, r);
 	rowset_text(rs, "gpu", j->cluster->gpu.id.name);
 	rowset_int(rs, "gpus", r->cluster.gpus);
-	rowset_text(rs, "precision", precision_names[j->workload->train.precision]);
-	if (r->outcome == OUTCOME_UNSUPPORTED) {
+	rowset_text(rs, "precision", precision_names[j->workload->model.precision]);
+	if (r->outcome.status == OUTCOME_UNSUPPORTED) {
 		/* nothing was simulated: what the candidate costs, nothing more */
 		if (r->cluster.priced)
 			rowset_real(rs, "usd_per_hour", r->cluster.usd_per_hour);
@@ -555,7 +555,7 @@ static void inference_row(rowset *rs, const struct job *j, const struct result *
 	}
 	if (s->tp > 0)
 		serve_layout_cells(rs, s);
-	if (r->outcome != OUTCOME_OK)
+	if (r->outcome.status != OUTCOME_OK)
 		return;
 	serve_metric_cells(rs, &j->workload->serving, s);
 	if (d->instances > 0)
@@ -672,9 +672,9 @@ static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 		rowset_real(rs, "objective_wait_p90_h", spec->objective_wait_p90_h);
 	if (r->cluster.priced)
 		rowset_real(rs, "usd_per_gpu_hour", c->price.usd_per_gpu_hour);
-	if (r->outcome == OUTCOME_OK)
+	if (r->outcome.status == OUTCOME_OK)
 		fleet_totals_cells(rs, j, r);
-	else if (r->outcome == OUTCOME_INVALID)
+	else if (r->outcome.status == OUTCOME_INVALID)
 		fleet_sizing_cells(rs, j, f);
 	/* a team's row follows whatever the status, so a fleet always gives
 	 * 1 + teams rows (jobs_rows_per_job) */
@@ -685,12 +685,12 @@ static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 		rowset_int(rs, "gpus_per_node", c->gpus_per_node);
 		rowset_int(rs, "gpus", r->cluster.gpus);
 		rowset_text(rs, "team", spec->team_names[t]);
-		if (r->outcome == OUTCOME_OK && t < m->n_teams)
+		if (r->outcome.status == OUTCOME_OK && t < m->n_teams)
 			fleet_group_cells(rs, j, f, &m->teams[t], !spec->objective_exempt_team[t]);
 	}
 	/* and a class's row, whatever the status: 1 + teams + classes rows */
 	for (int k = 0; k < spec->n_classes; k++) {
-		bool have = r->outcome == OUTCOME_OK && k < m->n_classes;
+		bool have = r->outcome.status == OUTCOME_OK && k < m->n_classes;
 		row_head(rs, j, r);
 		rowset_text(rs, "gpu", c->gpu.id.name);
 		rowset_int(rs, "nodes", c->nodes);
