@@ -193,28 +193,19 @@ static double weight_of(const struct plan_problem *p, long gpus)
 	return p->workload->kind == WORKLOAD_INFERENCE ? 1 : plan_work_weight(gpus);
 }
 
-/* Pass 1: resolve each shape, bound it; pass 2: evaluate in order. */
-static void search_once(const struct plan_problem *p, const struct objective_spec *obj, struct plan_outcome *out,
-			struct search_run *run)
+/* Pass 1: resolve each shape and rule out the unresolved, the unpriced and
+ * those whose memory cannot hold the model; the rest go into ord, in
+ * evaluation order. False when the caller says stop. */
+static bool resolve_shapes(const struct plan_problem *p, struct plan_outcome *out, struct search_run *run,
+			   struct cluster_spec *c, struct order *ord, size_t *n_ord_out)
 {
-	struct cluster_spec *c = xmalloc(sizeof *c);
-	struct order *ord = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *ord);
 	size_t n_ord = 0;
-	size_t *feasible = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *feasible);
-	size_t n_feasible = 0;
-	bool bounded = is_training(p->workload);
-
-	memset(out, 0, sizeof *out);
-	out->points = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *out->points);
-	out->n = p->n_shapes;
-	out->cheapest = out->fastest = out->fastest_strict = -1;
-	run->pr.total = p->n_shapes;
 	for (size_t i = 0; i < p->n_shapes; i++) {
 		struct plan_point *pt = &out->points[i];
 		if (i % 1024 == 1023) {
 			run->pr.decided = i - n_ord;  /* resolving the space is quick: its progress is the ruled out */
 			if (!report(p, run))
-				goto out;
+				return false;
 		}
 		pt->beaten_by = -1;
 		pt->preemptions_per_instance_h = -1;
@@ -251,7 +242,17 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		ord[n_ord++] = (struct order){ .i = i, .cost = pt->cost_lb_usd, .time = pt->time_lb_s };
 	}
 	qsort(ord, n_ord, sizeof *ord, compare_order);
+	*n_ord_out = n_ord;
+	return true;
+}
 
+/* The bounds on the work, before evaluating anything (see the comment
+ * inside); false, with run->stop and run->reason set, when a bound stops
+ * the search or the caller says stop. */
+static bool work_within_bounds(const struct plan_problem *p, const struct objective_spec *obj,
+			       const struct plan_outcome *out, struct search_run *run, const struct order *ord,
+			       size_t n_ord, bool bounded)
+{
 	/* the bounds on the work, before evaluating anything: the shapes the
 	 * deadline and the budget leave, and the largest of them */
 	size_t left = 0, largest = 0;
@@ -272,16 +273,67 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		text_setf(run->reason, sizeof run->reason, "%zu of the %zu shapes are left to evaluate once the catalog, "
 			 "the prices, memory, the deadline and the budget have ruled the others out, more than the %zu "
 			 "one search may evaluate; %s", left, p->n_shapes, shapes_max(p), narrow);
-		goto out;
+		return false;
 	}
 	if (left > 0 && out->points[largest].gpus > shape_gpus_max(p)) {
 		run->stop = PLAN_STOP_SHAPE_GPUS;
 		text_setf(run->reason, sizeof run->reason, "shape '%s' has %ld GPUs, more than the %ld a shape may have to be "
 			 "evaluated (a plan search's time grows faster than its GPUs); %s", out->points[largest].name,
 			 out->points[largest].gpus, shape_gpus_max(p), narrow);
-		goto out;
+		return false;
 	}
 	if (!report(p, run))
+		return false;
+	return true;
+}
+
+/* Mark the fronts (P50, P90) among the feasible points. */
+static void mark_fronts(struct plan_outcome *out, const size_t *feasible, size_t n_feasible)
+{
+	/* the fronts among the feasible points */
+	for (size_t a = 0; a < n_feasible; a++) {
+		struct plan_point *pa = &out->points[feasible[a]];
+		bool d50 = false, d90 = false;
+		for (size_t b = 0; b < n_feasible && !(d50 && d90); b++) {
+			const struct plan_point *pb = &out->points[feasible[b]];
+			bool dup = b < a && same_deployment(pb, pa);
+			bool b50 = dup || dominates(plan_point_t50(pb), plan_point_c50(pb), plan_point_t50(pa), plan_point_c50(pa));
+			if (b50 && !d50) {
+				pa->beaten_by = (long)feasible[b];
+				pa->same_deployment = dup;
+			}
+			d50 = d50 || b50;
+			d90 = d90 || dup || dominates(plan_point_t90(pb), plan_point_c90(pb), plan_point_t90(pa), plan_point_c90(pa));
+		}
+		if (!d50 || !d90) {
+			pa->beaten_by = -1;
+			pa->same_deployment = false;
+		}
+		pa->front_p50 = !d50;
+		pa->front_p90 = !d90;
+	}
+}
+
+/* Pass 1: resolve each shape, bound it; pass 2: evaluate in order. */
+static void search_once(const struct plan_problem *p, const struct objective_spec *obj, struct plan_outcome *out,
+			struct search_run *run)
+{
+	struct cluster_spec *c = xmalloc(sizeof *c);
+	struct order *ord = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *ord);
+	size_t n_ord = 0;
+	size_t *feasible = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *feasible);
+	size_t n_feasible = 0;
+	bool bounded = is_training(p->workload);
+
+	memset(out, 0, sizeof *out);
+	out->points = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *out->points);
+	out->n = p->n_shapes;
+	out->cheapest = out->fastest = out->fastest_strict = -1;
+	run->pr.total = p->n_shapes;
+	if (!resolve_shapes(p, out, run, c, ord, &n_ord))
+		goto out;
+
+	if (!work_within_bounds(p, obj, out, run, ord, n_ord, bounded))
 		goto out;
 
 	for (size_t k = 0; k < n_ord; k++) {
@@ -352,28 +404,7 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 	for (size_t i = 0; i < out->n; i++)
 		out->fate_count[out->points[i].fate]++;
 
-	/* the fronts among the feasible points */
-	for (size_t a = 0; a < n_feasible; a++) {
-		struct plan_point *pa = &out->points[feasible[a]];
-		bool d50 = false, d90 = false;
-		for (size_t b = 0; b < n_feasible && !(d50 && d90); b++) {
-			const struct plan_point *pb = &out->points[feasible[b]];
-			bool dup = b < a && same_deployment(pb, pa);
-			bool b50 = dup || dominates(plan_point_t50(pb), plan_point_c50(pb), plan_point_t50(pa), plan_point_c50(pa));
-			if (b50 && !d50) {
-				pa->beaten_by = (long)feasible[b];
-				pa->same_deployment = dup;
-			}
-			d50 = d50 || b50;
-			d90 = d90 || dup || dominates(plan_point_t90(pb), plan_point_c90(pb), plan_point_t90(pa), plan_point_c90(pa));
-		}
-		if (!d50 || !d90) {
-			pa->beaten_by = -1;
-			pa->same_deployment = false;
-		}
-		pa->front_p50 = !d50;
-		pa->front_p90 = !d90;
-	}
+	mark_fronts(out, feasible, n_feasible);
 	report(p, run);
 out:
 	free(ord);
