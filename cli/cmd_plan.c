@@ -13,6 +13,8 @@
 #include "cli/plan_disagg_out.h"
 #include "models/eval/evaluate.h"
 #include "models/plan/plan.h"
+#include "models/plan/plan_mix.h"
+#include "models/plan/plan_spot.h"
 #include "models/scenario/space.h"
 #include "output/results.h"
 #include "util/xalloc.h"

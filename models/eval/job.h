@@ -25,7 +25,7 @@ extern const char *const workload_kind_names[];
 struct workload_spec {
 	enum workload_kind kind;
 	bool has_model;                 /* model.arch was read (every kind but collective and fleet) */
-	struct workload_model model;    /* what every kind runs; train.model points here
+	struct workload_model model;    /* what every kind runs; model.arch points here
 					 * (workload_bind) */
 	struct train_spec train;        /* training, finetune: the step */
 	struct run_spec run;            /* training, finetune: the whole run */
@@ -39,7 +39,7 @@ struct workload_spec {
 };
 
 /* Point w's kind specs at its model: after reading w and after copying a
- * workload_spec (a copy's train.model still points at the original's). */
+ * workload_spec (a copy's model.arch still points at the original's). */
 static inline void workload_bind(struct workload_spec *w)
 {
 	w->train.model = &w->model;

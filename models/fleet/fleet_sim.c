@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "models/fleet/fleet_load.h"
+#include "models/fleet/fleet_metrics.h"
 #include "models/fleet/fleet_place.h"
+#include "models/fleet/fleet_sched.h"
 #include "models/run/failure.h"
 #include "sim/engine.h"
 #include "sim/rng.h"
-#include "sim/stats.h"
 #include "sim/time.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -35,494 +36,6 @@ double fleet_sim_cap_s(double window_end_s)
 {
 	double cap = window_end_s + fmax(FLEET_CAP_WINDOWS * window_end_s, FLEET_CAP_MIN_S);
 	return cap < SIM_TIME_MAX_S ? cap : SIM_TIME_MAX_S;
-}
-
-enum jstate { J_FUTURE, J_WAITING, J_RUNNING, J_DONE };
-
-struct sjob {
-	struct fleet_job j;
-	enum jstate state;
-	bool counted;                /* submitted at or after the warm-up */
-	bool restarting;             /* its next start pays restart_s */
-	int level;                   /* queue level (priority policy: by priority) */
-	int prank;                   /* rank of its priority among the jobs', 0 = highest */
-	int prev, next;              /* waiting list links */
-	int qfront;                  /* SJF: 0 = requeued after a stop (goes first), 1 = new */
-	size_t heap_pos;
-	uint64_t qseq;
-	double saved_s;              /* work done up to its last checkpoint */
-	double seg_start_s, seg_restart_s, est_end_s;
-	queue_id finish_ev;
-	size_t alloc_off;
-	struct fleet_alloc alloc;
-	/* what the record reports */
-	double first_start_s, end_s, lost_s, reservation_s;
-	/* the engine's clock at its first start and at its end: waits and
-	 * completion times are taken in whole nanoseconds, so a job that starts
-	 * at its submission waits exactly 0 */
-	int64_t first_start_ns, end_ns;
-	int gpus_placed, nodes_spanned, leaves_spanned, domains_spanned;
-	long preemptions, failures;
-};
-
-struct wcount {
-	int gpus;
-	long n;
-};
-
-struct unit {
-	double at_s;
-	int node, group;             /* group 0: a GPU, 1: a node */
-};
-
-struct sim {
-	const struct fleet_sim_config *cfg;
-	const struct fleet_spec *sp;
-	engine *e;
-	struct engine_handler on_submit, on_finish, on_fail, on_repair, on_pass;
-	struct fleet_place place, scratch;
-	long total_gpus;
-
-	struct sjob *jobs;
-	size_t n_jobs, next_submit, done;
-	int *alloc_nodes;
-
-	/* the queue: FIFO lists per level, or a heap (SJF) */
-	int n_levels;
-	int *head, *tail;
-	int *heap;
-	size_t heap_n;
-	uint64_t qseq;
-	long waiting;
-	long team_waiting[FLEET_TEAMS_MAX];
-	long team_held_gpus[FLEET_TEAMS_MAX];
-	struct wcount *wc;           /* waiting jobs by GPU count, ascending */
-	int n_wc;
-
-	/* running jobs sorted by (estimated end, index) */
-	int *run;
-	size_t n_run;
-	int n_prio;
-	long *run_by_prank;          /* running jobs per priority rank */
-
-	/* nodes */
-	unsigned char *up;
-	double *repair_at_s;
-	double repair_s;
-	bool fail_on;
-	struct failure_rates fr;
-	gsl_rng *fail_rng;
-	struct unit *units;
-	size_t n_units;
-
-	bool pass_pending;
-	/* backfill: the head's reservation, kept while nothing but finishes,
-	 * submissions and reservation-respecting starts happened */
-	uint64_t gen, res_gen;
-	int res_head, res_n;
-	double res_shadow_s;
-	int *res_nodes;
-	double w0_s, w1_s;           /* the window */
-
-	/* sums over the window, GPU-seconds */
-	double alloc_gpu_s, busy_gpu_s, team_gpu_s[FLEET_TEAMS_MAX], class_gpu_s[FLEET_CLASSES_MAX];
-	double frag_area, frag_level, frag_t_s;
-	long preemptions, failures;
-
-	uint64_t handled;            /* events run (FLEET_SIM_MAX_EVENTS) */
-	bool too_long;
-
-	/* the series: jobs waiting integrated since queue_t_s */
-	double queue_t_s;
-
-	/* scratch for passes */
-	int *tmp;
-	struct rel *rel;             /* reservation: nodes coming back */
-
-	int n_teams;
-	char teams[FLEET_TEAMS_MAX][FLEET_NAME_MAX];
-};
-
-#define SIM_OF(h, member) ((struct sim *)((char *)(h) - offsetof(struct sim, member)))
-
-static double now_s(const struct sim *s)
-{
-	return (double)engine_now(s->e) * 1e-9;
-}
-
-/* A time in seconds on the engine's clock: rounded to a nanosecond and
- * saturated at its end (SIM_TIME_MAX, 292 years), never wrapped. */
-static int64_t ns_of(double t_s)
-{
-	return sim_time_round_s(t_s);
-}
-
-static int nodes_of(const struct sim *s, int gpus)
-{
-	return gpus < s->place.gpn ? 1 : gpus / s->place.gpn;
-}
-
-/* Seconds of [a, b] inside the window. */
-static double clip(const struct sim *s, double a, double b)
-{
-	double lo = a > s->w0_s ? a : s->w0_s, hi = b < s->w1_s ? b : s->w1_s;
-	return hi > lo ? hi - lo : 0;
-}
-
-/* Add `level` over [a, b] to the series v's buckets (each bucket holds the
- * mean of its level over the bucket). */
-static void series_add(const struct fleet_sim_config *cfg, double *v, double a, double b, double level)
-{
-	if (v == NULL || !(cfg->series_step_h > 0) || level == 0 || !(b > a))
-		return;
-	double step = cfg->series_step_h * 3600;
-	for (size_t k = (size_t)(a / step); k < cfg->n_series && (double)k * step < b; k++) {
-		double lo = fmax(a, (double)k * step), hi = fmin(b, (double)(k + 1) * step);
-		if (hi > lo)
-			v[k] += level * (hi - lo) / step;
-	}
-}
-
-/* The waiting jobs since the last change of their number, up to now. */
-static void queue_advance_to(struct sim *s, double t)
-{
-	series_add(s->cfg, s->cfg->queued_series, s->queue_t_s, t, (double)s->waiting);
-	s->queue_t_s = t;
-}
-
-static void queue_advance(struct sim *s)
-{
-	queue_advance_to(s, now_s(s));
-}
-
-/* Count an event; at FLEET_SIM_MAX_EVENTS the run stops (the handler
- * finishes, nothing after it runs) and fleet_sim_run fails with the count. */
-static void tick(struct sim *s)
-{
-	if (++s->handled == FLEET_SIM_MAX_EVENTS) {
-		s->too_long = true;
-		engine_stop(s->e);
-	}
-}
-
-static void request_pass(struct sim *s)
-{
-	if (!s->pass_pending) {
-		s->pass_pending = true;
-		engine_at(s->e, engine_now(s->e), ENGINE_CLASS_DECIDE, &s->on_pass, 0);
-	}
-}
-
-/* ---- waiting jobs by GPU count (the smallest is what fragmentation asks about) ---- */
-
-static void wc_add(struct sim *s, int gpus, long d)
-{
-	int i = 0;
-	while (i < s->n_wc && s->wc[i].gpus < gpus)
-		i++;
-	if (i == s->n_wc || s->wc[i].gpus != gpus) {
-		assert(d > 0);
-		s->wc = xreallocarray(s->wc, (size_t)s->n_wc + 1, sizeof *s->wc);
-		memmove(&s->wc[i + 1], &s->wc[i], (size_t)(s->n_wc - i) * sizeof *s->wc);
-		s->wc[i] = (struct wcount){ gpus, 0 };
-		s->n_wc++;
-	}
-	s->wc[i].n += d;
-	assert(s->wc[i].n >= 0);
-}
-
-static int wc_min(const struct sim *s)
-{
-	for (int i = 0; i < s->n_wc; i++)
-		if (s->wc[i].n > 0)
-			return s->wc[i].gpus;
-	return 0;
-}
-
-/* ---- the queue ---- */
-
-static bool sjf(const struct sim *s)
-{
-	return s->sp->policy == FLEET_SJF;
-}
-
-static bool heap_less(const struct sim *s, int a, int b)
-{
-	const struct sjob *x = &s->jobs[a], *y = &s->jobs[b];
-	if (x->qfront != y->qfront)
-		return x->qfront < y->qfront;
-	if (x->j.estimate_s != y->j.estimate_s)
-		return x->j.estimate_s < y->j.estimate_s;
-	return x->qseq < y->qseq;
-}
-
-static void heap_set(struct sim *s, size_t k, int i)
-{
-	s->heap[k] = i;
-	s->jobs[i].heap_pos = k;
-}
-
-static void heap_up(struct sim *s, size_t k)
-{
-	int i = s->heap[k];
-	while (k > 0) {
-		size_t p = (k - 1) / 2;
-		if (!heap_less(s, i, s->heap[p]))
-			break;
-		heap_set(s, k, s->heap[p]);
-		k = p;
-	}
-	heap_set(s, k, i);
-}
-
-static void heap_down(struct sim *s, size_t k)
-{
-	int i = s->heap[k];
-	size_t n = s->heap_n;
-	for (;;) {
-		size_t l = 2 * k + 1, m = k;
-		int best = i;
-		if (l < n && heap_less(s, s->heap[l], best)) {
-			m = l;
-			best = s->heap[l];
-		}
-		if (l + 1 < n && heap_less(s, s->heap[l + 1], best))
-			m = l + 1;
-		if (m == k)
-			break;
-		heap_set(s, k, s->heap[m]);
-		k = m;
-	}
-	heap_set(s, k, i);
-}
-
-static void heap_push(struct sim *s, int i)
-{
-	s->heap[s->heap_n] = i;
-	heap_up(s, s->heap_n++);
-}
-
-static void heap_remove(struct sim *s, int i)
-{
-	size_t k = s->jobs[i].heap_pos;
-	assert(k < s->heap_n && s->heap[k] == i);
-	int last = s->heap[--s->heap_n];
-	if (k == s->heap_n)
-		return;
-	heap_set(s, k, last);
-	heap_up(s, k);
-	heap_down(s, s->jobs[last].heap_pos);
-}
-
-/* Into the queue: at the back of its level, or (requeued after a
- * preemption or failure) at the front. */
-static void enqueue(struct sim *s, int i, bool front)
-{
-	struct sjob *jb = &s->jobs[i];
-	queue_advance(s);
-	jb->state = J_WAITING;
-	s->waiting++;
-	s->team_waiting[jb->j.team]++;
-	wc_add(s, jb->j.gpus, 1);
-	if (sjf(s)) {
-		jb->qfront = front ? 0 : 1;
-		jb->qseq = s->qseq++;
-		heap_push(s, i);
-		return;
-	}
-	int l = jb->level;
-	if (front) {
-		jb->prev = -1;
-		jb->next = s->head[l];
-		if (s->head[l] >= 0)
-			s->jobs[s->head[l]].prev = i;
-		else
-			s->tail[l] = i;
-		s->head[l] = i;
-	} else {
-		jb->next = -1;
-		jb->prev = s->tail[l];
-		if (s->tail[l] >= 0)
-			s->jobs[s->tail[l]].next = i;
-		else
-			s->head[l] = i;
-		s->tail[l] = i;
-	}
-}
-
-static void dequeue(struct sim *s, int i)
-{
-	struct sjob *jb = &s->jobs[i];
-	assert(jb->state == J_WAITING);
-	queue_advance(s);
-	s->waiting--;
-	s->team_waiting[jb->j.team]--;
-	wc_add(s, jb->j.gpus, -1);
-	if (sjf(s)) {
-		heap_remove(s, i);
-		return;
-	}
-	int l = jb->level;
-	if (jb->prev >= 0)
-		s->jobs[jb->prev].next = jb->next;
-	else
-		s->head[l] = jb->next;
-	if (jb->next >= 0)
-		s->jobs[jb->next].prev = jb->prev;
-	else
-		s->tail[l] = jb->prev;
-	jb->prev = jb->next = -1;
-}
-
-/* ---- running jobs, by estimated end ---- */
-
-static bool run_before(const struct sim *s, int a, int b)
-{
-	double x = s->jobs[a].est_end_s, y = s->jobs[b].est_end_s;
-	return x < y || (x == y && a < b);
-}
-
-static size_t run_find(const struct sim *s, int i)
-{
-	size_t lo = 0, hi = s->n_run;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (run_before(s, s->run[mid], i))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static void run_insert(struct sim *s, int i)
-{
-	size_t k = run_find(s, i);
-	memmove(&s->run[k + 1], &s->run[k], (s->n_run - k) * sizeof *s->run);
-	s->run[k] = i;
-	s->n_run++;
-}
-
-static void run_remove(struct sim *s, int i)
-{
-	size_t k = run_find(s, i);
-	assert(k < s->n_run && s->run[k] == i);
-	memmove(&s->run[k], &s->run[k + 1], (s->n_run - k - 1) * sizeof *s->run);
-	s->n_run--;
-}
-
-/* ---- starting, finishing, stopping jobs ---- */
-
-static double remaining_est_s(const struct sjob *jb)
-{
-	double r = jb->j.estimate_s - jb->saved_s;
-	return (jb->restarting ? jb->j.restart_s : 0) + (r > 0 ? r : 0);
-}
-
-static void start(struct sim *s, int i)
-{
-	struct sjob *jb = &s->jobs[i];
-	double t = now_s(s);
-	int *nodes = s->alloc_nodes + jb->alloc_off;
-	dequeue(s, i);
-	fleet_place_take(&s->place, jb->j.gpus, nodes, &jb->alloc);
-	/* gang: every GPU it asked for, at once */
-	assert(jb->alloc.n * jb->alloc.gpus_each == jb->j.gpus);
-	int placed = jb->alloc.n * jb->alloc.gpus_each;
-	if (jb->gpus_placed < 0 || placed < jb->gpus_placed)
-		jb->gpus_placed = placed;
-	if (s->cfg->records != NULL && (size_t)i < s->cfg->n_records) {
-		jb->nodes_spanned = jb->alloc.n;
-		jb->leaves_spanned = fleet_place_leaves(&s->place, nodes, jb->alloc.n);
-		jb->domains_spanned = fleet_place_domains(&s->place, nodes, jb->alloc.n);
-	}
-	jb->state = J_RUNNING;
-	jb->seg_start_s = t;
-	jb->seg_restart_s = jb->restarting ? jb->j.restart_s : 0;
-	jb->est_end_s = t + remaining_est_s(jb);
-	jb->restarting = false;
-	if (jb->first_start_s < 0) {
-		jb->first_start_s = t;
-		jb->first_start_ns = engine_now(s->e);
-	}
-	double left = jb->j.duration_s - jb->saved_s;
-	jb->finish_ev = engine_at(s->e, sim_time_add(engine_now(s->e), ns_of(jb->seg_restart_s + (left > 0 ? left : 0))),
-				  ENGINE_CLASS_WORK, &s->on_finish, (uint64_t)i);
-	s->team_held_gpus[jb->j.team] += jb->j.gpus;
-	s->run_by_prank[jb->prank]++;
-	run_insert(s, i);
-}
-
-/* The running job i's run [seg_start, t] ends, `lost_s` of its work at the
- * end thrown away: its GPUs go back and the window's sums grow. */
-static void stop(struct sim *s, int i, double t, double lost_s)
-{
-	struct sjob *jb = &s->jobs[i];
-	double g = jb->j.gpus, a = jb->seg_start_s;
-	double held = clip(s, a, t);
-	double restart = clip(s, a, fmin(t, a + jb->seg_restart_s));
-	double lost = clip(s, t - lost_s, t);
-	s->alloc_gpu_s += g * held;
-	s->busy_gpu_s += g * (held - restart - lost);
-	s->team_gpu_s[jb->j.team] += g * held;
-	if (jb->j.cls >= 0 && jb->j.cls < FLEET_CLASSES_MAX)
-		s->class_gpu_s[jb->j.cls] += g * held;
-	/* the series: allocated over the whole run [a, t], busy but for the
-	 * restart at its start and the work thrown away at its end (lost_s is
-	 * at most the time worked since the restart, so the two never overlap) */
-	series_add(s->cfg, s->cfg->util_series, a, t, g / (double)s->total_gpus);
-	series_add(s->cfg, s->cfg->busy_series, a + jb->seg_restart_s, t - lost_s, g / (double)s->total_gpus);
-	s->team_held_gpus[jb->j.team] -= jb->j.gpus;
-	s->run_by_prank[jb->prank]--;
-	run_remove(s, i);
-	fleet_place_give(&s->place, s->alloc_nodes + jb->alloc_off, &jb->alloc);
-}
-
-static void on_finish(engine *e, struct engine_handler *h, uint64_t arg)
-{
-	struct sim *s = SIM_OF(h, on_finish);
-	tick(s);
-	int i = (int)arg;
-	struct sjob *jb = &s->jobs[i];
-	double t = now_s(s);
-	stop(s, i, t, 0);
-	jb->saved_s = jb->j.duration_s;
-	jb->state = J_DONE;
-	jb->end_s = t;
-	jb->end_ns = engine_now(s->e);
-	s->done++;
-	if (s->done == s->n_jobs)
-		engine_stop(e);
-	else
-		request_pass(s);
-}
-
-/* Stop running job i now and send it back to the queue's front: it keeps
- * the work up to its last checkpoint (every checkpoint_interval_s of work;
- * none when that is 0) and pays restart_s when it starts again. */
-static void interrupt(struct sim *s, int i)
-{
-	struct sjob *jb = &s->jobs[i];
-	double t = now_s(s);
-	double worked = t - jb->seg_start_s - jb->seg_restart_s;
-	double progressed = jb->saved_s + (worked > 0 ? worked : 0);
-	double ck = jb->j.checkpoint_interval_s, saved = 0;
-	if (ck > 0) {
-		saved = floor(progressed / ck) * ck;
-		if (saved < jb->saved_s)
-			saved = jb->saved_s;
-		if (saved > progressed)
-			saved = progressed;
-	}
-	double lost = progressed - saved;
-	engine_cancel(s->e, jb->finish_ev);
-	stop(s, i, t, lost);
-	s->gen++;
-	jb->lost_s += lost;
-	jb->saved_s = saved;
-	jb->restarting = true;
-	enqueue(s, i, true);
-	request_pass(s);
 }
 
 /* ---- preemption ---- */
@@ -548,7 +61,7 @@ static int cmp_victim(const void *pa, const void *pb)
  * lower priority, the lowest and most recently started first: the shortest
  * prefix of that order that makes it fit, and of those only the ones on
  * the nodes it would then take. True when it now fits. */
-static bool try_preempt(struct sim *s, int w)
+static bool try_preempt(struct fleet_sched *s, int w)
 {
 	int pw = s->jobs[w].j.priority, n = 0;
 	long below = 0;
@@ -564,7 +77,7 @@ static bool try_preempt(struct sim *s, int w)
 	struct victim *vs = xmalloc((size_t)n * sizeof *vs);
 	n = 0;
 	for (size_t k = 0; k < s->n_run; k++) {
-		const struct sjob *v = &s->jobs[s->run[k]];
+		const struct fleet_sched_job *v = &s->jobs[s->run[k]];
 		if (v->j.priority < pw)
 			vs[n++] = (struct victim){ v->j.priority, v->seg_start_s, s->run[k] };
 	}
@@ -572,7 +85,7 @@ static bool try_preempt(struct sim *s, int w)
 	fleet_place_copy(&s->scratch, &s->place);
 	int need = -1;
 	for (int k = 0; k < n; k++) {
-		const struct sjob *v = &s->jobs[vs[k].job];
+		const struct fleet_sched_job *v = &s->jobs[vs[k].job];
 		fleet_place_give(&s->scratch, s->alloc_nodes + v->alloc_off, &v->alloc);
 		if (fleet_place_fits(&s->scratch, s->jobs[w].j.gpus)) {
 			need = k + 1;
@@ -594,7 +107,7 @@ static bool try_preempt(struct sim *s, int w)
 				continue;
 			s->jobs[v].preemptions++;
 			s->preemptions++;
-			interrupt(s, v);
+			fleet_sched_interrupt(s, v);
 		}
 	}
 	free(vs);
@@ -608,9 +121,9 @@ static bool try_preempt(struct sim *s, int w)
 
 /* Priority policy: team quota (max fraction of the GPUs while another
  * team's job waits) holds this job back. */
-static bool quota_holds(const struct sim *s, int i)
+static bool quota_holds(const struct fleet_sched *s, int i)
 {
-	const struct sjob *jb = &s->jobs[i];
+	const struct fleet_sched_job *jb = &s->jobs[i];
 	int t = jb->j.team;
 	if (s->sp->policy != FLEET_PRIORITY || t >= FLEET_TEAMS_MAX || !(s->sp->team_quota[t] > 0))
 		return false;
@@ -621,14 +134,14 @@ static bool quota_holds(const struct sim *s, int i)
 
 /* FIFO, SJF, priority: jobs in the policy's order start while they fit;
  * the first that fits nowhere (and cannot preempt) blocks the rest. */
-static void pass_strict(struct sim *s)
+static void pass_strict(struct fleet_sched *s)
 {
 	bool pre = s->sp->preemption;
-	if (sjf(s)) {
+	if (fleet_sched_sjf(s)) {
 		while (s->heap_n > 0) {
 			int i = s->heap[0];
 			if (fleet_place_fits(&s->place, s->jobs[i].j.gpus) || (pre && try_preempt(s, i)))
-				start(s, i);
+				fleet_sched_start(s, i);
 			else
 				break;
 		}
@@ -644,7 +157,7 @@ static void pass_strict(struct sim *s)
 				continue;
 			}
 			if (fleet_place_fits(&s->place, s->jobs[i].j.gpus) || (pre && try_preempt(s, i))) {
-				start(s, i);
+				fleet_sched_start(s, i);
 				continue;
 			}
 			return;
@@ -668,7 +181,7 @@ static int cmp_rel(const void *pa, const void *pb)
  * end at their estimated ends and failed nodes come back at their repair
  * times, and the nodes it would take then (into s->tmp, count returned).
  * *shadow_s = INFINITY when it never fits that way. */
-static int reserve(struct sim *s, int h, double *shadow_s)
+static int reserve(struct fleet_sched *s, int h, double *shadow_s)
 {
 	fleet_place_copy(&s->scratch, &s->place);
 	size_t nr = 0;
@@ -683,7 +196,7 @@ static int reserve(struct sim *s, int h, double *shadow_s)
 	size_t ri = 0, ji = 0;
 	int g = s->jobs[h].j.gpus;
 	*shadow_s = INFINITY;
-	double t = now_s(s);
+	double t = fleet_sched_now_s(s);
 	while (ri < nr || ji < s->n_run) {
 		double tr = ri < nr ? s->rel[ri].t_s : INFINITY;
 		double tj = ji < s->n_run ? s->jobs[s->run[ji]].est_end_s : INFINITY;
@@ -693,7 +206,7 @@ static int reserve(struct sim *s, int h, double *shadow_s)
 			at = tr;
 			ri++;
 		} else {
-			const struct sjob *v = &s->jobs[s->run[ji]];
+			const struct fleet_sched_job *v = &s->jobs[s->run[ji]];
 			fleet_place_give(&s->scratch, s->alloc_nodes + v->alloc_off, &v->alloc);
 			at = tj;
 			ji++;
@@ -708,7 +221,7 @@ static int reserve(struct sim *s, int h, double *shadow_s)
 	return 0;
 }
 
-static void block(struct sim *s, const int *nodes, int n, bool on)
+static void block(struct fleet_sched *s, const int *nodes, int n, bool on)
 {
 	for (int k = 0; k < n; k++)
 		if (s->up[nodes[k]])
@@ -721,18 +234,18 @@ static void block(struct sim *s, const int *nodes, int n, bool on)
  * reservation, or anywhere when its estimate ends it before then. So no
  * backfilled job delays the head, as long as estimates are not shorter
  * than the jobs. */
-static void pass_backfill(struct sim *s)
+static void pass_backfill(struct fleet_sched *s)
 {
 	int h;
 	while ((h = s->head[0]) >= 0) {
 		if (fleet_place_fits(&s->place, s->jobs[h].j.gpus) || (s->sp->preemption && try_preempt(s, h)))
-			start(s, h);
+			fleet_sched_start(s, h);
 		else
 			break;
 	}
 	if (h < 0)
 		return;
-	double t = now_s(s);
+	double t = fleet_sched_now_s(s);
 	int looked = 0;
 	bool have = false;
 	int *res = s->res_nodes;
@@ -760,14 +273,14 @@ static void pass_backfill(struct sim *s)
 		double shadow = s->res_shadow_s;
 		int n_res = s->res_n;
 		if (fleet_place_fits(&s->place, g)) {
-			start(s, i);
+			fleet_sched_start(s, i);
 			free_all -= g;
 			continue;
 		}
-		if (t + remaining_est_s(&s->jobs[i]) <= shadow) {
+		if (t + fleet_sched_remaining_est_s(&s->jobs[i]) <= shadow) {
 			block(s, res, n_res, false);
 			if (fleet_place_fits(&s->place, g)) {
-				start(s, i);
+				fleet_sched_start(s, i);
 				free_all -= g;
 			}
 			block(s, res, n_res, true);
@@ -779,13 +292,13 @@ static void pass_backfill(struct sim *s)
 
 /* Free GPUs (on nodes in service) that no waiting job can use: all of them
  * when the smallest waiting job fits nowhere, else none. */
-static void frag_update(struct sim *s)
+static void frag_update(struct fleet_sched *s)
 {
-	double t = now_s(s);
-	s->frag_area += s->frag_level * clip(s, s->frag_t_s, t);
+	double t = fleet_sched_now_s(s);
+	s->frag_area += s->frag_level * fleet_sched_clip(s, s->frag_t_s, t);
 	s->frag_t_s = t;
 	s->frag_level = 0;
-	if (s->waiting > 0 && !fleet_place_fits(&s->place, wc_min(s)))
+	if (s->waiting > 0 && !fleet_place_fits(&s->place, fleet_sched_wc_min(s)))
 		s->frag_level = (double)s->place.free_gpus;
 }
 
@@ -793,8 +306,8 @@ static void on_pass(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct sim *s = SIM_OF(h, on_pass);
-	tick(s);
+	struct fleet_sched *s = FLEET_SCHED_OF(h, on_pass);
+	fleet_sched_tick(s);
 	s->pass_pending = false;
 	if (s->sp->policy == FLEET_BACKFILL)
 		pass_backfill(s);
@@ -805,19 +318,24 @@ static void on_pass(engine *e, struct engine_handler *h, uint64_t arg)
 
 static void on_submit(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct sim *s = SIM_OF(h, on_submit);
-	tick(s);
+	struct fleet_sched *s = FLEET_SCHED_OF(h, on_submit);
+	fleet_sched_tick(s);
 	size_t i = (size_t)arg;
-	enqueue(s, (int)i, false);
+	fleet_sched_enqueue(s, (int)i, false);
 	s->next_submit = i + 1;
 	if (i + 1 < s->n_jobs) {
-		int64_t at = ns_of(s->jobs[i + 1].j.submit_s);
+		int64_t at = fleet_sched_ns_of(s->jobs[i + 1].j.submit_s);
 		engine_at(e, at > engine_now(e) ? at : engine_now(e), ENGINE_CLASS_WORK, &s->on_submit, i + 1);
 	}
-	request_pass(s);
+	fleet_sched_request_pass(s);
 }
 
 /* ---- failures ---- */
+
+struct unit {
+	double at_s;
+	int node, group;             /* group 0: a GPU, 1: a node */
+};
 
 static void units_down(struct unit *u, size_t n, size_t i)
 {
@@ -836,14 +354,14 @@ static void units_down(struct unit *u, size_t n, size_t i)
 	}
 }
 
-static void schedule_failure(struct sim *s)
+static void schedule_failure(struct fleet_sched *s)
 {
 	double at;
 	if (s->n_units > 0)
 		at = s->units[0].at_s;
 	else
-		at = now_s(s) + gsl_ran_exponential(s->fail_rng, s->fr.job_mtbf_s);
-	engine_at(s->e, ns_of(at) > engine_now(s->e) ? ns_of(at) : engine_now(s->e), ENGINE_CLASS_WORK,
+		at = fleet_sched_now_s(s) + gsl_ran_exponential(s->fail_rng, s->fr.job_mtbf_s);
+	engine_at(s->e, fleet_sched_ns_of(at) > engine_now(s->e) ? fleet_sched_ns_of(at) : engine_now(s->e), ENGINE_CLASS_WORK,
 		  &s->on_fail, 0);
 }
 
@@ -854,8 +372,8 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct sim *s = SIM_OF(h, on_fail);
-	tick(s);
+	struct fleet_sched *s = FLEET_SCHED_OF(h, on_fail);
+	fleet_sched_tick(s);
 	int node;
 	if (s->n_units > 0) {
 		/* Weibull: each GPU and node its own renewal process */
@@ -874,7 +392,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 	s->gen++;
 	int n = 0;
 	for (size_t k = 0; k < s->n_run; k++) {
-		const struct sjob *jb = &s->jobs[s->run[k]];
+		const struct fleet_sched_job *jb = &s->jobs[s->run[k]];
 		const int *nodes = s->alloc_nodes + jb->alloc_off;
 		for (int m = 0; m < jb->alloc.n; m++)
 			if (nodes[m] == node) {
@@ -884,32 +402,32 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 	}
 	for (int k = 0; k < n; k++) {
 		s->jobs[s->tmp[k]].failures++;
-		interrupt(s, s->tmp[k]);
+		fleet_sched_interrupt(s, s->tmp[k]);
 	}
 	if (s->repair_s > 0) {
 		s->up[node] = 0;
-		s->repair_at_s[node] = now_s(s) + s->repair_s;
+		s->repair_at_s[node] = fleet_sched_now_s(s) + s->repair_s;
 		fleet_place_set_usable(&s->place, node, false);
-		engine_after(s->e, ns_of(s->repair_s), ENGINE_CLASS_WORK, &s->on_repair, (uint64_t)node);
+		engine_after(s->e, fleet_sched_ns_of(s->repair_s), ENGINE_CLASS_WORK, &s->on_repair, (uint64_t)node);
 	}
-	request_pass(s);
+	fleet_sched_request_pass(s);
 }
 
 static void on_repair(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
-	struct sim *s = SIM_OF(h, on_repair);
-	tick(s);
+	struct fleet_sched *s = FLEET_SCHED_OF(h, on_repair);
+	fleet_sched_tick(s);
 	int node = (int)arg;
 	s->gen++;
 	s->up[node] = 1;
 	fleet_place_set_usable(&s->place, node, true);
-	request_pass(s);
+	fleet_sched_request_pass(s);
 }
 
 /* The fleet's failure processes from the whole-run model's resolution on
  * a cluster of this shape. */
-static void failures_init(struct sim *s)
+static void failures_init(struct fleet_sched *s)
 {
 	const struct fleet_spec *sp = s->sp;
 	struct cluster_spec *c = xcalloc(1, sizeof *c);
@@ -944,141 +462,9 @@ static void failures_init(struct sim *s)
 	schedule_failure(s);
 }
 
-/* ---- results ---- */
-
-static void pct(struct stats_sample *v, struct fleet_pct *out)
-{
-	out->p50 = stats_sample_percentile(v, 50);
-	out->p90 = stats_sample_percentile(v, 90);
-	out->p99 = stats_sample_percentile(v, 99);
-	out->mean = stats_sample_mean(v);
-}
-
-/* A class's team cell: its jobs' team, or their teams joined by '+' in the
- * team table's order (a trace's partitions); its own team when it has no jobs. */
-static void class_team(const struct sim *s, int c, uint64_t mask, char *out, size_t size)
-{
-	size_t used = 0;
-	out[0] = '\0';
-	if (mask == 0) {
-		snprintf(out, size, "%s", s->sp->classes[c].team);
-		return;
-	}
-	for (int t = 0; t < s->n_teams && used + 1 < size; t++)
-		if (mask & ((uint64_t)1 << t))
-			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "+" : "", s->teams[t]);
-}
-
-/* Hours between two instants of the engine's clock, in whole nanoseconds. */
-static double ns_hours(int64_t a_ns, int64_t b_ns)
-{
-	return (double)(b_ns - a_ns) / 3.6e12;
-}
-
-static void results(struct sim *s, struct fleet_metrics *m)
-{
-	int nt = s->n_teams, nc = s->sp->n_classes < FLEET_CLASSES_MAX ? s->sp->n_classes : FLEET_CLASSES_MAX;
-	/* groups: the teams [0, nt), the fleet nt, the classes nt + 1 + c */
-	enum { NG = FLEET_TEAMS_MAX + 1 + FLEET_CLASSES_MAX };
-	struct stats_sample *wait = xcalloc(NG, sizeof *wait), *jct = xcalloc(NG, sizeof *jct),
-			    *tw = xcalloc(NG, sizeof *tw);
-	uint64_t class_teams[FLEET_CLASSES_MAX] = { 0 };
-	long class_sub[FLEET_CLASSES_MAX] = { 0 }, class_done[FLEET_CLASSES_MAX] = { 0 };
-	int ng = nt + 1 + nc;
-	for (int t = 0; t < ng; t++) {
-		stats_sample_init(&wait[t]);
-		stats_sample_init(&jct[t]);
-		stats_sample_init(&tw[t]);
-	}
-	double first = s->n_jobs > 0 ? s->jobs[0].j.submit_s : 0, last = first;
-	for (size_t i = 0; i < s->n_jobs; i++) {
-		const struct sjob *jb = &s->jobs[i];
-		int t = jb->j.team, k = jb->j.cls >= 0 && jb->j.cls < nc ? nt + 1 + jb->j.cls : -1;
-		if (jb->state == J_DONE && jb->end_s > last)
-			last = jb->end_s;
-		if (k >= 0)
-			class_teams[jb->j.cls] |= (uint64_t)1 << t;
-		if (!jb->counted)
-			continue;
-		m->teams[t].jobs_submitted++;
-		m->fleet.jobs_submitted++;
-		if (k >= 0)
-			class_sub[jb->j.cls]++;
-		if (jb->j.trace_wait_s >= 0) {
-			stats_sample_add(&tw[t], jb->j.trace_wait_s / 3600);
-			stats_sample_add(&tw[nt], jb->j.trace_wait_s / 3600);
-			if (k >= 0)
-				stats_sample_add(&tw[k], jb->j.trace_wait_s / 3600);
-		}
-		if (jb->state != J_DONE)
-			continue;
-		m->teams[t].jobs_done++;
-		m->fleet.jobs_done++;
-		if (k >= 0)
-			class_done[jb->j.cls]++;
-		/* on the engine's clock: the submission event fired at ns_of(submit_s) */
-		int64_t sub_ns = ns_of(jb->j.submit_s);
-		double w = ns_hours(sub_ns, jb->first_start_ns), c = ns_hours(sub_ns, jb->end_ns);
-		stats_sample_add(&wait[t], w);
-		stats_sample_add(&wait[nt], w);
-		stats_sample_add(&jct[t], c);
-		stats_sample_add(&jct[nt], c);
-		if (k >= 0) {
-			stats_sample_add(&wait[k], w);
-			stats_sample_add(&jct[k], c);
-		}
-	}
-	double held = (double)s->total_gpus * clip(s, s->w0_s, s->w1_s) / 3600;
-	double alloc = s->alloc_gpu_s / 3600, idle = held - alloc;
-	if (idle < 0)
-		idle = 0;
-	double price = s->cfg->usd_per_gpu_hour > 0 ? s->cfg->usd_per_gpu_hour : 0;
-	m->n_teams = nt;
-	m->n_classes = nc;
-	snprintf(m->fleet.team, sizeof m->fleet.team, "%s", "");
-	for (int t = 0; t < ng; t++) {
-		bool cls = t > nt;
-		int c = t - nt - 1;
-		struct fleet_group *g = t < nt ? &m->teams[t] : t == nt ? &m->fleet : &m->classes[c];
-		if (t < nt)
-			snprintf(g->team, sizeof g->team, "%s", s->teams[t]);
-		if (cls) {
-			class_team(s, c, class_teams[c], g->team, sizeof g->team);
-			snprintf(g->cls, sizeof g->cls, "%s", s->sp->classes[c].name);
-			g->jobs_submitted = class_sub[c];
-			g->jobs_done = class_done[c];
-		}
-		pct(&wait[t], &g->wait_h);
-		pct(&jct[t], &g->jct_h);
-		g->trace_wait_p50_h = tw[t].n > 0 ? stats_sample_percentile(&tw[t], 50) : -1;
-		g->gpu_hours = t < nt ? s->team_gpu_s[t] / 3600 : t == nt ? alloc : s->class_gpu_s[c] / 3600;
-		/* the idle GPU-hours are billed too: split by use (evenly when none) */
-		double share = alloc > 0 ? g->gpu_hours / alloc : 1.0 / (t < nt ? nt : nc > 0 ? nc : 1);
-		g->usd = t != nt ? price * (g->gpu_hours + idle * share) : price * held;
-		g->idle_usd = t != nt ? price * idle * share : price * idle;
-		stats_sample_release(&wait[t]);
-		stats_sample_release(&jct[t]);
-		stats_sample_release(&tw[t]);
-	}
-	free(wait);
-	free(jct);
-	free(tw);
-	m->held_gpu_hours = held;
-	m->allocated_gpu_hours = alloc;
-	m->busy_gpu_hours = s->busy_gpu_s / 3600;
-	m->utilization = held > 0 ? alloc / held : 0;
-	m->busy_utilization = held > 0 ? m->busy_gpu_hours / held : 0;
-	m->idle_gpu_hours = idle;
-	double span = clip(s, s->w0_s, s->w1_s);
-	m->fragmentation = span > 0 && s->total_gpus > 0 ? s->frag_area / span / (double)s->total_gpus : 0;
-	m->makespan_h = (last - first) / 3600;
-	m->preemptions = s->preemptions;
-	m->failures = s->failures;
-}
-
 /* ---- the run ---- */
 
-static int check_jobs(struct sim *s, char *reason, size_t reason_len)
+static int check_jobs(struct fleet_sched *s, char *reason, size_t reason_len)
 {
 	const struct fleet_sim_config *cfg = s->cfg;
 	for (size_t i = 0; i < s->n_jobs; i++) {
@@ -1099,77 +485,6 @@ static int check_jobs(struct sim *s, char *reason, size_t reason_len)
 	return 0;
 }
 
-static int cmp_prio_desc(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x < y) - (x > y);
-}
-
-/* Queue levels: one (FIFO order) but under "priority", where each distinct
- * priority is a level, highest first. */
-static void levels_init(struct sim *s)
-{
-	s->n_levels = 1;
-	int *pr = xmalloc((s->n_jobs ? s->n_jobs : 1) * sizeof *pr);
-	size_t np = 0;
-	for (size_t i = 0; i < s->n_jobs; i++)
-		pr[i] = s->jobs[i].j.priority;
-	qsort(pr, s->n_jobs, sizeof *pr, cmp_prio_desc);
-	for (size_t i = 0; i < s->n_jobs; i++)
-		if (np == 0 || pr[np - 1] != pr[i])
-			pr[np++] = pr[i];
-	s->n_prio = (int)np;
-	s->run_by_prank = xcalloc(np ? np : 1, sizeof *s->run_by_prank);
-	if (s->sp->policy == FLEET_PRIORITY && np > 0)
-		s->n_levels = (int)np;
-	s->head = xmalloc((size_t)s->n_levels * sizeof *s->head);
-	s->tail = xmalloc((size_t)s->n_levels * sizeof *s->tail);
-	for (int l = 0; l < s->n_levels; l++)
-		s->head[l] = s->tail[l] = -1;
-	for (size_t i = 0; i < s->n_jobs; i++) {
-		int l = 0;
-		{
-			size_t lo = 0, hi = np;
-			while (hi - lo > 1) {
-				size_t mid = (lo + hi) / 2;
-				if (pr[mid] >= s->jobs[i].j.priority)
-					lo = mid;
-				else
-					hi = mid;
-			}
-			l = (int)lo;
-			assert(pr[l] == s->jobs[i].j.priority);
-		}
-		s->jobs[i].prank = l;
-		s->jobs[i].level = s->n_levels > 1 ? l : 0;
-	}
-	free(pr);
-}
-
-static void sim_release(struct sim *s)
-{
-	if (s->e != NULL)
-		engine_free(s->e);
-	fleet_place_release(&s->place);
-	fleet_place_release(&s->scratch);
-	free(s->jobs);
-	free(s->alloc_nodes);
-	free(s->head);
-	free(s->tail);
-	free(s->heap);
-	free(s->wc);
-	free(s->run);
-	free(s->up);
-	free(s->repair_at_s);
-	if (s->fail_rng != NULL)
-		gsl_rng_free(s->fail_rng);
-	free(s->units);
-	free(s->tmp);
-	free(s->rel);
-	free(s->res_nodes);
-	free(s->run_by_prank);
-}
-
 int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out, char *reason, size_t reason_len)
 {
 	memset(out, 0, sizeof *out);
@@ -1183,7 +498,7 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 			 (double)FLEET_SIM_MAX_GPUS);
 		return -1;
 	}
-	struct sim *s = xcalloc(1, sizeof *s);
+	struct fleet_sched *s = xcalloc(1, sizeof *s);
 	int rc = -1;
 	bool capped = false;
 	if (cfg->util_series != NULL)
@@ -1204,7 +519,7 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	s->jobs = xcalloc(s->n_jobs ? s->n_jobs : 1, sizeof *s->jobs);
 	size_t off = 0;
 	for (size_t i = 0; i < s->n_jobs; i++) {
-		struct sjob *jb = &s->jobs[i];
+		struct fleet_sched_job *jb = &s->jobs[i];
 		jb->j = jobs[i];
 		jb->state = J_FUTURE;
 		jb->counted = jb->j.submit_s >= s->sp->warmup_h * 3600;
@@ -1217,10 +532,10 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 		goto out;
 	for (size_t i = 0; i < s->n_jobs; i++) {
 		s->jobs[i].alloc_off = off;
-		off += (size_t)nodes_of(s, s->jobs[i].j.gpus);
+		off += (size_t)fleet_sched_nodes_of(s, s->jobs[i].j.gpus);
 	}
 	s->alloc_nodes = xmalloc((off ? off : 1) * sizeof *s->alloc_nodes);
-	levels_init(s);
+	fleet_sched_levels_init(s);
 	s->heap = xmalloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->heap);
 	s->run = xmalloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->run);
 	s->tmp = xmalloc(((size_t)s->total_gpus + (size_t)cfg->nodes + 1) * sizeof *s->tmp);
@@ -1242,37 +557,37 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 
 	s->e = engine_new();
 	s->on_submit.fn = on_submit;
-	s->on_finish.fn = on_finish;
+	s->on_finish.fn = fleet_sched_on_finish;
 	s->on_fail.fn = on_fail;
 	s->on_repair.fn = on_repair;
 	s->on_pass.fn = on_pass;
 	if (s->n_jobs > 0) {
-		engine_at(s->e, ns_of(s->jobs[0].j.submit_s), ENGINE_CLASS_WORK, &s->on_submit, 0);
+		engine_at(s->e, fleet_sched_ns_of(s->jobs[0].j.submit_s), ENGINE_CLASS_WORK, &s->on_submit, 0);
 		failures_init(s);
-		out->events = engine_run(s->e, ns_of(fleet_sim_cap_s(s->w1_s)));
+		out->events = engine_run(s->e, fleet_sched_ns_of(fleet_sim_cap_s(s->w1_s)));
 		capped = s->done < s->n_jobs;  /* else it stopped when the last job was done */
 	}
 	if (s->too_long) {
 		text_setf(reason, reason_len, "the fleet simulation passed %llu events (%zu jobs) before its end at %.4g h; "
 			 "a shorter duration_h, fewer jobs or fewer failures would end", (unsigned long long)s->handled,
-			 s->n_jobs, now_s(s) / 3600);
+			 s->n_jobs, fleet_sched_now_s(s) / 3600);
 		memset(out, 0, sizeof *out);
 		goto out;
 	}
 	/* jobs still running at the cap: their runs so far count. A run that
 	 * stopped at its cap (jobs were left) ends there, not at its last
 	 * event: a job that runs past it held its GPUs all the way. */
-	double t_end = capped ? fmax(now_s(s), fleet_sim_cap_s(s->w1_s)) : now_s(s);
+	double t_end = capped ? fmax(fleet_sched_now_s(s), fleet_sim_cap_s(s->w1_s)) : fleet_sched_now_s(s);
 	while (s->n_run > 0)
-		stop(s, s->run[s->n_run - 1], t_end, 0);
+		fleet_sched_stop(s, s->run[s->n_run - 1], t_end, 0);
 	if (s->e != NULL)
-		queue_advance_to(s, t_end);
+		fleet_sched_queue_advance_to(s, t_end);
 	if (cfg->end_s != NULL)
 		*cfg->end_s = t_end;
-	s->frag_area += s->frag_level * clip(s, s->frag_t_s, s->w1_s > t_end ? s->w1_s : t_end);
-	results(s, out);
+	s->frag_area += s->frag_level * fleet_sched_clip(s, s->frag_t_s, s->w1_s > t_end ? s->w1_s : t_end);
+	fleet_metrics_collect(s, out);
 	for (size_t i = 0; cfg->records != NULL && i < cfg->n_records && i < s->n_jobs; i++) {
-		const struct sjob *jb = &s->jobs[i];
+		const struct fleet_sched_job *jb = &s->jobs[i];
 		cfg->records[i] = (struct fleet_job_record){
 			.cls = jb->j.cls, .team = jb->j.team, .gpus = jb->j.gpus, .submit_s = jb->j.submit_s,
 			.first_start_s = jb->first_start_s, .start_s = jb->state >= J_RUNNING ? jb->seg_start_s : -1,
@@ -1284,7 +599,7 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	}
 	rc = 0;
 out:
-	sim_release(s);
+	fleet_sched_release(s);
 	free(s);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/hw/catalog_read.h"
 #include "util/jread.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -54,29 +55,6 @@ struct catalog {
 	struct section gpus, fabrics, storage, presets, prices, billing, models, sources;
 	char as_of[16];  /* the catalog's reference date (YYYY-MM-DD) for price ages */
 };
-
-bool catalog_iso_date(const char *s, bool day_required)
-{
-	size_t n = strlen(s);
-	if (n != 7 && n != 10)
-		return false;
-	if (day_required && n != 10)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		bool dash = i == 4 || i == 7;
-		if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
-			return false;
-	}
-	int month = (s[5] - '0') * 10 + (s[6] - '0');
-	if (month < 1 || month > 12)
-		return false;
-	if (n == 10) {
-		int day = (s[8] - '0') * 10 + (s[9] - '0');
-		if (day < 1 || day > 31)
-			return false;
-	}
-	return true;
-}
 
 static void *section_at(const struct section *s, size_t i)
 {
@@ -136,419 +114,6 @@ static void *section_find(const struct section *s, const char *name)
 	return NULL;
 }
 
-/* ---- readers of one entry --------------------------------------------- */
-
-/* Read the shared fields; name was read by the caller. */
-static int read_id(struct jread *r, const json_t *obj, struct catalog_id *id)
-{
-	json_t *aliases = json_object_get(obj, "aliases");
-	if (aliases != NULL) {
-		size_t mark = jread_enter_key(r, "aliases");
-		size_t i;
-		json_t *v;
-		if (!json_is_array(aliases) || json_array_size(aliases) > CAT_ALIASES_MAX) {
-			jread_fail_value(r, aliases, "an array of at most 16 names");
-			return -1;
-		}
-		id->n_aliases = 0;
-		json_array_foreach(aliases, i, v) {
-			size_t m2 = jread_enter_index(r, i);
-			if (jread_value_string(r, v, id->aliases[i], CAT_NAME_MAX) < 0)
-				return -1;
-			jread_leave(r, m2);
-			id->n_aliases++;
-		}
-		jread_leave(r, mark);
-	}
-	if (jread_string(r, obj, "description", false, id->description, sizeof id->description) < 0 ||
-	    jread_string(r, obj, "source", false, id->source, sizeof id->source) < 0 ||
-	    jread_string(r, obj, "confidence", false, id->confidence, sizeof id->confidence) < 0 ||
-	    jread_string(r, obj, "note", false, id->note, sizeof id->note) < 0)
-		return -1;
-	return 0;
-}
-
-#define ID_KEYS "name", "aliases", "description", "source", "confidence", "note"
-
-/* Read an optional/required number given in `unit`, stored times `scale`. */
-static int read_scaled(struct jread *r, const json_t *obj, const char *key, bool required,
-		       double min, double max, double scale, double *out)
-{
-	double v;
-	if (json_object_get(obj, key) == NULL) {
-		if (required)
-			return jread_real(r, obj, key, true, min, max, &v);
-		return 0;
-	}
-	if (jread_real(r, obj, key, true, min, max, &v) < 0)
-		return -1;
-	*out = v * scale;
-	return 0;
-}
-
-static int read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_new)
-{
-	static const char *const keys[] = {
-		ID_KEYS, "vendor", "memory_gib", "mem_bw_GBps", "tflops_fp64", "tflops_fp32",
-		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
-		"mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source", NULL
-	};
-	struct gpu_spec *g = entry;
-	bool req = is_new;
-
-	if (jread_object(r, obj, keys) < 0 || read_id(r, obj, &g->id) < 0)
-		return -1;
-	if (jread_string(r, obj, "vendor", false, g->vendor, sizeof g->vendor) < 0 ||
-	    jread_real(r, obj, "memory_gib", req, 0.001, 65536, &g->memory_gib) < 0 ||
-	    read_scaled(r, obj, "mem_bw_GBps", req, 0.001, 1e6, 1e9, &g->mem_bw_bytes_per_s) < 0 ||
-	    read_scaled(r, obj, "tflops_fp64", false, 0, 1e6, 1e12, &g->peak_flops[PREC_FP64]) < 0 ||
-	    read_scaled(r, obj, "tflops_fp32", false, 0, 1e6, 1e12, &g->peak_flops[PREC_FP32]) < 0 ||
-	    read_scaled(r, obj, "tflops_tf32", false, 0, 1e6, 1e12, &g->peak_flops[PREC_TF32]) < 0 ||
-	    read_scaled(r, obj, "tflops_bf16", req, 0.001, 1e6, 1e12, &g->peak_flops[PREC_BF16]) < 0 ||
-	    read_scaled(r, obj, "tflops_fp8", false, 0, 1e6, 1e12, &g->peak_flops[PREC_FP8]) < 0 ||
-	    read_scaled(r, obj, "tflops_fp4", false, 0, 1e6, 1e12, &g->peak_flops[PREC_FP4]) < 0 ||
-	    jread_real(r, obj, "mamf_bf16", req, 0.01, 1.0, &g->mamf[PREC_BF16]) < 0 ||
-	    jread_real(r, obj, "mamf_fp8", false, 0.0, 1.0, &g->mamf[PREC_FP8]) < 0 ||
-	    jread_string(r, obj, "mamf_note", false, g->mamf_note, sizeof g->mamf_note) < 0 ||
-	    jread_string(r, obj, "scale_up", false, g->scale_up, sizeof g->scale_up) < 0 ||
-	    read_scaled(r, obj, "scale_up_GBps", false, 0, 1e6, 1e9, &g->scale_up_bytes_per_s) < 0 ||
-	    jread_string(r, obj, "host_link", false, g->host_link, sizeof g->host_link) < 0 ||
-	    jread_real(r, obj, "tdp_w", false, 0, 1e5, &g->tdp_w) < 0 ||
-	    jread_int32(r, obj, "year", false, 1990, 2100, &g->year) < 0 ||
-	    jread_int32(r, obj, "sms", false, 1, 100000, &g->sms) < 0 ||
-	    jread_string(r, obj, "sms_source", false, g->sms_source, sizeof g->sms_source) < 0)
-		return -1;
-	g->memory_bytes = g->memory_gib * 1073741824.0;
-	/* Derived rates: fp16 runs at bf16's rate; the GEMM efficiency of a
-	 * precision without its own measurement is taken from bf16's. */
-	g->peak_flops[PREC_FP16] = g->peak_flops[PREC_BF16];
-	g->mamf[PREC_FP16] = g->mamf[PREC_BF16];
-	for (int p = 0; p < PREC_COUNT; p++)
-		if (p != PREC_FP8 && p != PREC_BF16 && p != PREC_FP16)
-			g->mamf[p] = g->mamf[PREC_BF16];
-	if (g->mamf[PREC_FP8] == 0.0)
-		g->mamf[PREC_FP8] = g->mamf[PREC_BF16];
-	if (g->mamf[PREC_FP4] == 0.0)
-		g->mamf[PREC_FP4] = g->mamf[PREC_FP8];
-	return 0;
-}
-
-static int read_fabric(struct jread *r, const json_t *obj, void *entry, bool is_new)
-{
-	static const char *const keys[] = {
-		ID_KEYS, "kind", "topology", "domain_gpus", "bw_GBps", "pair_GBps", "line_rate_gbps",
-		"latency_us", "efficiency", "nvls_algbw_efficiency", NULL
-	};
-	struct fabric_spec *f = entry;
-	bool req = is_new;
-	int kind = (int)f->kind, topo = (int)f->topology;
-
-	if (jread_object(r, obj, keys) < 0 || read_id(r, obj, &f->id) < 0)
-		return -1;
-	if (jread_enum(r, obj, "kind", req, fabric_kind_names, &kind) < 0 ||
-	    jread_enum(r, obj, "topology", false, fabric_topology_names, &topo) < 0 ||
-	    jread_int32(r, obj, "domain_gpus", false, 0, 1 << 20, &f->domain_gpus) < 0 ||
-	    read_scaled(r, obj, "bw_GBps", req, 0.001, 1e6, 1e9, &f->bw_bytes_per_s) < 0 ||
-	    read_scaled(r, obj, "pair_GBps", false, 0, 1e6, 1e9, &f->pair_bytes_per_s) < 0 ||
-	    jread_real(r, obj, "line_rate_gbps", false, 0, 1e7, &f->line_rate_gbps) < 0 ||
-	    read_scaled(r, obj, "latency_us", req, 0, 1e6, 1e-6, &f->latency_s) < 0 ||
-	    jread_real(r, obj, "efficiency", req, 0.01, 1.5, &f->efficiency) < 0 ||
-	    jread_real(r, obj, "nvls_algbw_efficiency", false, 0, 1.5, &f->nvls_algbw_efficiency) < 0)
-		return -1;
-	f->kind = (enum fabric_kind)kind;
-	if (is_new && json_object_get(obj, "topology") == NULL)
-		topo = FTOPO_NONE;
-	f->topology = (enum fabric_topology)topo;
-	if (f->pair_bytes_per_s == 0.0)
-		f->pair_bytes_per_s = f->bw_bytes_per_s;
-	return 0;
-}
-
-static int read_storage(struct jread *r, const json_t *obj, void *entry, bool is_new)
-{
-	static const char *const keys[] = {
-		ID_KEYS, "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
-		"latency_ms", "MBps_per_tib", "min_capacity_tib", NULL
-	};
-	struct storage_spec *s = entry;
-	bool req = is_new;
-	int kind = (int)s->kind;
-
-	if (jread_object(r, obj, keys) < 0 || read_id(r, obj, &s->id) < 0)
-		return -1;
-	if (jread_enum(r, obj, "kind", req, storage_kind_names, &kind) < 0 ||
-	    read_scaled(r, obj, "read_GBps_per_node", req, 0.0001, 1e6, 1e9, &s->read_bytes_per_s_per_node) < 0 ||
-	    read_scaled(r, obj, "write_GBps_per_node", req, 0.0001, 1e6, 1e9, &s->write_bytes_per_s_per_node) < 0 ||
-	    read_scaled(r, obj, "aggregate_GBps", false, 0, 1e9, 1e9, &s->aggregate_bytes_per_s) < 0 ||
-	    read_scaled(r, obj, "latency_ms", false, 0, 1e6, 1e-3, &s->latency_s) < 0 ||
-	    read_scaled(r, obj, "MBps_per_tib", false, 0.001, 1e6, 1e6, &s->bytes_per_s_per_tib) < 0 ||
-	    read_scaled(r, obj, "min_capacity_tib", false, 0, 1e6, 1, &s->min_capacity_tib) < 0)
-		return -1;
-	s->kind = (enum storage_kind)kind;
-	if (s->kind == STORAGE_MANAGED_LUSTRE && s->bytes_per_s_per_tib == 0)
-		return jread_fail(r, "a managed-lustre tier needs MBps_per_tib");
-	if (storage_needs_aggregate(s->kind) && !(s->aggregate_bytes_per_s > 0)) {
-		const json_t *v = json_object_get(obj, "aggregate_GBps");
-		(void)jread_enter_key(r, "aggregate_GBps");  /* the error names the key */
-		return jread_fail(r, "%s: %s", v == NULL ? "missing" : "got 0", storage_aggregate_hint(s->kind));
-	}
-	return 0;
-}
-
-static int read_topology(struct jread *r, const json_t *obj, struct topology_spec *t)
-{
-	static const char *const keys[] = { "kind", "oversubscription", "nodes_per_leaf", NULL };
-	int kind = (int)t->kind;
-	if (jread_object(r, obj, keys) < 0 ||
-	    jread_enum(r, obj, "kind", false, topology_kind_names, &kind) < 0 ||
-	    jread_real(r, obj, "oversubscription", false, 1.0, 1000.0, &t->oversubscription) < 0 ||
-	    jread_int32(r, obj, "nodes_per_leaf", false, 1, 1 << 20, &t->nodes_per_leaf) < 0)
-		return -1;
-	t->kind = (enum topology_kind)kind;
-	return 0;
-}
-
-static int read_preset(struct jread *r, const json_t *obj, void *entry, bool is_new)
-{
-	static const char *const keys[] = {
-		ID_KEYS, "gpu", "gpus_per_node", "scale_up", "nic", "nics_per_node", "topology",
-		"storage", "provider", "offering", "node_power_kw", "price_checked", NULL
-	};
-	struct preset_spec *p = entry;
-	bool req = is_new;
-	json_t *v;
-
-	if (is_new) {
-		p->topology.kind = TOPO_RAIL;
-		p->topology.oversubscription = 1.0;
-		p->topology.nodes_per_leaf = 32;
-	}
-	if (jread_object(r, obj, keys) < 0 || read_id(r, obj, &p->id) < 0)
-		return -1;
-	if (jread_string(r, obj, "gpu", req, p->gpu, sizeof p->gpu) < 0 ||
-	    jread_int32(r, obj, "gpus_per_node", req, 1, 1024, &p->gpus_per_node) < 0 ||
-	    jread_string(r, obj, "scale_up", req, p->scale_up, sizeof p->scale_up) < 0 ||
-	    jread_string(r, obj, "nic", false, p->nic, sizeof p->nic) < 0 ||
-	    jread_int32(r, obj, "nics_per_node", false, 0, 1024, &p->nics_per_node) < 0 ||
-	    jread_string(r, obj, "provider", false, p->provider, sizeof p->provider) < 0 ||
-	    jread_string(r, obj, "offering", false, p->offering, sizeof p->offering) < 0 ||
-	    jread_string(r, obj, "price_checked", false, p->price_checked, sizeof p->price_checked) < 0 ||
-	    read_scaled(r, obj, "node_power_kw", false, 0, 1e4, 1e3, &p->node_power_w) < 0)
-		return -1;
-	if ((v = json_object_get(obj, "topology")) != NULL) {
-		size_t mark = jread_enter_key(r, "topology");
-		if (read_topology(r, v, &p->topology) < 0)
-			return -1;
-		jread_leave(r, mark);
-	}
-	if ((v = json_object_get(obj, "storage")) != NULL) {
-		size_t mark = jread_enter_key(r, "storage");
-		size_t i;
-		json_t *e;
-		if (!json_is_array(v) || json_array_size(v) > CAT_STORAGE_MAX)
-			return jread_fail_value(r, v, "an array of at most 4 storage names");
-		p->n_storage = 0;
-		json_array_foreach(v, i, e) {
-			size_t m2 = jread_enter_index(r, i);
-			if (jread_value_string(r, e, p->storage[i], CAT_NAME_MAX) < 0)
-				return -1;
-			jread_leave(r, m2);
-			p->n_storage++;
-		}
-		jread_leave(r, mark);
-	}
-	return 0;
-}
-
-static int read_price(struct jread *r, const json_t *obj, void *entry, bool is_new)
-{
-	static const char *const keys[] = {
-		"provider", "offering", "gpu", "gpus_per_instance", "type", "term", "region",
-		"usd_per_gpu_hour", "usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "billing_s",
-		"minimum_s", "observed", "observed_note", "source", "confidence", "note", NULL
-	};
-	struct price_spec *p = entry;
-	int type = 0;
-
-	(void)is_new;
-	p->gpus_per_instance = 1;
-	if (jread_object(r, obj, keys) < 0 ||
-	    jread_string(r, obj, "provider", true, p->provider, sizeof p->provider) < 0 ||
-	    jread_string(r, obj, "offering", false, p->offering, sizeof p->offering) < 0 ||
-	    jread_string(r, obj, "gpu", true, p->gpu, sizeof p->gpu) < 0 ||
-	    jread_int32(r, obj, "gpus_per_instance", false, 1, 1024, &p->gpus_per_instance) < 0 ||
-	    jread_enum(r, obj, "type", true, price_type_names, &type) < 0 ||
-	    jread_string(r, obj, "term", false, p->term, sizeof p->term) < 0 ||
-	    jread_string(r, obj, "region", false, p->region, sizeof p->region) < 0 ||
-	    jread_real(r, obj, "usd_per_gpu_hour", true, 0.0001, 1e4, &p->usd_per_gpu_hour) < 0 ||
-	    jread_real(r, obj, "usd_per_gpu_hour_low", false, 0.0001, 1e4, &p->usd_per_gpu_hour_low) < 0 ||
-	    jread_real(r, obj, "usd_per_gpu_hour_high", false, 0.0001, 1e4, &p->usd_per_gpu_hour_high) < 0 ||
-	    jread_real(r, obj, "billing_s", false, 1, 31622400, &p->billing_s) < 0 ||
-	    jread_real(r, obj, "minimum_s", false, 0, 31622400, &p->minimum_s) < 0 ||
-	    jread_string(r, obj, "observed", false, p->observed, sizeof p->observed) < 0 ||
-	    jread_string(r, obj, "observed_note", false, p->observed_note, sizeof p->observed_note) < 0 ||
-	    jread_string(r, obj, "source", false, p->source, sizeof p->source) < 0 ||
-	    jread_string(r, obj, "confidence", false, p->confidence, sizeof p->confidence) < 0 ||
-	    jread_string(r, obj, "note", false, p->note, sizeof p->note) < 0)
-		return -1;
-	p->type = (enum price_type)type;
-	if (p->type == PRICE_OWNED) {
-		size_t m = jread_enter_key(r, "type");
-		int rc = jread_fail(r, "\"owned\" is a scenario's price basis (candidates[].price), not a catalog price");
-		jread_leave(r, m);
-		return rc;
-	}
-	if (p->observed[0] != '\0' && !catalog_iso_date(p->observed, false)) {
-		size_t m = jread_enter_key(r, "observed");
-		int rc = jread_fail(r, "expected an ISO date YYYY-MM-DD or YYYY-MM, got \"%.40s\" "
-				    "(put words in observed_note)", p->observed);
-		jread_leave(r, m);
-		return rc;
-	}
-	if (p->usd_per_gpu_hour_low == 0.0)
-		p->usd_per_gpu_hour_low = p->usd_per_gpu_hour;
-	if (p->usd_per_gpu_hour_high == 0.0)
-		p->usd_per_gpu_hour_high = p->usd_per_gpu_hour;
-	if (p->usd_per_gpu_hour_low > p->usd_per_gpu_hour || p->usd_per_gpu_hour_high < p->usd_per_gpu_hour)
-		return jread_fail(r, "usd_per_gpu_hour %g is outside its low-high range %g-%g",
-				  p->usd_per_gpu_hour, p->usd_per_gpu_hour_low, p->usd_per_gpu_hour_high);
-	return 0;
-}
-
-static int read_billing(struct jread *r, const json_t *obj, void *entry, bool is_new)
-{
-	static const char *const keys[] = {
-		"provider", "type", "term", "granularity_s", "minimum_s", "spot_notice_s",
-		"spot_notice_source", "source", "confidence", "note", NULL
-	};
-	struct billing_spec *b = entry;
-	int type = -1;
-
-	if (is_new)
-		b->spot_notice_s = -1;  /* not known unless the record says */
-	if (jread_object(r, obj, keys) < 0 ||
-	    jread_string(r, obj, "provider", true, b->provider, sizeof b->provider) < 0 ||
-	    jread_enum(r, obj, "type", false, price_type_names, &type) < 0 ||
-	    jread_string(r, obj, "term", false, b->term, sizeof b->term) < 0 ||
-	    jread_real(r, obj, "granularity_s", true, 1, 31622400, &b->granularity_s) < 0 ||
-	    jread_real(r, obj, "minimum_s", false, 0, 31622400, &b->minimum_s) < 0 ||
-	    jread_real(r, obj, "spot_notice_s", false, 0, 86400, &b->spot_notice_s) < 0 ||
-	    jread_string(r, obj, "spot_notice_source", false, b->spot_notice_source, sizeof b->spot_notice_source) < 0 ||
-	    jread_string(r, obj, "source", true, b->source, sizeof b->source) < 0 ||
-	    jread_string(r, obj, "confidence", true, b->confidence, sizeof b->confidence) < 0 ||
-	    jread_string(r, obj, "note", false, b->note, sizeof b->note) < 0)
-		return -1;
-	if (type == PRICE_OWNED) {
-		size_t m = jread_enter_key(r, "type");
-		int rc = jread_fail(r, "\"owned\" hardware is not billed by a provider");
-		jread_leave(r, m);
-		return rc;
-	}
-	if (type >= 0)
-		snprintf(b->type, sizeof b->type, "%s", price_type_names[type]);
-	return 0;
-}
-
-int catalog_read_model(struct jread *r, const json_t *obj, const struct model_spec *base,
-		       struct model_spec *m)
-{
-	static const char *const keys[] = {
-		ID_KEYS, "preset", "layers", "hidden", "heads", "kv_heads", "head_dim", "q_lora_rank",
-		"kv_lora_rank", "qk_rope_dim", "ffn", "mlp",
-		"vocab", "experts", "experts_active", "expert_ffn", "shared_experts", "dense_layers",
-		"tied_embeddings", "dropout", "params_b", "active_params_b", "max_seq_len", "mtp_layers", NULL
-	};
-	bool req = base == NULL;
-	int mlp;
-
-	if (base != NULL && m != base)
-		*m = *base;
-	mlp = (int)m->mlp;
-	if (jread_object(r, obj, keys) < 0 || read_id(r, obj, &m->id) < 0)
-		return -1;
-	if (jread_int32(r, obj, "layers", req, 1, 100000, &m->layers) < 0 ||
-	    jread_int32(r, obj, "hidden", req, 1, 1 << 22, &m->hidden) < 0 ||
-	    jread_int32(r, obj, "heads", req, 1, 1 << 16, &m->heads) < 0 ||
-	    jread_int32(r, obj, "kv_heads", false, 1, 1 << 16, &m->kv_heads) < 0 ||
-	    jread_int32(r, obj, "head_dim", false, 0, 1 << 16, &m->head_dim) < 0 ||
-	    jread_int32(r, obj, "q_lora_rank", false, 0, 1 << 20, &m->q_lora_rank) < 0 ||
-	    jread_int32(r, obj, "kv_lora_rank", false, 0, 1 << 20, &m->kv_lora_rank) < 0 ||
-	    jread_int32(r, obj, "qk_rope_dim", false, 0, 1 << 16, &m->qk_rope_dim) < 0 ||
-	    jread_int32(r, obj, "ffn", req, 1, 1 << 24, &m->ffn) < 0 ||
-	    jread_enum(r, obj, "mlp", false, mlp_kind_names, &mlp) < 0 ||
-	    jread_int32(r, obj, "vocab", req, 1, 1 << 24, &m->vocab) < 0 ||
-	    jread_int32(r, obj, "experts", false, 0, 1 << 16, &m->experts) < 0 ||
-	    jread_int32(r, obj, "experts_active", false, 0, 1 << 16, &m->experts_active) < 0 ||
-	    jread_int32(r, obj, "expert_ffn", false, 0, 1 << 24, &m->expert_ffn) < 0 ||
-	    jread_int32(r, obj, "shared_experts", false, 0, 1 << 16, &m->shared_experts) < 0 ||
-	    jread_int32(r, obj, "dense_layers", false, 0, 100000, &m->dense_layers) < 0 ||
-	    jread_int32(r, obj, "mtp_layers", false, 0, 64, &m->mtp_layers) < 0 ||
-	    jread_bool(r, obj, "tied_embeddings", false, &m->tied_embeddings) < 0 ||
-	    jread_bool(r, obj, "dropout", false, &m->dropout) < 0 ||
-	    jread_real(r, obj, "params_b", false, 0, 1e6, &m->params_b) < 0 ||
-	    jread_real(r, obj, "active_params_b", false, 0, 1e6, &m->active_params_b) < 0 ||
-	    jread_int32(r, obj, "max_seq_len", false, 0, 1 << 30, &m->max_seq_len) < 0)
-		return -1;
-	/* No silent MLP: a GPT-style model (ffn 4h, GELU) read as SwiGLU would
-	 * get 1.5x its MLP parameters and FLOPs. A preset's is kept. */
-	if (req && json_object_get(obj, "mlp") == NULL) {
-		size_t mark = jread_enter_key(r, "mlp");
-		jread_fail(r, "missing: a model that does not start from a preset must state \"swiglu\" (gated, "
-			      "3 matrices of h x ffn) or \"gelu\" (2)");
-		jread_leave(r, mark);
-		return -1;
-	}
-	m->mlp = (enum mlp_kind)mlp;
-	if (m->kv_heads == 0)
-		m->kv_heads = m->heads;
-	/* Cross-field rules, reported at the object's path. */
-	if (m->heads > 0 && m->head_dim == 0 && m->hidden % m->heads != 0)
-		return jread_fail(r, "hidden %d is not a multiple of heads %d (give head_dim)", m->hidden, m->heads);
-	if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0)
-		return jread_fail(r, "kv_heads %d must divide heads %d", m->kv_heads, m->heads);
-	if (m->kv_lora_rank == 0 && (m->q_lora_rank != 0 || m->qk_rope_dim != 0))
-		return jread_fail(r, "q_lora_rank and qk_rope_dim are Multi-head Latent Attention fields: they need "
-				     "kv_lora_rank > 0");
-	if (m->kv_lora_rank > 0 && m->kv_heads != m->heads)
-		return jread_fail(r, "Multi-head Latent Attention has a key and value per head: kv_heads %d must "
-				     "equal heads %d", m->kv_heads, m->heads);
-	if (m->experts > 0) {
-		if (m->experts_active < 1 || m->experts_active > m->experts)
-			return jread_fail(r, "experts_active %d must be from 1 to experts %d", m->experts_active, m->experts);
-		if (m->expert_ffn < 1)
-			return jread_fail(r, "a mixture-of-experts model needs expert_ffn");
-		if (m->dense_layers > m->layers)
-			return jread_fail(r, "dense_layers %d exceeds layers %d", m->dense_layers, m->layers);
-	} else if (m->experts_active != 0 || m->shared_experts != 0) {
-		return jread_fail(r, "experts_active and shared_experts need experts > 0");
-	}
-	return 0;
-}
-
-static int read_model_entry(struct jread *r, const json_t *obj, void *entry, bool is_new)
-{
-	struct model_spec *m = entry;
-	if (json_object_get(obj, "preset") != NULL) {
-		size_t mark = jread_enter_key(r, "preset");
-		jread_fail(r, "not allowed in a catalog entry");
-		jread_leave(r, mark);
-		return -1;
-	}
-	return catalog_read_model(r, obj, is_new ? NULL : m, m);
-}
-
-static int read_source(struct jread *r, const json_t *obj, void *entry, bool is_new)
-{
-	static const char *const keys[] = { "id", "text", NULL };
-	struct catalog_source *s = entry;
-	(void)is_new;
-	if (jread_object(r, obj, keys) < 0 ||
-	    jread_string(r, obj, "id", true, s->id, sizeof s->id) < 0 ||
-	    jread_string(r, obj, "text", true, s->text, sizeof s->text) < 0)
-		return -1;
-	return 0;
-}
-
 /* ---- sections ---------------------------------------------------------- */
 
 enum merge_mode { MERGE_BY_NAME, MERGE_PREPEND, MERGE_BY_ID };
@@ -562,14 +127,14 @@ struct section_def {
 };
 
 static const struct section_def section_defs[] = {
-	{ "gpus", offsetof(struct catalog, gpus), sizeof(struct gpu_spec), MERGE_BY_NAME, read_gpu },
-	{ "fabrics", offsetof(struct catalog, fabrics), sizeof(struct fabric_spec), MERGE_BY_NAME, read_fabric },
-	{ "storage", offsetof(struct catalog, storage), sizeof(struct storage_spec), MERGE_BY_NAME, read_storage },
-	{ "presets", offsetof(struct catalog, presets), sizeof(struct preset_spec), MERGE_BY_NAME, read_preset },
-	{ "prices", offsetof(struct catalog, prices), sizeof(struct price_spec), MERGE_PREPEND, read_price },
-	{ "billing", offsetof(struct catalog, billing), sizeof(struct billing_spec), MERGE_PREPEND, read_billing },
-	{ "models", offsetof(struct catalog, models), sizeof(struct model_spec), MERGE_BY_NAME, read_model_entry },
-	{ "sources", offsetof(struct catalog, sources), sizeof(struct catalog_source), MERGE_BY_ID, read_source },
+	{ "gpus", offsetof(struct catalog, gpus), sizeof(struct gpu_spec), MERGE_BY_NAME, catalog_read_gpu },
+	{ "fabrics", offsetof(struct catalog, fabrics), sizeof(struct fabric_spec), MERGE_BY_NAME, catalog_read_fabric },
+	{ "storage", offsetof(struct catalog, storage), sizeof(struct storage_spec), MERGE_BY_NAME, catalog_read_storage },
+	{ "presets", offsetof(struct catalog, presets), sizeof(struct preset_spec), MERGE_BY_NAME, catalog_read_preset },
+	{ "prices", offsetof(struct catalog, prices), sizeof(struct price_spec), MERGE_PREPEND, catalog_read_price },
+	{ "billing", offsetof(struct catalog, billing), sizeof(struct billing_spec), MERGE_PREPEND, catalog_read_billing },
+	{ "models", offsetof(struct catalog, models), sizeof(struct model_spec), MERGE_BY_NAME, catalog_read_model_entry },
+	{ "sources", offsetof(struct catalog, sources), sizeof(struct catalog_source), MERGE_BY_ID, catalog_read_source },
 };
 #define N_SECTIONS (sizeof section_defs / sizeof section_defs[0])
 
@@ -727,7 +292,7 @@ static int check_unnamed(struct jread *r, const struct section_def *d, const str
 		const void *o = section_at(s, first + k);
 		if (d->mode == MERGE_BY_ID ? strcmp(((const struct catalog_source *)e)->id,
 						    ((const struct catalog_source *)o)->id) == 0
-		    : d->read == read_price ? same_price(e, o) : same_billing(e, o))
+		    : d->read == catalog_read_price ? same_price(e, o) : same_billing(e, o))
 			break;
 	}
 	if (k == index)
@@ -737,7 +302,7 @@ static int check_unnamed(struct jread *r, const struct section_def *d, const str
 		const struct catalog_source *a = e;
 		return jread_fail(r, "id \"%s\" is also the id of %s: give each entry once in a file", a->id, other);
 	}
-	if (d->read == read_price) {
+	if (d->read == catalog_read_price) {
 		const struct price_spec *a = e;
 		return jread_fail(r, "the same provider, offering, gpu, type, term, region and observed date as %s "
 				  "(\"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"): give each price once in a file",
@@ -768,7 +333,7 @@ int catalog_merge_json(catalog *c, const json_t *root, const char *what, const c
 		char as_of[sizeof c->as_of];
 		if (jread_string(&r, root, "as_of", false, as_of, sizeof as_of) < 0)
 			return -1;
-		if (!catalog_iso_date(as_of, true)) {
+		if (!catalog_read_iso_date(as_of, true)) {
 			jread_enter_key(&r, "as_of");
 			return jread_fail(&r, "expected an ISO date YYYY-MM-DD, got \"%.20s\"", as_of);
 		}

@@ -105,20 +105,11 @@ const char *catalog_as_of(const catalog *c);
  * (a YYYY-MM date counts by whole months). False without either date. */
 bool catalog_price_stale(const catalog *c, const struct price_spec *p);
 
-/* True for YYYY-MM-DD, or YYYY-MM unless day_required. */
-bool catalog_iso_date(const char *s, bool day_required);
-
 /* True when any price has this provider. */
 bool catalog_provider_known(const catalog *c, const char *provider);
 
 /* Check cross references (preset -> gpu/fabric/storage, price -> gpu). The
  * message names the entry, not the file: callers add that with error_prefix(). */
 int catalog_check(const catalog *c, struct cs_error *err);
-
-/* Default parse of a model object (catalog form); used by scenario files too.
- * `base` (may be NULL) supplies values for keys the object leaves out. */
-struct jread;
-int catalog_read_model(struct jread *r, const struct json_t *obj, const struct model_spec *base,
-		       struct model_spec *out);
 
 #endif

@@ -9,6 +9,7 @@
 #include "models/eval/evaluate.h"
 #include "models/kernel/roofline.h"
 #include "models/kernel/transformer.h"
+#include "models/plan/plan_point.h"
 #include "models/train/train.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -86,46 +87,14 @@ bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, do
 	return true;
 }
 
-/* The figures a point is compared on. */
-/* The figures a point is compared on: a training run's wall time and
- * dollars (P50, P90); a service's TTFT P99 (s) and dollars per hour (one
- * figure each: both fronts are the same). */
-static bool serving(const struct plan_point *p) { return p->result.kind == RESULT_INFERENCE; }
-static double t50(const struct plan_point *p)
-{
-	return serving(p) ? p->result.serve.m.ttft_ms.p99 / 1e3 : p->result.run.wall_time_p50_s;
-}
-static double t90(const struct plan_point *p)
-{
-	return serving(p) ? p->result.serve.m.ttft_ms.p99 / 1e3 : p->result.run.wall_time_p90_s;
-}
-static double c50(const struct plan_point *p)
-{
-	return serving(p) ? p->result.serve_usd.usd_per_hour : p->result.run.cost_usd_p50;
-}
-static double c90(const struct plan_point *p)
-{
-	return serving(p) ? p->result.serve_usd.usd_per_hour : p->result.run.cost_usd_p90;
-}
-
-/* An ok, priced result: a training run with dollars, or a service with
- * dollars that meets its SLO. */
-static bool priced_ok(const struct result *r)
-{
-	if (r->outcome.status != OUTCOME_OK)
-		return false;
-	if (r->kind == RESULT_INFERENCE)
-		return r->serve_usd.priced && r->serve.slo_met;
-	return r->has_run && r->run.priced;
-}
-
 /* Two services that deploy the same replicas on the same GPUs (a larger
  * shape of one base whose extra nodes stay unused): one deployment, the
  * first shape keeps it. */
 static bool same_deployment(const struct plan_point *a, const struct plan_point *b)
 {
-	return serving(a) && serving(b) && t50(a) == t50(b) && c50(a) == c50(b) &&
-	       a->result.serve.gpus_used == b->result.serve.gpus_used && strcmp(a->gpu, b->gpu) == 0;
+	return plan_point_serving(a) && plan_point_serving(b) && plan_point_t50(a) == plan_point_t50(b) &&
+	       plan_point_c50(a) == plan_point_c50(b) && a->result.serve.gpus_used == b->result.serve.gpus_used &&
+	       strcmp(a->gpu, b->gpu) == 0;
 }
 
 /* a dominates b: no worse on both, better on one. */
@@ -149,11 +118,11 @@ static int compare_order(const void *a, const void *b)
 
 static bool meets(const struct objective_spec *o, const struct plan_point *p)
 {
-	if (serving(p))
+	if (plan_point_serving(p))
 		return true;  /* a service's objective is its SLO (priced_ok) */
-	if (o->deadline_h > 0 && t50(p) > o->deadline_h * 3600)
+	if (o->deadline_h > 0 && plan_point_t50(p) > o->deadline_h * 3600)
 		return false;
-	if (o->budget_usd > 0 && c50(p) > o->budget_usd)
+	if (o->budget_usd > 0 && plan_point_c50(p) > o->budget_usd)
 		return false;
 	return true;
 }
@@ -224,28 +193,19 @@ static double weight_of(const struct plan_problem *p, long gpus)
 	return p->workload->kind == WORKLOAD_INFERENCE ? 1 : plan_work_weight(gpus);
 }
 
-/* Pass 1: resolve each shape, bound it; pass 2: evaluate in order. */
-static void search_once(const struct plan_problem *p, const struct objective_spec *obj, struct plan_outcome *out,
-			struct search_run *run)
+/* Pass 1: resolve each shape and rule out the unresolved, the unpriced and
+ * those whose memory cannot hold the model; the rest go into ord, in
+ * evaluation order. False when the caller says stop. */
+static bool resolve_shapes(const struct plan_problem *p, struct plan_outcome *out, struct search_run *run,
+			   struct cluster_spec *c, struct order *ord, size_t *n_ord_out)
 {
-	struct cluster_spec *c = xmalloc(sizeof *c);
-	struct order *ord = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *ord);
 	size_t n_ord = 0;
-	size_t *feasible = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *feasible);
-	size_t n_feasible = 0;
-	bool bounded = is_training(p->workload);
-
-	memset(out, 0, sizeof *out);
-	out->points = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *out->points);
-	out->n = p->n_shapes;
-	out->cheapest = out->fastest = out->fastest_strict = -1;
-	run->pr.total = p->n_shapes;
 	for (size_t i = 0; i < p->n_shapes; i++) {
 		struct plan_point *pt = &out->points[i];
 		if (i % 1024 == 1023) {
 			run->pr.decided = i - n_ord;  /* resolving the space is quick: its progress is the ruled out */
 			if (!report(p, run))
-				goto out;
+				return false;
 		}
 		pt->beaten_by = -1;
 		pt->preemptions_per_instance_h = -1;
@@ -282,7 +242,17 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		ord[n_ord++] = (struct order){ .i = i, .cost = pt->cost_lb_usd, .time = pt->time_lb_s };
 	}
 	qsort(ord, n_ord, sizeof *ord, compare_order);
+	*n_ord_out = n_ord;
+	return true;
+}
 
+/* The bounds on the work, before evaluating anything (see the comment
+ * inside); false, with run->stop and run->reason set, when a bound stops
+ * the search or the caller says stop. */
+static bool work_within_bounds(const struct plan_problem *p, const struct objective_spec *obj,
+			       const struct plan_outcome *out, struct search_run *run, const struct order *ord,
+			       size_t n_ord, bool bounded)
+{
 	/* the bounds on the work, before evaluating anything: the shapes the
 	 * deadline and the budget leave, and the largest of them */
 	size_t left = 0, largest = 0;
@@ -303,16 +273,67 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		text_setf(run->reason, sizeof run->reason, "%zu of the %zu shapes are left to evaluate once the catalog, "
 			 "the prices, memory, the deadline and the budget have ruled the others out, more than the %zu "
 			 "one search may evaluate; %s", left, p->n_shapes, shapes_max(p), narrow);
-		goto out;
+		return false;
 	}
 	if (left > 0 && out->points[largest].gpus > shape_gpus_max(p)) {
 		run->stop = PLAN_STOP_SHAPE_GPUS;
 		text_setf(run->reason, sizeof run->reason, "shape '%s' has %ld GPUs, more than the %ld a shape may have to be "
 			 "evaluated (a plan search's time grows faster than its GPUs); %s", out->points[largest].name,
 			 out->points[largest].gpus, shape_gpus_max(p), narrow);
-		goto out;
+		return false;
 	}
 	if (!report(p, run))
+		return false;
+	return true;
+}
+
+/* Mark the fronts (P50, P90) among the feasible points. */
+static void mark_fronts(struct plan_outcome *out, const size_t *feasible, size_t n_feasible)
+{
+	/* the fronts among the feasible points */
+	for (size_t a = 0; a < n_feasible; a++) {
+		struct plan_point *pa = &out->points[feasible[a]];
+		bool d50 = false, d90 = false;
+		for (size_t b = 0; b < n_feasible && !(d50 && d90); b++) {
+			const struct plan_point *pb = &out->points[feasible[b]];
+			bool dup = b < a && same_deployment(pb, pa);
+			bool b50 = dup || dominates(plan_point_t50(pb), plan_point_c50(pb), plan_point_t50(pa), plan_point_c50(pa));
+			if (b50 && !d50) {
+				pa->beaten_by = (long)feasible[b];
+				pa->same_deployment = dup;
+			}
+			d50 = d50 || b50;
+			d90 = d90 || dup || dominates(plan_point_t90(pb), plan_point_c90(pb), plan_point_t90(pa), plan_point_c90(pa));
+		}
+		if (!d50 || !d90) {
+			pa->beaten_by = -1;
+			pa->same_deployment = false;
+		}
+		pa->front_p50 = !d50;
+		pa->front_p90 = !d90;
+	}
+}
+
+/* Pass 1: resolve each shape, bound it; pass 2: evaluate in order. */
+static void search_once(const struct plan_problem *p, const struct objective_spec *obj, struct plan_outcome *out,
+			struct search_run *run)
+{
+	struct cluster_spec *c = xmalloc(sizeof *c);
+	struct order *ord = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *ord);
+	size_t n_ord = 0;
+	size_t *feasible = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *feasible);
+	size_t n_feasible = 0;
+	bool bounded = is_training(p->workload);
+
+	memset(out, 0, sizeof *out);
+	out->points = xcalloc(p->n_shapes ? p->n_shapes : 1, sizeof *out->points);
+	out->n = p->n_shapes;
+	out->cheapest = out->fastest = out->fastest_strict = -1;
+	run->pr.total = p->n_shapes;
+	if (!resolve_shapes(p, out, run, c, ord, &n_ord))
+		goto out;
+
+	if (!work_within_bounds(p, obj, out, run, ord, n_ord, bounded))
 		goto out;
 
 	for (size_t k = 0; k < n_ord; k++) {
@@ -336,7 +357,7 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 			for (size_t f = 0; f < n_feasible && !dominated; f++) {
 				const struct plan_point *q = &out->points[feasible[f]];
 				dominated = q->price_type == pt->price_type &&
-					    dominates(t90(q), c90(q), pt->time_lb_s, pt->cost_lb_usd);
+					    dominates(plan_point_t90(q), plan_point_c90(q), pt->time_lb_s, pt->cost_lb_usd);
 				if (dominated)
 					pt->beaten_by = (long)feasible[f];
 			}
@@ -372,7 +393,7 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 		run->pr.work += plans * weight_of(p, pt->gpus);
 		if (plans > run->most_plans)
 			run->most_plans = plans;
-		if (priced_ok(&pt->result)) {
+		if (plan_point_priced_ok(&pt->result)) {
 			out->ok++;
 			if (meets(obj, pt)) {
 				pt->feasible = true;
@@ -383,28 +404,7 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 	for (size_t i = 0; i < out->n; i++)
 		out->fate_count[out->points[i].fate]++;
 
-	/* the fronts among the feasible points */
-	for (size_t a = 0; a < n_feasible; a++) {
-		struct plan_point *pa = &out->points[feasible[a]];
-		bool d50 = false, d90 = false;
-		for (size_t b = 0; b < n_feasible && !(d50 && d90); b++) {
-			const struct plan_point *pb = &out->points[feasible[b]];
-			bool dup = b < a && same_deployment(pb, pa);
-			bool b50 = dup || dominates(t50(pb), c50(pb), t50(pa), c50(pa));
-			if (b50 && !d50) {
-				pa->beaten_by = (long)feasible[b];
-				pa->same_deployment = dup;
-			}
-			d50 = d50 || b50;
-			d90 = d90 || dup || dominates(t90(pb), c90(pb), t90(pa), c90(pa));
-		}
-		if (!d50 || !d90) {
-			pa->beaten_by = -1;
-			pa->same_deployment = false;
-		}
-		pa->front_p50 = !d50;
-		pa->front_p90 = !d90;
-	}
+	mark_fronts(out, feasible, n_feasible);
 	report(p, run);
 out:
 	free(ord);
@@ -421,10 +421,10 @@ static int compare_front(const void *a, const void *b)
 	const struct plan_point *y = &sort_outcome->points[*(const size_t *)b];
 	if (x->front_p50 != y->front_p50)
 		return x->front_p50 ? -1 : 1;
-	if (c50(x) != c50(y))
-		return c50(x) < c50(y) ? -1 : 1;
-	if (t50(x) != t50(y))
-		return t50(x) < t50(y) ? -1 : 1;
+	if (plan_point_c50(x) != plan_point_c50(y))
+		return plan_point_c50(x) < plan_point_c50(y) ? -1 : 1;
+	if (plan_point_t50(x) != plan_point_t50(y))
+		return plan_point_t50(x) < plan_point_t50(y) ? -1 : 1;
 	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
 }
 
@@ -507,9 +507,9 @@ void plan_search(const struct plan_problem *p, struct plan_outcome *out)
  * P90) and for a service (one simulation). */
 static double p50_noise_s(const struct plan_outcome *o, const struct plan_point *p)
 {
-	if (serving(p) || o->trials < 2)
+	if (plan_point_serving(p) || o->trials < 2)
 		return 0;
-	double spread = t90(p) - t50(p);
+	double spread = plan_point_t90(p) - plan_point_t50(p);
 	return spread > 0 ? 1.2533141373155003 * spread / 1.2815515655446004 / sqrt((double)o->trials) : 0;
 }
 
@@ -517,8 +517,8 @@ static double p50_noise_s(const struct plan_outcome *o, const struct plan_point 
  * noise only; 0 no tie. */
 static int tie_kind(const struct plan_outcome *o, const struct plan_point *a, const struct plan_point *b)
 {
-	double d = fabs(t50(a) - t50(b));
-	if (d <= o->tie_tolerance * fmin(t50(a), t50(b)))
+	double d = fabs(plan_point_t50(a) - plan_point_t50(b));
+	if (d <= o->tie_tolerance * fmin(plan_point_t50(a), plan_point_t50(b)))
 		return 1;
 	if (d <= 2 * hypot(p50_noise_s(o, a), p50_noise_s(o, b)))
 		return 2;
@@ -536,23 +536,6 @@ void plan_outcome_release(struct plan_outcome *out)
 	free(out->front);
 	memset(out, 0, sizeof *out);
 	out->cheapest = out->fastest = out->fastest_strict = -1;
-}
-
-/* "45 min", "37.5 h", "1248 h". */
-static void say_time(double s, char *buf, size_t size)
-{
-	if (s < 3600)
-		snprintf(buf, size, "%.0f min", s / 60);
-	else if (s < 100 * 3600)
-		snprintf(buf, size, "%.3g h", s / 3600);
-	else
-		snprintf(buf, size, "%.0f h", s / 3600);
-}
-
-/* "$1,234,567". */
-static void say_usd(double usd, char *buf, size_t size)
-{
-	text_usd(usd, buf, size);
 }
 
 /* "for 4% more than", "for 2.3x the cost of" (a ratio of 2 or more reads
@@ -609,7 +592,7 @@ static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_
 	char more[48], usd[48], tie[64];
 	const struct plan_point *a = &o->points[o->front[k]];
 	const struct serve_result *sa = &a->result.serve;
-	say_usd(c50(a), usd, sizeof usd);
+	plan_point_say_usd(plan_point_c50(a), usd, sizeof usd);
 	if (o->n_front_p50 == 1) {
 		text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, TTFT P99 %.0f ms; "
 			 "no other shape is both faster and cheaper", a->name, sa->replicas, sa->replicas == 1 ? "" : "s",
@@ -618,7 +601,7 @@ static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_
 	}
 	const struct plan_point *b = &o->points[o->front[k == 0 ? 1 : k - 1]];
 	if (k == 0) {
-		say_more(c50(b), c50(a), more, sizeof more);
+		say_more(plan_point_c50(b), plan_point_c50(a), more, sizeof more);
 		say_tie(o, b, a, tie, sizeof tie);
 		text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs) for %s/h, the cheapest; the next faster, "
 			 "%s, has TTFT P99 %.0f ms instead of %.0f%s %s it", a->name, sa->replicas,
@@ -626,7 +609,7 @@ static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_
 			 sa->m.ttft_ms.p99, tie, more);
 		return;
 	}
-	say_more(c50(a), c50(b), more, sizeof more);
+	say_more(plan_point_c50(a), plan_point_c50(b), more, sizeof more);
 	say_tie(o, a, b, tie, sizeof tie);
 	text_setf(buf, size, "%s meets the SLO with %d replica%s (%ld GPUs), TTFT P99 %.0f ms%s, %s %s at %.0f ms",
 		 a->name, sa->replicas, sa->replicas == 1 ? "" : "s", sa->gpus_used, sa->m.ttft_ms.p99, tie, more,
@@ -635,15 +618,15 @@ static void why_serving(const struct plan_outcome *o, size_t k, char *buf, size_
 
 void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 {
-	if (k < o->n_front_p50 && serving(&o->points[o->front[k]])) {
+	if (k < o->n_front_p50 && plan_point_serving(&o->points[o->front[k]])) {
 		why_serving(o, k, buf, size);
 		return;
 	}
 	char ta[32], tb[32], more[48], diff[160], usd[48], tie[64];
 	assert(k < o->n_front_p50);
 	const struct plan_point *a = &o->points[o->front[k]];
-	say_time(t50(a), ta, sizeof ta);
-	say_usd(c50(a), usd, sizeof usd);
+	plan_point_say_time(plan_point_t50(a), ta, sizeof ta);
+	plan_point_say_usd(plan_point_c50(a), usd, sizeof usd);
 	if (o->n_front_p50 == 1) {
 		text_setf(buf, size, "%s finishes in %s for %s, and no other shape is both faster and cheaper",
 			 a->name, ta, usd);
@@ -652,8 +635,8 @@ void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 	if (k == 0) {
 		/* the cheapest, against the next faster choice */
 		const struct plan_point *b = &o->points[o->front[1]];
-		say_time(t50(b), tb, sizeof tb);
-		say_more(c50(b), c50(a), more, sizeof more);
+		plan_point_say_time(plan_point_t50(b), tb, sizeof tb);
+		say_more(plan_point_c50(b), plan_point_c50(a), more, sizeof more);
 		say_plan_difference(b, a, diff, sizeof diff);
 		say_tie(o, b, a, tie, sizeof tie);
 		text_setf(buf, size, "%s finishes in %s for %s, the cheapest; the next faster, %s, takes %s%s %s it%s",
@@ -661,8 +644,8 @@ void plan_why(const struct plan_outcome *o, size_t k, char *buf, size_t size)
 		return;
 	}
 	const struct plan_point *b = &o->points[o->front[k - 1]];
-	say_time(t50(b), tb, sizeof tb);
-	say_more(c50(a), c50(b), more, sizeof more);
+	plan_point_say_time(plan_point_t50(b), tb, sizeof tb);
+	say_more(plan_point_c50(a), plan_point_c50(b), more, sizeof more);
 	say_plan_difference(a, b, diff, sizeof diff);
 	say_tie(o, a, b, tie, sizeof tie);
 	text_setf(buf, size, "%s finishes in %s%s %s %s in %s%s", a->name, ta, tie, more, b->name, tb, diff);
@@ -675,14 +658,15 @@ bool plan_fastest_tie(const struct plan_outcome *o, char *buf, size_t size)
 		return false;
 	const struct plan_point *a = &o->points[o->fastest], *b = &o->points[o->fastest_strict];
 	char more[48], tie[64];
-	say_more(c50(b), c50(a), more, sizeof more);
+	say_more(plan_point_c50(b), plan_point_c50(a), more, sizeof more);
 	say_tie(o, b, a, tie, sizeof tie);
-	if (serving(a))
+	if (plan_point_serving(a))
 		text_setf(buf, size, "%s has a TTFT P99 of %.0f ms, %.2g%% less, %s %s%s, and a tie goes to the cheaper "
-			 "shape", b->name, t50(b) * 1e3, (1 - t50(b) / t50(a)) * 100, more, a->name, tie);
+			 "shape", b->name, plan_point_t50(b) * 1e3, (1 - plan_point_t50(b) / plan_point_t50(a)) * 100, more, a->name, tie);
 	else
 		text_setf(buf, size, "%s is %.3g h (%.2g%%) faster %s %s%s, and a tie goes to the cheaper shape", b->name,
-			 (t50(a) - t50(b)) / 3600, (1 - t50(b) / t50(a)) * 100, more, a->name, tie);
+			 (plan_point_t50(a) - plan_point_t50(b)) / 3600, (1 - plan_point_t50(b) / plan_point_t50(a)) * 100, more,
+			 a->name, tie);
 	return true;
 }
 
@@ -698,7 +682,7 @@ static void reason_evaluated(const struct plan_outcome *o, const struct plan_poi
 			 spot_rate ? "; in a search, search.spot gives every spot shape its preemptions" : "");
 		return;
 	}
-	if (serving(pt)) {
+	if (plan_point_serving(pt)) {
 		if (!r->serve_usd.priced)
 			text_setf(buf, size, "ok, but no dollars per hour: %s", r->outcome.reason);
 		else if (!r->serve.slo_met)
@@ -712,10 +696,10 @@ static void reason_evaluated(const struct plan_outcome *o, const struct plan_poi
 				 o->points[pt->beaten_by].name);
 		else if (pt->beaten_by >= 0) {
 			const struct plan_point *q = &o->points[pt->beaten_by];
-			say_usd(c50(q), ub, sizeof ub);
-			say_usd(c50(pt), usd, sizeof usd);
+			plan_point_say_usd(plan_point_c50(q), ub, sizeof ub);
+			plan_point_say_usd(plan_point_c50(pt), usd, sizeof usd);
 			text_setf(buf, size, "off the front: %s is no slower and no dearer, TTFT P99 %.0f ms for %s/h "
-				 "against %.0f ms for %s/h", q->name, t50(q) * 1e3, ub, t50(pt) * 1e3, usd);
+				 "against %.0f ms for %s/h", q->name, plan_point_t50(q) * 1e3, ub, plan_point_t50(pt) * 1e3, usd);
 		} else
 			text_setf(buf, size, "not on the front");
 		return;
@@ -724,14 +708,14 @@ static void reason_evaluated(const struct plan_outcome *o, const struct plan_poi
 		text_setf(buf, size, "ok, but no cost: %s", r->outcome.reason);
 		return;
 	}
-	say_time(t50(pt), t, sizeof t);
-	say_usd(c50(pt), usd, sizeof usd);
+	plan_point_say_time(plan_point_t50(pt), t, sizeof t);
+	plan_point_say_usd(plan_point_c50(pt), usd, sizeof usd);
 	if (!pt->feasible) {
-		if (o->objective.deadline_h > 0 && t50(pt) > o->objective.deadline_h * 3600)
+		if (o->objective.deadline_h > 0 && plan_point_t50(pt) > o->objective.deadline_h * 3600)
 			text_setf(buf, size, "misses the objective: its P50 wall time, %s, is past the deadline of %g h", t,
 				 o->objective.deadline_h);
 		else {
-			say_usd(o->objective.budget_usd, ub, sizeof ub);
+			plan_point_say_usd(o->objective.budget_usd, ub, sizeof ub);
 			text_setf(buf, size, "misses the objective: its P50 cost, %s, is over the budget of %s", usd, ub);
 		}
 		return;
@@ -745,8 +729,8 @@ static void reason_evaluated(const struct plan_outcome *o, const struct plan_poi
 		return;
 	}
 	const struct plan_point *q = &o->points[pt->beaten_by];
-	say_time(t50(q), tb, sizeof tb);
-	say_usd(c50(q), ub, sizeof ub);
+	plan_point_say_time(plan_point_t50(q), tb, sizeof tb);
+	plan_point_say_usd(plan_point_c50(q), ub, sizeof ub);
 	text_setf(buf, size, "off both fronts: %s is no slower and no dearer at P50, %s for %s against %s for %s "
 		 "(and some shape is at P90)", q->name, tb, ub, t, usd);
 }
@@ -772,22 +756,22 @@ void plan_reason(const struct plan_outcome *o, size_t i, char *buf, size_t size)
 			 : "weights, gradients and optimizer states");
 		break;
 	case PLAN_PAST_DEADLINE:
-		say_time(pt->time_lb_s, t, sizeof t);
+		plan_point_say_time(pt->time_lb_s, t, sizeof t);
 		text_setf(buf, size, "its wall time is at least %s (the model FLOPs on its %ld GPUs at the best kernel rate), "
 			 "past the deadline of %g h", t, pt->gpus, o->objective.deadline_h);
 		break;
 	case PLAN_OVER_BUDGET:
-		say_usd(pt->cost_lb_usd, usd, sizeof usd);
-		say_usd(o->objective.budget_usd, ub, sizeof ub);
+		plan_point_say_usd(pt->cost_lb_usd, usd, sizeof usd);
+		plan_point_say_usd(o->objective.budget_usd, ub, sizeof ub);
 		text_setf(buf, size, "its cost is at least %s (its least wall time at its price), over the budget of %s",
 			 usd, ub);
 		break;
 	case PLAN_DOMINATED: {
 		const struct plan_point *q = &o->points[pt->beaten_by];
-		say_time(t90(q), tb, sizeof tb);
-		say_usd(c90(q), ub, sizeof ub);
-		say_time(pt->time_lb_s, t, sizeof t);
-		say_usd(pt->cost_lb_usd, usd, sizeof usd);
+		plan_point_say_time(plan_point_t90(q), tb, sizeof tb);
+		plan_point_say_usd(plan_point_c90(q), ub, sizeof ub);
+		plan_point_say_time(pt->time_lb_s, t, sizeof t);
+		plan_point_say_usd(pt->cost_lb_usd, usd, sizeof usd);
 		text_setf(buf, size, "%s takes %s for %s at P90, no more than this shape's least wall time and cost, "
 			 "%s and %s, and less in one", q->name, tb, ub, t, usd);
 		break;
@@ -795,243 +779,4 @@ void plan_reason(const struct plan_outcome *o, size_t i, char *buf, size_t size)
 	case PLAN_FATE_COUNT:
 		assert(0);
 	}
-}
-
-/* A tally of labels (a fate's or an outcome's name), in first-seen order. */
-enum { TALLY_MAX = 16 };
-struct tally {
-	const char *label[TALLY_MAX];
-	size_t count[TALLY_MAX];
-	int n;
-};
-
-static void tally_add(struct tally *t, const char *label)
-{
-	int k = 0;
-	while (k < t->n && strcmp(t->label[k], label) != 0)
-		k++;
-	if (k == t->n) {
-		if (t->n == TALLY_MAX)
-			return;
-		t->label[t->n++] = label;
-	}
-	t->count[k]++;
-}
-
-/* What a point came to, in a word or two, for a tally. */
-static const char *point_label(const struct plan_point *pt)
-{
-	if (pt->fate != PLAN_EVALUATED)
-		return plan_fate_names[pt->fate];
-	if (pt->result.outcome.status != OUTCOME_OK)
-		return outcome_names[pt->result.outcome.status];
-	if (!priced_ok(&pt->result))
-		return serving(pt) ? "miss the SLO" : "without a cost";
-	return pt->feasible ? "ok" : "miss the objective";
-}
-
-/* The cheapest feasible point of price type t at P50 (ties: the faster), or -1. */
-static long cheapest_of_type(const struct plan_outcome *o, enum price_type t)
-{
-	long best = -1;
-	for (size_t i = 0; i < o->n; i++) {
-		const struct plan_point *pt = &o->points[i];
-		if (!pt->feasible || pt->price_type != t)
-			continue;
-		if (best < 0 || c50(pt) < c50(&o->points[best]) ||
-		    (c50(pt) == c50(&o->points[best]) && t50(pt) < t50(&o->points[best])))
-			best = (long)i;
-	}
-	return best;
-}
-
-bool plan_spot(const struct plan_outcome *o, char *buf, size_t size)
-{
-	struct tally t = { .n = 0 };
-	size_t n_spot = 0;
-	char ts[32], td[32], us[48], ud[48];
-	assert(size > 0);
-	buf[0] = '\0';
-	for (size_t i = 0; i < o->n; i++)
-		if (o->points[i].price_type == PRICE_SPOT) {
-			n_spot++;
-			tally_add(&t, point_label(&o->points[i]));
-		}
-	if (n_spot == 0)
-		return false;
-	long s = cheapest_of_type(o, PRICE_SPOT), d = cheapest_of_type(o, PRICE_ON_DEMAND);
-	const char *meets = o->objective.deadline_h > 0 || o->objective.budget_usd > 0 ? " and meets the objective" : "";
-	if (s < 0 || serving(&o->points[s])) {
-		text_setf(buf, size, "spot: none of the %zu spot shape%s is ok%s:", n_spot, n_spot == 1 ? "" : "s", meets);
-		for (int k = 0; k < t.n; k++)
-			text_appendf(buf, size, "%s %zu %s", k ? "," : "", t.count[k], t.label[k]);
-		text_appendf(buf, size, "; --show all gives each shape's reason");
-		return true;
-	}
-	const struct plan_point *ps = &o->points[s];
-	say_time(t50(ps), ts, sizeof ts);
-	say_usd(c50(ps), us, sizeof us);
-	if (d < 0) {
-		char ts90[32], us90[48];
-		say_time(t90(ps), ts90, sizeof ts90);
-		say_usd(c90(ps), us90, sizeof us90);
-		text_setf(buf, size, "spot: the cheapest spot shape, %s, takes %s for %s at P50 and %s for %s at P90 "
-			 "(%g preemptions an instance-hour, %d trials); no on-demand shape is ok%s to compare it with",
-			 ps->name, ts, us, ts90, us90, ps->preemptions_per_instance_h, o->trials, meets);
-		return true;
-	}
-	const struct plan_point *pd = &o->points[d];
-	say_time(t50(pd), td, sizeof td);
-	say_usd(c50(pd), ud, sizeof ud);
-	double save50 = 1 - c50(ps) / c50(pd), save90 = 1 - c90(ps) / c90(pd);
-	if (save50 > 0)
-		text_setf(buf, size, "spot saves %.0f%% at P50: %s takes %s for %s against %s for %s on the "
-					"cheapest on-demand shape, %s", save50 * 100, ps->name, ts, us, td, ud, pd->name);
-	else
-		text_setf(buf, size, "spot saves nothing at P50: the cheapest spot shape, %s, takes %s for %s "
-					"against %s for %s on the cheapest on-demand shape, %s", ps->name, ts, us, td, ud,
-					pd->name);
-	say_time(t90(ps), ts, sizeof ts);
-	say_usd(c90(ps), us, sizeof us);
-	say_time(t90(pd), td, sizeof td);
-	say_usd(c90(pd), ud, sizeof ud);
-	text_appendf(buf, size, "; at P90 (%g preemptions an instance-hour, %d trials) "
-					 "%s for %s against %s for %s: %.0f%% %s, %.0f%% %s", ps->preemptions_per_instance_h,
-					 o->trials, ts, us, td, ud, fabs(save90) * 100, save90 >= 0 ? "less" : "more",
-					 fabs(t90(ps) / t90(pd) - 1) * 100, t90(ps) >= t90(pd) ? "longer" : "shorter");
-	if (o->objective.deadline_h > 0 && t90(ps) > o->objective.deadline_h * 3600)
-		text_appendf(buf, size, "; at P90 the spot shape misses the deadline of %g h",
-			 o->objective.deadline_h);
-	else if (o->objective.budget_usd > 0 && c90(ps) > o->objective.budget_usd)
-		text_appendf(buf, size, "; at P90 the spot shape is over the budget");
-	return true;
-}
-
-/* A GPU type for mixes: its cheapest shape that meets the SLO alone. */
-struct mix_type {
-	size_t point;
-	int replicas;
-	double usd_per_hour;
-};
-
-/* A mix to try: n[k] replicas of type t[k], its estimated price. */
-struct mix_try {
-	int t[2], n[2];
-	double est;
-	int index;
-};
-
-static int compare_mix_try(const void *a, const void *b)
-{
-	const struct mix_try *x = a, *y = b;
-	if (x->est != y->est)
-		return x->est < y->est ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-/* At most this many mixes are simulated (each is two serving runs). */
-enum { PLAN_MIX_MAX_SIMULATED = 32 };
-
-/* Serve n replicas of shape `point` at share x the rate; the result in *r. */
-static void mix_part(const struct plan_problem *p, size_t point, int n, double share, uint64_t row_id,
-		     struct cluster_spec *c, struct workload_spec *w, struct result *r)
-{
-	*w = *p->workload;
-	workload_bind(w);
-	w->serving.rate_per_s = p->workload->serving.rate_per_s * share;
-	w->serving.replicas = n;
-	bool resolved = p->shape(p->shape_ctx, point, c);
-	assert(resolved);  /* it was evaluated */
-	(void)resolved;
-	struct job job = { .kind = w->kind, .workload = w, .cluster = c, .monte_carlo = p->monte_carlo,
-			   .objective = &p->objective, .scenario = p->scenario, .seed = p->seed, .row_id = row_id };
-	evaluate(&job, r);
-}
-
-void plan_mix_search(const struct plan_problem *p, const struct plan_outcome *o, struct plan_mix *out)
-{
-	const struct serving_spec *sv = &p->workload->serving;
-	memset(out, 0, sizeof *out);
-	if (p->workload->kind != WORKLOAD_INFERENCE) {
-		snprintf(out->why_not, sizeof out->why_not, "%s", "mixes are for serving");
-		return;
-	}
-	if (sv->process != ARRIVAL_POISSON || sv->requests > 0 || sv->prefill_replicas > 0 || sv->decode_replicas > 0) {
-		snprintf(out->why_not, sizeof out->why_not, "%s",
-			 "mixes need Poisson arrivals for a duration, not disaggregated (the split is a thinning)");
-		return;
-	}
-	out->searched = true;
-	struct mix_type *ty = xcalloc(o->n ? o->n : 1, sizeof *ty);
-	int nt = 0;
-	for (size_t i = 0; i < o->n; i++) {
-		const struct plan_point *pt = &o->points[i];
-		if (!pt->feasible)
-			continue;
-		int k = 0;
-		while (k < nt && strcmp(o->points[ty[k].point].gpu, pt->gpu) != 0)
-			k++;
-		if (k == nt || c50(pt) < ty[k].usd_per_hour)
-			ty[k] = (struct mix_type){ .point = i, .replicas = pt->result.serve.replicas, .usd_per_hour = c50(pt) };
-		if (k == nt)
-			nt++;
-	}
-	out->types = nt;
-	double best = INFINITY;
-	for (int k = 0; k < nt; k++)
-		best = fmin(best, ty[k].usd_per_hour);
-	out->single_usd_per_hour = nt > 0 ? best : 0;
-
-	/* every pair's replica counts whose price, pro rata, is below the best single type's */
-	size_t cap = 16, n_try = 0;
-	struct mix_try *tries = xcalloc(cap, sizeof *tries);
-	for (int a = 0; a < nt; a++)
-		for (int b = a + 1; b < nt; b++)
-			for (int na = 1; na <= ty[a].replicas; na++)
-				for (int nb = 1; nb <= ty[b].replicas; nb++) {
-					double est = na * ty[a].usd_per_hour / ty[a].replicas +
-						     nb * ty[b].usd_per_hour / ty[b].replicas;
-					if (est >= best * (1 - 1e-9))
-						continue;
-					if (n_try == cap)
-						tries = xreallocarray(tries, cap *= 2, sizeof *tries);
-					tries[n_try] = (struct mix_try){ .t = { a, b }, .n = { na, nb }, .est = est,
-									 .index = (int)n_try };
-					n_try++;
-				}
-	qsort(tries, n_try, sizeof *tries, compare_mix_try);
-
-	struct cluster_spec *c = xmalloc(sizeof *c);
-	struct workload_spec *w = xmalloc(sizeof *w);
-	struct result *r = xmalloc(2 * sizeof *r);
-	for (size_t i = 0; i < n_try && out->simulated < PLAN_MIX_MAX_SIMULATED && !out->found; i++) {
-		const struct mix_try *m = &tries[i];
-		/* shares in proportion to each part's capacity: n / (the replicas that carry the whole rate) */
-		double wa = (double)m->n[0] / ty[m->t[0]].replicas, wb = (double)m->n[1] / ty[m->t[1]].replicas;
-		double share[2] = { wa / (wa + wb), wb / (wa + wb) };
-		bool ok = true;
-		out->simulated++;
-		for (int k = 0; k < 2 && ok; k++) {
-			/* independent streams for the two parts (row ids 1 and 2; the single types used 0) */
-			mix_part(p, ty[m->t[k]].point, m->n[k], share[k], (uint64_t)k + 1, c, w, &r[k]);
-			ok = priced_ok(&r[k]);
-		}
-		double total = ok ? r[0].serve_usd.usd_per_hour + r[1].serve_usd.usd_per_hour : INFINITY;
-		if (!ok || total >= best * (1 - 1e-9))
-			continue;
-		out->found = true;
-		for (int k = 0; k < 2; k++) {
-			out->shape[k] = ty[m->t[k]].point;
-			out->replicas[k] = m->n[k];
-			out->share[k] = share[k];
-			out->usd_per_hour[k] = r[k].serve_usd.usd_per_hour;
-			out->ttft_p99_ms[k] = r[k].serve.m.ttft_ms.p99;
-			out->tpot_p99_ms[k] = r[k].serve.m.tpot_ms.p99;
-		}
-	}
-	free(r);
-	free(w);
-	free(c);
-	free(tries);
-	free(ty);
 }

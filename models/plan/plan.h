@@ -209,9 +209,6 @@ struct plan_mix {
 	double single_usd_per_hour;        /* the cheapest single type's */
 };
 
-/* The cheapest mix of two GPU types for p after plan_search gave o. */
-void plan_mix_search(const struct plan_problem *p, const struct plan_outcome *o, struct plan_mix *out);
-
 /* The lower bounds of a shape (0 for a kind without them): wall time and,
  * when priced, cost; false when its memory cannot hold the model. */
 bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, double *time_lb_s,
@@ -228,12 +225,6 @@ bool plan_tie(const struct plan_outcome *o, size_t a, size_t b);
  * the bound that ruled it out, with the figures. Empty for a point on a
  * front (plan_why says why it is a choice). */
 void plan_reason(const struct plan_outcome *o, size_t i, char *buf, size_t size);
-
-/* What spot saves: the cheapest spot shape that is ok and meets the
- * objective against the cheapest on-demand one, at P50 and at P90 (the
- * Monte Carlo trials of its preemptions), or why no spot shape is; false
- * (buf empty) when the space has no spot shapes. */
-bool plan_spot(const struct plan_outcome *o, char *buf, size_t size);
 
 /* When the fastest named (o->fastest) is not the one of least P50 time
  * (o->fastest_strict): one line saying by how much that one is faster and

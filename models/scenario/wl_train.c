@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/hw/catalog_read.h"
 #include "models/hw/placement.h"
 #include "models/kernel/transformer.h"
 #include "models/scenario/reader.h"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "models/hw/catalog.h"
+#include "models/hw/catalog_read.h"
 #include "models/kernel/transformer.h"
 
 static catalog *builtin(void)
@@ -303,24 +304,24 @@ static void test_price_dates(void **state)
 {
 	(void)state;
 	catalog *c = builtin();
-	assert_true(catalog_iso_date(catalog_as_of(c), true));
+	assert_true(catalog_read_iso_date(catalog_as_of(c), true));
 	for (size_t i = 0; i < catalog_price_count(c); i++) {
 		const struct price_spec *p = catalog_price_at(c, i);
 		if (p->observed[0] == '\0') {
 			assert_true(p->observed_note[0] != '\0');
 			continue;
 		}
-		if (!catalog_iso_date(p->observed, false))
+		if (!catalog_read_iso_date(p->observed, false))
 			print_error("%s %s: observed \"%s\"\n", p->provider, p->offering, p->observed);
-		assert_true(catalog_iso_date(p->observed, false));
+		assert_true(catalog_read_iso_date(p->observed, false));
 		assert_true(strcmp(p->observed, catalog_as_of(c)) <= 0 ||
 			    strncmp(p->observed, catalog_as_of(c), 7) == 0);
 	}
-	assert_true(catalog_iso_date("2026-02", false));
-	assert_false(catalog_iso_date("2026-02", true));
-	assert_false(catalog_iso_date("2026-13-01", false));
-	assert_false(catalog_iso_date("late 2024", false));
-	assert_false(catalog_iso_date("2026-1-01", false));
+	assert_true(catalog_read_iso_date("2026-02", false));
+	assert_false(catalog_read_iso_date("2026-02", true));
+	assert_false(catalog_read_iso_date("2026-13-01", false));
+	assert_false(catalog_read_iso_date("late 2024", false));
+	assert_false(catalog_read_iso_date("2026-1-01", false));
 
 	/* The stale rule against as_of 2026-12-01: older than 2025-12-01 */
 	struct price_spec p;

@@ -12,6 +12,8 @@
 #include "catalog_fixture.h"
 #include "models/eval/evaluate.h"
 #include "models/plan/plan.h"
+#include "models/plan/plan_mix.h"
+#include "models/plan/plan_spot.h"
 #include "models/scenario/space.h"
 #include "models/train/parallel.h"
 
