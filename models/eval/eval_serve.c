@@ -1,7 +1,8 @@
 #include "models/eval/eval_kind.h"
 
 #include <math.h>
-#include <string.h>
+
+#include "models/cost/inference.h"
 
 /* A NaN or an infinity never reaches a serving result that says ok. */
 static bool serve_figures_finite(const struct serve_result *s)
@@ -19,27 +20,6 @@ static bool serve_figures_finite(const struct serve_result *s)
 		if (!isfinite(p[i]->p50) || !isfinite(p[i]->p90) || !isfinite(p[i]->p99) || !isfinite(p[i]->mean))
 			return false;
 	return true;
-}
-
-/*
- * Dollars of serving: the renter pays for whole instances, so the replicas'
- * GPUs are priced as ceil(gpus_used / gpus_per_node) nodes, whatever else
- * the candidate holds; per million tokens = that hourly price / the tokens
- * of an hour (the measured throughput x 3600 / 1e6).
- */
-static void serve_dollars(const struct job *j, const struct serve_result *s, struct inference_dollars *d)
-{
-	const struct cluster_spec *c = j->cluster;
-	memset(d, 0, sizeof *d);
-	if (!c->price.known || s->gpus_used <= 0)
-		return;
-	d->instances = (s->gpus_used + c->gpus_per_node - 1) / c->gpus_per_node;
-	d->usd_per_hour = c->price.usd_per_gpu_hour * (double)c->gpus_per_node * (double)d->instances;
-	if (!(s->m.output_tok_s > 0) || !(s->m.throughput_tok_s > 0))
-		return;
-	d->priced = true;
-	d->usd_per_mtok = d->usd_per_hour / (s->m.output_tok_s * 3600 / 1e6);
-	d->usd_per_mtok_total = d->usd_per_hour / (s->m.throughput_tok_s * 3600 / 1e6);
 }
 
 /* The request-level simulation of the service (serve_run), then its dollars. */
@@ -60,7 +40,7 @@ void eval_serve(const struct job *j, struct result *out)
 		outcome_set(&out->outcome, OUTCOME_ERROR, "%s", "a result overflowed (not a finite number)");
 		return;
 	}
-	serve_dollars(j, s, &out->serve_usd);
+	inference_dollars_fill(j->cluster, s->gpus_used, s->m.output_tok_s, s->m.throughput_tok_s, &out->serve_usd);
 	if (out->serve_usd.instances > 0 && s->gpus_used < out->cluster.gpus)
 		outcome_add(&out->outcome,
 			    "the replicas occupy %ld of the candidate's %ld GPUs: priced for %ld instance%s of %d GPUs",

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "models/comm/nccl_tests.h"
+#include "models/cost/inference.h"
 #include "models/eval/objective.h"
 #include "models/fleet/fleet.h"
 #include "models/run/run.h"
@@ -35,16 +36,6 @@ struct cluster_figures {
 	double scale_out_bytes_per_s_per_gpu;
 	bool priced;
 	double usd_per_hour;
-};
-
-/* What serving costs: the whole instances (nodes) the replicas occupy, and
- * per million tokens at the measured throughput. */
-struct inference_dollars {
-	bool priced;                       /* the candidate has a price and tokens were served */
-	long instances;                    /* ceil(gpus_used / gpus_per_node) */
-	double usd_per_hour;               /* those instances for an hour */
-	double usd_per_mtok;               /* per million output tokens */
-	double usd_per_mtok_total;         /* per million prompt + output tokens */
 };
 
 struct result {

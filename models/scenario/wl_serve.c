@@ -10,6 +10,7 @@
 #include "models/scenario/reader.h"
 #include "models/scenario/serve_trace.h"
 #include "models/scenario/wl_train.h"
+#include "models/serve/arrival.h"
 #include "models/serve/serve_sim.h"
 
 /* The longest prompt or output a length may give, in tokens (4 Mi). */
@@ -472,41 +473,21 @@ static int load_trace(struct jread *r, struct serving_spec *sv)
  */
 static int check_work(struct jread *r, const struct serving_spec *sv)
 {
-	double n;
-	const char *key;
+	double n = arrival_of(sv->process)->requests(sv);
 
-	switch (sv->process) {
-	case ARRIVAL_TRACE:
-		n = (double)sv->trace_requests->n;
-		key = "arrival";
-		break;
-	case ARRIVAL_POISSON:
-	case ARRIVAL_GAMMA:
-		if (sv->requests <= 0) {
-			n = sv->rate_per_s * sv->duration_s;
-			if (n > SERVE_SIM_REQUESTS_MAX) {
-				size_t mark = jread_enter_key(r, "arrival"), m2 = jread_enter_key(r, "rate_per_s");
-				jread_fail(r, "%g requests/s for duration_s %g s is %.4g requests, more than the %ld one "
-					   "simulation serves; lower rate_per_s or duration_s", sv->rate_per_s,
-					   sv->duration_s, n, SERVE_SIM_REQUESTS_MAX);
-				jread_leave(r, m2);
-				jread_leave(r, mark);
-				return -1;
-			}
-			key = "arrival";
-			break;
-		}
-		/* fall through */
-	case ARRIVAL_OFFLINE:
-	case ARRIVAL_CLOSED_LOOP:
-	default:
-		if (sv->requests <= 0)
-			return 0;
-		n = (double)sv->requests;
-		key = "requests";
-		break;
+	if (sv->requests <= 0 && n > SERVE_SIM_REQUESTS_MAX) {  /* a rate x duration_s (a trace holds fewer) */
+		size_t mark = jread_enter_key(r, "arrival"), m2 = jread_enter_key(r, "rate_per_s");
+		jread_fail(r, "%g requests/s for duration_s %g s is %.4g requests, more than the %ld one "
+			   "simulation serves; lower rate_per_s or duration_s", sv->rate_per_s,
+			   sv->duration_s, n, SERVE_SIM_REQUESTS_MAX);
+		jread_leave(r, m2);
+		jread_leave(r, mark);
+		return -1;
 	}
-	return limits_check_memory(r, key, "requests", n, SERVE_SIM_BYTES_PER_REQUEST);
+	if (!(n > 0))
+		return 0;
+	return limits_check_memory(r, sv->requests > 0 ? "requests" : "arrival", "requests", n,
+				   SERVE_SIM_BYTES_PER_REQUEST);
 }
 
 int wl_serve_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "models/hw/topology.h"
+#include "models/serve/arrival.h"
 #include "models/serve/serve_cost.h"
 #include "models/serve/serve_sim.h"
 #include "models/train/train.h"
@@ -20,7 +21,6 @@
 #include "util/xalloc.h"
 
 const char *const length_dist_names[] = { "fixed", "lognormal", "normal", "uniform", "histogram", NULL };
-const char *const arrival_process_names[] = { "poisson", "gamma", "trace", "offline", "closed-loop", NULL };
 const char *const serve_router_names[] = { "round-robin", "least-outstanding", "shortest-queue", NULL };
 
 static enum outcome_status status_of_cost(int rc)
@@ -59,15 +59,6 @@ static bool slo_met_by(const struct serving_spec *sv, const struct serve_metrics
 	if (sv->slo_tpot_p99_ms > 0 && m->tpot_ms.p99 > sv->slo_tpot_p99_ms)
 		return false;
 	return true;
-}
-
-/* The rate the load offers: the spec's for Poisson and gamma, else the
- * completions per second measured. */
-static double offered_rate(const struct serving_spec *sv, const struct serve_metrics *m)
-{
-	if (sv->process == ARRIVAL_POISSON || sv->process == ARRIVAL_GAMMA)
-		return sv->rate_per_s;
-	return m->request_per_s;
 }
 
 /* Simulate colocated serving on n replicas; r's status and metrics. */
@@ -245,7 +236,7 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 		layout_fill(r, &sc[0]);
 	}
 	if (r->outcome.status == OUTCOME_OK)
-		r->rate_per_s = offered_rate(sv, &r->m);
+		r->rate_per_s = arrival_of(sv->process)->offered_rate(sv, &r->m);
 out_free:
 	free(sc);
 }

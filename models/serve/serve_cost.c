@@ -8,6 +8,7 @@
 
 #include "models/comm/collective.h"
 #include "models/kernel/transformer.h"
+#include "models/serve/arrival.h"
 #include "util/text.h"
 
 /*
@@ -101,7 +102,7 @@ static double length_mean(const struct length_spec *l)
 /* Mean prompt + output tokens of one request of the load. */
 static double request_tokens_mean(const struct serving_spec *sv)
 {
-	if (sv->process == ARRIVAL_TRACE && sv->trace_requests != NULL && sv->trace_requests->n > 0) {
+	if (arrival_of(sv->process)->lengths_given && sv->trace_requests != NULL && sv->trace_requests->n > 0) {
 		double s = 0;
 		for (size_t i = 0; i < sv->trace_requests->n; i++)
 			s += (double)sv->trace_requests->requests[i].prompt_tokens +

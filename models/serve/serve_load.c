@@ -47,18 +47,6 @@ void serve_load_release(struct serve_load *l)
 	l->prompt_bins = l->output_bins = NULL;
 }
 
-double serve_load_gap_s(struct serve_load *l)
-{
-	const struct serving_spec *sv = l->sv;
-	if (sv->process == ARRIVAL_GAMMA) {
-		/* Gamma gaps with mean 1/rate and coefficient of variation cv:
-		 * shape k = 1/cv^2, scale 1/(rate k); cv 1 is Poisson. */
-		double k = 1.0 / (sv->cv * sv->cv);
-		return gsl_ran_gamma(l->arrivals, k, 1.0 / (sv->rate_per_s * k));
-	}
-	return gsl_ran_exponential(l->arrivals, 1.0 / sv->rate_per_s);
-}
-
 int serve_load_clamp(const struct length_spec *s, double x)
 {
 	if (s->max > 0 && x > s->max)

@@ -1,10 +1,10 @@
 /*
- * serve_load: the requests a serving simulation is offered: arrival gaps
- * (Poisson or gamma) from the RNG_ARRIVALS stream and prompt and output
- * lengths (fixed, lognormal, normal, uniform or a histogram, clamped to the
- * spec's [min, max], whole tokens >= 1) from the RNG_LENGTHS stream, both
- * seeded by (seed, row_id). It never schedules events: serve_sim asks it for
- * the next gap and the next lengths.
+ * serve_load: the random streams of the requests a serving simulation is
+ * offered: RNG_ARRIVALS, from which the arrival process (arrival.h) draws
+ * its gaps, and prompt and output lengths (fixed, lognormal, normal,
+ * uniform or a histogram, clamped to the spec's [min, max], whole tokens
+ * >= 1) from the RNG_LENGTHS stream, both seeded by (seed, row_id). It
+ * never schedules events: the arrival process asks it for the next lengths.
  */
 #ifndef CLUSTERSIM_MODELS_SERVE_SERVE_LOAD_H
 #define CLUSTERSIM_MODELS_SERVE_SERVE_LOAD_H
@@ -27,10 +27,6 @@ struct serve_load {
 int serve_load_init(struct serve_load *l, const struct serving_spec *sv, uint64_t seed, uint64_t row_id,
 		    char *reason, size_t reason_len);
 void serve_load_release(struct serve_load *l);
-
-/* Seconds to the next arrival of a Poisson (exponential gaps) or gamma
- * (shape 1/cv^2, mean 1/rate) process. */
-double serve_load_gap_s(struct serve_load *l);
 
 /* The next request's prompt and output lengths (prompt drawn first). */
 void serve_load_lengths(struct serve_load *l, int *prompt_tokens, int *output_tokens);

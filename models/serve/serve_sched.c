@@ -1,0 +1,154 @@
+/*
+ * serve_sched: a replica's iteration-level scheduler.
+ *
+ * The scheduler is vLLM's (v0 policy; Kwon et al. SOSP'23, vllm/core/scheduler.py):
+ *  - with chunked prefill, each step first gives every running decode one
+ *    token (in arrival order), then continues partially prefilled prompts,
+ *    then admits waiting requests head first, chunking the last one to the
+ *    token budget max_batch_tokens; at most max_seqs sequences run;
+ *  - without it, a step is either a prefill of whole prompts (admitted head
+ *    first while they fit the budget; decodes wait, as vLLM v0's default) or,
+ *    when no waiting prompt can be admitted, a decode of every running one;
+ *  - admitting a request allocates the KV blocks of its whole prompt (vLLM
+ *    v0's can_allocate); a decode allocates a block when its context crosses
+ *    a block; when none is free, the most recently arrived running sequence
+ *    is preempted by recompute (blocks freed, back to the head of the
+ *    waiting queue; its prompt and the tokens generated so far are
+ *    prefilled again, and that prefill emits its next token).
+ * A request's prefix-cache hits (prefix_hit_fraction of its prompt, at most
+ * all but one token) are not computed but hold KV blocks. A step's
+ * serve_batch counts, for each decode, its context including the token it
+ * computes, and for each prefill chunk c after k tokens already in the KV,
+ * c (k + (c + 1) / 2) query-key pairs.
+ */
+#include "serve_sched.h"
+
+#include <assert.h>
+#include <math.h>
+
+#include "models/serve/serve_kv.h"
+#include "sim/time.h"
+
+/* Preempt replica r's latest arrival by recompute: its blocks freed, back
+ * to the head of the waiting queue. */
+static void preempt_last(struct serve_state *s, struct serve_replica *r)
+{
+	int si = r->running[--r->n_running];
+	struct serve_seq *q = &s->seqs[si];
+	serve_kv_give(s, r, q->blocks);
+	q->blocks = 0;
+	q->computed = q->hit;
+	q->state = SEQ_WAITING;
+	r->n_waiting++;
+	serve_state_push_head(s, &r->wait_head, &r->wait_tail, si);
+	s->preemptions++;
+}
+
+static void batch_prefill(struct serve_state *s, struct serve_replica *r, struct serve_batch *b, int si, int chunk)
+{
+	const struct serve_seq *q = &s->seqs[si];
+	b->prefill_seqs++;
+	b->prefill_tokens += chunk;
+	b->prefill_attn_pairs += (double)chunk * (q->computed + (chunk + 1) / 2.0);
+	r->batch[r->n_batch++] = (struct serve_item){ si, chunk };
+}
+
+/* One token for each running decode, in arrival order, within the budget;
+ * a decode without a free block preempts the latest arrival. */
+static void batch_decodes(struct serve_state *s, struct serve_replica *r, struct serve_batch *b, long *budget)
+{
+	int max_seqs = s->sv->max_seqs;
+	for (int i = 0; i < r->n_running; i++) {
+		int si = r->running[i];
+		struct serve_seq *q = &s->seqs[si];
+		if (!serve_state_is_decode(q))
+			continue;
+		if (*budget <= 0 || r->n_batch >= max_seqs)
+			break;
+		int need = serve_kv_blocks(s, q->computed + 1) - q->blocks;
+		bool self = false;
+		while (need > r->blocks_free) {
+			self = r->running[r->n_running - 1] == si;
+			preempt_last(s, r);
+			if (self)
+				break;
+		}
+		if (self)
+			break;
+		serve_kv_take(s, r, need);
+		q->blocks += need;
+		b->decode_seqs++;
+		b->decode_ctx_tokens += q->computed + 1;
+		r->batch[r->n_batch++] = (struct serve_item){ si, 1 };
+		(*budget)--;
+	}
+}
+
+/* Admit waiting requests head first while they fit: KV blocks for the
+ * whole context, a sequence slot, and (whole mode) the budget. */
+static void batch_admit(struct serve_state *s, struct serve_replica *r, struct serve_batch *b, long *budget, bool whole)
+{
+	int max_seqs = s->sv->max_seqs;
+	while (r->wait_head >= 0 && *budget > 0 && r->n_batch < max_seqs && r->n_running + r->n_moving < max_seqs) {
+		struct serve_seq *q = &s->seqs[r->wait_head];
+		long need_tokens = (long)q->prompt + q->generated - q->computed;
+		int need = serve_kv_blocks(s, (long)q->prompt + q->generated);
+		if (need > r->blocks_free || (whole && need_tokens > *budget))
+			break;
+		int si = serve_state_pop_head(s, &r->wait_head, &r->wait_tail);
+		r->n_waiting--;
+		serve_kv_take(s, r, need);
+		q->blocks = need;
+		q->state = SEQ_RUNNING;
+		serve_state_running_insert(r, si);
+		int chunk = (int)(need_tokens < *budget ? need_tokens : *budget);
+		batch_prefill(s, r, b, si, chunk);
+		*budget -= chunk;
+	}
+}
+
+bool serve_sched_step(struct serve_state *s, struct serve_replica *r)
+{
+	const struct serving_spec *sv = s->sv;
+	struct serve_batch b = { 0 };
+	struct serve_step_use use = { 0, 0 };
+	long budget = sv->max_batch_tokens;
+
+	r->n_batch = 0;
+	if (sv->chunked_prefill) {
+		batch_decodes(s, r, &b, &budget);
+		for (int i = 0; i < r->n_running && budget > 0 && r->n_batch < sv->max_seqs; i++) {
+			int si = r->running[i];
+			const struct serve_seq *q = &s->seqs[si];
+			if (serve_state_is_decode(q))
+				continue;
+			long need_tokens = (long)q->prompt + q->generated - q->computed;
+			int chunk = (int)(need_tokens < budget ? need_tokens : budget);
+			batch_prefill(s, r, &b, si, chunk);
+			budget -= chunk;
+		}
+		batch_admit(s, r, &b, &budget, false);
+	} else {
+		batch_admit(s, r, &b, &budget, true);
+		if (r->n_batch == 0)
+			batch_decodes(s, r, &b, &budget);
+	}
+	if (r->n_batch == 0) {
+		if (r->wait_head >= 0 && r->n_running == 0 && r->n_moving == 0 && r->blocks_free == r->blocks_total) {
+			const struct serve_seq *q = &s->seqs[r->wait_head];
+			serve_state_fail(s, SERVE_SIM_UNSCHEDULABLE, "a request of %d prompt tokens (%d generated) can never be scheduled: %d tokens to "
+			     "prefill against max_batch_tokens %d without chunked prefill", q->prompt, q->generated,
+			     q->prompt + q->generated - q->computed, sv->max_batch_tokens);
+		}
+		return false;
+	}
+	double dt = r->pool->model.step_s(r->pool->model.ctx, &b, &use);
+	assert(isfinite(dt) && dt >= 0);
+	int64_t dt_ns = sim_time_from_s(dt);
+	s->busy_s += sim_time_to_s(dt_ns);
+	s->flops += use.flops;
+	s->hbm_bytes += use.hbm_bytes;
+	r->busy = true;
+	engine_after(s->e, dt_ns, ENGINE_CLASS_WORK, &s->on_step, (uint64_t)(r - s->reps));
+	return true;
+}
