@@ -1,6 +1,6 @@
 /*
- * results: result rows, one format per result kind, from evaluated jobs;
- * and the catalog listings.
+ * results: result rows, one format per result kind, from evaluated jobs
+ * (the catalog listings are output/catalog_rows.h).
  *
  * Every row starts with scenario,candidate,row_id,seed,status,reason. The
  * column lists here are the contract with users' scripts: add columns at the
@@ -50,19 +50,10 @@ void results_row(rowset *rs, const struct job *j, const struct result *r);
 void results_head_row(rowset *rs, const char *scenario, const char *candidate, uint64_t row_id,
 		      uint64_t seed, const char *status, const char *reason);
 
-/* Catalog listings for `clustersim catalog SECTION`. */
 /* A fleet's utilization over time (run --series): the columns time_h,
  * candidate, allocated_frac, busy_frac, queued_jobs, and one row per bucket
  * of s for job j's candidate. */
 rowset *results_fleet_series_new(void);
 void results_fleet_series_rows(rowset *rs, const struct job *j, const struct fleet_series *s);
-
-rowset *results_catalog_gpus(const catalog *c);
-rowset *results_catalog_fabrics(const catalog *c);
-rowset *results_catalog_storage(const catalog *c);
-rowset *results_catalog_presets(const catalog *c);
-rowset *results_catalog_prices(const catalog *c);
-rowset *results_catalog_models(const catalog *c);
-rowset *results_catalog_sources(const catalog *c);
 
 #endif
