@@ -69,7 +69,7 @@ const char *plot_gp_col_name(const struct plot_frame *fr, int col)
 	return col >= 0 ? fr->t->header[col] : "";
 }
 
-/* "NAME (UNIT)" from the table of columns (output/results.c), or the name
+/* "NAME (UNIT)" from the table of columns (output/results_column.c), or the name
  * alone when it has no entry or its unit is text. Caller frees. */
 static char *axis_label(const char *name)
 {

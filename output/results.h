@@ -5,8 +5,11 @@
  * Every row starts with scenario,candidate,row_id,seed,status,reason. The
  * column lists here are the contract with users' scripts: add columns at the
  * end, never rename or reorder. Every column has one entry in a table of
- * columns: its unit and meaning (--columns help) and its kind (how a table
- * shows it). It never writes output and never computes a figure.
+ * columns (output/results_column.h): its unit and meaning (--columns help)
+ * and its kind (how a table shows it). It never writes output and never
+ * computes a figure. It is the one guard against NaN and infinity in
+ * output: a result with a non-finite figure becomes an error row naming
+ * the column (results_row).
  */
 #ifndef CLUSTERSIM_OUTPUT_RESULTS_H
 #define CLUSTERSIM_OUTPUT_RESULTS_H
@@ -16,19 +19,8 @@
 #include "models/eval/job.h"
 #include "models/eval/result.h"
 #include "models/hw/catalog.h"
+#include "output/results_column.h"
 #include "output/rowset.h"
-
-/* A column's entry: how the writers treat it, its unit, what it means. */
-struct results_column {
-	const char *name;
-	enum cell_unit unit;
-	const char *unit_text;   /* "s", "USD", "fraction", "GiB (2^30 bytes)"... */
-	const char *meaning;
-};
-
-/* The entry of a result, sweep (set:PATH, sweep_fingerprint) or validate
- * column, or NULL (a catalog listing's columns have none). */
-const struct results_column *results_column_info(const char *name);
 
 /* Set every column's unit from its entry (UNIT_NONE when it has none). */
 void results_set_units(rowset *rs);
