@@ -37,7 +37,7 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recov
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC = $(wildcard util/*.c sim/*.c models/*/*.c output/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_SRC = $(wildcard util/*.c sim/*.c models/*/*.c output/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c cli/*/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/catalog_builtin.o
 MAIN_OBJ = $(BUILD)/cli/main.o
 CATALOG_JSON = $(sort $(wildcard scenarios/catalog/*.json))

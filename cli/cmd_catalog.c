@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "output/results.h"
+#include "output/catalog_rows.h"
 
 static const char usage_text[] =
 	"usage: clustersim catalog [gpus|fabrics|storage|presets|prices|models|sources]\n"
@@ -37,19 +37,19 @@ static int catalog_exec(struct cli_call *call, struct cs_error *err)
 			rowset_int(rs, "entries", (int64_t)secs[i].count(cat));
 		}
 	} else if (strcmp(section, "gpus") == 0) {
-		rs = results_catalog_gpus(cat);
+		rs = catalog_rows_gpus(cat);
 	} else if (strcmp(section, "fabrics") == 0) {
-		rs = results_catalog_fabrics(cat);
+		rs = catalog_rows_fabrics(cat);
 	} else if (strcmp(section, "storage") == 0) {
-		rs = results_catalog_storage(cat);
+		rs = catalog_rows_storage(cat);
 	} else if (strcmp(section, "presets") == 0) {
-		rs = results_catalog_presets(cat);
+		rs = catalog_rows_presets(cat);
 	} else if (strcmp(section, "prices") == 0) {
-		rs = results_catalog_prices(cat);
+		rs = catalog_rows_prices(cat);
 	} else if (strcmp(section, "models") == 0) {
-		rs = results_catalog_models(cat);
+		rs = catalog_rows_models(cat);
 	} else if (strcmp(section, "sources") == 0) {
-		rs = results_catalog_sources(cat);
+		rs = catalog_rows_sources(cat);
 	} else {
 		status = cli_usage_error(err, "catalog", "unknown section '%.40s': use gpus, fabrics, storage, presets, prices, models or sources", section);
 		goto out;

@@ -23,6 +23,12 @@
  * carries (a column drawn, a file, a --x/--y/--group value) with a control
  * character is refused. Memory and time: O(n log n) in the rows charted,
  * at most PLOT_ROWS_MAX of them.
+ *
+ * The modules: this one (the kinds table and the call), plot_request.h
+ * (the records), plot_points (the columns and rows read, the points
+ * shaped), plot_gp (the gnuplot text every chart shares), one module per
+ * chart family (plot_pareto, plot_bars, plot_lines) and plot_groups; each
+ * includes only modules listed after it.
  */
 #ifndef CLUSTERSIM_OUTPUT_PLOT_H
 #define CLUSTERSIM_OUTPUT_PLOT_H
@@ -31,68 +37,13 @@
 #include <stddef.h>
 
 #include "output/csvtable.h"
+#include "output/plot_groups.h"
+#include "output/plot_pareto.h"
+#include "output/plot_request.h"
 #include "util/error.h"
-
-enum plot_kind {
-	PLOT_PARETO,
-	PLOT_BREAKDOWN,
-	PLOT_SCALING,
-	PLOT_LATENCY,
-	PLOT_COST,
-	PLOT_SCATTER,
-	PLOT_WAITS,         /* a fleet's team rows: queue wait P50/P90/P99 */
-	PLOT_TEAM_COST,     /* a fleet's team rows: dollars, own GPU-hours and idle share */
-	PLOT_UTILIZATION,   /* run --series: allocated, busy and queued over time */
-	PLOT_KIND_COUNT
-};
 
 /* The kinds' names as --chart spells them, in enum order, ended by NULL. */
 extern const char *const plot_kind_names[PLOT_KIND_COUNT + 1];
-
-/* The picture gnuplot is asked for: pngcairo or svg. */
-enum plot_format { PLOT_PNG, PLOT_SVG };
-
-/* The most series columns a chart takes (--y a,b,c). */
-enum { PLOT_Y_MAX = 16 };
-
-/* The most rows a results file may have for plot (each is held in memory
- * with its point): ten million. */
-enum { PLOT_ROWS_MAX = 10000000 };
-
-/* The largest magnitude a charted value may have (a cell, --deadline-h,
- * --budget-usd, an SLO): the chart's geometry (a range widened by a tenth,
- * sixteen stacked segments, a tick past the last value) stays finite. */
-#define PLOT_VALUE_MAX 1e300
-
-/* Point labels of a pareto chart: every point up to this many points, the
- * Pareto front's beyond, and of a front longer than PLOT_LABELS_MAX that
- * many of its points, spread evenly along it (more would only overlap). */
-enum { PLOT_LABEL_ALL_MAX = 20, PLOT_LABELS_MAX = 100 };
-
-/* What to chart and how. Strings are borrowed for the call. */
-struct plot_request {
-	enum plot_kind kind;
-	enum plot_format format;
-	const char *input;       /* the results file's name, for messages and the title */
-	const char *image_path;  /* where the script's `set output` points */
-	const char *script_path; /* the script's own name, for its "render with" comment */
-	/* Column overrides (NULL: the kind's default). y may be a comma list
-	 * where the kind draws several series (breakdown, latency). */
-	const char *x, *y, *group;
-	/* Reference lines, drawn when > 0. */
-	double deadline_h, budget_usd;   /* pareto */
-	double slo_ttft_ms, slo_tpot_ms; /* latency */
-	size_t rows_max;         /* the most rows charted; 0: PLOT_ROWS_MAX (tests give fewer) */
-};
-
-/* What plot_script() charted, for the caller's notes. */
-struct plot_info {
-	size_t rows;        /* rows in the file */
-	size_t ok;          /* of them with status ok */
-	size_t charted;     /* points drawn (duplicates of an earlier point dropped) */
-	size_t no_value;    /* ok rows left out for an empty cell */
-	const char *no_value_column;  /* the first such cell's column: borrowed from the table, NULL if none */
-};
 
 /* The kind named name into *out; false when there is none. */
 bool plot_kind_parse(const char *name, enum plot_kind *out);
@@ -116,21 +67,5 @@ bool plot_format_of(const char *path, enum plot_format *out);
  */
 char *plot_script(const struct csvtable *t, const struct plot_request *req, struct plot_info *info,
 		  struct cs_error *err);
-
-/*
- * The Pareto front of n points, both coordinates to be minimized:
- * on_front[i] is true when no other point is at most as large in both and
- * smaller in one. Of points equal in both, only the first is on the front.
- * O(n log n).
- */
-void plot_pareto_front(const double *x, const double *y, size_t n, bool *on_front);
-
-/*
- * Number n names by distinct value, in order of first appearance:
- * group_of[i] is the number of names[i] (names[0] gets 0); returns how
- * many distinct names there are. O(n log n) (a sort, never a search of
- * the groups so far per name). names are borrowed.
- */
-size_t plot_groups(const char *const *names, size_t n, size_t *group_of);
 
 #endif

@@ -1,12 +1,15 @@
 /*
- * results: result rows, one format per result kind, from evaluated jobs;
- * and the catalog listings.
+ * results: result rows, one format per result kind, from evaluated jobs
+ * (the catalog listings are output/catalog_rows.h).
  *
  * Every row starts with scenario,candidate,row_id,seed,status,reason. The
  * column lists here are the contract with users' scripts: add columns at the
  * end, never rename or reorder. Every column has one entry in a table of
- * columns: its unit and meaning (--columns help) and its kind (how a table
- * shows it). It never writes output and never computes a figure.
+ * columns (output/results_column.h): its unit and meaning (--columns help)
+ * and its kind (how a table shows it). It never writes output and never
+ * computes a figure. It is the one guard against NaN and infinity in
+ * output: a result with a non-finite figure becomes an error row naming
+ * the column (results_row).
  */
 #ifndef CLUSTERSIM_OUTPUT_RESULTS_H
 #define CLUSTERSIM_OUTPUT_RESULTS_H
@@ -16,19 +19,8 @@
 #include "models/eval/job.h"
 #include "models/eval/result.h"
 #include "models/hw/catalog.h"
+#include "output/results_column.h"
 #include "output/rowset.h"
-
-/* A column's entry: how the writers treat it, its unit, what it means. */
-struct results_column {
-	const char *name;
-	enum cell_unit unit;
-	const char *unit_text;   /* "s", "USD", "fraction", "GiB (2^30 bytes)"... */
-	const char *meaning;
-};
-
-/* The entry of a result, sweep (set:PATH, sweep_fingerprint) or validate
- * column, or NULL (a catalog listing's columns have none). */
-const struct results_column *results_column_info(const char *name);
 
 /* Set every column's unit from its entry (UNIT_NONE when it has none). */
 void results_set_units(rowset *rs);
@@ -50,19 +42,10 @@ void results_row(rowset *rs, const struct job *j, const struct result *r);
 void results_head_row(rowset *rs, const char *scenario, const char *candidate, uint64_t row_id,
 		      uint64_t seed, const char *status, const char *reason);
 
-/* Catalog listings for `clustersim catalog SECTION`. */
 /* A fleet's utilization over time (run --series): the columns time_h,
  * candidate, allocated_frac, busy_frac, queued_jobs, and one row per bucket
  * of s for job j's candidate. */
 rowset *results_fleet_series_new(void);
 void results_fleet_series_rows(rowset *rs, const struct job *j, const struct fleet_series *s);
-
-rowset *results_catalog_gpus(const catalog *c);
-rowset *results_catalog_fabrics(const catalog *c);
-rowset *results_catalog_storage(const catalog *c);
-rowset *results_catalog_presets(const catalog *c);
-rowset *results_catalog_prices(const catalog *c);
-rowset *results_catalog_models(const catalog *c);
-rowset *results_catalog_sources(const catalog *c);
 
 #endif

@@ -139,7 +139,6 @@ void rowset_set_int(rowset *rs, size_t row, size_t col, int64_t v)
 void rowset_set_real(rowset *rs, size_t row, size_t col, double v)
 {
 	struct cell *c = cell_at(rs, row, col);
-	assert(isfinite(v));
 	cell_clear(c);
 	c->type = CELL_REAL;
 	c->v.r = v;
@@ -182,9 +181,38 @@ void rowset_format(const rowset *rs, size_t row, size_t col, char *buf, size_t s
 		snprintf(buf, size, "%" PRId64, c->v.i);
 		break;
 	case CELL_REAL:
-		text_format_real(c->v.r, buf, size);
+		text_format_real(c->v.r, buf, size);  /* asserts a finite value */
 		break;
 	}
+}
+
+long rowset_first_nonfinite(const rowset *rs, size_t row, size_t *count)
+{
+	long first = -1;
+	*count = 0;
+	for (size_t col = 0; col < rs->ncols; col++) {
+		const struct cell *c = cell_at(rs, row, col);
+		if (c->type == CELL_REAL && !isfinite(c->v.r)) {
+			if (first < 0)
+				first = (long)col;
+			(*count)++;
+		}
+	}
+	return first;
+}
+
+void rowset_set_empty(rowset *rs, size_t row, size_t col)
+{
+	cell_clear(cell_at(rs, row, col));
+}
+
+void rowset_truncate(rowset *rs, size_t nrows)
+{
+	assert(nrows <= rs->nrows);
+	for (size_t row = nrows; row < rs->nrows; row++)
+		for (size_t col = 0; col < rs->ncols; col++)
+			cell_clear(cell_at(rs, row, col));
+	rs->nrows = nrows;
 }
 
 double rowset_number(const rowset *rs, size_t row, size_t col)
@@ -192,8 +220,10 @@ double rowset_number(const rowset *rs, size_t row, size_t col)
 	const struct cell *c = cell_at(rs, row, col);
 	if (c->type == CELL_INT)
 		return (double)c->v.i;
-	if (c->type == CELL_REAL)
+	if (c->type == CELL_REAL) {
+		assert(isfinite(c->v.r));  /* output/results.c turned such a row into an error row */
 		return c->v.r;
+	}
 	return 0.0;
 }
 

@@ -3,8 +3,10 @@
  *
  * Models produce numbers; cli/ fills a rowset; the writers in writer.h turn
  * it into an aligned table, CSV or JSON. A cell is empty, text, an integer or
- * a finite real (the setters assert finiteness: a non-finite value must have
- * been turned into an `error` row before it got here). Reals are printed
+ * a real. A real may be set to a NaN or an infinity, so that the row writer
+ * (output/results.c) can find it and turn the row into an `error` row
+ * naming the column; reading one out (rowset_format, rowset_number) is a
+ * bug and asserts, so nothing prints "nan" or "inf". Reals are printed
  * with six significant digits by text_format_real(), so output is the same
  * bytes on every run.
  */
@@ -74,6 +76,16 @@ void rowset_format(const rowset *rs, size_t row, size_t col, char *buf, size_t s
 
 /* Numeric value of a cell (0 for empty or text). */
 double rowset_number(const rowset *rs, size_t row, size_t col);
+
+/* The first column of row that holds a non-finite real (a NaN or an
+ * infinity), or -1 when none does; *count how many such cells the row has. */
+long rowset_first_nonfinite(const rowset *rs, size_t row, size_t *count);
+
+/* Empty a cell. */
+void rowset_set_empty(rowset *rs, size_t row, size_t col);
+
+/* Drop the rows from nrows on (nrows <= rowset_nrows(rs)). */
+void rowset_truncate(rowset *rs, size_t nrows);
 
 /* A new rowset with only the named columns, in that order (copies of the
  * cells and of the columns' units). Returns NULL when a name is not a column, with *bad set to it. */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "models/hw/catalog.h"
-#include "output/results.h"
+#include "output/catalog_rows.h"
 #include "output/writer.h"
 #include "util/jread.h"
 
@@ -24,9 +24,9 @@ static FILE *devnull;
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	rowset *(*const listings[])(const catalog *) = {
-		results_catalog_gpus, results_catalog_fabrics, results_catalog_storage,
-		results_catalog_presets, results_catalog_prices, results_catalog_models,
-		results_catalog_sources,
+		catalog_rows_gpus, catalog_rows_fabrics, catalog_rows_storage,
+		catalog_rows_presets, catalog_rows_prices, catalog_rows_models,
+		catalog_rows_sources,
 	};
 	struct cs_error err;
 	catalog *cat;

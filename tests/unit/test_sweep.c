@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/sweep_fingerprint.h"
+#include "cli/sweep/sweep_fingerprint.h"
 #include "models/scenario/sweep.h"
 
 #include "catalog_fixture.h"

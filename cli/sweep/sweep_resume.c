@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/sweep_point.h"
-#include "cli/sweep_sink.h"
+#include "cli/sweep/sweep_point.h"
+#include "cli/sweep/sweep_sink.h"
 #include "output/csvreader.h"
 #include "output/outfile.h"
 #include "output/writer.h"

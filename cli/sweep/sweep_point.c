@@ -270,23 +270,9 @@ static rowset *first_columns(struct sweep_run *run)
 	return rs;
 }
 
-void sweep_point_columns(struct sweep_run *run)
-{
-	size_t npaths = sweep_path_count(run->sw);
-	rowset *rs = first_columns(run);
-
-	run->nresult = rs != NULL ? rowset_ncols(rs) : sizeof head_columns / sizeof head_columns[0];
-	run->ncols = run->nresult + npaths + 1;
-	run->cols = xcalloc(run->ncols, sizeof *run->cols);
-	for (size_t c = 0; c < run->nresult; c++)
-		run->cols[c] = xstrdup(rs != NULL ? rowset_column(rs, c) : head_columns[c]);
-	for (size_t i = 0; i < npaths; i++)
-		run->cols[run->nresult + i] = xasprintf("set:%s", sweep_path(run->sw, i));
-	run->cols[run->ncols - 1] = xstrdup(sweep_fingerprint_column);
-	rowset_free(rs);
-}
-
-int sweep_point_check_base(const struct sweep_run *run, struct cs_error *err)
+/* When no point loads, the base itself (after --set) may be what is wrong:
+ * then -1 with the base's error (bad input). 0 otherwise. */
+static int check_base(const struct sweep_run *run, struct cs_error *err)
 {
 	json_t *doc;
 	struct scenario s;
@@ -304,3 +290,21 @@ int sweep_point_check_base(const struct sweep_run *run, struct cs_error *err)
 	json_decref(doc);
 	return rc;
 }
+
+int sweep_point_columns(struct sweep_run *run, struct cs_error *err)
+{
+	size_t npaths = sweep_path_count(run->sw);
+	rowset *rs = first_columns(run);
+
+	run->nresult = rs != NULL ? rowset_ncols(rs) : sizeof head_columns / sizeof head_columns[0];
+	run->ncols = run->nresult + npaths + 1;
+	run->cols = xcalloc(run->ncols, sizeof *run->cols);
+	for (size_t c = 0; c < run->nresult; c++)
+		run->cols[c] = xstrdup(rs != NULL ? rowset_column(rs, c) : head_columns[c]);
+	for (size_t i = 0; i < npaths; i++)
+		run->cols[run->nresult + i] = xasprintf("set:%s", sweep_path(run->sw, i));
+	run->cols[run->ncols - 1] = xstrdup(sweep_fingerprint_column);
+	rowset_free(rs);
+	return check_base(run, err);
+}
+

@@ -16,13 +16,13 @@
  * whole sweep; it never computes a point, never chooses which points are
  * kept, and never prints anything but the results.
  */
-#ifndef CLUSTERSIM_CLI_SWEEP_SINK_H
-#define CLUSTERSIM_CLI_SWEEP_SINK_H
+#ifndef CLUSTERSIM_CLI_SWEEP_SWEEP_SINK_H
+#define CLUSTERSIM_CLI_SWEEP_SWEEP_SINK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/sweep_run.h"
+#include "cli/sweep/sweep_run.h"
 #include "output/outfile.h"
 #include "output/rowset.h"
 #include "output/writer.h"

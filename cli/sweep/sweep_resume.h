@@ -14,13 +14,13 @@
  * and refuses a FILE that is not this sweep's CSV (its header, and rows with
  * this sweep's fingerprint) rather than keep anything of it.
  */
-#ifndef CLUSTERSIM_CLI_SWEEP_RESUME_H
-#define CLUSTERSIM_CLI_SWEEP_RESUME_H
+#ifndef CLUSTERSIM_CLI_SWEEP_SWEEP_RESUME_H
+#define CLUSTERSIM_CLI_SWEEP_SWEEP_RESUME_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/sweep_run.h"
+#include "cli/sweep/sweep_run.h"
 #include "output/rowset.h"
 #include "util/error.h"
 

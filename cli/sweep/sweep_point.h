@@ -8,24 +8,22 @@
  * module never fails a sweep because of one point, never lets one point's
  * catalog additions reach another, and never writes output.
  */
-#ifndef CLUSTERSIM_CLI_SWEEP_POINT_H
-#define CLUSTERSIM_CLI_SWEEP_POINT_H
+#ifndef CLUSTERSIM_CLI_SWEEP_SWEEP_POINT_H
+#define CLUSTERSIM_CLI_SWEEP_SWEEP_POINT_H
 
 #include <stdint.h>
 
-#include "cli/sweep_run.h"
+#include "cli/sweep/sweep_run.h"
 #include "output/rowset.h"
 #include "util/error.h"
 
 /* Set run's columns: those of the first point (in point order, whatever the
  * shard) whose scenario loads, so that every shard agrees, or the six leading
  * columns when none does; then set:PATH for each varied path, then
- * sweep_fingerprint. */
-void sweep_point_columns(struct sweep_run *run);
-
-/* When no point loads, the base itself (after --set) may be what is wrong:
- * then -1 with the base's error (bad input). 0 otherwise. */
-int sweep_point_check_base(const struct sweep_run *run, struct cs_error *err);
+ * sweep_fingerprint. Called once, after sweep_run_load(). When no point
+ * loads, the base itself (after --set) may be what is wrong: then -1 with
+ * the base's error (bad input); 0 otherwise. The columns are set either way. */
+int sweep_point_columns(struct sweep_run *run, struct cs_error *err);
 
 /* Point k's rows. Never fails: a point that cannot run is a row with status
  * invalid (bad input) or error. Caller frees. */

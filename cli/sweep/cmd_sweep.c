@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/sweep_point.h"
-#include "cli/sweep_resume.h"
-#include "cli/sweep_run.h"
-#include "cli/sweep_sink.h"
+#include "cli/sweep/sweep_point.h"
+#include "cli/sweep/sweep_resume.h"
+#include "cli/sweep/sweep_run.h"
+#include "cli/sweep/sweep_sink.h"
 #include "cli/workers.h"
 #include "output/outfile.h"
 #include "util/xalloc.h"
@@ -495,7 +495,8 @@ static int sweep_exec(struct cli_call *call, struct cs_error *err)
 	enum output_format format = FORMAT_CSV;
 	int status = read_options(call, &sp, &jobs, &format, err);
 
-	if (status == EXIT_OK && sweep_run_load(&run, call->operands[0], err) < 0)
+	if (status == EXIT_OK &&
+	    (sweep_run_load(&run, call->operands[0], err) < 0 || sweep_point_columns(&run, err) < 0))
 		status = cli_status(err);
 	if (status == EXIT_OK && cli_columns_help(&o)) {  /* the columns, no point computed */
 		rowset *empty = sweep_run_rowset(&run);

@@ -12,8 +12,8 @@
  * one sweep carries the same fingerprint. It never reads files itself and
  * never runs a point.
  */
-#ifndef CLUSTERSIM_CLI_SWEEP_FINGERPRINT_H
-#define CLUSTERSIM_CLI_SWEEP_FINGERPRINT_H
+#ifndef CLUSTERSIM_CLI_SWEEP_SWEEP_FINGERPRINT_H
+#define CLUSTERSIM_CLI_SWEEP_SWEEP_FINGERPRINT_H
 
 #include <stdbool.h>
 #include <stdint.h>
