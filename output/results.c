@@ -613,18 +613,17 @@ void results_row(rowset *rs, const struct job *j, const struct result *r)
 	bad = first_nonfinite(rs, first, &more);
 	if (bad == NULL)
 		return;
-	if (r->outcome != OUTCOME_OK && r->outcome != OUTCOME_UNSUPPORTED) {
+	if (r->outcome.status != OUTCOME_OK && r->outcome.status != OUTCOME_UNSUPPORTED) {
 		empty_nonfinite(rs, first);
 		return;
 	}
 	e = xmalloc(sizeof *e);
 	*e = *r;  /* shallow: the row functions only read */
-	e->outcome = OUTCOME_ERROR;
 	if (more > 0)
-		text_setf(e->reason, sizeof e->reason, "non-finite value in column %s (and %zu other cell%s)", bad,
-			  more, more == 1 ? "" : "s");
+		outcome_set(&e->outcome, OUTCOME_ERROR, "non-finite value in column %s (and %zu other cell%s)", bad,
+			    more, more == 1 ? "" : "s");
 	else
-		text_setf(e->reason, sizeof e->reason, "non-finite value in column %s", bad);
+		outcome_set(&e->outcome, OUTCOME_ERROR, "non-finite value in column %s", bad);
 	rowset_truncate(rs, first);  /* bad names a column: it outlives the rows */
 	formats[r->kind].row(rs, j, e);
 	empty_nonfinite(rs, first);

@@ -57,7 +57,7 @@ static void evaluated_load(struct evaluated *ev, const char *text)
 	ev->jobs = jobs_from_scenario(&ev->s, false, -1, &n);
 	assert_true(n >= 1);
 	evaluate(&ev->jobs[0], &ev->r);
-	assert_int_equal(ev->r.outcome, OUTCOME_OK);
+	assert_int_equal(ev->r.outcome.status, OUTCOME_OK);
 }
 
 static void evaluated_release(struct evaluated *ev)
@@ -113,8 +113,8 @@ static void test_nan_is_an_error_row(void **state)
 	evaluated_load(&ev, training_text);
 	ev.r.train.step_time_s = NAN;
 	*want = ev.r;
-	want->outcome = OUTCOME_ERROR;
-	snprintf(want->reason, sizeof want->reason, "non-finite value in column step_time_s");
+	want->outcome.status = OUTCOME_ERROR;
+	snprintf(want->outcome.reason, sizeof want->outcome.reason, "non-finite value in column step_time_s");
 	got_csv = csv_of(&ev.jobs[0], &ev.r);
 	want_csv = csv_of(&ev.jobs[0], want);
 	assert_string_equal(got_csv, want_csv);
@@ -155,8 +155,8 @@ static void test_not_ok_row_only_loses_the_cell(void **state)
 	struct evaluated ev;
 	char *got, *want;
 	evaluated_load(&ev, training_text);
-	ev.r.outcome = OUTCOME_OOM;
-	snprintf(ev.r.reason, sizeof ev.r.reason, "needs too much");
+	ev.r.outcome.status = OUTCOME_OOM;
+	snprintf(ev.r.outcome.reason, sizeof ev.r.outcome.reason, "needs too much");
 	want = csv_of(&ev.jobs[0], &ev.r);
 	ev.r.train.mem.total = INFINITY;
 	got = csv_of(&ev.jobs[0], &ev.r);
