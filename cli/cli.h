@@ -176,5 +176,6 @@ extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_merge;
 extern const struct cli_command cli_cmd_plan;
 extern const struct cli_command cli_cmd_plot;
+extern const struct cli_command cli_cmd_help_keys;  /* `help keys`, dispatched by main() */
 
 #endif

@@ -118,7 +118,7 @@ static int help_exec(struct cli_call *call, struct cs_error *err)
 static const char help_usage[] =
 	"usage: clustersim help [COMMAND] [--list-options]\n\n"
 	"Prints COMMAND's help, as 'clustersim COMMAND --help' does; without COMMAND, the\n"
-	"general help listing every command.\n"
+	"general help listing every command. 'clustersim help keys' lists every scenario key.\n"
 	"  --list-options  print the long options COMMAND accepts instead, one a line (for tests)\n"
 	"  -h, --help      print this help\n";
 
@@ -170,6 +170,11 @@ int main(int argc, char **argv)
 		return finish(EXIT_OK);
 	}
 	cmd = find_command(argv[1]);
+	if (argc > 2 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "keys") == 0) {
+		cmd = &cli_cmd_help_keys;  /* the scenario keys (cmd_help_keys.c) */
+		argc--;
+		argv++;
+	}
 	if (cmd == NULL) {
 		fprintf(stderr, "clustersim: unknown command '%.60s' (see 'clustersim --help')\n", argv[1]);
 		return EXIT_USAGE;

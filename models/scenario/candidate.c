@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "models/cost/owned.h"
+#include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "util/text.h"
 
@@ -49,7 +50,7 @@ static int read_storage_rates(struct jread *r, const json_t *v, bool custom, str
 	double x;
 	/* A tier given only an aggregate rate is limited by that alone. */
 	bool has_agg = json_object_get(v, "aggregate_GBps") != NULL;
-	if (jread_real(r, v, "aggregate_GBps", false, 0.0001, 1e9, &x) < 0)
+	if (key_real(r, v, KS_STORAGE, "aggregate_GBps", &x) < 0)
 		return -1;
 	if (has_agg)
 		t->spec.aggregate_bytes_per_s = x * 1e9;
@@ -58,17 +59,17 @@ static int read_storage_rates(struct jread *r, const json_t *v, bool custom, str
 		t->spec.write_bytes_per_s_per_node = 0;
 	}
 	if (json_object_get(v, "read_GBps_per_node") != NULL) {
-		if (jread_real(r, v, "read_GBps_per_node", true, 0.0001, 1e6, &x) < 0)
+		if (key_real(r, v, KS_STORAGE, "read_GBps_per_node", &x) < 0)
 			return -1;
 		t->spec.read_bytes_per_s_per_node = x * 1e9;
 	}
 	if (json_object_get(v, "write_GBps_per_node") != NULL) {
-		if (jread_real(r, v, "write_GBps_per_node", true, 0.0001, 1e6, &x) < 0)
+		if (key_real(r, v, KS_STORAGE, "write_GBps_per_node", &x) < 0)
 			return -1;
 		t->spec.write_bytes_per_s_per_node = x * 1e9;
 	}
 	if (json_object_get(v, "latency_ms") != NULL) {
-		if (jread_real(r, v, "latency_ms", true, 0, 1e6, &x) < 0)
+		if (key_real(r, v, KS_STORAGE, "latency_ms", &x) < 0)
 			return -1;
 		t->spec.latency_s = x * 1e-3;
 	}
@@ -92,7 +93,7 @@ static int read_capacity(struct jread *r, const json_t *v, struct storage_tier *
 	}
 	if (s->bytes_per_s_per_tib == 0)
 		return jread_fail(r, "kind managed-lustre needs a managed-lustre preset (its MB/s per TiB)");
-	if (jread_real(r, v, "capacity_tib", true, 0.001, 1e7, &s->capacity_tib) < 0)
+	if (key_need(r, v, "capacity_tib") < 0 || key_real(r, v, KS_STORAGE, "capacity_tib", &s->capacity_tib) < 0)
 		return -1;
 	if (s->capacity_tib < s->min_capacity_tib) {
 		(void)jread_enter_key(r, "capacity_tib");  /* the error names the key */
@@ -107,10 +108,6 @@ static int read_capacity(struct jread *r, const json_t *v, struct storage_tier *
 static int read_storage_tier(struct jread *r, const json_t *v, const catalog *cat,
 			     struct storage_tier *t)
 {
-	static const char *const keys[] = {
-		"tier", "preset", "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
-		"latency_ms", "capacity_tib", NULL
-	};
 	char preset[CAT_NAME_MAX] = "";
 
 	memset(t, 0, sizeof *t);
@@ -128,7 +125,7 @@ static int read_storage_tier(struct jread *r, const json_t *v, const catalog *ca
 		text_copy(t->tier, sizeof t->tier, default_tier_label(s->kind));
 		return 0;
 	}
-	if (jread_object(r, v, keys) < 0 ||
+	if (key_object(r, v, KS_STORAGE) < 0 ||
 	    jread_string(r, v, "preset", false, preset, sizeof preset) < 0)
 		return -1;
 	if (preset[0]) {
@@ -206,9 +203,9 @@ static void take_preset_storage(const catalog *cat, const struct preset_spec *pr
 static int read_preemptions(struct jread *r, const json_t *v, struct price_ask *a)
 {
 	static const char *const keys[] = { "preemptions_per_instance_h", "preemption_notice_s", "capacity_wait_s", NULL };
-	if (jread_real(r, v, "preemptions_per_instance_h", false, 0, 1000, &a->preemptions_per_instance_h) < 0 ||
-	    jread_real(r, v, "preemption_notice_s", false, 0, 86400, &a->preemption_notice_s) < 0 ||
-	    jread_real(r, v, "capacity_wait_s", false, 0, 1e8, &a->capacity_wait_s) < 0)
+	if (key_real(r, v, KS_PRICE, "preemptions_per_instance_h", &a->preemptions_per_instance_h) < 0 ||
+	    key_real(r, v, KS_PRICE, "preemption_notice_s", &a->preemption_notice_s) < 0 ||
+	    key_real(r, v, KS_PRICE, "capacity_wait_s", &a->capacity_wait_s) < 0)
 		return -1;
 	for (size_t i = 0; keys[i] != NULL; i++) {
 		const json_t *x = json_object_get(v, keys[i]);
@@ -230,11 +227,6 @@ static int read_preemptions(struct jread *r, const json_t *v, struct price_ask *
 static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 			  const struct preset_spec *preset, const char *gpu_name, struct price_ask *a)
 {
-	static const char *const keys[] = {
-		"provider", "type", "term", "offering", "usd_per_gpu_hour", "billing_s", "minimum_s",
-		"pue", "usd_per_kwh", "purchase_usd", "life_years", "node_power_kw",
-		"preemptions_per_instance_h", "preemption_notice_s", "capacity_wait_s", NULL
-	};
 	memset(a, 0, sizeof *a);
 	a->type = PRICE_ON_DEMAND;
 	a->minimum_s = -1;
@@ -248,14 +240,14 @@ static int read_price_ask(struct jread *r, const json_t *v, const catalog *cat,
 	}
 	if (v == NULL)
 		return 0;
-	if (jread_object(r, v, keys) < 0 ||
+	if (key_object(r, v, KS_PRICE) < 0 ||
 	    jread_string(r, v, "provider", false, a->provider, sizeof a->provider) < 0 ||
-	    jread_enum(r, v, "type", false, price_type_names, &a->type) < 0 ||
+	    key_enum(r, v, KS_PRICE, "type", &a->type) < 0 ||
 	    jread_string(r, v, "term", false, a->term, sizeof a->term) < 0 ||
 	    jread_string(r, v, "offering", false, a->offering, sizeof a->offering) < 0 ||
-	    jread_real(r, v, "usd_per_gpu_hour", false, 0.0001, 1e4, &a->usd_per_gpu_hour) < 0 ||
-	    jread_real(r, v, "billing_s", false, 1, 31622400, &a->billing_s) < 0 ||
-	    jread_real(r, v, "minimum_s", false, 0, 31622400, &a->minimum_s) < 0 ||
+	    key_real(r, v, KS_PRICE, "usd_per_gpu_hour", &a->usd_per_gpu_hour) < 0 ||
+	    key_real(r, v, KS_PRICE, "billing_s", &a->billing_s) < 0 ||
+	    key_real(r, v, KS_PRICE, "minimum_s", &a->minimum_s) < 0 ||
 	    read_preemptions(r, v, a) < 0)
 		return -1;
 	/* Another provider than the preset's does not sell the preset's offering. */
@@ -402,11 +394,11 @@ static int read_owned_price(struct jread *r, const json_t *v, struct cluster_spe
 					  "purchase_usd and life_years)");
 		}
 	}
-	if (jread_real(r, v, "pue", true, 1, 5, &t.pue) < 0 ||
-	    jread_real(r, v, "usd_per_kwh", true, 0, 10, &t.usd_per_kwh) < 0 ||
-	    jread_real(r, v, "purchase_usd", true, 0, 1e9, &t.purchase_usd) < 0 ||
-	    jread_real(r, v, "life_years", true, 0.1, 50, &t.life_years) < 0 ||
-	    jread_real(r, v, "node_power_kw", false, 0.01, 10000, &kw) < 0)
+	if (key_need(r, v, "pue") < 0 || key_real(r, v, KS_PRICE, "pue", &t.pue) < 0 ||
+	    key_need(r, v, "usd_per_kwh") < 0 || key_real(r, v, KS_PRICE, "usd_per_kwh", &t.usd_per_kwh) < 0 ||
+	    key_need(r, v, "purchase_usd") < 0 || key_real(r, v, KS_PRICE, "purchase_usd", &t.purchase_usd) < 0 ||
+	    key_need(r, v, "life_years") < 0 || key_real(r, v, KS_PRICE, "life_years", &t.life_years) < 0 ||
+	    key_real(r, v, KS_PRICE, "node_power_kw", &kw) < 0)
 		return -1;
 	if (kw > 0)
 		t.node_power_w = kw * 1000;
@@ -549,12 +541,11 @@ static int resolve_fabrics(struct jread *r, const catalog *cat, struct candidate
 /* The `topology` object, over the preset's (or the default) topology. */
 static int read_topology(struct jread *r, const json_t *x, struct topology_spec *t)
 {
-	static const char *const keys[] = { "kind", "oversubscription", "nodes_per_leaf", NULL };
 	int kind = (int)t->kind;
-	if (jread_object(r, x, keys) < 0 ||
-	    jread_enum(r, x, "kind", false, topology_kind_names, &kind) < 0 ||
-	    jread_real(r, x, "oversubscription", false, 1, 1000, &t->oversubscription) < 0 ||
-	    jread_int32(r, x, "nodes_per_leaf", false, 1, 1000000, &t->nodes_per_leaf) < 0)
+	if (key_object(r, x, KS_TOPOLOGY) < 0 ||
+	    key_enum(r, x, KS_TOPOLOGY, "kind", &kind) < 0 ||
+	    key_real(r, x, KS_TOPOLOGY, "oversubscription", &t->oversubscription) < 0 ||
+	    key_int32(r, x, KS_TOPOLOGY, "nodes_per_leaf", &t->nodes_per_leaf) < 0)
 		return -1;
 	t->kind = (enum topology_kind)kind;
 	return 0;
@@ -566,11 +557,11 @@ static int read_fields(struct jread *r, const json_t *v, bool has_preset,
 		       struct candidate_names *n, struct cluster_spec *c)
 {
 	if (jread_string(r, v, "gpu", !has_preset, n->gpu, sizeof n->gpu) < 0 ||
-	    jread_int32(r, v, "nodes", false, 1, 1000000, &c->nodes) < 0 ||
-	    jread_int32(r, v, "gpus_per_node", false, 1, 1024, &c->gpus_per_node) < 0 ||
+	    key_int32(r, v, KS_CANDIDATE, "nodes", &c->nodes) < 0 ||
+	    key_int32(r, v, KS_CANDIDATE, "gpus_per_node", &c->gpus_per_node) < 0 ||
 	    jread_string(r, v, "scale_up", false, n->scale_up, sizeof n->scale_up) < 0 ||
 	    jread_string(r, v, "nic", false, n->nic, sizeof n->nic) < 0 ||
-	    jread_int32(r, v, "nics_per_node", false, 0, 1024, &c->nics_per_node) < 0)
+	    key_int32(r, v, KS_CANDIDATE, "nics_per_node", &c->nics_per_node) < 0)
 		return -1;
 	return 0;
 }
@@ -610,16 +601,12 @@ static void default_name(const struct preset_spec *preset, struct cluster_spec *
 
 int candidate_read(struct jread *r, const json_t *v, const catalog *cat, struct cluster_spec *c)
 {
-	static const char *const keys[] = {
-		"name", "description", "preset", "gpu", "nodes", "gpus_per_node", "scale_up", "nic",
-		"nics_per_node", "topology", "storage", "price", NULL
-	};
 	const struct preset_spec *preset;
 	struct candidate_names names = { "", "", "" };
 	char desc[CAT_TEXT_MAX];
 
 	set_defaults(c);
-	if (jread_object(r, v, keys) < 0 ||
+	if (key_object(r, v, KS_CANDIDATE) < 0 ||
 	    jread_string(r, v, "name", false, c->name, sizeof c->name) < 0 ||
 	    jread_string(r, v, "description", false, desc, sizeof desc) < 0 ||
 	    jread_string(r, v, "preset", false, c->preset, sizeof c->preset) < 0 ||

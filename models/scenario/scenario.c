@@ -8,6 +8,7 @@
 
 #include "models/scenario/candidate.h"
 #include "models/scenario/override.h"
+#include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "models/scenario/space.h"
 #include "models/scenario/wl.h"
@@ -145,9 +146,8 @@ static int read_monte_carlo(struct jread *r, const json_t *x, struct scenario *s
 		return jread_fail(r, "not used by inference workloads (a serving load is one seeded run; "
 				  "vary --seed or workload.serving for more)");
 	s->monte_carlo.given = true;
-	static const char *const keys[] = { "trials", NULL };
-	if (jread_object(r, x, keys) < 0 ||
-	    jread_int32(r, x, "trials", false, 1, 1000000, &s->monte_carlo.trials) < 0)
+	if (key_object(r, x, KS_MONTE_CARLO) < 0 ||
+	    key_int32(r, x, KS_MONTE_CARLO, "trials", &s->monte_carlo.trials) < 0)
 		return -1;
 	return 0;
 }
@@ -155,7 +155,6 @@ static int read_monte_carlo(struct jread *r, const json_t *x, struct scenario *s
 /* The optional `validation` object: the published figure reproduced. */
 static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 {
-	static const char *const keys[] = { "id", "metric", "published", "source", "family", NULL };
 	static const char *const metrics[] = {
 		"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
 		"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps",
@@ -165,10 +164,10 @@ static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 	};
 	struct validation_spec *v = &s->validation;
 	int metric = 0;
-	if (jread_object(r, x, keys) < 0 ||
+	if (key_object(r, x, KS_VALIDATION) < 0 ||
 	    jread_string(r, x, "id", true, v->id, sizeof v->id) < 0 ||
 	    jread_enum(r, x, "metric", true, metrics, &metric) < 0 ||
-	    jread_real(r, x, "published", true, 1e-12, 1e15, &v->published) < 0 ||
+	    key_real(r, x, KS_VALIDATION, "published", &v->published) < 0 ||
 	    jread_string(r, x, "source", false, v->source, sizeof v->source) < 0 ||
 	    jread_string(r, x, "family", false, v->family, sizeof v->family) < 0)
 		return -1;
@@ -180,16 +179,15 @@ static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 /* The optional `objective` object: a deadline and a budget. */
 static int read_objective(struct jread *r, const json_t *x, struct scenario *s)
 {
-	static const char *const keys[] = { "deadline_h", "budget_usd", NULL };
 	if (s->workload.kind == WORKLOAD_INFERENCE)
 		return jread_fail(r, "not used by inference workloads (a serving objective is "
 				  "workload.serving.slo)");
 	if (s->workload.kind == WORKLOAD_FLEET)
 		return jread_fail(r, "not used by fleet workloads (a fleet's objective is "
 				  "workload.fleet.objective.wait_p90_h)");
-	if (jread_object(r, x, keys) < 0 ||
-	    jread_real(r, x, "deadline_h", false, 0.001, 1e7, &s->objective.deadline_h) < 0 ||
-	    jread_real(r, x, "budget_usd", false, 0.01, 1e13, &s->objective.budget_usd) < 0)
+	if (key_object(r, x, KS_OBJECTIVE) < 0 ||
+	    key_real(r, x, KS_OBJECTIVE, "deadline_h", &s->objective.deadline_h) < 0 ||
+	    key_real(r, x, KS_OBJECTIVE, "budget_usd", &s->objective.budget_usd) < 0)
 		return -1;
 	return 0;
 }
@@ -208,14 +206,10 @@ static const struct {
 static int read_scenario(struct jread *r, json_t *root, const char *file, catalog *cat,
 			 struct scenario *s)
 {
-	static const char *const keys[] = {
-		"name", "description", "seed", "workload", "candidates", "monte_carlo", "objective",
-		"catalog", "validation", "search", NULL
-	};
 	const json_t *x;
 	size_t mark;
 
-	if (jread_object(r, root, keys) < 0)
+	if (key_object(r, root, KS_TOP) < 0)
 		return -1;
 	if ((x = json_object_get(root, "catalog")) != NULL) {
 		mark = jread_enter_key(r, "catalog");

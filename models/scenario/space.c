@@ -8,6 +8,7 @@
 #include <assert.h>
 
 #include "models/scenario/candidate.h"
+#include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "util/error.h"
 #include "util/text.h"
@@ -172,10 +173,9 @@ static int read_nodes(struct jread *r, const json_t *v, space *sp)
 	size_t i;
 	json_t *e;
 	if (json_is_object(v)) {
-		static const char *const keys[] = { "min", "max", NULL };
 		int64_t lo = 1, hi = 0;
-		if (jread_object(r, v, keys) < 0 || jread_int(r, v, "min", false, 1, 100000, &lo) < 0 ||
-		    jread_int(r, v, "max", true, 1, 100000, &hi) < 0)
+		if (key_object(r, v, KS_SEARCH_NODES) < 0 || key_int(r, v, KS_SEARCH_NODES, "min", &lo) < 0 ||
+		    key_int(r, v, KS_SEARCH_NODES, "max", &hi) < 0)
 			return -1;
 		if (hi < lo)
 			return reader_fail_at(r, "max", "max is below min");
@@ -204,12 +204,10 @@ static int read_nodes(struct jread *r, const json_t *v, space *sp)
  * and the wait are both required (no sourced default for either). */
 static int read_spot(struct jread *r, const json_t *v, space *sp)
 {
-	static const char *const keys[] = { "preemptions_per_instance_h", "capacity_wait_s", "preemption_notice_s",
-					     NULL };
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_real(r, v, "preemptions_per_instance_h", true, 0, 1000, &sp->preemptions_per_instance_h) < 0 ||
-	    jread_real(r, v, "capacity_wait_s", true, 0, 1e8, &sp->capacity_wait_s) < 0 ||
-	    jread_real(r, v, "preemption_notice_s", false, 0, 86400, &sp->preemption_notice_s) < 0)
+	if (key_object(r, v, KS_SEARCH_SPOT) < 0 ||
+	    key_real(r, v, KS_SEARCH_SPOT, "preemptions_per_instance_h", &sp->preemptions_per_instance_h) < 0 ||
+	    key_real(r, v, KS_SEARCH_SPOT, "capacity_wait_s", &sp->capacity_wait_s) < 0 ||
+	    key_real(r, v, KS_SEARCH_SPOT, "preemption_notice_s", &sp->preemption_notice_s) < 0)
 		return -1;
 	return 0;
 }
@@ -217,14 +215,12 @@ static int read_spot(struct jread *r, const json_t *v, space *sp)
 space *space_read(struct jread *r, const json_t *x, const json_t *candidates, const catalog *cat,
 		  const char *file)
 {
-	static const char *const keys[] = { "presets", "gpus", "providers", "price_types", "nodes", "mix", "spot",
-					    "tie_tolerance", "disaggregated", NULL };
 	space *sp = space_new(file);
 	const json_t *v;
 	size_t mark;
 
-	if (jread_object(r, x, keys) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0 ||
-	    jread_real(r, x, "tie_tolerance", false, 0, 0.5, &sp->tie_tolerance) < 0 ||
+	if (key_object(r, x, KS_SEARCH) < 0 || jread_bool(r, x, "mix", false, &sp->mix) < 0 ||
+	    key_real(r, x, KS_SEARCH, "tie_tolerance", &sp->tie_tolerance) < 0 ||
 	    jread_bool(r, x, "disaggregated", false, &sp->disaggregated) < 0)
 		goto out_free;
 #define SPACE_PART(key, call)                                   \

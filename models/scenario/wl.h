@@ -1,11 +1,12 @@
 /*
  * wl: the `workload` object of a scenario, read by the reader of its kind.
  *
- * The kinds are a table of readers (wl.c), one entry per kind: its name,
- * the keys only it (and kinds like it) may hold, and the function that reads
- * its fields. wl_read() checks the keys every kind shares, picks the entry
- * of `kind`, names a key of another kind as a mistake, and calls the
- * entry's reader. Adding a kind is one entry here plus one wl_<kind>.c.
+ * The kinds are a table of readers (wl.c), one entry per kind: its name and
+ * the function that reads its fields. The keys each kind accepts are the
+ * key table's (keys.h, section "workload"). wl_read() checks the keys
+ * against the table, picks the entry of `kind`, names a key of another kind
+ * as a mistake, and calls the entry's reader. Adding a kind is one entry
+ * here, its bit in the table's rows, plus one wl_<kind>.c.
  * Never prints; every failure names the file, the JSON path and the value.
  */
 #ifndef CLUSTERSIM_MODELS_SCENARIO_WL_H
@@ -31,7 +32,9 @@ struct wl_reader {
 	enum workload_kind kind;
 	const char *name;          /* as in the scenario's "kind" (workload_kind_names) */
 	wl_read_fn *read;
-	const char *const *keys;   /* NULL-terminated keys not every kind accepts that this one does */
+	/* the key table's section whose rows that accept this kind are its
+	 * keys (keys.h): "workload" for every kind */
+	const char *keys;
 };
 
 /* The table's entry for `kind`, or NULL when the table has none. */

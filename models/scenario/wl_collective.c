@@ -2,6 +2,7 @@
 
 #include <stdint.h>
 
+#include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "models/scenario/wl_train.h"
 #include "util/xalloc.h"
@@ -10,7 +11,7 @@
 enum { SIZES_MAX = 64 };
 
 /* The largest message: 1 TiB. */
-static const double max_bytes = 1099511627776.0;
+static const double max_bytes = KEY_COLLECTIVE_BYTES_MAX;
 
 /* `bytes` as an array of 1 to SIZES_MAX sizes. */
 static int read_size_list(struct jread *r, const json_t *b, struct collective_spec *c)
@@ -32,12 +33,11 @@ static int read_size_list(struct jread *r, const json_t *b, struct collective_sp
 /* `bytes` as {"min", "max", "factor"}: min, min x factor, ... up to max. */
 static int read_size_range(struct jread *r, const json_t *b, struct collective_spec *c)
 {
-	static const char *const keys[] = { "min", "max", "factor", NULL };
 	double lo, hi, factor = 2;
-	if (jread_object(r, b, keys) < 0 ||
-	    jread_real(r, b, "min", true, 1, max_bytes, &lo) < 0 ||
-	    jread_real(r, b, "max", true, 1, max_bytes, &hi) < 0 ||
-	    jread_real(r, b, "factor", false, 1.01, 1024, &factor) < 0)
+	if (key_object(r, b, KS_BYTES) < 0 ||
+	    key_real(r, b, KS_BYTES, "min", &lo) < 0 ||
+	    key_real(r, b, KS_BYTES, "max", &hi) < 0 ||
+	    key_real(r, b, KS_BYTES, "factor", &factor) < 0)
 		return -1;
 	if (lo > hi)
 		return jread_fail(r, "min %g exceeds max %g", lo, hi);
@@ -80,13 +80,12 @@ static int read_sizes(struct jread *r, const json_t *v, struct collective_spec *
 /* The `collective` object. */
 static int read_collective(struct jread *r, const json_t *v, struct collective_spec *c)
 {
-	static const char *const keys[] = { "op", "bytes", "algorithm", "fidelity", NULL };
 	int op = COLL_ALL_REDUCE, algo = ALGO_AUTO, fid = FIDELITY_ANALYTIC;
 
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "op", true, collective_op_names, &op) < 0 ||
-	    jread_enum(r, v, "algorithm", false, collective_algo_names, &algo) < 0 ||
-	    jread_enum(r, v, "fidelity", false, collective_fidelity_names, &fid) < 0)
+	if (key_object(r, v, KS_COLLECTIVE) < 0 ||
+	    key_enum(r, v, KS_COLLECTIVE, "op", &op) < 0 ||
+	    key_enum(r, v, KS_COLLECTIVE, "algorithm", &algo) < 0 ||
+	    key_enum(r, v, KS_COLLECTIVE, "fidelity", &fid) < 0)
 		return -1;
 	c->op = (enum collective_op)op;
 	c->algorithm = (enum collective_algo)algo;
@@ -102,7 +101,7 @@ int wl_collective_read(struct jread *r, const json_t *v, const char *file, const
 
 	(void)file;
 	(void)cat;
-	if (jread_int32(r, v, "seq_len", false, 1, 1 << 24, &w->train.seq_len) < 0)
+	if (key_int32(r, v, KS_WORKLOAD, "seq_len", &w->train.seq_len) < 0)
 		return -1;
 	if (json_object_get(v, "tokens") != NULL)
 		return reader_fail_at(r, "tokens", "not used by this workload kind");

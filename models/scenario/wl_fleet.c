@@ -8,6 +8,7 @@
 
 #include "models/scenario/fleet_trace.h"
 #include "models/scenario/limits.h"
+#include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "models/scenario/wl_serve.h"
 #include "models/scenario/wl_train.h"
@@ -18,9 +19,9 @@
  * windows more: fleet_sim_cap_s) would pass the engine's clock's end (2^63
  * ns, 292 years) from a window of 2.3e5 h; it stops there instead, which
  * leaves a 1e6 h window 180 years to drain. */
-#define FLEET_HOURS_MAX 1e6
+#define FLEET_HOURS_MAX KEY_FLEET_HOURS_MAX
 #define FLEET_SECONDS_MAX FLEET_TRACE_SECONDS_MAX
-#define FLEET_GPUS_MAX 1000000
+#define FLEET_GPUS_MAX KEY_FLEET_GPUS_MAX
 
 static inline unsigned dist_bit(enum fleet_duration_dist d)
 {
@@ -48,7 +49,6 @@ static const struct duration_key {
 /* duration_s: seconds, or {dist, mean, sd, min, max} (clamped to [min, max]). */
 static int read_duration(struct jread *r, const json_t *v, struct fleet_duration *d)
 {
-	static const char *const keys[] = { "dist", "mean", "sd", "min", "max", NULL };
 	int dist = FLEET_DUR_FIXED;
 	double *field[] = { &d->mean_s, &d->sd_s, &d->min_s, &d->max_s };
 
@@ -61,8 +61,8 @@ static int read_duration(struct jread *r, const json_t *v, struct fleet_duration
 	}
 	if (!json_is_object(v))
 		return jread_fail_value(r, v, "a number of seconds or a {dist, mean, ...} object");
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "dist", true, fleet_duration_dist_names, &dist) < 0)
+	if (key_object(r, v, KS_JOB_DURATION) < 0 ||
+	    key_enum(r, v, KS_JOB_DURATION, "dist", &dist) < 0)
 		return -1;
 	d->dist = (enum fleet_duration_dist)dist;
 	for (size_t i = 0; i < sizeof duration_keys / sizeof duration_keys[0]; i++) {
@@ -78,7 +78,7 @@ static int read_duration(struct jread *r, const json_t *v, struct fleet_duration
 				 fleet_duration_dist_names[d->dist]);
 			return reader_fail_at(r, k->key, msg);
 		}
-		if (jread_real(r, v, k->key, false, i == 1 ? 0 : 1, FLEET_SECONDS_MAX, field[i]) < 0)
+		if (key_real(r, v, KS_JOB_DURATION, k->key, field[i]) < 0)
 			return -1;
 	}
 	if (d->max_s > 0 && d->min_s > d->max_s) {
@@ -94,12 +94,11 @@ static int read_duration(struct jread *r, const json_t *v, struct fleet_duration
 /* The `arrival` object: poisson {rate_per_h} or trace {trace, format}. */
 static int read_arrival(struct jread *r, const json_t *v, const char *file, struct fleet_class *k)
 {
-	static const char *const keys[] = { "process", "rate_per_h", "trace", "format", NULL };
 	int process = FLEET_ARRIVAL_POISSON, format = FLEET_TRACE_CSV;
 	char trace[512] = "";
 
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "process", true, fleet_arrival_names, &process) < 0)
+	if (key_object(r, v, KS_JOB_ARRIVAL) < 0 ||
+	    key_enum(r, v, KS_JOB_ARRIVAL, "process", &process) < 0)
 		return -1;
 	k->arrival = (enum fleet_arrival)process;
 	if (k->arrival == FLEET_ARRIVAL_POISSON) {
@@ -107,12 +106,14 @@ static int read_arrival(struct jread *r, const json_t *v, const char *file, stru
 			return reader_fail_at(r, "trace", "not used by process \"poisson\"");
 		if (json_object_get(v, "format") != NULL)
 			return reader_fail_at(r, "format", "not used by process \"poisson\"");
-		return jread_real(r, v, "rate_per_h", true, 1e-6, 1e6, &k->rate_per_h);
+		if (key_need(r, v, "rate_per_h") < 0)
+			return -1;
+		return key_real(r, v, KS_JOB_ARRIVAL, "rate_per_h", &k->rate_per_h);
 	}
 	if (json_object_get(v, "rate_per_h") != NULL)
 		return reader_fail_at(r, "rate_per_h", "not used by process \"trace\" (the trace's rows are the jobs)");
 	if (jread_string(r, v, "trace", true, trace, sizeof trace) < 0 ||
-	    jread_enum(r, v, "format", false, fleet_trace_format_names, &format) < 0)
+	    key_enum(r, v, KS_JOB_ARRIVAL, "format", &format) < 0)
 		return -1;
 	if (trace[0] == '\0')
 		return reader_fail_at(r, "trace", "expected a file name, got \"\"");
@@ -247,23 +248,19 @@ static int read_class_workload(struct jread *r, const json_t *v, const char *fil
 static int read_class(struct jread *r, const json_t *v, size_t i, const char *file, const catalog *cat,
 		      struct fleet_spec *f)
 {
-	static const char *const keys[] = {
-		"name", "team", "priority", "arrival", "gpus", "duration_s", "estimate_factor", "workload",
-		"partition_teams", NULL
-	};
 	struct fleet_class *k = &f->classes[i];
 	const json_t *x;
 	size_t mark;
 
 	snprintf(k->name, sizeof k->name, "jobs[%zu]", i);
 	k->estimate_factor = 1;
-	if (jread_object(r, v, keys) < 0 ||
+	if (key_object(r, v, KS_JOBS) < 0 ||
 	    jread_string(r, v, "name", false, k->name, sizeof k->name) < 0)
 		return -1;
 	text_copy(k->team, sizeof k->team, k->name);
 	if (jread_string(r, v, "team", false, k->team, sizeof k->team) < 0 ||
-	    jread_int32(r, v, "priority", false, -1000000, 1000000, &k->priority) < 0 ||
-	    jread_real(r, v, "estimate_factor", false, 0.001, 1000, &k->estimate_factor) < 0)
+	    key_int32(r, v, KS_JOBS, "priority", &k->priority) < 0 ||
+	    key_real(r, v, KS_JOBS, "estimate_factor", &k->estimate_factor) < 0)
 		return -1;
 	if (k->team[0] == '\0')
 		return reader_fail_at(r, "team", "expected a team name, got \"\"");
@@ -342,18 +339,19 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 	} else if (read_class_workload(r, v, file, cat, k) < 0) {
 		return -1;
 	}
-	return jread_int32(r, v, "gpus", true, 1, FLEET_GPUS_MAX, &k->gpus);
+	if (key_need(r, v, "gpus") < 0)
+		return -1;
+	return key_int32(r, v, KS_JOBS, "gpus", &k->gpus);
 }
 
 /* The `scheduler` object: policy, preemption and quotas {team: fraction}. */
 static int read_scheduler(struct jread *r, const json_t *v, struct fleet_spec *f)
 {
-	static const char *const keys[] = { "policy", "preemption", "quotas", NULL };
 	int policy = FLEET_FIFO;
 	const json_t *q;
 
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "policy", false, fleet_policy_names, &policy) < 0 ||
+	if (key_object(r, v, KS_FLEET_SCHEDULER) < 0 ||
+	    key_enum(r, v, KS_FLEET_SCHEDULER, "policy", &policy) < 0 ||
 	    jread_bool(r, v, "preemption", false, &f->preemption) < 0)
 		return -1;
 	f->policy = (enum fleet_policy)policy;
@@ -517,14 +515,13 @@ static int read_applies_to(struct jread *r, const json_t *obj, struct fleet_spec
 static int read_fleet(struct jread *r, const json_t *v, const char *file, const catalog *cat,
 		      struct fleet_spec *f)
 {
-	static const char *const keys[] = { "duration_h", "warmup_h", "scheduler", "objective", "jobs", NULL };
 	const json_t *x;
 	size_t mark, i;
 	json_t *e;
 
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_real(r, v, "duration_h", true, 0.001, FLEET_HOURS_MAX, &f->duration_h) < 0 ||
-	    jread_real(r, v, "warmup_h", false, 0, FLEET_HOURS_MAX, &f->warmup_h) < 0)
+	if (key_object(r, v, KS_FLEET) < 0 ||
+	    key_real(r, v, KS_FLEET, "duration_h", &f->duration_h) < 0 ||
+	    key_real(r, v, KS_FLEET, "warmup_h", &f->warmup_h) < 0)
 		return -1;
 	if (f->warmup_h >= f->duration_h) {
 		char msg[160];
@@ -554,10 +551,9 @@ static int read_fleet(struct jread *r, const json_t *v, const char *file, const 
 		jread_leave(r, mark);
 	}
 	if ((x = json_object_get(v, "objective")) != NULL) {
-		static const char *const okeys[] = { "wait_p90_h", "applies_to", NULL };
 		mark = jread_enter_key(r, "objective");
-		if (jread_object(r, x, okeys) < 0 ||
-		    jread_real(r, x, "wait_p90_h", true, 1e-6, FLEET_HOURS_MAX, &f->objective_wait_p90_h) < 0 ||
+		if (key_object(r, x, KS_FLEET_OBJECTIVE) < 0 ||
+		    key_real(r, x, KS_FLEET_OBJECTIVE, "wait_p90_h", &f->objective_wait_p90_h) < 0 ||
 		    read_applies_to(r, x, f) < 0)
 			return -1;
 		jread_leave(r, mark);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/scenario/limits.h"
+#include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "models/scenario/serve_trace.h"
 #include "models/scenario/wl_train.h"
@@ -14,7 +15,7 @@
 #include "models/serve/serve_sim.h"
 
 /* The longest prompt or output a length may give, in tokens (4 Mi). */
-#define LEN_TOKENS_MAX 4194304
+#define LEN_TOKENS_MAX KEY_LEN_TOKENS_MAX
 
 static inline unsigned dist_bit(enum length_dist d)
 {
@@ -119,7 +120,6 @@ static int read_bins(struct jread *r, const json_t *obj, struct length_spec *l)
  */
 static int read_length(struct jread *r, const json_t *obj, const char *key, struct length_spec *l)
 {
-	static const char *const keys[] = { "dist", "mean", "sd", "min", "max", "bins", NULL };
 	const json_t *v = json_object_get(obj, key);
 	size_t mark;
 	int dist = LEN_LOGNORMAL;
@@ -138,8 +138,8 @@ static int read_length(struct jread *r, const json_t *obj, const char *key, stru
 		jread_leave(r, mark);
 		return 0;
 	}
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "dist", false, length_dist_names, &dist) < 0)
+	if (key_object(r, v, KS_LENGTH) < 0 ||
+	    key_enum(r, v, KS_LENGTH, "dist", &dist) < 0)
 		return -1;
 	l->dist = (enum length_dist)dist;
 	/* first a key the distribution does not take, then one it lacks */
@@ -166,7 +166,7 @@ static int read_length(struct jread *r, const json_t *obj, const char *key, stru
 		return 0;
 	}
 	if (read_tokens(r, v, "min", &l->min) < 0 || read_tokens(r, v, "max", &l->max) < 0 ||
-	    jread_real(r, v, "sd", false, 0, LEN_TOKENS_MAX, &l->sd) < 0)
+	    key_real(r, v, KS_LENGTH, "sd", &l->sd) < 0)
 		return -1;
 	if (l->dist == LEN_FIXED) {
 		if (read_tokens(r, v, "mean", &l->mean) < 0)
@@ -180,7 +180,7 @@ static int read_length(struct jread *r, const json_t *obj, const char *key, stru
 	if (l->dist == LEN_UNIFORM) {
 		double mid = (l->min + l->max) / 2;
 		if (json_object_get(v, "mean") != NULL) {
-			if (jread_real(r, v, "mean", false, 1, LEN_TOKENS_MAX, &l->mean) < 0)
+			if (key_real(r, v, KS_LENGTH, "mean", &l->mean) < 0)
 				return -1;
 			if (fabs(l->mean - mid) > 0.5)
 				return jread_fail(r, "mean %g is not the midpoint %g of min-max %g-%g (a uniform "
@@ -190,7 +190,7 @@ static int read_length(struct jread *r, const json_t *obj, const char *key, stru
 		jread_leave(r, mark);
 		return 0;
 	}
-	if (jread_real(r, v, "mean", true, 1, LEN_TOKENS_MAX, &l->mean) < 0)
+	if (key_real(r, v, KS_LENGTH, "mean", &l->mean) < 0)
 		return -1;
 	if (l->mean < l->min || l->mean > l->max)
 		return jread_fail(r, "mean %g is outside min-max %g-%g", l->mean, l->min, l->max);
@@ -242,7 +242,6 @@ static const struct arrival_key {
  * trace file resolved against the scenario file, a number of clients). */
 static int read_arrival(struct jread *r, const json_t *v, const char *file, struct serving_spec *sv)
 {
-	static const char *const keys[] = { "process", "rate_per_s", "cv", "trace", "concurrency", NULL };
 	int process = ARRIVAL_POISSON;
 	char trace[512] = "";
 	size_t mark;
@@ -250,8 +249,8 @@ static int read_arrival(struct jread *r, const json_t *v, const char *file, stru
 
 	if (x == NULL)
 		return -1;
-	if (jread_object(r, x, keys) < 0 ||
-	    jread_enum(r, x, "process", false, arrival_process_names, &process) < 0)
+	if (key_object(r, x, KS_ARRIVAL) < 0 ||
+	    key_enum(r, x, KS_ARRIVAL, "process", &process) < 0)
 		return -1;
 	sv->process = (enum arrival_process)process;
 	/* first a key the process does not take, then one it lacks */
@@ -272,9 +271,9 @@ static int read_arrival(struct jread *r, const json_t *v, const char *file, stru
 			}
 		}
 	}
-	if (jread_real(r, x, "rate_per_s", false, 1e-6, 1e7, &sv->rate_per_s) < 0 ||
-	    jread_real(r, x, "cv", false, 0.01, 100, &sv->cv) < 0 ||
-	    jread_int32(r, x, "concurrency", false, 1, 1000000, &sv->concurrency) < 0 ||
+	if (key_real(r, x, KS_ARRIVAL, "rate_per_s", &sv->rate_per_s) < 0 ||
+	    key_real(r, x, KS_ARRIVAL, "cv", &sv->cv) < 0 ||
+	    key_int32(r, x, KS_ARRIVAL, "concurrency", &sv->concurrency) < 0 ||
 	    jread_string(r, x, "trace", false, trace, sizeof trace) < 0)
 		return -1;
 	if (trace[0])
@@ -289,14 +288,11 @@ static int read_arrival(struct jread *r, const json_t *v, const char *file, stru
  * paged KV cache's block size (vLLM's scheduler and cache settings). */
 static int read_scheduler(struct jread *r, const json_t *x, struct serving_spec *sv)
 {
-	static const char *const keys[] = {
-		"max_batch_tokens", "max_seqs", "chunked_prefill", "block_tokens", NULL
-	};
-	if (jread_object(r, x, keys) < 0 ||
-	    jread_int32(r, x, "max_batch_tokens", false, 1, 1 << 24, &sv->max_batch_tokens) < 0 ||
-	    jread_int32(r, x, "max_seqs", false, 1, 1 << 20, &sv->max_seqs) < 0 ||
+	if (key_object(r, x, KS_SCHEDULER) < 0 ||
+	    key_int32(r, x, KS_SCHEDULER, "max_batch_tokens", &sv->max_batch_tokens) < 0 ||
+	    key_int32(r, x, KS_SCHEDULER, "max_seqs", &sv->max_seqs) < 0 ||
 	    jread_bool(r, x, "chunked_prefill", false, &sv->chunked_prefill) < 0 ||
-	    jread_int32(r, x, "block_tokens", false, 1, 1024, &sv->block_tokens) < 0)
+	    key_int32(r, x, KS_SCHEDULER, "block_tokens", &sv->block_tokens) < 0)
 		return -1;
 	return 0;
 }
@@ -304,10 +300,9 @@ static int read_scheduler(struct jread *r, const json_t *x, struct serving_spec 
 /* The optional `slo` object: p99 time to first token and per output token. */
 static int read_slo(struct jread *r, const json_t *x, struct serving_spec *sv)
 {
-	static const char *const keys[] = { "ttft_p99_ms", "tpot_p99_ms", NULL };
-	if (jread_object(r, x, keys) < 0 ||
-	    jread_real(r, x, "ttft_p99_ms", false, 0.001, 1e9, &sv->slo_ttft_p99_ms) < 0 ||
-	    jread_real(r, x, "tpot_p99_ms", false, 0.001, 1e9, &sv->slo_tpot_p99_ms) < 0)
+	if (key_object(r, x, KS_SLO) < 0 ||
+	    key_real(r, x, KS_SLO, "ttft_p99_ms", &sv->slo_ttft_p99_ms) < 0 ||
+	    key_real(r, x, KS_SLO, "tpot_p99_ms", &sv->slo_tpot_p99_ms) < 0)
 		return -1;
 	return 0;
 }
@@ -316,14 +311,11 @@ static int read_slo(struct jread *r, const json_t *x, struct serving_spec *sv)
  * and their tensor-parallel sizes (0 = serving.tp). */
 static int read_disaggregated(struct jread *r, const json_t *x, struct serving_spec *sv)
 {
-	static const char *const keys[] = {
-		"prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp", NULL
-	};
-	if (jread_object(r, x, keys) < 0 ||
-	    jread_int32(r, x, "prefill_replicas", true, 1, 100000, &sv->prefill_replicas) < 0 ||
-	    jread_int32(r, x, "decode_replicas", true, 1, 100000, &sv->decode_replicas) < 0 ||
-	    jread_int32(r, x, "prefill_tp", false, 1, 1024, &sv->prefill_tp) < 0 ||
-	    jread_int32(r, x, "decode_tp", false, 1, 1024, &sv->decode_tp) < 0)
+	if (key_object(r, x, KS_DISAGGREGATED) < 0 ||
+	    key_int32(r, x, KS_DISAGGREGATED, "prefill_replicas", &sv->prefill_replicas) < 0 ||
+	    key_int32(r, x, KS_DISAGGREGATED, "decode_replicas", &sv->decode_replicas) < 0 ||
+	    key_int32(r, x, KS_DISAGGREGATED, "prefill_tp", &sv->prefill_tp) < 0 ||
+	    key_int32(r, x, KS_DISAGGREGATED, "decode_tp", &sv->decode_tp) < 0)
 		return -1;
 	return 0;
 }
@@ -387,11 +379,6 @@ static int check_serving(struct jread *r, const json_t *v, struct serving_spec *
 /* The `serving` object. */
 static int read_serving(struct jread *r, const json_t *v, const char *file, struct serving_spec *sv)
 {
-	static const char *const keys[] = {
-		"arrival", "prompt_tokens", "output_tokens", "duration_s", "requests", "prefix_cache_hit",
-		"scheduler", "gpu_memory_fraction", "weight_precision", "kv_precision", "step_overhead_s",
-		"router", "slo", "replicas", "tp", "pp", "ep", "disaggregated", NULL
-	};
 	/* weights as a server stores them (fp4: a 4-bit format such as NVFP4 or
 	 * MXFP4); KV caches as vLLM's --kv-cache-dtype allows */
 	static const char *const weight_precisions[] = { "bf16", "fp8", "fp4", NULL };
@@ -400,23 +387,23 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	int64_t requests = 0;
 
 	serving_defaults(sv);
-	if (jread_object(r, v, keys) < 0 ||
+	if (key_object(r, v, KS_SERVING) < 0 ||
 	    read_arrival(r, v, file, sv) < 0 ||
 	    read_length(r, v, "prompt_tokens", &sv->prompt_tokens) < 0 ||
 	    read_length(r, v, "output_tokens", &sv->output_tokens) < 0 ||
-	    jread_real(r, v, "duration_s", false, 1, 1e7, &sv->duration_s) < 0 ||
-	    jread_int(r, v, "requests", false, 1, SERVE_SIM_REQUESTS_MAX, &requests) < 0 ||
-	    jread_real(r, v, "prefix_cache_hit", false, 0, 1, &sv->prefix_hit_fraction) < 0 ||
-	    jread_real(r, v, "gpu_memory_fraction", false, 0.01, 1, &sv->gpu_memory_fraction) < 0 ||
+	    key_real(r, v, KS_SERVING, "duration_s", &sv->duration_s) < 0 ||
+	    key_int(r, v, KS_SERVING, "requests", &requests) < 0 ||
+	    key_real(r, v, KS_SERVING, "prefix_cache_hit", &sv->prefix_hit_fraction) < 0 ||
+	    key_real(r, v, KS_SERVING, "gpu_memory_fraction", &sv->gpu_memory_fraction) < 0 ||
 	    read_precision(r, v, "weight_precision", weight_precisions, &sv->has_weight_precision,
 			   &sv->weight_precision) < 0 ||
 	    read_precision(r, v, "kv_precision", kv_precisions, &sv->has_kv_precision, &sv->kv_precision) < 0 ||
-	    jread_real(r, v, "step_overhead_s", false, 0, 10, &sv->step_overhead_s) < 0 ||
-	    jread_enum(r, v, "router", false, serve_router_names, &router) < 0 ||
-	    jread_int_or_auto(r, v, "replicas", 1, 100000, PLAN_AUTO, &sv->replicas) < 0 ||
-	    jread_int32(r, v, "tp", false, 1, 1024, &sv->tp) < 0 ||
-	    jread_int32(r, v, "pp", false, 1, 1024, &sv->pp) < 0 ||
-	    jread_int32(r, v, "ep", false, 1, 1024, &sv->ep) < 0)
+	    key_real(r, v, KS_SERVING, "step_overhead_s", &sv->step_overhead_s) < 0 ||
+	    key_enum(r, v, KS_SERVING, "router", &router) < 0 ||
+	    key_int_or_auto(r, v, KS_SERVING, "replicas", PLAN_AUTO, &sv->replicas) < 0 ||
+	    key_int32(r, v, KS_SERVING, "tp", &sv->tp) < 0 ||
+	    key_int32(r, v, KS_SERVING, "pp", &sv->pp) < 0 ||
+	    key_int32(r, v, KS_SERVING, "ep", &sv->ep) < 0)
 		return -1;
 	sv->requests = (long)requests;
 	sv->router = (enum serve_router)router;

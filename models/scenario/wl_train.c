@@ -8,6 +8,7 @@
 #include "models/hw/catalog_read.h"
 #include "models/hw/placement.h"
 #include "models/kernel/transformer.h"
+#include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "util/text.h"
 
@@ -145,10 +146,10 @@ static int read_split_grad_reduce(struct jread *r, const json_t *v, struct paral
 	static const char *const grad_or_auto[] = { "auto", "fp32", "bf16", NULL };
 	int split = SPLIT_LAYERS, grad = GRAD_REDUCE_AUTO, moments = MOMENTS_FP32;
 	char text[LAYOUT_TEXT_MAX * 2] = "";
-	if (jread_enum(r, v, "pipeline_split", false, pipeline_split_names, &split) < 0 ||
+	if (key_enum(r, v, KS_PARALLELISM, "pipeline_split", &split) < 0 ||
 	    jread_string(r, v, "pipeline_layout", false, text, sizeof text) < 0 ||
 	    jread_enum(r, v, "grad_reduce_precision", false, grad_or_auto, &grad) < 0 ||
-	    jread_enum(r, v, "optimizer_moments", false, optimizer_moments_names, &moments) < 0)
+	    key_enum(r, v, KS_PARALLELISM, "optimizer_moments", &moments) < 0)
 		return -1;
 	p->pipeline_split = split;
 	p->grad_reduce = grad;
@@ -172,19 +173,13 @@ static int read_plan_fields(struct jread *r, const json_t *v, struct parallel_pl
 /* The `parallelism` object, or "auto"; choices not given stay automatic. */
 static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
-	static const char *const keys[] = {
-		"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "schedule", "recompute",
-		"recompute_modules", "sequence_parallel", "order", "tp_comm_overlap", "moe_a2a_overlap", "moe_max_nodes_per_token",
-		"pipeline_split", "pipeline_layout", "grad_reduce_precision", "optimizer_moments", "overlap_param_gather",
-		"free_stage_input", "distribute_saved_activations", "fp8_activation_cache", "expert_tp", "moe_dispatch_precision", "moe_load_imbalance", NULL
-	};
 
 	plan_set_auto(p);
 	if (json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)
 		return 0;
 	if (!json_is_object(v))
 		return jread_fail_value(r, v, "an object or \"auto\"");
-	if (jread_object(r, v, keys) < 0)
+	if (key_object(r, v, KS_PARALLELISM) < 0)
 		return -1;
 	/* in an object, the levers are searched only when given as "auto" */
 	p->search_levers = 0;
@@ -200,23 +195,23 @@ static int read_plan(struct jread *r, const json_t *v, struct parallel_plan *p)
 /* The parallelism object's typed fields (its "auto" levers taken out). */
 static int read_plan_fields(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
-	if (jread_int_or_auto(r, v, "tp", 1, 1024, PLAN_AUTO, &p->tp) < 0 ||
-	    jread_int_or_auto(r, v, "pp", 1, 1024, PLAN_AUTO, &p->pp) < 0 ||
-	    jread_int_or_auto(r, v, "vpp", 1, 128, PLAN_AUTO, &p->vpp) < 0 ||
-	    jread_int_or_auto(r, v, "dp", 1, 1 << 20, PLAN_AUTO, &p->dp) < 0 ||
-	    jread_int_or_auto(r, v, "cp", 1, 1024, PLAN_AUTO, &p->cp) < 0 ||
-	    jread_int_or_auto(r, v, "ep", 1, 1024, PLAN_AUTO, &p->ep) < 0 ||
-	    jread_int_or_auto(r, v, "zero", 0, 3, PLAN_AUTO, &p->zero) < 0 ||
-	    jread_int_or_auto(r, v, "micro_batch", 1, 4096, PLAN_AUTO, &p->micro_batch) < 0 ||
+	if (key_int_or_auto(r, v, KS_PARALLELISM, "tp", PLAN_AUTO, &p->tp) < 0 ||
+	    key_int_or_auto(r, v, KS_PARALLELISM, "pp", PLAN_AUTO, &p->pp) < 0 ||
+	    key_int_or_auto(r, v, KS_PARALLELISM, "vpp", PLAN_AUTO, &p->vpp) < 0 ||
+	    key_int_or_auto(r, v, KS_PARALLELISM, "dp", PLAN_AUTO, &p->dp) < 0 ||
+	    key_int_or_auto(r, v, KS_PARALLELISM, "cp", PLAN_AUTO, &p->cp) < 0 ||
+	    key_int_or_auto(r, v, KS_PARALLELISM, "ep", PLAN_AUTO, &p->ep) < 0 ||
+	    key_int_or_auto(r, v, KS_PARALLELISM, "zero", PLAN_AUTO, &p->zero) < 0 ||
+	    key_int_or_auto(r, v, KS_PARALLELISM, "micro_batch", PLAN_AUTO, &p->micro_batch) < 0 ||
 	    read_schedule_recompute(r, v, p) < 0 ||
 	    read_recompute_modules(r, v, p) < 0 ||
 	    read_order(r, v, p) < 0 ||
 	    read_sequence_parallel(r, v, p) < 0 ||
-	    jread_enum(r, v, "moe_a2a_overlap", false, moe_overlap_names, &p->moe_a2a_overlap) < 0 ||
-	    jread_int32(r, v, "moe_max_nodes_per_token", false, 1, 1 << 20, &p->moe_max_nodes) < 0 ||
-	    jread_int32(r, v, "expert_tp", false, 1, 1024, &p->expert_tp) < 0 ||
-	    jread_enum(r, v, "moe_dispatch_precision", false, moe_dispatch_names, &p->moe_dispatch) < 0 ||
-	    jread_real(r, v, "moe_load_imbalance", false, 1, 64, &p->moe_load_imbalance) < 0 ||
+	    key_enum(r, v, KS_PARALLELISM, "moe_a2a_overlap", &p->moe_a2a_overlap) < 0 ||
+	    key_int32(r, v, KS_PARALLELISM, "moe_max_nodes_per_token", &p->moe_max_nodes) < 0 ||
+	    key_int32(r, v, KS_PARALLELISM, "expert_tp", &p->expert_tp) < 0 ||
+	    key_enum(r, v, KS_PARALLELISM, "moe_dispatch_precision", &p->moe_dispatch) < 0 ||
+	    key_real(r, v, KS_PARALLELISM, "moe_load_imbalance", &p->moe_load_imbalance) < 0 ||
 	    read_split_grad_reduce(r, v, p) < 0)
 		return -1;
 	return 0;
@@ -225,7 +220,6 @@ static int read_plan_fields(struct jread *r, const json_t *v, struct parallel_pl
 /* The `checkpoint` object, or "none". */
 static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_spec *c)
 {
-	static const char *const keys[] = { "interval_s", "interval_steps", "tier", "async", NULL };
 	c->enabled = true;
 	c->given = true;
 	c->interval_s = -1;
@@ -236,9 +230,9 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 		c->enabled = false;
 		return 0;
 	}
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_real_or_auto(r, v, "interval_s", 1, 1e8, -1, &c->interval_s) < 0 ||
-	    jread_int(r, v, "interval_steps", false, 1, 1000000000, &c->interval_steps) < 0 ||
+	if (key_object(r, v, KS_CHECKPOINT) < 0 ||
+	    key_real_or_auto(r, v, KS_CHECKPOINT, "interval_s", -1, &c->interval_s) < 0 ||
+	    key_int(r, v, KS_CHECKPOINT, "interval_steps", &c->interval_steps) < 0 ||
 	    jread_string(r, v, "tier", false, c->tier, sizeof c->tier) < 0 ||
 	    jread_bool(r, v, "async", false, &c->async) < 0)
 		return -1;
@@ -255,12 +249,11 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
  * bytes a token takes there (0: from the vocabulary, docs/whole-run.md). */
 static int read_data(struct jread *r, const json_t *v, struct data_spec *d)
 {
-	static const char *const keys[] = { "tier", "bytes_per_token", NULL };
 	memset(d, 0, sizeof *d);
 	d->enabled = true;
-	if (jread_object(r, v, keys) < 0 ||
+	if (key_object(r, v, KS_DATA) < 0 ||
 	    jread_string(r, v, "tier", true, d->tier, sizeof d->tier) < 0 ||
-	    jread_real(r, v, "bytes_per_token", false, 0.001, 1e9, &d->bytes_per_token) < 0)
+	    key_real(r, v, KS_DATA, "bytes_per_token", &d->bytes_per_token) < 0)
 		return -1;
 	return 0;
 }
@@ -273,9 +266,6 @@ static const double RESTART_S = 600;
 /* The `failures` value: "none", "llama3" or an object of rates. */
 static int read_failures(struct jread *r, const json_t *v, struct failure_spec *f)
 {
-	static const char *const keys[] = {
-		"gpu_mtbf_h", "node_mtbf_h", "distribution", "shape", "restart_s", "spare_nodes", NULL
-	};
 	int dist = FAIL_EXPONENTIAL;
 
 	memset(f, 0, sizeof *f);
@@ -294,13 +284,13 @@ static int read_failures(struct jread *r, const json_t *v, struct failure_spec *
 		}
 		return jread_fail_value(r, v, "\"llama3\", \"none\" or an object");
 	}
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_real(r, v, "gpu_mtbf_h", false, 0.001, 1e9, &f->gpu_mtbf_h) < 0 ||
-	    jread_real(r, v, "node_mtbf_h", false, 0.001, 1e9, &f->node_mtbf_h) < 0 ||
-	    jread_enum(r, v, "distribution", false, failure_dist_names, &dist) < 0 ||
-	    jread_real(r, v, "shape", false, 0.05, 20, &f->shape) < 0 ||
-	    jread_real(r, v, "restart_s", false, 0, 1e7, &f->restart_s) < 0 ||
-	    jread_int32(r, v, "spare_nodes", false, 0, 100000, &f->spare_nodes) < 0)
+	if (key_object(r, v, KS_FAILURES) < 0 ||
+	    key_real(r, v, KS_FAILURES, "gpu_mtbf_h", &f->gpu_mtbf_h) < 0 ||
+	    key_real(r, v, KS_FAILURES, "node_mtbf_h", &f->node_mtbf_h) < 0 ||
+	    key_enum(r, v, KS_FAILURES, "distribution", &dist) < 0 ||
+	    key_real(r, v, KS_FAILURES, "shape", &f->shape) < 0 ||
+	    key_real(r, v, KS_FAILURES, "restart_s", &f->restart_s) < 0 ||
+	    key_int32(r, v, KS_FAILURES, "spare_nodes", &f->spare_nodes) < 0)
 		return -1;
 	f->distribution = (enum failure_dist)dist;
 	f->enabled = f->gpu_mtbf_h > 0 || f->node_mtbf_h > 0;
@@ -314,16 +304,15 @@ static int read_failures(struct jread *r, const json_t *v, struct failure_spec *
  * example. */
 static int read_finetune(struct jread *r, const json_t *v, struct finetune_spec *ft)
 {
-	static const char *const keys[] = { "method", "rank", "targets", "base_precision", "mean_example_tokens", NULL };
 	static const char *const targets[] = { "attn", "mlp", "attn+mlp", NULL };
 	int method = FINETUNE_LORA, t = 2, base = FT_BASE_RUN;
 	ft->rank = 16;
-	if (jread_object(r, v, keys) < 0 ||
-	    jread_enum(r, v, "method", false, finetune_method_names, &method) < 0 ||
-	    jread_int32(r, v, "rank", false, 1, 65536, &ft->rank) < 0 ||
+	if (key_object(r, v, KS_FINETUNE) < 0 ||
+	    key_enum(r, v, KS_FINETUNE, "method", &method) < 0 ||
+	    key_int32(r, v, KS_FINETUNE, "rank", &ft->rank) < 0 ||
 	    jread_enum(r, v, "targets", false, targets, &t) < 0 ||
-	    jread_enum(r, v, "base_precision", false, finetune_base_names, &base) < 0 ||
-	    jread_real(r, v, "mean_example_tokens", false, 1, 1e9, &ft->mean_example_tokens) < 0)
+	    key_enum(r, v, KS_FINETUNE, "base_precision", &base) < 0 ||
+	    key_real(r, v, KS_FINETUNE, "mean_example_tokens", &ft->mean_example_tokens) < 0)
 		return -1;
 	ft->method = (enum finetune_method)method;
 	ft->base = (enum finetune_base)base;
@@ -438,17 +427,16 @@ static int read_batch(struct jread *r, const json_t *v, struct workload_spec *w)
 	const json_t *b = json_object_get(v, "global_batch_tokens");
 	if (json_is_object(b)) {
 		/* {"target": N, "round": true}: each plan rounds N to the nearest batch it divides */
-		static const char *const keys[] = { "target", "round", NULL };
 		size_t mark = jread_enter_key(r, "global_batch_tokens");
-		if (jread_object(r, b, keys) < 0 ||
-		    jread_real(r, b, "target", true, 1, 1e12, &w->train.global_batch_tokens) < 0 ||
+		if (key_object(r, b, KS_BATCH) < 0 ||
+		    key_real(r, b, KS_BATCH, "target", &w->train.global_batch_tokens) < 0 ||
 		    jread_bool(r, b, "round", false, &w->train.round_batch) < 0)
 			return -1;
 		jread_leave(r, mark);
-	} else if (jread_real(r, v, "global_batch_tokens", true, 1, 1e12, &w->train.global_batch_tokens) < 0) {
+	} else if (key_real(r, v, KS_WORKLOAD, "global_batch_tokens", &w->train.global_batch_tokens) < 0) {
 		return -1;
 	}
-	if (jread_real(r, v, "tokens", false, 1, 1e17, &w->run.tokens) < 0)
+	if (key_real(r, v, KS_WORKLOAD, "tokens", &w->run.tokens) < 0)
 		return -1;
 	double seqs = w->train.global_batch_tokens / w->train.seq_len;
 	if (seqs != (double)(int64_t)seqs || seqs < 1) {
@@ -517,7 +505,7 @@ static int read_plan_mode_checkpoint(struct jread *r, const json_t *v, struct wo
 	}
 	if (read_search_numerics(r, v, &w->train.plan) < 0)
 		return -1;
-	if (jread_enum(r, v, "mode", false, training_mode_names, &mode) < 0)
+	if (key_enum(r, v, KS_WORKLOAD, "mode", &mode) < 0)
 		return -1;
 	w->train.mode = (enum training_mode)mode;
 	w->run.checkpoint.enabled = false;
@@ -556,8 +544,8 @@ static int read_finetune_run(struct jread *r, const json_t *v, struct workload_s
 			return -1;
 		jread_leave(r, mark);
 	}
-	if (jread_real(r, v, "examples", false, 1, 1e13, &w->run.examples) < 0 ||
-	    jread_real(r, v, "epochs", false, 0.001, 1e6, &w->run.epochs) < 0)
+	if (key_real(r, v, KS_WORKLOAD, "examples", &w->run.examples) < 0 ||
+	    key_real(r, v, KS_WORKLOAD, "epochs", &w->run.epochs) < 0)
 		return -1;
 	if (w->run.examples > 0 && w->run.tokens > 0)
 		return reader_fail_at(r, "examples", "give tokens or examples x epochs, not both");
@@ -600,10 +588,6 @@ int wl_train_read_model(struct jread *r, const json_t *v, const catalog *cat,
 
 int wl_train_read_kernels(struct jread *r, const json_t *v, struct kernel_calibration *k)
 {
-	static const char *const keys[] = {
-		"gemm_efficiency", "attention_efficiency", "hbm_efficiency", "launch_us",
-		"flash_attention", "fused_cross_entropy", NULL
-	};
 	const json_t *x = json_object_get(v, "kernels");
 	double launch_us = -1e6;
 
@@ -612,11 +596,11 @@ int wl_train_read_kernels(struct jread *r, const json_t *v, struct kernel_calibr
 	if (x == NULL)
 		return 0;
 	size_t mark = jread_enter_key(r, "kernels");
-	if (jread_object(r, x, keys) < 0 ||
-	    jread_real(r, x, "gemm_efficiency", false, 0.01, 1, &k->gemm_efficiency) < 0 ||
-	    jread_real(r, x, "attention_efficiency", false, 0.01, 1, &k->attention_efficiency) < 0 ||
-	    jread_real(r, x, "hbm_efficiency", false, 0.01, 1, &k->hbm_efficiency) < 0 ||
-	    jread_real(r, x, "launch_us", false, 0, 1e4, &launch_us) < 0 ||
+	if (key_object(r, x, KS_KERNELS) < 0 ||
+	    key_real(r, x, KS_KERNELS, "gemm_efficiency", &k->gemm_efficiency) < 0 ||
+	    key_real(r, x, KS_KERNELS, "attention_efficiency", &k->attention_efficiency) < 0 ||
+	    key_real(r, x, KS_KERNELS, "hbm_efficiency", &k->hbm_efficiency) < 0 ||
+	    key_real(r, x, KS_KERNELS, "launch_us", &launch_us) < 0 ||
 	    jread_bool(r, x, "flash_attention", false, &k->flash_attention) < 0 ||
 	    jread_bool(r, x, "fused_cross_entropy", false, &k->fused_cross_entropy) < 0)
 		return -1;
@@ -647,7 +631,8 @@ int wl_train_read(struct jread *r, const json_t *v, const char *file, const cata
 	(void)file;
 	w->train.is_finetune = w->kind == WORKLOAD_FINETUNE;
 	if (wl_train_read_model(r, v, cat, w) < 0 ||
-	    jread_int32(r, v, "seq_len", true, 1, 1 << 24, &w->train.seq_len) < 0 ||
+	    key_need(r, v, "seq_len") < 0 ||
+	    key_int32(r, v, KS_WORKLOAD, "seq_len", &w->train.seq_len) < 0 ||
 	    read_batch(r, v, w) < 0 ||
 	    read_plan_mode_checkpoint(r, v, w) < 0 ||
 	    wl_train_read_kernels(r, v, &w->model.kernels) < 0 ||
