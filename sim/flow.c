@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "sim/time.h"
+#include "util/container.h"
+#include "util/heap.h"
 #include "util/xalloc.h"
 
 /*
@@ -205,26 +207,14 @@ double flow_link_bytes(flow_net *n, flow_link l)
 
 /* ---- the min-heap of link shares used by progressive filling ----------- */
 
-/* Restore the 4-ary heap below index i (the entry at i may have grown). */
-static void heap_sift_down(struct heap_entry *h, size_t m, size_t i)
+static bool share_before(const void *a, const void *b, void *ctx)
 {
-	struct heap_entry x = h[i];
-	for (;;) {
-		size_t c = 4 * i + 1, end, best;
-		if (c >= m)
-			break;
-		best = c;
-		end = c + 4 < m ? c + 4 : m;
-		for (size_t k = c + 1; k < end; k++)
-			if (h[k].share < h[best].share)
-				best = k;
-		if (x.share <= h[best].share)
-			break;
-		h[i] = h[best];
-		i = best;
-	}
-	h[i] = x;
+	(void)ctx;
+	return ((const struct heap_entry *)a)->share < ((const struct heap_entry *)b)->share;
 }
+
+/* A 4-ary heap: its nodes' children share a cache line or two. */
+static const struct heap_ops share_heap = { .size = sizeof(struct heap_entry), .arity = 4, .before = share_before };
 
 /* ---- solving ------------------------------------------------------------ */
 
@@ -361,16 +351,13 @@ static void heap_build(flow_net *n, size_t n_links)
 			n->nheap++;
 		}
 	}
-	for (size_t i = (n->nheap + 2) / 4; i-- > 0;)
-		heap_sift_down(n->heap, n->nheap, i);
+	heap_make(&share_heap, n->heap, n->nheap, NULL);
 }
 
 /* Take the smallest entry off the heap. */
-static void heap_pop(flow_net *n)
+static void pop_share(flow_net *n)
 {
-	n->heap[0] = n->heap[--n->nheap];
-	if (n->nheap > 0)
-		heap_sift_down(n->heap, n->nheap, 0);
+	heap_remove(&share_heap, n->heap, &n->nheap, 0, NULL);
 }
 
 /* A link's fair share now (capacity left over the weight of its unfixed
@@ -419,17 +406,17 @@ static void progressive_fill(flow_net *n)
 		struct heap_entry *top = &n->heap[0];
 		const struct fl_link *lk = &n->links[top->link];
 		if (lk->unfixed == 0) {
-			heap_pop(n);  /* all its flows were fixed elsewhere */
+			pop_share(n);  /* all its flows were fixed elsewhere */
 			continue;
 		}
 		double share = link_share(lk, top->share);
 		if (share > top->share * (1 + 1e-12)) {
 			top->share = share;  /* stale key: raise it and look again */
-			heap_sift_down(n->heap, n->nheap, 0);
+			heap_sift_down(&share_heap, n->heap, n->nheap, 0, NULL);
 			continue;
 		}
 		fix_flows_of(n, lk, share);
-		heap_pop(n);
+		pop_share(n);
 	}
 }
 
@@ -591,7 +578,7 @@ static void unlink_flow(flow_net *n, uint32_t slot)
 
 static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	flow_net *n = (flow_net *)h;
+	flow_net *n = container_of(h, struct flow_net, on_complete);
 	uint32_t slot = (uint32_t)arg;
 	struct fl_cold *c = &n->cold[slot];
 
@@ -626,7 +613,7 @@ static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg)
 
 static void resolve_now(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	flow_net *n = (flow_net *)((char *)h - offsetof(struct flow_net, on_resolve));
+	flow_net *n = container_of(h, struct flow_net, on_resolve);
 	(void)e;
 	(void)arg;
 	n->resolve_pending = false;

@@ -14,6 +14,8 @@
 #include "sim/rng.h"
 #include "sim/stats.h"
 #include "sim/time.h"
+#include "util/container.h"
+#include "util/heap.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -143,18 +145,9 @@ struct sim {
 	char teams[FLEET_TEAMS_MAX][FLEET_NAME_MAX];
 };
 
-#define SIM_OF(h, member) ((struct sim *)((char *)(h) - offsetof(struct sim, member)))
-
 static double now_s(const struct sim *s)
 {
 	return (double)engine_now(s->e) * 1e-9;
-}
-
-/* A time in seconds on the engine's clock: rounded to a nanosecond and
- * saturated at its end (SIM_TIME_MAX, 292 years), never wrapped. */
-static int64_t ns_of(double t_s)
-{
-	return sim_time_round_s(t_s);
 }
 
 static int nodes_of(const struct sim *s, int gpus)
@@ -246,9 +239,12 @@ static bool sjf(const struct sim *s)
 	return s->sp->policy == FLEET_SJF;
 }
 
-static bool heap_less(const struct sim *s, int a, int b)
+/* SJF order: requeued jobs first, then the shortest estimate, then the
+ * earliest enqueued. */
+static bool sjf_before(const void *pa, const void *pb, void *ctx)
 {
-	const struct sjob *x = &s->jobs[a], *y = &s->jobs[b];
+	const struct sim *s = ctx;
+	const struct sjob *x = &s->jobs[*(const int *)pa], *y = &s->jobs[*(const int *)pb];
 	if (x->qfront != y->qfront)
 		return x->qfront < y->qfront;
 	if (x->j.estimate_s != y->j.estimate_s)
@@ -256,62 +252,19 @@ static bool heap_less(const struct sim *s, int a, int b)
 	return x->qseq < y->qseq;
 }
 
-static void heap_set(struct sim *s, size_t k, int i)
+static void sjf_placed(const void *elem, size_t k, void *ctx)
 {
-	s->heap[k] = i;
-	s->jobs[i].heap_pos = k;
+	struct sim *s = ctx;
+	s->jobs[*(const int *)elem].heap_pos = k;
 }
 
-static void heap_up(struct sim *s, size_t k)
-{
-	int i = s->heap[k];
-	while (k > 0) {
-		size_t p = (k - 1) / 2;
-		if (!heap_less(s, i, s->heap[p]))
-			break;
-		heap_set(s, k, s->heap[p]);
-		k = p;
-	}
-	heap_set(s, k, i);
-}
+static const struct heap_ops sjf_heap = { .size = sizeof(int), .arity = 2, .before = sjf_before, .placed = sjf_placed };
 
-static void heap_down(struct sim *s, size_t k)
-{
-	int i = s->heap[k];
-	size_t n = s->heap_n;
-	for (;;) {
-		size_t l = 2 * k + 1, m = k;
-		int best = i;
-		if (l < n && heap_less(s, s->heap[l], best)) {
-			m = l;
-			best = s->heap[l];
-		}
-		if (l + 1 < n && heap_less(s, s->heap[l + 1], best))
-			m = l + 1;
-		if (m == k)
-			break;
-		heap_set(s, k, s->heap[m]);
-		k = m;
-	}
-	heap_set(s, k, i);
-}
-
-static void heap_push(struct sim *s, int i)
-{
-	s->heap[s->heap_n] = i;
-	heap_up(s, s->heap_n++);
-}
-
-static void heap_remove(struct sim *s, int i)
+static void heap_remove_job(struct sim *s, int i)
 {
 	size_t k = s->jobs[i].heap_pos;
 	assert(k < s->heap_n && s->heap[k] == i);
-	int last = s->heap[--s->heap_n];
-	if (k == s->heap_n)
-		return;
-	heap_set(s, k, last);
-	heap_up(s, k);
-	heap_down(s, s->jobs[last].heap_pos);
+	heap_remove(&sjf_heap, s->heap, &s->heap_n, k, s);
 }
 
 /* Into the queue: at the back of its level, or (requeued after a
@@ -327,7 +280,7 @@ static void enqueue(struct sim *s, int i, bool front)
 	if (sjf(s)) {
 		jb->qfront = front ? 0 : 1;
 		jb->qseq = s->qseq++;
-		heap_push(s, i);
+		heap_push(&sjf_heap, s->heap, &s->heap_n, &i, s);
 		return;
 	}
 	int l = jb->level;
@@ -359,7 +312,7 @@ static void dequeue(struct sim *s, int i)
 	s->team_waiting[jb->j.team]--;
 	wc_add(s, jb->j.gpus, -1);
 	if (sjf(s)) {
-		heap_remove(s, i);
+		heap_remove_job(s, i);
 		return;
 	}
 	int l = jb->level;
@@ -446,7 +399,7 @@ static void start(struct sim *s, int i)
 		jb->first_start_ns = engine_now(s->e);
 	}
 	double left = jb->j.duration_s - jb->saved_s;
-	jb->finish_ev = engine_at(s->e, sim_time_add(engine_now(s->e), ns_of(jb->seg_restart_s + (left > 0 ? left : 0))),
+	jb->finish_ev = engine_at(s->e, sim_time_add(engine_now(s->e), sim_time_from_s(jb->seg_restart_s + (left > 0 ? left : 0))),
 				  ENGINE_CLASS_WORK, &s->on_finish, (uint64_t)i);
 	s->team_held_gpus[jb->j.team] += jb->j.gpus;
 	s->run_by_prank[jb->prank]++;
@@ -480,7 +433,7 @@ static void stop(struct sim *s, int i, double t, double lost_s)
 
 static void on_finish(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct sim *s = SIM_OF(h, on_finish);
+	struct sim *s = container_of(h, struct sim, on_finish);
 	tick(s);
 	int i = (int)arg;
 	struct sjob *jb = &s->jobs[i];
@@ -793,7 +746,7 @@ static void on_pass(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct sim *s = SIM_OF(h, on_pass);
+	struct sim *s = container_of(h, struct sim, on_pass);
 	tick(s);
 	s->pass_pending = false;
 	if (s->sp->policy == FLEET_BACKFILL)
@@ -805,13 +758,13 @@ static void on_pass(engine *e, struct engine_handler *h, uint64_t arg)
 
 static void on_submit(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct sim *s = SIM_OF(h, on_submit);
+	struct sim *s = container_of(h, struct sim, on_submit);
 	tick(s);
 	size_t i = (size_t)arg;
 	enqueue(s, (int)i, false);
 	s->next_submit = i + 1;
 	if (i + 1 < s->n_jobs) {
-		int64_t at = ns_of(s->jobs[i + 1].j.submit_s);
+		int64_t at = sim_time_from_s(s->jobs[i + 1].j.submit_s);
 		engine_at(e, at > engine_now(e) ? at : engine_now(e), ENGINE_CLASS_WORK, &s->on_submit, i + 1);
 	}
 	request_pass(s);
@@ -819,22 +772,15 @@ static void on_submit(engine *e, struct engine_handler *h, uint64_t arg)
 
 /* ---- failures ---- */
 
-static void units_down(struct unit *u, size_t n, size_t i)
+/* Weibull failures: the earliest first, the lower node on a tie. */
+static bool unit_before(const void *pa, const void *pb, void *ctx)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && (u[l].at_s < u[m].at_s || (u[l].at_s == u[m].at_s && u[l].node < u[m].node)))
-			m = l;
-		if (r < n && (u[r].at_s < u[m].at_s || (u[r].at_s == u[m].at_s && u[r].node < u[m].node)))
-			m = r;
-		if (m == i)
-			return;
-		struct unit tmp = u[i];
-		u[i] = u[m];
-		u[m] = tmp;
-		i = m;
-	}
+	const struct unit *a = pa, *b = pb;
+	(void)ctx;
+	return a->at_s < b->at_s || (a->at_s == b->at_s && a->node < b->node);
 }
+
+static const struct heap_ops unit_heap = { .size = sizeof(struct unit), .arity = 2, .before = unit_before };
 
 static void schedule_failure(struct sim *s)
 {
@@ -843,7 +789,7 @@ static void schedule_failure(struct sim *s)
 		at = s->units[0].at_s;
 	else
 		at = now_s(s) + gsl_ran_exponential(s->fail_rng, s->fr.job_mtbf_s);
-	engine_at(s->e, ns_of(at) > engine_now(s->e) ? ns_of(at) : engine_now(s->e), ENGINE_CLASS_WORK,
+	engine_at(s->e, sim_time_from_s(at) > engine_now(s->e) ? sim_time_from_s(at) : engine_now(s->e), ENGINE_CLASS_WORK,
 		  &s->on_fail, 0);
 }
 
@@ -854,7 +800,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct sim *s = SIM_OF(h, on_fail);
+	struct sim *s = container_of(h, struct sim, on_fail);
 	tick(s);
 	int node;
 	if (s->n_units > 0) {
@@ -862,7 +808,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 		struct unit *u = &s->units[0];
 		node = u->node;
 		u->at_s += gsl_ran_weibull(s->fail_rng, s->fr.scale_s[u->group], s->fr.shape);
-		units_down(s->units, s->n_units, 0);
+		heap_sift_down(&unit_heap, s->units, s->n_units, 0, NULL);
 	} else {
 		/* exponential: the cluster's Poisson process, every node alike */
 		node = (int)gsl_rng_uniform_int(s->fail_rng, (unsigned long)s->place.nodes);
@@ -890,7 +836,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 		s->up[node] = 0;
 		s->repair_at_s[node] = now_s(s) + s->repair_s;
 		fleet_place_set_usable(&s->place, node, false);
-		engine_after(s->e, ns_of(s->repair_s), ENGINE_CLASS_WORK, &s->on_repair, (uint64_t)node);
+		engine_after(s->e, sim_time_from_s(s->repair_s), ENGINE_CLASS_WORK, &s->on_repair, (uint64_t)node);
 	}
 	request_pass(s);
 }
@@ -898,7 +844,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 static void on_repair(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
-	struct sim *s = SIM_OF(h, on_repair);
+	struct sim *s = container_of(h, struct sim, on_repair);
 	tick(s);
 	int node = (int)arg;
 	s->gen++;
@@ -938,8 +884,7 @@ static void failures_init(struct sim *s)
 			s->units[k].group = 1;
 		}
 		s->n_units = n;
-		for (size_t i = n / 2; i-- > 0;)
-			units_down(s->units, n, i);
+		heap_make(&unit_heap, s->units, n, NULL);
 	}
 	schedule_failure(s);
 }
@@ -1016,8 +961,8 @@ static void results(struct sim *s, struct fleet_metrics *m)
 		m->fleet.jobs_done++;
 		if (k >= 0)
 			class_done[jb->j.cls]++;
-		/* on the engine's clock: the submission event fired at ns_of(submit_s) */
-		int64_t sub_ns = ns_of(jb->j.submit_s);
+		/* on the engine's clock: the submission event fired at sim_time_from_s(submit_s) */
+		int64_t sub_ns = sim_time_from_s(jb->j.submit_s);
 		double w = ns_hours(sub_ns, jb->first_start_ns), c = ns_hours(sub_ns, jb->end_ns);
 		stats_sample_add(&wait[t], w);
 		stats_sample_add(&wait[nt], w);
@@ -1247,9 +1192,9 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	s->on_repair.fn = on_repair;
 	s->on_pass.fn = on_pass;
 	if (s->n_jobs > 0) {
-		engine_at(s->e, ns_of(s->jobs[0].j.submit_s), ENGINE_CLASS_WORK, &s->on_submit, 0);
+		engine_at(s->e, sim_time_from_s(s->jobs[0].j.submit_s), ENGINE_CLASS_WORK, &s->on_submit, 0);
 		failures_init(s);
-		out->events = engine_run(s->e, ns_of(fleet_sim_cap_s(s->w1_s)));
+		out->events = engine_run(s->e, sim_time_from_s(fleet_sim_cap_s(s->w1_s)));
 		capped = s->done < s->n_jobs;  /* else it stopped when the last job was done */
 	}
 	if (s->too_long) {

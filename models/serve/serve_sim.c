@@ -58,6 +58,7 @@
 #include "sim/flow.h"
 #include "sim/stats.h"
 #include "sim/time.h"
+#include "util/container.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -147,8 +148,6 @@ struct sim {
 	char *reason;
 	size_t reason_len;
 };
-
-#define SIM_OF(h, member) ((struct sim *)((char *)(h) - offsetof(struct sim, member)))
 
 static void fail(struct sim *s, int failure, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(struct sim *s, int failure, const char *fmt, ...)
@@ -656,7 +655,7 @@ static bool step_start(struct sim *s, struct replica *r)
 
 static void on_step(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct sim *s = SIM_OF(h, on_step);
+	struct sim *s = container_of(h, struct sim, on_step);
 	struct replica *r = &s->reps[arg];
 	(void)e;
 	if (!tick(s))
@@ -676,7 +675,7 @@ static void on_step(engine *e, struct engine_handler *h, uint64_t arg)
 
 static void on_kick(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct sim *s = SIM_OF(h, on_kick);
+	struct sim *s = container_of(h, struct sim, on_kick);
 	struct replica *r = &s->reps[arg];
 	(void)e;
 	r->kick_pending = false;
@@ -689,7 +688,7 @@ static void on_kick(engine *e, struct engine_handler *h, uint64_t arg)
 /* A flow of a request's KV transfer ended; the last one moves it. */
 static void on_flow(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct sim *s = SIM_OF(h, on_flow);
+	struct sim *s = container_of(h, struct sim, on_flow);
 	struct seq *q = &s->seqs[arg];
 	int64_t now = engine_now(e);
 	if (!tick(s) || --q->moves_left > 0)
@@ -712,7 +711,7 @@ static void on_flow(engine *e, struct engine_handler *h, uint64_t arg)
 /* The arrival process: one pending arrival event at a time. */
 static void on_arrival(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct sim *s = SIM_OF(h, on_arrival);
+	struct sim *s = container_of(h, struct sim, on_arrival);
 	const struct serving_spec *sv = s->sv;
 	(void)arg;
 	if (!tick(s))
