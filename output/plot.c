@@ -168,10 +168,7 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	assert(n >= 0);
-	if (b->s == NULL || b->len + (size_t)n + 1 > b->cap) {
-		b->cap = 2 * (b->len + (size_t)n + 1);
-		b->s = xreallocarray(b->s, b->cap, 1);
-	}
+	b->s = xgrow(b->s, &b->cap, b->len + (size_t)n + 1, 1, 256);
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
@@ -505,18 +502,9 @@ static void ref_line_plot(FILE *f, const char *name, const char *title, const ch
  * Caller frees. */
 static char *usd_text(double v)
 {
-	struct sbuf b = { 0 };
-	char *digits;
-	size_t n;
-	if (v < 100)
-		return xasprintf("$%.2f", v);
-	digits = xasprintf("%.0f", v);
-	n = strlen(digits);
-	sb_printf(&b, "$");
-	for (size_t i = 0; i < n; i++)
-		sb_printf(&b, "%s%c", i > 0 && (n - i) % 3 == 0 ? "," : "", digits[i]);
-	free(digits);
-	return sb_take(&b);
+	char buf[TEXT_USD_MAX];
+	text_usd_cents(v, 100, buf, sizeof buf);
+	return xstrdup(buf);
 }
 
 /* Where v falls on an axis drawn over r widened by the offsets lo_pad and

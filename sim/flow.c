@@ -118,23 +118,10 @@ void flow_free(flow_net *n)
 	free(n);
 }
 
-/* Grow a uint32 scratch array to hold at least `need`. */
-static uint32_t *grow_u32(uint32_t *a, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return a;
-	while (*cap < need)
-		*cap = *cap ? 2 * *cap : 64;
-	return xreallocarray(a, *cap, sizeof *a);
-}
-
 flow_link flow_add_link(flow_net *n, double capacity)
 {
 	assert(capacity > 0 && isfinite(capacity));
-	if (n->nlinks == n->cap_links) {
-		n->cap_links = n->cap_links ? 2 * n->cap_links : 64;
-		n->links = xreallocarray(n->links, n->cap_links, sizeof *n->links);
-	}
+	n->links = xgrow(n->links, &n->cap_links, n->nlinks + 1, sizeof *n->links, 64);
 	struct fl_link *l = &n->links[n->nlinks];
 	memset(l, 0, sizeof *l);
 	l->cap = capacity;
@@ -324,8 +311,8 @@ static struct component component_from_seeds(flow_net *n, uint32_t stamp)
 static struct component collect_component(flow_net *n)
 {
 	uint32_t stamp = next_stamp(n);
-	n->comp_links = grow_u32(n->comp_links, &n->cap_comp_links, n->nlinks);
-	n->comp_flows = grow_u32(n->comp_flows, &n->cap_comp_flows, n->nflows);
+	n->comp_links = xgrow(n->comp_links, &n->cap_comp_links, n->nlinks, sizeof *n->comp_links, 64);
+	n->comp_flows = xgrow(n->comp_flows, &n->cap_comp_flows, n->nflows, sizeof *n->comp_flows, 64);
 	if (n->nseeds == n->nlinks)
 		return component_all(n);
 	return component_from_seeds(n, stamp);
@@ -448,7 +435,7 @@ static void solve_from_seeds(flow_net *n)
 
 static void add_seeds(flow_net *n, const struct fl_hot *f)
 {
-	n->seeds = grow_u32(n->seeds, &n->cap_seeds, n->nseeds + (size_t)f->n_links);
+	n->seeds = xgrow(n->seeds, &n->cap_seeds, n->nseeds + (size_t)f->n_links, sizeof *n->seeds, 64);
 	for (int k = 0; k < f->n_links; k++) {
 		struct fl_link *lk = &n->links[f->links[k]];
 		if (!lk->seed) {
@@ -472,7 +459,7 @@ void flow_batch_end(flow_net *n)
 
 void flow_resolve_all(flow_net *n)
 {
-	n->seeds = grow_u32(n->seeds, &n->cap_seeds, n->nlinks);
+	n->seeds = xgrow(n->seeds, &n->cap_seeds, n->nlinks, sizeof *n->seeds, 64);
 	n->nseeds = 0;
 	for (size_t l = 0; l < n->nlinks; l++) {
 		n->links[l].seed = true;
@@ -506,7 +493,7 @@ flow_id flow_start(flow_net *n, const flow_link *path, int path_len, double byte
 		n->free_head = n->cold[slot].next_free;
 	} else {
 		if (n->nflows == n->cap_flows) {
-			n->cap_flows = n->cap_flows ? 2 * n->cap_flows : 256;
+			n->cap_flows = xgrow_cap(n->cap_flows, n->nflows + 1, 256);
 			n->hot = hot_grow(n->hot, n->nflows, n->cap_flows);
 			n->cold = xreallocarray(n->cold, n->cap_flows, sizeof *n->cold);
 		}
@@ -536,7 +523,7 @@ flow_id flow_start(flow_net *n, const flow_link *path, int path_len, double byte
 			assert(path[j] != path[k]);
 		lk = &n->links[path[k]];
 		if (lk->n == lk->capn) {
-			lk->capn = lk->capn ? 2 * lk->capn : 8;
+			lk->capn = (uint32_t)xgrow_cap(lk->capn, (size_t)lk->n + 1, 8);
 			lk->flows = xreallocarray(lk->flows, lk->capn, sizeof *lk->flows);
 		}
 		h->links[k] = path[k];

@@ -19,6 +19,7 @@
 #include "util/container.h"
 #include "util/heap.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 const char *const failure_dist_names[] = { "exponential", "weibull", NULL };
 
@@ -230,8 +231,8 @@ static double repair_wait(struct trial *t)
 		t->rep_len--;
 	}
 	if (t->rep_len == t->rep_cap) {
-		size_t cap = t->rep_cap ? 2 * t->rep_cap : 64;
-		double *r = malloc(cap * sizeof *r);
+		size_t cap = xgrow_cap(t->rep_cap, t->rep_len + 1, 64);
+		double *r = xreallocarray(NULL, cap, sizeof *r);
 		for (size_t i = 0; i < t->rep_len; i++)
 			r[i] = t->repairs[(t->rep_head + i) % t->rep_cap];
 		free(t->repairs);

@@ -180,10 +180,7 @@ static void wsample_add(struct wsample *w, int64_t v)
 	if (w->n > 0 && w->p[w->n - 1].v == v) {
 		w->p[w->n - 1].w++;
 	} else {
-		if (w->n == w->cap) {
-			w->cap = w->cap ? 2 * w->cap : 1024;
-			w->p = xreallocarray(w->p, w->cap, sizeof *w->p);
-		}
+		w->p = xgrow(w->p, &w->cap, w->n + 1, sizeof *w->p, 1024);
 		w->p[w->n++] = (struct wpair){ v, 1 };
 	}
 	w->total++;
@@ -387,10 +384,7 @@ static void request_new(struct sim *s, int prompt, int output, int client)
 		     SERVE_SIM_REQUESTS_MAX);
 		return;
 	}
-	if (s->n_seqs == s->cap_seqs) {
-		s->cap_seqs = s->cap_seqs ? 2 * s->cap_seqs : 4096;
-		s->seqs = xreallocarray(s->seqs, s->cap_seqs, sizeof *s->seqs);
-	}
+	s->seqs = xgrow(s->seqs, &s->cap_seqs, s->n_seqs + 1, sizeof *s->seqs, 4096);
 	int si = (int)s->n_seqs++;
 	struct seq *q = &s->seqs[si];
 	*q = (struct seq){ .arrival_ns = now, .prompt = prompt, .output = output, .hit = hit, .computed = hit,

@@ -97,10 +97,7 @@ static void full_send(void *ctx, int pipe, int from, int to, int mb, bool forwar
 	struct full_sim *fs = ctx;
 	const struct train_plan *p = fs->p;
 	int si = pipeline_stage(p->pp, p->schedule, from), di = pipeline_stage(p->pp, p->schedule, to);
-	if (fs->nx == fs->capx) {
-		fs->capx = fs->capx ? 2 * fs->capx : 1024;
-		fs->xfers = xreallocarray(fs->xfers, fs->capx, sizeof *fs->xfers);
-	}
+	fs->xfers = xgrow(fs->xfers, &fs->capx, fs->nx + 1, sizeof *fs->xfers, 1024);
 	size_t id = fs->nx++;
 	struct full_xfer *xf = &fs->xfers[id];
 	xf->pipe = pipe;
