@@ -50,10 +50,7 @@ static char **list_dir(const char *dir, size_t *n)
 		size_t len = strlen(e->d_name);
 		if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
 			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			names = xreallocarray(names, cap, sizeof *names);
-		}
+		names = xgrow(names, &cap, *n + 1, sizeof *names, 64);
 		names[(*n)++] = xasprintf("%s/%s", dir, e->d_name);
 	}
 	closedir(d);

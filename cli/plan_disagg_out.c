@@ -14,11 +14,7 @@ const char *const plan_disagg_out_columns[] = {
 /* "$1,234" (whole dollars), "$191.36" below $1,000. */
 static void say_usd(double usd, char *buf, size_t size)
 {
-	if (usd < 1000) {
-		snprintf(buf, size, "$%.2f", usd);
-		return;
-	}
-	text_usd(usd, buf, size);
+	text_usd_cents(usd, 1000, buf, size);
 }
 
 /* "3 x aws-p5.48xlarge", or "3 nodes of 'NAME'" for a candidate's type */

@@ -303,10 +303,7 @@ static int scan_parts(struct merge *m, struct cs_error *err)
 
 static struct source *new_source(struct merge *m)
 {
-	if (m->nsrc == m->srccap) {
-		m->srccap = m->srccap ? 2 * m->srccap : 8;
-		m->src = xreallocarray(m->src, m->srccap, sizeof *m->src);
-	}
+	m->src = xgrow(m->src, &m->srccap, m->nsrc + 1, sizeof *m->src, 8);
 	struct source *s = &m->src[m->nsrc++];
 	memset(s, 0, sizeof *s);
 	return s;
@@ -474,7 +471,7 @@ static int merge_group(struct merge *m, FILE *out, struct source *s, struct cs_e
 
 	while (s != NULL && s->id == id) {
 		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
+			cap = xgrow_cap(cap, n + 1, 16);
 			rows = xreallocarray(rows, cap, sizeof *rows);
 			refs = xreallocarray(refs, cap, sizeof *refs);
 		}

@@ -25,10 +25,7 @@ void csvtable_row_release(struct csvtable_row *r)
 static void on_field(void *field, size_t len, void *data)
 {
 	struct csvreader *r = data;
-	if (r->ncells == r->cellcap) {
-		r->cellcap = r->cellcap ? 2 * r->cellcap : 16;
-		r->cells = xreallocarray(r->cells, r->cellcap, sizeof *r->cells);
-	}
+	r->cells = xgrow(r->cells, &r->cellcap, r->ncells + 1, sizeof *r->cells, 16);
 	r->cells[r->ncells++] = xstrndup(field != NULL ? field : "", field != NULL ? len : 0);
 	r->row_bytes += len + 1;
 }
@@ -43,8 +40,7 @@ static void on_row(int c, void *data)
 			memmove(r->queue, r->queue + r->qhead, r->qlen * sizeof *r->queue);
 			r->qhead = 0;
 		} else {
-			r->qcap = r->qcap ? 2 * r->qcap : 8;
-			r->queue = xreallocarray(r->queue, r->qcap, sizeof *r->queue);
+			r->queue = xgrow(r->queue, &r->qcap, r->qcap + 1, sizeof *r->queue, 8);
 		}
 	}
 	row = &r->queue[r->qhead + r->qlen++];

@@ -45,10 +45,7 @@ static int read_all(struct csvreader *r, struct csvtable *t, uint64_t max_bytes,
 			}
 			break;
 		}
-		if (t->nrows == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 64;
-			t->rows = xreallocarray(t->rows, t->cap, sizeof *t->rows);
-		}
+		t->rows = xgrow(t->rows, &t->cap, t->nrows + 1, sizeof *t->rows, 64);
 		t->rows[t->nrows++] = row;
 	}
 	t->header = r->header;

@@ -35,10 +35,7 @@ void plot_gp_sbuf_printf(struct plot_gp_sbuf *b, const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	assert(n >= 0);
-	if (b->s == NULL || b->len + (size_t)n + 1 > b->cap) {
-		b->cap = 2 * (b->len + (size_t)n + 1);
-		b->s = xreallocarray(b->s, b->cap, 1);
-	}
+	b->s = xgrow(b->s, &b->cap, b->len + (size_t)n + 1, 1, 256);
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
@@ -282,18 +279,9 @@ void plot_gp_ref_line_plot(FILE *f, const char *name, const char *title, const c
  * Caller frees. */
 char *plot_gp_usd_text(double v)
 {
-	struct plot_gp_sbuf b = { 0 };
-	char *digits;
-	size_t n;
-	if (v < 100)
-		return xasprintf("$%.2f", v);
-	digits = xasprintf("%.0f", v);
-	n = strlen(digits);
-	plot_gp_sbuf_printf(&b, "$");
-	for (size_t i = 0; i < n; i++)
-		plot_gp_sbuf_printf(&b, "%s%c", i > 0 && (n - i) % 3 == 0 ? "," : "", digits[i]);
-	free(digits);
-	return plot_gp_sbuf_take(&b);
+	char buf[TEXT_USD_MAX];
+	text_usd_cents(v, 100, buf, sizeof buf);
+	return xstrdup(buf);
 }
 
 /* A latency column's family: "ttft_p99_ms" -> "ttft" (the name before

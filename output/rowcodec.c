@@ -8,11 +8,7 @@
 
 static void put(struct rowcodec_buf *b, const void *data, size_t n)
 {
-	if (b->n + n > b->cap) {
-		while (b->n + n > b->cap)
-			b->cap = b->cap ? 2 * b->cap : 4096;
-		b->p = xreallocarray(b->p, b->cap, 1);
-	}
+	b->p = xgrow(b->p, &b->cap, b->n + n, 1, 4096);
 	memcpy(b->p + b->n, data, n);
 	b->n += n;
 }

@@ -105,7 +105,7 @@ long rowset_find(const rowset *rs, const char *name)
 size_t rowset_add_row(rowset *rs)
 {
 	if (rs->nrows == rs->cap_rows) {
-		rs->cap_rows = rs->cap_rows ? 2 * rs->cap_rows : 16;
+		rs->cap_rows = xgrow_cap(rs->cap_rows, rs->nrows + 1, 16);
 		rs->cells = xreallocarray(rs->cells, rs->cap_rows * (rs->ncols ? rs->ncols : 1), sizeof *rs->cells);
 	}
 	memset(&rs->cells[rs->nrows * rs->ncols], 0, rs->ncols * sizeof *rs->cells);

@@ -59,10 +59,7 @@ static int assign_lanes(struct placed *v, size_t n)
 			lanes[nl++] = (struct lane){ 0 };
 		}
 		struct lane *ln = &lanes[l];
-		if (ln->n == ln->cap) {
-			ln->cap = ln->cap ? 2 * ln->cap : 16;
-			ln->ends = xreallocarray(ln->ends, ln->cap, sizeof *ln->ends);
-		}
+		ln->ends = xgrow(ln->ends, &ln->cap, ln->n + 1, sizeof *ln->ends, 16);
 		ln->ends[ln->n++] = v[i].end_ns;
 		v[i].lane = l;
 	}

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "sim/time.h"
+#include "util/container.h"
+#include "util/heap.h"
 #include "util/xalloc.h"
 
 /*
@@ -116,23 +118,10 @@ void flow_free(flow_net *n)
 	free(n);
 }
 
-/* Grow a uint32 scratch array to hold at least `need`. */
-static uint32_t *grow_u32(uint32_t *a, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return a;
-	while (*cap < need)
-		*cap = *cap ? 2 * *cap : 64;
-	return xreallocarray(a, *cap, sizeof *a);
-}
-
 flow_link flow_add_link(flow_net *n, double capacity)
 {
 	assert(capacity > 0 && isfinite(capacity));
-	if (n->nlinks == n->cap_links) {
-		n->cap_links = n->cap_links ? 2 * n->cap_links : 64;
-		n->links = xreallocarray(n->links, n->cap_links, sizeof *n->links);
-	}
+	n->links = xgrow(n->links, &n->cap_links, n->nlinks + 1, sizeof *n->links, 64);
 	struct fl_link *l = &n->links[n->nlinks];
 	memset(l, 0, sizeof *l);
 	l->cap = capacity;
@@ -205,26 +194,14 @@ double flow_link_bytes(flow_net *n, flow_link l)
 
 /* ---- the min-heap of link shares used by progressive filling ----------- */
 
-/* Restore the 4-ary heap below index i (the entry at i may have grown). */
-static void heap_sift_down(struct heap_entry *h, size_t m, size_t i)
+static bool share_before(const void *a, const void *b, void *ctx)
 {
-	struct heap_entry x = h[i];
-	for (;;) {
-		size_t c = 4 * i + 1, end, best;
-		if (c >= m)
-			break;
-		best = c;
-		end = c + 4 < m ? c + 4 : m;
-		for (size_t k = c + 1; k < end; k++)
-			if (h[k].share < h[best].share)
-				best = k;
-		if (x.share <= h[best].share)
-			break;
-		h[i] = h[best];
-		i = best;
-	}
-	h[i] = x;
+	(void)ctx;
+	return ((const struct heap_entry *)a)->share < ((const struct heap_entry *)b)->share;
 }
+
+/* A 4-ary heap: its nodes' children share a cache line or two. */
+static const struct heap_ops share_heap = { .size = sizeof(struct heap_entry), .arity = 4, .before = share_before };
 
 /* ---- solving ------------------------------------------------------------ */
 
@@ -334,8 +311,8 @@ static struct component component_from_seeds(flow_net *n, uint32_t stamp)
 static struct component collect_component(flow_net *n)
 {
 	uint32_t stamp = next_stamp(n);
-	n->comp_links = grow_u32(n->comp_links, &n->cap_comp_links, n->nlinks);
-	n->comp_flows = grow_u32(n->comp_flows, &n->cap_comp_flows, n->nflows);
+	n->comp_links = xgrow(n->comp_links, &n->cap_comp_links, n->nlinks, sizeof *n->comp_links, 64);
+	n->comp_flows = xgrow(n->comp_flows, &n->cap_comp_flows, n->nflows, sizeof *n->comp_flows, 64);
 	if (n->nseeds == n->nlinks)
 		return component_all(n);
 	return component_from_seeds(n, stamp);
@@ -361,16 +338,13 @@ static void heap_build(flow_net *n, size_t n_links)
 			n->nheap++;
 		}
 	}
-	for (size_t i = (n->nheap + 2) / 4; i-- > 0;)
-		heap_sift_down(n->heap, n->nheap, i);
+	heap_make(&share_heap, n->heap, n->nheap, NULL);
 }
 
 /* Take the smallest entry off the heap. */
-static void heap_pop(flow_net *n)
+static void pop_share(flow_net *n)
 {
-	n->heap[0] = n->heap[--n->nheap];
-	if (n->nheap > 0)
-		heap_sift_down(n->heap, n->nheap, 0);
+	heap_remove(&share_heap, n->heap, &n->nheap, 0, NULL);
 }
 
 /* A link's fair share now (capacity left over the weight of its unfixed
@@ -419,17 +393,17 @@ static void progressive_fill(flow_net *n)
 		struct heap_entry *top = &n->heap[0];
 		const struct fl_link *lk = &n->links[top->link];
 		if (lk->unfixed == 0) {
-			heap_pop(n);  /* all its flows were fixed elsewhere */
+			pop_share(n);  /* all its flows were fixed elsewhere */
 			continue;
 		}
 		double share = link_share(lk, top->share);
 		if (share > top->share * (1 + 1e-12)) {
 			top->share = share;  /* stale key: raise it and look again */
-			heap_sift_down(n->heap, n->nheap, 0);
+			heap_sift_down(&share_heap, n->heap, n->nheap, 0, NULL);
 			continue;
 		}
 		fix_flows_of(n, lk, share);
-		heap_pop(n);
+		pop_share(n);
 	}
 }
 
@@ -461,7 +435,7 @@ static void solve_from_seeds(flow_net *n)
 
 static void add_seeds(flow_net *n, const struct fl_hot *f)
 {
-	n->seeds = grow_u32(n->seeds, &n->cap_seeds, n->nseeds + (size_t)f->n_links);
+	n->seeds = xgrow(n->seeds, &n->cap_seeds, n->nseeds + (size_t)f->n_links, sizeof *n->seeds, 64);
 	for (int k = 0; k < f->n_links; k++) {
 		struct fl_link *lk = &n->links[f->links[k]];
 		if (!lk->seed) {
@@ -485,7 +459,7 @@ void flow_batch_end(flow_net *n)
 
 void flow_resolve_all(flow_net *n)
 {
-	n->seeds = grow_u32(n->seeds, &n->cap_seeds, n->nlinks);
+	n->seeds = xgrow(n->seeds, &n->cap_seeds, n->nlinks, sizeof *n->seeds, 64);
 	n->nseeds = 0;
 	for (size_t l = 0; l < n->nlinks; l++) {
 		n->links[l].seed = true;
@@ -519,7 +493,7 @@ flow_id flow_start(flow_net *n, const flow_link *path, int path_len, double byte
 		n->free_head = n->cold[slot].next_free;
 	} else {
 		if (n->nflows == n->cap_flows) {
-			n->cap_flows = n->cap_flows ? 2 * n->cap_flows : 256;
+			n->cap_flows = xgrow_cap(n->cap_flows, n->nflows + 1, 256);
 			n->hot = hot_grow(n->hot, n->nflows, n->cap_flows);
 			n->cold = xreallocarray(n->cold, n->cap_flows, sizeof *n->cold);
 		}
@@ -549,7 +523,7 @@ flow_id flow_start(flow_net *n, const flow_link *path, int path_len, double byte
 			assert(path[j] != path[k]);
 		lk = &n->links[path[k]];
 		if (lk->n == lk->capn) {
-			lk->capn = lk->capn ? 2 * lk->capn : 8;
+			lk->capn = (uint32_t)xgrow_cap(lk->capn, (size_t)lk->n + 1, 8);
 			lk->flows = xreallocarray(lk->flows, lk->capn, sizeof *lk->flows);
 		}
 		h->links[k] = path[k];
@@ -591,7 +565,7 @@ static void unlink_flow(flow_net *n, uint32_t slot)
 
 static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	flow_net *n = (flow_net *)h;
+	flow_net *n = container_of(h, struct flow_net, on_complete);
 	uint32_t slot = (uint32_t)arg;
 	struct fl_cold *c = &n->cold[slot];
 
@@ -626,7 +600,7 @@ static void complete_flow(engine *e, struct engine_handler *h, uint64_t arg)
 
 static void resolve_now(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	flow_net *n = (flow_net *)((char *)h - offsetof(struct flow_net, on_resolve));
+	flow_net *n = container_of(h, struct flow_net, on_resolve);
 	(void)e;
 	(void)arg;
 	n->resolve_pending = false;

@@ -157,7 +157,7 @@ static uint32_t slot_alloc(queue *q)
 	}
 	if (q->nslots == q->slots_cap) {
 		assert(q->slots_cap < UINT32_MAX / 2);
-		q->slots_cap *= 2;
+		q->slots_cap = xgrow_cap(q->slots_cap, q->nslots + 1, 64);
 		q->slots = xreallocarray(q->slots, q->slots_cap, sizeof *q->slots);
 		q->pos = xreallocarray(q->pos, q->slots_cap, sizeof *q->pos);
 		q->order = xreallocarray(q->order, q->slots_cap, sizeof *q->order);
@@ -204,7 +204,7 @@ queue_id queue_push(queue *q, int64_t time_ns, unsigned cls, void *data, uint64_
 	q->slots[s].arg = arg;
 	q->order[s] = next_order(q, cls);
 	if (q->n == q->cap)
-		heap_grow(q, 2 * q->cap);
+		heap_grow(q, xgrow_cap(q->cap, q->n + 1, 64));
 	q->n++;
 	sift_up(q, q->n - 1, time_ns, s);
 	return make_id(q, s);

@@ -58,10 +58,7 @@ void stats_sample_release(struct stats_sample *s)
 
 void stats_sample_add(struct stats_sample *s, double x)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
-	}
+	s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v, 64);
 	s->v[s->n++] = x;
 	s->sorted = 0;
 }

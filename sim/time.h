@@ -20,23 +20,30 @@
  * or stops here, so that an event saturated at SIM_TIME_MAX never runs. */
 #define SIM_TIME_MAX_S 9.2e9
 
-/* Seconds (finite, >= 0) to nanoseconds, rounded up; saturates at SIM_TIME_MAX. */
+/* Seconds to nanoseconds: the one conversion of a time or a duration to the
+ * engine's clock. Rounded up, so that work scheduled at its end is never
+ * early; a negative value is 0; a value at or past the clock's end (2^63
+ * ns, exact in a double), +inf and NaN saturate at SIM_TIME_MAX instead of
+ * overflowing. */
 static inline int64_t sim_time_from_s(double s)
 {
 	double ns = ceil(s * 1e9);
-	if (!(ns < 9.2e18))
+	if (!(ns < 9223372036854775808.0))  /* 2^63 */
 		return SIM_TIME_MAX;
 	if (ns < 0)
 		return 0;
 	return (int64_t)ns;
 }
 
-/* Seconds (finite, >= 0) to nanoseconds, rounded to the nearest (half away
- * from zero, as llround); saturates at SIM_TIME_MAX instead of overflowing. */
+/* Seconds to the nearest nanosecond (half away from zero), saturating as
+ * sim_time_from_s() does. For showing a time computed in seconds (a trace
+ * span's ends), never for scheduling: an event goes on the clock through
+ * sim_time_from_s(). (Rounding the trace's spans up instead would move
+ * most of their ends by 1 ns in the trace's output.) */
 static inline int64_t sim_time_round_s(double s)
 {
 	double ns = s * 1e9;
-	if (!(ns < 9223372036854775808.0))  /* 2^63, exact in a double */
+	if (!(ns < 9223372036854775808.0))  /* 2^63 */
 		return SIM_TIME_MAX;
 	if (ns < 0)
 		return 0;

@@ -15,7 +15,7 @@ struct timeline_span *timeline_add(struct timeline *t, int track, int stream, co
 		s = &t->spare;
 	} else {
 		if (t->n == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 256;
+			t->cap = xgrow_cap(t->cap, t->n + 1, 256);
 			if (t->max > 0 && t->cap > t->max)
 				t->cap = t->max;
 			t->spans = xreallocarray(t->spans, t->cap, sizeof *t->spans);

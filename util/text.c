@@ -383,7 +383,7 @@ enum text_line text_read_line(FILE *f, char **buf, size_t *cap, size_t max_bytes
 
 void text_usd(double usd, char *buf, size_t size)
 {
-	char digits[64];
+	char digits[320];  /* DBL_MAX has 309 digits */
 	snprintf(digits, sizeof digits, "%.0f", usd);
 	size_t len = strlen(digits), used = 0;
 	if (size < 2) {
@@ -398,4 +398,12 @@ void text_usd(double usd, char *buf, size_t size)
 		buf[used++] = digits[i];
 	}
 	buf[used] = '\0';
+}
+
+void text_usd_cents(double usd, double cents_below, char *buf, size_t size)
+{
+	if (usd < cents_below)
+		snprintf(buf, size, "$%.2f", usd);
+	else
+		text_usd(usd, buf, size);
 }

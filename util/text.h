@@ -73,6 +73,13 @@ void text_format_real(double x, char *buf, size_t size);
  * least 2 bytes; digits that do not fit are left out). */
 void text_usd(double usd, char *buf, size_t size);
 
+/* Bytes that hold text_usd() of any double, its terminator included. */
+enum { TEXT_USD_MAX = 448 };
+
+/* Dollars and cents, "$191.36", below cents_below; whole dollars as
+ * text_usd() from there. The one dollar format of a sentence or a label. */
+void text_usd_cents(double usd, double cents_below, char *buf, size_t size);
+
 /* Read all of f into a new buffer (caller frees; *len bytes, not
  * terminated). An input of up to max_bytes is read whole; after
  * max_bytes + 1 bytes it stops and sets *too_big (memory: at most

@@ -1,5 +1,6 @@
 #include "xalloc.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +45,25 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	if (q == NULL)
 		xalloc_die(n, size);
 	return q;
+}
+
+size_t xgrow_cap(size_t cap, size_t need, size_t first)
+{
+	assert(first > 0);
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2)
+			xalloc_die(need, 1);
+		cap = cap ? 2 * cap : first;
+	}
+	return cap;
+}
+
+void *xgrow(void *p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	if (need <= *cap)
+		return p;
+	*cap = xgrow_cap(*cap, need, first);
+	return xreallocarray(p, *cap, size);
 }
 
 void *xaligned(size_t align, size_t n, size_t size)

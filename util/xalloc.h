@@ -19,6 +19,18 @@ void *xcalloc(size_t n, size_t size);
 /* Resize p to n elements of size bytes; exits on overflow. Caller frees. */
 void *xreallocarray(void *p, size_t n, size_t size);
 
+/* The capacity that holds need elements, growing from cap: cap itself when
+ * it does, else cap doubled (from first when cap is 0) as often as needed;
+ * exits when that overflows. For arrays that share one capacity. */
+size_t xgrow_cap(size_t cap, size_t need, size_t first);
+
+/* Make room for need elements of size bytes in p, which holds *cap: when
+ * need > *cap, *cap becomes xgrow_cap(*cap, need, first) and p is resized.
+ * Returns p or its new place (the old pointer is then invalid); exits on
+ * overflow. The one way an array grows: x->v = xgrow(x->v, &x->cap,
+ * x->n + 1, sizeof *x->v, 64). Caller frees. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t size, size_t first);
+
 /* n elements of size bytes aligned to `align` (a power of two, a multiple of
  * sizeof(void *)); exits on overflow or exhaustion. Caller frees with free(). */
 void *xaligned(size_t align, size_t n, size_t size);

@@ -13,6 +13,7 @@
 #include "models/comm/coll_plan.h"
 #include "models/comm/dtree.h"
 #include "sim/time.h"
+#include "util/container.h"
 #include "util/xalloc.h"
 
 /* The flow form of all-to-all makes n^2 flows; beyond this use analytic. */
@@ -183,7 +184,7 @@ static void begin_phase(engine *e, struct collective_run *cr)
 
 static void phase_latency_passed(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct collective_run *cr = (struct collective_run *)((char *)h - offsetof(struct collective_run, phase_done));
+	struct collective_run *cr = container_of(h, struct collective_run, phase_done);
 	(void)arg;
 	cr->phase++;
 	if (cr->phase < cr->cost.phases) {
@@ -197,7 +198,7 @@ static void phase_latency_passed(engine *e, struct engine_handler *h, uint64_t a
 
 static void flow_finished(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct collective_run *cr = (struct collective_run *)h;
+	struct collective_run *cr = container_of(h, struct collective_run, flow_done);
 	(void)arg;
 	assert(cr->pending > 0);
 	if (--cr->pending == 0)

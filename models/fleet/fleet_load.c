@@ -76,10 +76,7 @@ static int push(struct buf *b, const struct fleet_job *j)
 {
 	if (b->n >= FLEET_LOAD_MAX_JOBS)
 		return -1;
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 1024;
-		b->v = xreallocarray(b->v, b->cap, sizeof *b->v);
-	}
+	b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof *b->v, 1024);
 	b->v[b->n++] = *j;
 	return 0;
 }

@@ -76,8 +76,8 @@ void fleet_metrics_collect(struct fleet_sched *s, struct fleet_metrics *m)
 		m->fleet.jobs_done++;
 		if (k >= 0)
 			class_done[jb->j.cls]++;
-		/* on the engine's clock: the submission event fired at fleet_sched_ns_of(submit_s) */
-		int64_t sub_ns = fleet_sched_ns_of(jb->j.submit_s);
+		/* on the engine's clock: the submission event fired at sim_time_from_s(submit_s) */
+		int64_t sub_ns = sim_time_from_s(jb->j.submit_s);
 		double w = ns_hours(sub_ns, jb->first_start_ns), c = ns_hours(sub_ns, jb->end_ns);
 		stats_sample_add(&wait[t], w);
 		stats_sample_add(&wait[nt], w);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "sim/time.h"
+#include "util/container.h"
+#include "util/heap.h"
 #include "util/xalloc.h"
 
 struct wcount {
@@ -16,13 +18,6 @@ struct wcount {
 double fleet_sched_now_s(const struct fleet_sched *s)
 {
 	return (double)engine_now(s->e) * 1e-9;
-}
-
-/* A time in seconds on the engine's clock: rounded to a nanosecond and
- * saturated at its end (SIM_TIME_MAX, 292 years), never wrapped. */
-int64_t fleet_sched_ns_of(double t_s)
-{
-	return sim_time_round_s(t_s);
 }
 
 int fleet_sched_nodes_of(const struct fleet_sched *s, int gpus)
@@ -114,9 +109,12 @@ bool fleet_sched_sjf(const struct fleet_sched *s)
 	return s->sp->policy == FLEET_SJF;
 }
 
-static bool heap_less(const struct fleet_sched *s, int a, int b)
+/* SJF order: requeued jobs first, then the shortest estimate, then the
+ * earliest enqueued. */
+static bool sjf_before(const void *pa, const void *pb, void *ctx)
 {
-	const struct fleet_sched_job *x = &s->jobs[a], *y = &s->jobs[b];
+	const struct fleet_sched *s = ctx;
+	const struct fleet_sched_job *x = &s->jobs[*(const int *)pa], *y = &s->jobs[*(const int *)pb];
 	if (x->qfront != y->qfront)
 		return x->qfront < y->qfront;
 	if (x->j.estimate_s != y->j.estimate_s)
@@ -124,62 +122,19 @@ static bool heap_less(const struct fleet_sched *s, int a, int b)
 	return x->qseq < y->qseq;
 }
 
-static void heap_set(struct fleet_sched *s, size_t k, int i)
+static void sjf_placed(const void *elem, size_t k, void *ctx)
 {
-	s->heap[k] = i;
-	s->jobs[i].heap_pos = k;
+	struct fleet_sched *s = ctx;
+	s->jobs[*(const int *)elem].heap_pos = k;
 }
 
-static void heap_up(struct fleet_sched *s, size_t k)
-{
-	int i = s->heap[k];
-	while (k > 0) {
-		size_t p = (k - 1) / 2;
-		if (!heap_less(s, i, s->heap[p]))
-			break;
-		heap_set(s, k, s->heap[p]);
-		k = p;
-	}
-	heap_set(s, k, i);
-}
+static const struct heap_ops sjf_heap = { .size = sizeof(int), .arity = 2, .before = sjf_before, .placed = sjf_placed };
 
-static void heap_down(struct fleet_sched *s, size_t k)
-{
-	int i = s->heap[k];
-	size_t n = s->heap_n;
-	for (;;) {
-		size_t l = 2 * k + 1, m = k;
-		int best = i;
-		if (l < n && heap_less(s, s->heap[l], best)) {
-			m = l;
-			best = s->heap[l];
-		}
-		if (l + 1 < n && heap_less(s, s->heap[l + 1], best))
-			m = l + 1;
-		if (m == k)
-			break;
-		heap_set(s, k, s->heap[m]);
-		k = m;
-	}
-	heap_set(s, k, i);
-}
-
-static void heap_push(struct fleet_sched *s, int i)
-{
-	s->heap[s->heap_n] = i;
-	heap_up(s, s->heap_n++);
-}
-
-static void heap_remove(struct fleet_sched *s, int i)
+static void heap_remove_job(struct fleet_sched *s, int i)
 {
 	size_t k = s->jobs[i].heap_pos;
 	assert(k < s->heap_n && s->heap[k] == i);
-	int last = s->heap[--s->heap_n];
-	if (k == s->heap_n)
-		return;
-	heap_set(s, k, last);
-	heap_up(s, k);
-	heap_down(s, s->jobs[last].heap_pos);
+	heap_remove(&sjf_heap, s->heap, &s->heap_n, k, s);
 }
 
 /* Into the queue: at the back of its level, or (requeued after a
@@ -195,7 +150,7 @@ void fleet_sched_enqueue(struct fleet_sched *s, int i, bool front)
 	if (fleet_sched_sjf(s)) {
 		jb->qfront = front ? 0 : 1;
 		jb->qseq = s->qseq++;
-		heap_push(s, i);
+		heap_push(&sjf_heap, s->heap, &s->heap_n, &i, s);
 		return;
 	}
 	int l = jb->level;
@@ -227,7 +182,7 @@ static void dequeue(struct fleet_sched *s, int i)
 	s->team_waiting[jb->j.team]--;
 	wc_add(s, jb->j.gpus, -1);
 	if (fleet_sched_sjf(s)) {
-		heap_remove(s, i);
+		heap_remove_job(s, i);
 		return;
 	}
 	int l = jb->level;
@@ -315,7 +270,7 @@ void fleet_sched_start(struct fleet_sched *s, int i)
 	}
 	double left = jb->j.duration_s - jb->saved_s;
 	jb->finish_ev = engine_at(s->e,
-				  sim_time_add(engine_now(s->e), fleet_sched_ns_of(jb->seg_restart_s + (left > 0 ? left : 0))),
+				  sim_time_add(engine_now(s->e), sim_time_from_s(jb->seg_restart_s + (left > 0 ? left : 0))),
 				  ENGINE_CLASS_WORK, &s->on_finish, (uint64_t)i);
 	s->team_held_gpus[jb->j.team] += jb->j.gpus;
 	s->run_by_prank[jb->prank]++;
@@ -349,7 +304,7 @@ void fleet_sched_stop(struct fleet_sched *s, int i, double t, double lost_s)
 
 void fleet_sched_on_finish(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct fleet_sched *s = FLEET_SCHED_OF(h, on_finish);
+	struct fleet_sched *s = container_of(h, struct fleet_sched, on_finish);
 	fleet_sched_tick(s);
 	int i = (int)arg;
 	struct fleet_sched_job *jb = &s->jobs[i];

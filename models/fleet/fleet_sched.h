@@ -24,6 +24,7 @@
 #include "models/fleet/fleet_sim.h"
 #include "models/run/failure.h"
 #include "sim/engine.h"
+#include "sim/time.h"
 
 enum fleet_sched_state { J_FUTURE, J_WAITING, J_RUNNING, J_DONE };
 
@@ -121,14 +122,9 @@ struct fleet_sched {
 	char teams[FLEET_TEAMS_MAX][FLEET_NAME_MAX];
 };
 
-#define FLEET_SCHED_OF(h, member) ((struct fleet_sched *)((char *)(h) - offsetof(struct fleet_sched, member)))
-
 /* The engine's clock now, in seconds. */
 double fleet_sched_now_s(const struct fleet_sched *s);
 
-/* A time in seconds on the engine's clock: rounded to a nanosecond and
- * saturated at its end (SIM_TIME_MAX, 292 years), never wrapped. */
-int64_t fleet_sched_ns_of(double t_s);
 
 /* The nodes a job of `gpus` GPUs spans (1 for a job inside one node). */
 int fleet_sched_nodes_of(const struct fleet_sched *s, int gpus);

@@ -15,6 +15,8 @@
 #include "sim/engine.h"
 #include "sim/rng.h"
 #include "sim/time.h"
+#include "util/container.h"
+#include "util/heap.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -306,7 +308,7 @@ static void on_pass(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct fleet_sched *s = FLEET_SCHED_OF(h, on_pass);
+	struct fleet_sched *s = container_of(h, struct fleet_sched, on_pass);
 	fleet_sched_tick(s);
 	s->pass_pending = false;
 	if (s->sp->policy == FLEET_BACKFILL)
@@ -318,13 +320,13 @@ static void on_pass(engine *e, struct engine_handler *h, uint64_t arg)
 
 static void on_submit(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct fleet_sched *s = FLEET_SCHED_OF(h, on_submit);
+	struct fleet_sched *s = container_of(h, struct fleet_sched, on_submit);
 	fleet_sched_tick(s);
 	size_t i = (size_t)arg;
 	fleet_sched_enqueue(s, (int)i, false);
 	s->next_submit = i + 1;
 	if (i + 1 < s->n_jobs) {
-		int64_t at = fleet_sched_ns_of(s->jobs[i + 1].j.submit_s);
+		int64_t at = sim_time_from_s(s->jobs[i + 1].j.submit_s);
 		engine_at(e, at > engine_now(e) ? at : engine_now(e), ENGINE_CLASS_WORK, &s->on_submit, i + 1);
 	}
 	fleet_sched_request_pass(s);
@@ -337,22 +339,15 @@ struct unit {
 	int node, group;             /* group 0: a GPU, 1: a node */
 };
 
-static void units_down(struct unit *u, size_t n, size_t i)
+/* Weibull failures: the earliest first, the lower node on a tie. */
+static bool unit_before(const void *pa, const void *pb, void *ctx)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && (u[l].at_s < u[m].at_s || (u[l].at_s == u[m].at_s && u[l].node < u[m].node)))
-			m = l;
-		if (r < n && (u[r].at_s < u[m].at_s || (u[r].at_s == u[m].at_s && u[r].node < u[m].node)))
-			m = r;
-		if (m == i)
-			return;
-		struct unit tmp = u[i];
-		u[i] = u[m];
-		u[m] = tmp;
-		i = m;
-	}
+	const struct unit *a = pa, *b = pb;
+	(void)ctx;
+	return a->at_s < b->at_s || (a->at_s == b->at_s && a->node < b->node);
 }
+
+static const struct heap_ops unit_heap = { .size = sizeof(struct unit), .arity = 2, .before = unit_before };
 
 static void schedule_failure(struct fleet_sched *s)
 {
@@ -361,7 +356,7 @@ static void schedule_failure(struct fleet_sched *s)
 		at = s->units[0].at_s;
 	else
 		at = fleet_sched_now_s(s) + gsl_ran_exponential(s->fail_rng, s->fr.job_mtbf_s);
-	engine_at(s->e, fleet_sched_ns_of(at) > engine_now(s->e) ? fleet_sched_ns_of(at) : engine_now(s->e), ENGINE_CLASS_WORK,
+	engine_at(s->e, sim_time_from_s(at) > engine_now(s->e) ? sim_time_from_s(at) : engine_now(s->e), ENGINE_CLASS_WORK,
 		  &s->on_fail, 0);
 }
 
@@ -372,7 +367,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct fleet_sched *s = FLEET_SCHED_OF(h, on_fail);
+	struct fleet_sched *s = container_of(h, struct fleet_sched, on_fail);
 	fleet_sched_tick(s);
 	int node;
 	if (s->n_units > 0) {
@@ -380,7 +375,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 		struct unit *u = &s->units[0];
 		node = u->node;
 		u->at_s += gsl_ran_weibull(s->fail_rng, s->fr.scale_s[u->group], s->fr.shape);
-		units_down(s->units, s->n_units, 0);
+		heap_sift_down(&unit_heap, s->units, s->n_units, 0, NULL);
 	} else {
 		/* exponential: the cluster's Poisson process, every node alike */
 		node = (int)gsl_rng_uniform_int(s->fail_rng, (unsigned long)s->place.nodes);
@@ -408,7 +403,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 		s->up[node] = 0;
 		s->repair_at_s[node] = fleet_sched_now_s(s) + s->repair_s;
 		fleet_place_set_usable(&s->place, node, false);
-		engine_after(s->e, fleet_sched_ns_of(s->repair_s), ENGINE_CLASS_WORK, &s->on_repair, (uint64_t)node);
+		engine_after(s->e, sim_time_from_s(s->repair_s), ENGINE_CLASS_WORK, &s->on_repair, (uint64_t)node);
 	}
 	fleet_sched_request_pass(s);
 }
@@ -416,7 +411,7 @@ static void on_fail(engine *e, struct engine_handler *h, uint64_t arg)
 static void on_repair(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
-	struct fleet_sched *s = FLEET_SCHED_OF(h, on_repair);
+	struct fleet_sched *s = container_of(h, struct fleet_sched, on_repair);
 	fleet_sched_tick(s);
 	int node = (int)arg;
 	s->gen++;
@@ -456,8 +451,7 @@ static void failures_init(struct fleet_sched *s)
 			s->units[k].group = 1;
 		}
 		s->n_units = n;
-		for (size_t i = n / 2; i-- > 0;)
-			units_down(s->units, n, i);
+		heap_make(&unit_heap, s->units, n, NULL);
 	}
 	schedule_failure(s);
 }
@@ -562,9 +556,9 @@ int fleet_sim_run(const struct fleet_sim_config *cfg, struct fleet_metrics *out,
 	s->on_repair.fn = on_repair;
 	s->on_pass.fn = on_pass;
 	if (s->n_jobs > 0) {
-		engine_at(s->e, fleet_sched_ns_of(s->jobs[0].j.submit_s), ENGINE_CLASS_WORK, &s->on_submit, 0);
+		engine_at(s->e, sim_time_from_s(s->jobs[0].j.submit_s), ENGINE_CLASS_WORK, &s->on_submit, 0);
 		failures_init(s);
-		out->events = engine_run(s->e, fleet_sched_ns_of(fleet_sim_cap_s(s->w1_s)));
+		out->events = engine_run(s->e, sim_time_from_s(fleet_sim_cap_s(s->w1_s)));
 		capped = s->done < s->n_jobs;  /* else it stopped when the last job was done */
 	}
 	if (s->too_long) {

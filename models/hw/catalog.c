@@ -64,10 +64,7 @@ static void *section_at(const struct section *s, size_t i)
 
 static void *section_append(struct section *s)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 16;
-		s->items = xreallocarray(s->items, s->cap, s->size);
-	}
+	s->items = xgrow(s->items, &s->cap, s->n + 1, s->size, 16);
 	void *p = (char *)s->items + s->n * s->size;
 	memset(p, 0, s->size);
 	s->n++;

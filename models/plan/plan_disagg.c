@@ -141,7 +141,7 @@ static const struct sim *simulate(struct search *s, int ptp, int dtp, int x, int
 	if (wk > s->most)
 		s->most = wk;
 	if (s->n_cache == s->cap_cache)
-		s->cache = xreallocarray(s->cache, s->cap_cache = s->cap_cache ? 2 * s->cap_cache : 16, sizeof *s->cache);
+		s->cache = xgrow(s->cache, &s->cap_cache, s->n_cache + 1, sizeof *s->cache, 16);
 	struct sim *e = &s->cache[s->n_cache++];
 	const struct result *r = s->r;
 	*e = (struct sim){

@@ -97,7 +97,7 @@ void plan_mix_search(const struct plan_problem *p, const struct plan_outcome *o,
 					if (est >= best * (1 - 1e-9))
 						continue;
 					if (n_try == cap)
-						tries = xreallocarray(tries, cap *= 2, sizeof *tries);
+						tries = xgrow(tries, &cap, n_try + 1, sizeof *tries, 16);
 					tries[n_try] = (struct mix_try){ .t = { a, b }, .n = { na, nb }, .est = est,
 									 .index = (int)n_try };
 					n_try++;

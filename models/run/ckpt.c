@@ -7,6 +7,7 @@
 #include "models/train/memory.h"
 #include "sim/engine.h"
 #include "sim/flow.h"
+#include "util/container.h"
 #include "util/text.h"
 
 
@@ -40,7 +41,7 @@ struct transfer {
 static void transfer_done(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)arg;
-	struct transfer *t = (struct transfer *)h;
+	struct transfer *t = container_of(h, struct transfer, done);
 	t->left--;
 	t->last_ns = engine_now(e);
 }

@@ -15,7 +15,11 @@
 #include "models/run/run_storage.h"
 #include "sim/engine.h"
 #include "sim/rng.h"
+#include "sim/time.h"
+#include "util/container.h"
+#include "util/heap.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 const char *const failure_dist_names[] = { "exponential", "weibull", NULL };
 
@@ -65,17 +69,9 @@ struct trial {
 	bool finished, overran;
 };
 
-/* Seconds to the engine's nanoseconds; a time past the clock's range
- * (a failure drawn ages away) is the end of the clock. */
-static int64_t to_ns(double s)
-{
-	double ns = s * 1e9;
-	return ns < 9.2e18 ? (int64_t)llround(ns) : INT64_MAX;
-}
-
 static queue_id at(struct trial *t, double when, struct engine_handler *h)
 {
-	return engine_at(t->e, to_ns(when), ENGINE_CLASS_WORK, h, 0);
+	return engine_at(t->e, sim_time_from_s(when), ENGINE_CLASS_WORK, h, 0);
 }
 
 /* The part of a recovery from phase_start to now spent waiting for capacity. */
@@ -124,7 +120,7 @@ static void phase_end(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_phase));
+	struct trial *t = container_of(h, struct trial, on_phase);
 	t->now = t->phase_end_at;
 	enum phase p = t->phase;
 	if (p == PH_COMPUTE) {
@@ -172,7 +168,7 @@ static void write_end(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_write));
+	struct trial *t = container_of(h, struct trial, on_write);
 	t->write_pending = false;
 	t->durable = t->snapshot;
 	t->has_ckpt = true;
@@ -183,22 +179,13 @@ static bool weibull(const struct run_model *m)
 	return m->shape > 0 && m->shape != 1.0;
 }
 
-static void heap_down(struct unit *h, size_t n, size_t i)
+static bool unit_before(const void *a, const void *b, void *ctx)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, s = i;
-		if (l < n && h[l].at < h[s].at)
-			s = l;
-		if (r < n && h[r].at < h[s].at)
-			s = r;
-		if (s == i)
-			return;
-		struct unit tmp = h[i];
-		h[i] = h[s];
-		h[s] = tmp;
-		i = s;
-	}
+	(void)ctx;
+	return ((const struct unit *)a)->at < ((const struct unit *)b)->at;
 }
+
+static const struct heap_ops unit_heap = { .size = sizeof(struct unit), .arity = 2, .before = unit_before };
 
 /* Every GPU and node new at time 0, each with its first failure drawn. */
 static void units_init(struct trial *t)
@@ -212,8 +199,7 @@ static void units_init(struct trial *t)
 			t->units[k].group = g;
 		}
 	t->n_units = n;
-	for (size_t i = n / 2; i-- > 0;)
-		heap_down(t->units, n, i);
+	heap_make(&unit_heap, t->units, n, NULL);
 }
 
 /* The next failure: the job's Poisson process, or the earliest unit's. */
@@ -231,7 +217,7 @@ static void renew_unit(struct trial *t)
 {
 	struct unit *u = &t->units[0];
 	u->at += gsl_ran_weibull(t->rng, t->m->scale_s[u->group], t->m->shape);
-	heap_down(t->units, t->n_units, 0);
+	heap_sift_down(&unit_heap, t->units, t->n_units, 0, NULL);
 }
 
 /* Seconds until a healthy node is there for the one that failed now. */
@@ -245,8 +231,8 @@ static double repair_wait(struct trial *t)
 		t->rep_len--;
 	}
 	if (t->rep_len == t->rep_cap) {
-		size_t cap = t->rep_cap ? 2 * t->rep_cap : 64;
-		double *r = malloc(cap * sizeof *r);
+		size_t cap = xgrow_cap(t->rep_cap, t->rep_len + 1, 64);
+		double *r = xreallocarray(NULL, cap, sizeof *r);
 		for (size_t i = 0; i < t->rep_len; i++)
 			r[i] = t->repairs[(t->rep_head + i) % t->rep_cap];
 		free(t->repairs);
@@ -295,7 +281,7 @@ static void failure(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_fail));
+	struct trial *t = container_of(h, struct trial, on_fail);
 	t->now = t->fail_at;
 	if (!waiting_for_capacity(t)) {
 		t->failures++;
@@ -329,7 +315,7 @@ static void save_start(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_save));
+	struct trial *t = container_of(h, struct trial, on_save);
 	t->now = t->save_at;
 	if (t->phase == PH_RECOVER)
 		return;
@@ -351,7 +337,7 @@ static void preemption(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	struct trial *t = (struct trial *)((char *)h - offsetof(struct trial, on_preempt));
+	struct trial *t = container_of(h, struct trial, on_preempt);
 	t->now = t->preempt_at;
 	if (t->phase == PH_SAVE) {
 		/* the notice's checkpoint is durable as the instance goes */

@@ -213,10 +213,7 @@ static void add_job(struct parse *p, const struct fleet_trace_job *j)
 			       "while a fleet runs); replay part of it", p->lim.jobs, FLEET_BYTES_PER_JOB);
 		return;
 	}
-	if (t->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 1024;
-		t->jobs = xreallocarray(t->jobs, p->cap, sizeof *t->jobs);
-	}
+	t->jobs = xgrow(t->jobs, &p->cap, t->n + 1, sizeof *t->jobs, 1024);
 	t->jobs[t->n++] = *j;
 }
 

@@ -132,10 +132,7 @@ static void read_request(struct parse *p)
 		tracefile_fail(&p->tf, "more than %d requests", SERVE_TRACE_MAX_REQUESTS);
 		return;
 	}
-	if (t->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 1024;
-		t->requests = xreallocarray(t->requests, p->cap, sizeof *t->requests);
-	}
+	t->requests = xgrow(t->requests, &p->cap, t->n + 1, sizeof *t->requests, 1024);
 	t->requests[t->n++] = q;
 }
 

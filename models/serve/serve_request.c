@@ -100,10 +100,7 @@ void serve_request_new(struct serve_state *s, int prompt, int output, int client
 		     SERVE_SIM_REQUESTS_MAX);
 		return;
 	}
-	if (s->n_seqs == s->cap_seqs) {
-		s->cap_seqs = s->cap_seqs ? 2 * s->cap_seqs : 4096;
-		s->seqs = xreallocarray(s->seqs, s->cap_seqs, sizeof *s->seqs);
-	}
+	s->seqs = xgrow(s->seqs, &s->cap_seqs, s->n_seqs + 1, sizeof *s->seqs, 4096);
 	int si = (int)s->n_seqs++;
 	struct serve_seq *q = &s->seqs[si];
 	*q = (struct serve_seq){ .arrival_ns = now, .prompt = prompt, .output = output, .hit = hit, .computed = hit,

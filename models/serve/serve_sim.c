@@ -18,16 +18,14 @@
 #include "models/serve/serve_sched.h"
 #include "models/serve/serve_state.h"
 #include "sim/time.h"
+#include "util/container.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
-#define STATE_OF(p, member) ((struct serve_state *)((char *)(p) - offsetof(struct serve_state, member)))
-#define CONST_STATE_OF(p, member) \
-	((const struct serve_state *)((const char *)(p) - offsetof(struct serve_state, member)))
 
 static void on_step(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct serve_state *s = STATE_OF(h, on_step);
+	struct serve_state *s = container_of(h, struct serve_state, on_step);
 	struct serve_replica *r = &s->reps[arg];
 	(void)e;
 	if (!serve_state_tick(s))
@@ -47,7 +45,7 @@ static void on_step(engine *e, struct engine_handler *h, uint64_t arg)
 
 static void on_kick(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct serve_state *s = STATE_OF(h, on_kick);
+	struct serve_state *s = container_of(h, struct serve_state, on_kick);
 	struct serve_replica *r = &s->reps[arg];
 	(void)e;
 	r->kick_pending = false;
@@ -60,7 +58,7 @@ static void on_kick(engine *e, struct engine_handler *h, uint64_t arg)
 /* A flow of a request's KV transfer ended; the last one moves it. */
 static void on_flow(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct serve_state *s = STATE_OF(h, on_flow);
+	struct serve_state *s = container_of(h, struct serve_state, on_flow);
 	struct serve_seq *q = &s->seqs[arg];
 	int64_t now = engine_now(e);
 	if (!serve_state_tick(s) || --q->moves_left > 0)
@@ -83,7 +81,7 @@ static void on_flow(engine *e, struct engine_handler *h, uint64_t arg)
 /* The arrival event: the process sends what arrives now. */
 static void on_arrival(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct serve_state *s = STATE_OF(h, on_arrival);
+	struct serve_state *s = container_of(h, struct serve_state, on_arrival);
 	(void)e;
 	(void)arg;
 	if (!serve_state_tick(s))
@@ -94,17 +92,17 @@ static void on_arrival(engine *e, struct engine_handler *h, uint64_t arg)
 /* The arrival process's side of the run (struct arrival_run). */
 static void arrivals_send(struct arrival_run *a, int prompt, int output, int client)
 {
-	serve_request_new(STATE_OF(a, arrivals), prompt, output, client);
+	serve_request_new(container_of(a, struct serve_state, arrivals), prompt, output, client);
 }
 
 static long arrivals_sent(const struct arrival_run *a)
 {
-	return (long)CONST_STATE_OF(a, arrivals)->n_seqs;
+	return (long)((const struct serve_state *)container_of(a, struct serve_state, arrivals))->n_seqs;
 }
 
 static bool arrivals_stopped(const struct arrival_run *a)
 {
-	return CONST_STATE_OF(a, arrivals)->failed;
+	return ((const struct serve_state *)container_of(a, struct serve_state, arrivals))->failed;
 }
 
 static void replicas_add(struct serve_state *s, const struct serve_pool *pool, enum serve_rep_kind kind)

@@ -14,10 +14,7 @@ void serve_wsample_add(struct serve_wsample *w, int64_t v)
 	if (w->n > 0 && w->p[w->n - 1].v == v) {
 		w->p[w->n - 1].w++;
 	} else {
-		if (w->n == w->cap) {
-			w->cap = w->cap ? 2 * w->cap : 1024;
-			w->p = xreallocarray(w->p, w->cap, sizeof *w->p);
-		}
+		w->p = xgrow(w->p, &w->cap, w->n + 1, sizeof *w->p, 1024);
 		w->p[w->n++] = (struct serve_wpair){ v, 1 };
 	}
 	w->total++;

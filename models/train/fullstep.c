@@ -12,6 +12,7 @@
 #include "sim/engine.h"
 #include "sim/flow.h"
 #include "sim/time.h"
+#include "util/container.h"
 #include "util/xalloc.h"
 
 struct full_xfer {
@@ -96,10 +97,7 @@ static void full_send(void *ctx, int pipe, int from, int to, int mb, bool forwar
 	struct full_sim *fs = ctx;
 	const struct train_plan *p = fs->p;
 	int si = pipeline_stage(p->pp, p->schedule, from), di = pipeline_stage(p->pp, p->schedule, to);
-	if (fs->nx == fs->capx) {
-		fs->capx = fs->capx ? 2 * fs->capx : 1024;
-		fs->xfers = xreallocarray(fs->xfers, fs->capx, sizeof *fs->xfers);
-	}
+	fs->xfers = xgrow(fs->xfers, &fs->capx, fs->nx + 1, sizeof *fs->xfers, 1024);
 	size_t id = fs->nx++;
 	struct full_xfer *xf = &fs->xfers[id];
 	xf->pipe = pipe;
@@ -139,7 +137,7 @@ static void full_send(void *ctx, int pipe, int from, int to, int mb, bool forwar
 
 static void full_xfer_done(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct full_sim *fs = (struct full_sim *)h;
+	struct full_sim *fs = container_of(h, struct full_sim, xfer_done);
 	struct full_xfer *xf = &fs->xfers[arg];
 	(void)e;
 	if (--xf->pending == 0) {
@@ -152,7 +150,7 @@ static void queue_next(struct full_queue *q);
 
 static void queue_done(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct full_queue *q = (struct full_queue *)h;
+	struct full_queue *q = container_of(h, struct full_queue, done);
 	(void)arg;
 	collective_run_release(&q->run);
 	q->busy = false;
@@ -190,7 +188,7 @@ static void queue_next(struct full_queue *q)
 /* A bucket of virtual stage vs became ready on one replica. */
 static void full_bucket_ready(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct full_sim *fs = (struct full_sim *)((char *)h - offsetof(struct full_sim, bucket_ready));
+	struct full_sim *fs = container_of(h, struct full_sim, bucket_ready);
 	int key = (int)arg, vs = key / fs->maxL, stage = pipeline_stage(fs->p->pp, fs->p->schedule, vs);
 	(void)e;
 	if (++fs->ready_count[key] < fs->p->dp)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/time.h"
+#include "util/container.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -390,7 +391,7 @@ static void wake(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	(void)e;
 	(void)arg;
-	try_start((struct stage *)h);
+	try_start(container_of(h, struct stage, wake));
 }
 
 /* Input of (kind, mb, vs) of pipeline `pipe` arrives after `delay`. */
@@ -509,7 +510,7 @@ static void finish_op(struct stage *st, const struct op *o, double start_s, doub
 
 static void op_done(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct stage *st = (struct stage *)((char *)h - offsetof(struct stage, done));
+	struct stage *st = container_of(h, struct stage, done);
 	pipeline_sim *s = st->sim;
 	struct op o = st->running;
 	double now = now_s(s);

@@ -350,10 +350,7 @@ static enum considered consider(struct search_pass1 *s1, const struct train_spec
 		return CONSIDERED_OOM;
 	}
 	double floor = floor_of(s1, mb_digit, w, c, t);
-	if (s1->ncands == s1->cap) {
-		s1->cap = s1->cap ? 2 * s1->cap : 64;
-		s1->cands = xreallocarray(s1->cands, s1->cap, sizeof *s1->cands);
-	}
+	s1->cands = xgrow(s1->cands, &s1->cap, s1->ncands + 1, sizeof *s1->cands, 64);
 	s1->cands[s1->ncands].plan = *p;
 	s1->cands[s1->ncands].batch_tokens = w->global_batch_tokens;
 	s1->cands[s1->ncands].floor_s_per_token = floor;

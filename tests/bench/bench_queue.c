@@ -15,6 +15,7 @@
 #include "sim/engine.h"
 #include "sim/queue.h"
 #include "sim/rng.h"
+#include "util/container.h"
 
 /* The classic hold model's exponential increment, here with a mean of
  * 1 ms (events in clustersim's simulations are microseconds to seconds
@@ -55,7 +56,7 @@ struct holder {
 
 static void hold_fn(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct holder *x = (struct holder *)h;
+	struct holder *x = container_of(h, struct holder, h);
 	if (x->left-- > 0)
 		engine_after(e, increment(&x->s), 0, h, arg);
 }

@@ -3,6 +3,7 @@
 
 #include "sim/engine.h"
 #include "sim/time.h"
+#include "util/container.h"
 
 struct recorder {
 	struct engine_handler h;
@@ -14,7 +15,7 @@ struct recorder {
 
 static void record(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct recorder *r = (struct recorder *)h;
+	struct recorder *r = container_of(h, struct recorder, h);
 	r->times[r->n] = engine_now(e);
 	r->args[r->n] = arg;
 	r->n++;

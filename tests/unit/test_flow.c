@@ -7,6 +7,7 @@
 #include "sim/flow.h"
 #include "sim/rng.h"
 #include "sim/time.h"
+#include "util/container.h"
 
 struct done_log {
 	struct engine_handler h;
@@ -16,7 +17,7 @@ struct done_log {
 
 static void on_done(engine *e, struct engine_handler *h, uint64_t arg)
 {
-	struct done_log *d = (struct done_log *)h;
+	struct done_log *d = container_of(h, struct done_log, h);
 	d->t[arg] = engine_now(e);
 	d->n++;
 }

@@ -245,6 +245,26 @@ static void test_usd(void **state)
 	assert_string_equal(small, "$1,2");
 }
 
+/* Cents below the threshold, whole dollars from it; 1e70 keeps all its
+ * digits (the digits buffer once held 63). */
+static void test_usd_cents(void **state)
+{
+	(void)state;
+	char buf[TEXT_USD_MAX];
+	text_usd_cents(99.999, 100, buf, sizeof buf);
+	assert_string_equal(buf, "$100.00");
+	text_usd_cents(191.364, 1000, buf, sizeof buf);
+	assert_string_equal(buf, "$191.36");
+	text_usd_cents(1000, 1000, buf, sizeof buf);
+	assert_string_equal(buf, "$1,000");
+	text_usd_cents(-1500, 100, buf, sizeof buf);
+	assert_string_equal(buf, "$-1500.00");
+	text_usd(1e70, buf, sizeof buf);
+	assert_int_equal(strlen(buf), 1 + 71 + 23);  /* "$", 71 digits, 23 commas */
+	text_usd(-1.7976931348623157e308, buf, sizeof buf);
+	assert_true(strlen(buf) < TEXT_USD_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_read_stream_bound),
 		cmocka_unit_test(test_read_line),
 		cmocka_unit_test(test_usd),
+		cmocka_unit_test(test_usd_cents),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
