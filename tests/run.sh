@@ -20,20 +20,24 @@ jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT INT TERM
 
-# The list, one path a line: the slowest command-line scripts first (so
-# that two runners finish together), then the other scripts, then the
-# unit binaries.
+# The list, one path a line: the slowest command-line scripts and unit
+# binaries first (so that the runners finish together), then the other
+# scripts, then the other unit binaries.
 list="$logs/list"
-slow="test_sweep test_plan test_demo test_sweep_files test_reliability test_plot test_bad_inputs
-      test_trace test_output"
-for n in $slow; do
-	[ -f "$top/tests/cli/$n.sh" ] && echo "$top/tests/cli/$n.sh"
-done >"$list"
-for t in "$top"/tests/cli/test_*.sh; do
+slow="test_plan test_sweep_files test_sweep test_reliability test_demo test_trace test_output test_plot
+      test_odd test_bad_inputs test_whole_run test_serving test_slurm"
+slow_units="test_run test_plan test_csvmerge test_validation test_serve_sim test_plan_disagg"
+{
+	for n in $slow; do
+		[ -f "$top/tests/cli/$n.sh" ] && echo "$top/tests/cli/$n.sh"
+	done
+	for n in $slow_units; do
+		[ -x "$build/tests/$n" ] && echo "$build/tests/$n"
+	done
+} >"$list"
+for t in "$top"/tests/cli/test_*.sh "$build"/tests/test_*; do
+	case "$t" in *.sh) ;; *) [ -x "$t" ] || continue ;; esac
 	grep -qxF "$t" "$list" || echo "$t"
-done >>"$list"
-for t in "$build"/tests/test_*; do
-	[ -x "$t" ] && echo "$t"
 done >>"$list"
 
 # one test: its output to $logs/NAME.log, its exit status to $logs/NAME.rc
@@ -53,7 +57,7 @@ passed=0
 skipped=0
 skips=""
 # report units first, then scripts, as before
-for t in $(grep -v '\.sh$' "$list") $(grep '\.sh$' "$list" | sort); do
+for t in $(grep -v '\.sh$' "$list" | sort) $(grep '\.sh$' "$list" | sort); do
 	name=$(basename "$t")
 	rc=$(cat "$logs/$name.rc" 2>/dev/null || echo 1)
 	last=$(tail -1 "$logs/$name.log" 2>/dev/null)

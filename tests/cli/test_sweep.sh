@@ -4,6 +4,10 @@
 # merge, --resume after a cut-short file (same bytes, kept rows not
 # recomputed), an interrupted sweep that keeps its finished points, failed
 # writes (exit 1, no file left).
+#
+# The quick set (make check) leaves to the full one (CHECK=full) the second
+# --jobs of the interrupted and killed sweeps: quick interrupts --jobs 1
+# (in-process) and kills --jobs 2 (a worker pool); full does both with each.
 . "$TOP/tests/cli/lib.sh"
 ex="$TOP/scenarios/examples"
 C=$CLUSTERSIM
@@ -208,7 +212,9 @@ status_is 2 "$C" sweep "$s" --resume -o "$TMP/resume.csv" && grep -q "holds othe
 # ---- interrupted: the points finished are kept, --resume finishes ---------
 write_slow_sweep "$TMP/big.json"
 "$C" sweep "$TMP/big.json" -o "$TMP/full-big.csv" && ok || fail "big sweep"
-for jobs in 1 2; do
+jobs_interrupted=1 jobs_killed=2
+full && jobs_interrupted="1 2" jobs_killed="1 2"
+for jobs in $jobs_interrupted; do
 	rm -f "$TMP/int.csv"
 	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/int.csv" 2>"$TMP/err" &
 	pid=$!
@@ -253,7 +259,7 @@ done
 # --resume keeps them all (a mark put in a kept row survives: it was not
 # computed again), computes only the rest, and gives the uninterrupted
 # run's bytes.
-for jobs in 1 2; do
+for jobs in $jobs_killed; do
 	rm -f "$TMP/k.csv" "$TMP/k.csv.partial"
 	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/k.csv" 2>"$TMP/err" &
 	pid=$!
