@@ -2,7 +2,13 @@
 #
 #   make                 build build/clustersim
 #   make demo            install missing packages, build, answer a renter's question (charts in out/)
-#   make check           install missing packages, build, run every test
+#   make check           install missing packages, build, run the quick set of tests
+#                        (every feature, in parallel: under a minute on 2 cores)
+#   make check-full      the same with every case (CI runs it): CHECK=full, which each
+#                        tests/cli script reads to add its slow cases (repetitions, big
+#                        sweeps, whole corpora; each script's header says which).
+#                        CI=true (CI services set it) is another thing: a test that
+#                        would be skipped (no gnuplot, no Slurm, not root) fails.
 #   make SANITIZE=address,undefined check    the same under ASan+UBSan (in build-san/)
 #   make bench           print the speed figures (docs/performance.md)
 #   make install PREFIX=/usr/local
@@ -46,7 +52,7 @@ TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC = $(wildcard tests/bench/bench_*.c)
 BENCH_BIN = $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all demo check check-run test deps bench install uninstall clean FORCE
+.PHONY: all demo check check-full check-run test deps bench install uninstall clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/clustersim
@@ -93,11 +99,17 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tools/demo.sh $(BUILD)/clustersim
 
+# CHECK=quick (make check) or full (make check-full): which set tests/run.sh runs.
+CHECK ?= quick
+
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
+check-full: deps
+	@$(MAKE) --no-print-directory CHECK=full check-run
+
 check-run: $(BUILD)/clustersim $(TEST_BIN)
-	@sh tests/run.sh $(BUILD)
+	@CHECK=$(CHECK) sh tests/run.sh $(BUILD)
 
 test: check-run
 

@@ -1,10 +1,13 @@
 #!/bin/sh
 # install-deps.sh: install the Debian packages clustersim needs, if missing.
-# Does nothing when everything is present. Runs apt-get as root or via sudo.
-# Set CLUSTERSIM_EXTRA_PACKAGES to add packages (CI adds clang for fuzzing).
+# Says nothing when everything is present; otherwise one line naming the
+# packages, before apt-get (as root or via sudo) installs them. Set
+# CLUSTERSIM_EXTRA_PACKAGES to add packages (CI adds clang for fuzzing).
+# The tests also use procps (pgrep) and time (/usr/bin/time), which a fresh
+# Debian 12 lacks.
 set -eu
 
-packages="build-essential pkg-config libgsl-dev libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox parallel python3 ${CLUSTERSIM_EXTRA_PACKAGES:-}"
+packages="build-essential pkg-config libgsl-dev libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox parallel python3 procps time ${CLUSTERSIM_EXTRA_PACKAGES:-}"
 
 missing=""
 for p in $packages; do

@@ -5,6 +5,10 @@ checks=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+# Every check is counted exactly once: by one call of ok (passed) or of
+# fail (failed), or by one call of expect_status, which is both. A check
+# that chains a status with more conditions uses status_is, which counts
+# nothing:  status_is 0 CMD... && grep -q X "$TMP/out" && ok || fail "what"
 fail() {
 	echo "FAIL: $*"
 	fails=$((fails + 1))
@@ -14,19 +18,46 @@ ok() {
 	checks=$((checks + 1))
 }
 
-# expect_status WANT CMD...: run, keep stdout/stderr in $TMP/out, $TMP/err
-expect_status() {
+# status_is WANT CMD...: run CMD, keep its stdout/stderr in $TMP/out and
+# $TMP/err; true if it exited WANT, else say what it did and return 1.
+# Counts nothing: the caller's ok or fail counts the check.
+status_is() {
 	want=$1
 	shift
 	"$@" >"$TMP/out" 2>"$TMP/err"
 	got=$?
-	if [ "$got" -ne "$want" ]; then
-		fail "exit $got, wanted $want: $*"
-		sed 's/^/  stderr: /' "$TMP/err" | head -5
-		return 1
+	[ "$got" -eq "$want" ] && return 0
+	echo "  exit $got, wanted $want: $*"
+	sed 's/^/  stderr: /' "$TMP/err" | head -5
+	return 1
+}
+
+# expect_status WANT CMD...: one whole check (counted once): CMD exits WANT.
+# Its status is returned, for '|| continue' or '|| return'; never follow it
+# with ok or fail (use status_is for that).
+expect_status() {
+	if status_is "$@" >"$TMP/.why"; then
+		ok
+		return 0
 	fi
-	ok
-	return 0
+	fail "$(sed -n '1s/^  //p' "$TMP/.why")"
+	sed 1d "$TMP/.why"
+	return 1
+}
+
+# skip REASON: the whole script does not apply here: say why on its last
+# line (tests/run.sh counts it as skipped, not passed) and exit 0.
+skip() {
+	echo "skipped: $*"
+	exit 0
+}
+
+# full: true in the full set (CHECK=full: make check-full, CI), false in
+# make check's quick set. A script runs its slow cases (repetitions, big
+# sweeps, every file of a corpus) only when full, and says in its header
+# what the quick set leaves to the full one.
+full() {
+	[ "${CHECK:-quick}" = full ]
 }
 
 # write_slow_sweep FILE: a sweep slow enough to interrupt: 60 points of an
@@ -58,9 +89,11 @@ wait_for_temp_rows() {
 	done
 }
 
+# finish: the last line says how many checks passed, or how many of all
+# failed; exit 1 on any failure.
 finish() {
 	if [ "$fails" -gt 0 ]; then
-		echo "$fails of $checks checks failed"
+		echo "$fails of $((checks + fails)) checks failed"
 		exit 1
 	fi
 	echo "$checks checks passed"

@@ -43,9 +43,9 @@ done <"$bad/EXPECTED"
 for f in "$bad"/*; do
 	b=$(basename "$f")
 	[ "$b" = EXPECTED ] && continue
-	grep -q "^$b	" "$bad/EXPECTED" || fail "$b is not listed in tests/bad/EXPECTED"
+	grep -q "^$b	" "$bad/EXPECTED" && ok || fail "$b is not listed in tests/bad/EXPECTED"
 done
-[ "$n" -ge 30 ] || fail "only $n bad inputs; the corpus must hold at least 30"
+[ "$n" -ge 30 ] && ok || fail "only $n bad inputs; the corpus must hold at least 30"
 
 # ---- bounds on every input (docs/limits.md) ---------------------------------
 # A command that reads an input without end (/dev/zero, a line that never
@@ -64,7 +64,7 @@ fi
 one_error() {
 	want=$1 text=$2
 	shift 2
-	if expect_status "$want" "$@" && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$text" "$TMP/err"; then
+	if status_is "$want" "$@" && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$text" "$TMP/err"; then
 		ok
 	else
 		fail "$*: wanted exit $want and one line with '$text', got: $(head -3 "$TMP/err")"
@@ -127,7 +127,7 @@ exec 3>&-
 # sweep --resume reads its results in salvage mode: a line over the bound
 # ends what it keeps (the points after are computed again), never the run.
 printf '{"base": {"workload": {"kind": "collective", "collective": {"op": "all_reduce", "bytes": 1048576}}, "candidates": [{"preset": "dgx-h100"}]}, "axes": {"seed": [1, 2, 3, 4]}}\n' >"$TMP/sw.json"
-"$CLUSTERSIM" sweep "$TMP/sw.json" -o "$TMP/sw-full.csv" 2>/dev/null || fail "sweep"
+"$CLUSTERSIM" sweep "$TMP/sw.json" -o "$TMP/sw-full.csv" 2>/dev/null && ok || fail "sweep"
 { head -3 "$TMP/sw-full.csv"; head -c 2097152 /dev/zero | tr '\0' x; echo; } >"$TMP/sw-cut.csv"
 bounded "$CLUSTERSIM" sweep "$TMP/sw.json" --resume -o "$TMP/sw-cut.csv" 2>"$TMP/err" &&
 	cmp -s "$TMP/sw-cut.csv" "$TMP/sw-full.csv" && ok || fail "sweep --resume over a line past the bound: $(cat "$TMP/err")"
@@ -158,6 +158,6 @@ one_error 2 "catalog '$TMP/dup.json': presets[1].name: \"dgx-h100\" is also the 
 	"$CLUSTERSIM" run "$ex" --dry-run --catalog "$TMP/dup.json"
 printf '{"gpus": [{"name": "H100-SXM", "tflops_bf16": 900}]}\n' >"$TMP/over1.json"
 printf '{"gpus": [{"name": "h100", "tflops_bf16": 800}]}\n' >"$TMP/over2.json"
-expect_status 0 "$CLUSTERSIM" catalog gpus --format csv --catalog "$TMP/over1.json" --catalog "$TMP/over2.json" &&
+status_is 0 "$CLUSTERSIM" catalog gpus --format csv --catalog "$TMP/over1.json" --catalog "$TMP/over2.json" &&
 	grep '^H100-SXM,' "$TMP/out" | grep -q ',800,' && ok || fail "a later catalog file overrides: $(grep '^H100-SXM,' "$TMP/out")"
 finish

@@ -19,7 +19,7 @@
 	done <"$TMP/presets"
 	printf ']}\n'
 } >"$TMP/all.json"
-expect_status 0 "$CLUSTERSIM" run "$TMP/all.json" --dry-run --format csv --columns candidate,usd_per_gpu_hour,reason ||
+status_is 0 "$CLUSTERSIM" run "$TMP/all.json" --dry-run --format csv --columns candidate,usd_per_gpu_hour,reason && ok ||
 	fail "dry run of every preset"
 cp "$TMP/out" "$TMP/rows.csv"
 cp "$TMP/err" "$TMP/warnings"
@@ -50,22 +50,22 @@ grep -q "candidate 'lambda-8x-h100': .*has no observation date" "$TMP/warnings" 
 ! grep -qi "warning" "$TMP/rows.csv" && ok || fail "warnings in the rows"
 # The reference date is the catalog's, not the clock's: a catalog file moves it.
 printf '{"as_of": "2026-03-01"}\n' >"$TMP/asof.json"
-expect_status 0 "$CLUSTERSIM" run "$TMP/all.json" --dry-run --format csv --catalog "$TMP/asof.json" || fail "as_of override"
+status_is 0 "$CLUSTERSIM" run "$TMP/all.json" --dry-run --format csv --catalog "$TMP/asof.json" && ok || fail "as_of override"
 ! grep -q "candidate 'coreweave-8x-h100'" "$TMP/err" && ok || fail "as_of 2026-03-01 still warns about 2025-05-29"
 # A price given in the scenario is never warned about.
 printf '{"name": "s", "workload": {"kind": "training", "model": "llama3-8b", "precision": "bf16", "seq_len": 4096, "global_batch_tokens": 4194304, "tokens": 1e11, "parallelism": {"tp": 1, "pp": 1, "dp": "auto"}}, "candidates": [{"name": "c", "preset": "coreweave-8x-h100", "nodes": 1, "price": {"usd_per_gpu_hour": 2}}]}\n' >"$TMP/own.json"
-expect_status 0 "$CLUSTERSIM" run "$TMP/own.json" --dry-run --format csv && [ ! -s "$TMP/err" ] && ok || fail "scenario price warned about"
+status_is 0 "$CLUSTERSIM" run "$TMP/own.json" --dry-run --format csv && [ ! -s "$TMP/err" ] && ok || fail "scenario price warned about"
 # Every catalog price date is ISO (YYYY-MM-DD, YYYY-MM) or empty, so a script can filter.
-"$CLUSTERSIM" catalog prices --format json >"$TMP/prices.json" || fail "catalog prices"
+"$CLUSTERSIM" catalog prices --format json >"$TMP/prices.json" && ok || fail "catalog prices"
 "$CLUSTERSIM" catalog prices --format csv --columns observed | sed 1d | grep -vE '^([0-9]{4}-[0-9]{2}(-[0-9]{2})?)?$' >"$TMP/baddates"
 [ ! -s "$TMP/baddates" ] && ok || { head -3 "$TMP/baddates"; fail "non-ISO observed dates"; }
 # Billing: granularity and minimum per price, from the provider's record.
-"$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,term,billing_s,minimum_s,billing_source >"$TMP/billing.csv" || fail "catalog prices billing"
+"$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,term,billing_s,minimum_s,billing_source >"$TMP/billing.csv" && ok || fail "catalog prices billing"
 grep -q '^aws,p5.48xlarge,on-demand,,1,60,X37$' "$TMP/billing.csv" && ok || fail "aws p5 on-demand: per second, 60 s minimum"
 grep -q '^aws,p5.48xlarge,reserved,capacity-block,3600,0,S41$' "$TMP/billing.csv" && ok || fail "aws capacity block: hourly kept"
 grep -q '^gcp,a3-highgpu-8g,on-demand,,1,60,X38$' "$TMP/billing.csv" && ok || fail "gcp on-demand: per second, 60 s minimum"
 # A spot price's preemption notice: AWS 2 min, GCP 30 s, none known elsewhere.
-"$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,spot_notice_s,spot_notice_source >"$TMP/notice.csv" || fail "catalog prices notice"
+"$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,spot_notice_s,spot_notice_source >"$TMP/notice.csv" && ok || fail "catalog prices notice"
 grep -q '^aws,p5.48xlarge,spot,120,X44$' "$TMP/notice.csv" && ok || fail "aws spot notice 120 s"
 grep -q '^gcp,a3-highgpu-8g,spot,30,X45$' "$TMP/notice.csv" && ok || fail "gcp spot notice 30 s"
 grep -q '^nebius,gpu-h100-sxm 8gpu-128vcpu-1600gb,spot,,$' "$TMP/notice.csv" && ok || fail "nebius spot: no notice known"

@@ -25,7 +25,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 d=$TMP/a/out  # not there yet: the demo creates it
-expect_status 0 sh tools/demo.sh "$C" -o "$d" || fail "demo"
+status_is 0 sh tools/demo.sh "$C" -o "$d" && ok || fail "demo"
 cp "$TMP/out" "$TMP/demo1"
 [ -d "$d" ] && ok || fail "the output directory was not created"
 
@@ -91,7 +91,7 @@ fi
 cp "$d/demo-serving.csv" "$TMP/serving.csv"
 echo "mine" >"$d/notes.txt"
 printf 'not a chart\n' >"$d/pareto.png"
-expect_status 0 sh tools/demo.sh "$C" -o "$d" || fail "rerun"
+status_is 0 sh tools/demo.sh "$C" -o "$d" && ok || fail "rerun"
 cmp -s "$d/demo-runs.csv" "$TMP/runs.csv" && cmp -s "$d/demo-plan.csv" "$TMP/plan.csv" &&
 	cmp -s "$d/demo-serving.csv" "$TMP/serving.csv" && ok || fail "a rerun wrote other results"
 [ "$(cat "$d/notes.txt")" = mine ] && [ "$(cat "$d/pareto.png")" = "not a chart" ] && ok || fail "a user's file was changed"
@@ -101,7 +101,7 @@ got=$(ls -A "$d" | LC_ALL=C sort | tr '\n' ' ')
 [ "$got" = "$want" ] && ok || fail "files in the output directory: $got"
 
 # without gnuplot: the scripts, a note saying how to draw them, exit 0
-expect_status 0 env CLUSTERSIM_GNUPLOT="$TMP/no-such-gnuplot" sh tools/demo.sh "$C" -o "$TMP/nogp" ||
+status_is 0 env CLUSTERSIM_GNUPLOT="$TMP/no-such-gnuplot" sh tools/demo.sh "$C" -o "$TMP/nogp" && ok ||
 	fail "demo without gnuplot"
 grep -q "^note: gnuplot is not installed ('$TMP/no-such-gnuplot' not found)" "$TMP/out" && ok || fail "no note without gnuplot"
 grep -q "gnuplot $TMP/nogp/demo-pareto.gp" "$TMP/out" && ok || fail "the note does not say how to draw the charts"
@@ -112,7 +112,7 @@ grep -q '^== (3) ' "$TMP/out" && grep -q '^cheapest that meets ' "$TMP/out" && o
 
 # -o naming a file: refused, the file left as it was
 echo keep >"$TMP/afile"
-expect_status 2 sh tools/demo.sh "$C" -o "$TMP/afile" || fail "-o a file"
+status_is 2 sh tools/demo.sh "$C" -o "$TMP/afile" && ok || fail "-o a file"
 [ "$(cat "$TMP/afile")" = keep ] && ok || fail "-o a file changed it"
 
 finish

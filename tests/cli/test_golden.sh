@@ -10,8 +10,9 @@ for a in tests/golden/*.args; do
 	# shellcheck disable=SC2046
 	eval "set -- $(cat "$a")"
 	"$CLUSTERSIM" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-	if [ $? -ne 0 ]; then
-		fail "$name: exit status $?: $(cat "$TMP/$name.err")"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$name: exit status $rc: $(cat "$TMP/$name.err")"
 		continue
 	fi
 	if cmp -s "$TMP/$name.out" "tests/golden/$name.out"; then

@@ -10,28 +10,28 @@ whole=scenarios/examples/llama3-70b-whole-run.json
 sw=scenarios/examples/sweep-nccl.json
 
 # a table: the short default set, with dollars, percents and days
-expect_status 0 "$CLUSTERSIM" run "$ex" --format table &&
+status_is 0 "$CLUSTERSIM" run "$ex" --format table &&
 	head -1 "$TMP/out" | grep -q '^candidate  *status  *gpus  *tp  *pp  *dp  *step_time_s  *tokens_per_s  *mfu  *wall_time_p50_h  *cost_usd_p50  *reason$' &&
 	grep -q '^16 x p5 on-demand .* 40\.3%  *109\.1 d  *\$2,306,829 *$' "$TMP/out" && ok || fail "default table columns and units"
 # a status other than ok stays visible, with its reason
 grep -q '16 x p5en spot  *unsupported .*spot preemptions' "$TMP/out" && ok || fail "unsupported row in the default table"
-expect_status 0 "$CLUSTERSIM" run "$whole" --format table &&
+status_is 0 "$CLUSTERSIM" run "$whole" --format table &&
 	grep -q '16 x p5en spot  *unsupported .*spot preemptions' "$TMP/out" && ok || fail "whole-run table shows the spot row unsupported"
 
 # --columns all: every column, the same as CSV's header
 "$CLUSTERSIM" run "$ex" --format csv >"$TMP/all.csv" 2>/dev/null
 ncsv=$(head -1 "$TMP/all.csv" | tr ',' '\n' | wc -l)
-expect_status 0 "$CLUSTERSIM" run "$ex" --format table --columns all &&
+status_is 0 "$CLUSTERSIM" run "$ex" --format table --columns all &&
 	[ "$(head -1 "$TMP/out" | wc -w)" -eq "$ncsv" ] && ok || fail "--columns all"
 # CSV (piped), JSON and -o FILE keep every column
-expect_status 0 "$CLUSTERSIM" run "$ex" && cmp -s "$TMP/out" "$TMP/all.csv" && ok || fail "piped output is the full CSV"
-expect_status 0 "$CLUSTERSIM" run "$ex" -o "$TMP/o.csv" && cmp -s "$TMP/o.csv" "$TMP/all.csv" && ok || fail "-o FILE is the full CSV"
-expect_status 0 "$CLUSTERSIM" run "$ex" --format table -o "$TMP/o.txt" &&
+status_is 0 "$CLUSTERSIM" run "$ex" && cmp -s "$TMP/out" "$TMP/all.csv" && ok || fail "piped output is the full CSV"
+status_is 0 "$CLUSTERSIM" run "$ex" -o "$TMP/o.csv" && cmp -s "$TMP/o.csv" "$TMP/all.csv" && ok || fail "-o FILE is the full CSV"
+status_is 0 "$CLUSTERSIM" run "$ex" --format table -o "$TMP/o.txt" &&
 	[ "$(head -1 "$TMP/o.txt" | wc -w)" -eq "$ncsv" ] && ok || fail "-o FILE table keeps every column"
 tail -1 "$TMP/all.csv" | grep -q ',bf16,448,48\.109,141,2594,,,,,,,4\.47249,,core_attn,16777216,layers,false,$' && ok || fail "mem_per_gpu_gib and gpu_memory_gib, then billed_h, then the objective's four (empty), then the data wait's two (empty, no data block), then t_straggler_s, then expert_tp (empty: a dense model), then recompute_modules (the default, core_attn), then global_batch_tokens, pipeline_split (layers), free_stage_input (false) and numerics (none), at the end"
 
 # --columns help: every column, each with a unit and a meaning; exits 0
-expect_status 0 "$CLUSTERSIM" run "$ex" --columns help && ok || fail "--columns help status"
+status_is 0 "$CLUSTERSIM" run "$ex" --columns help && ok || fail "--columns help status"
 head -1 "$TMP/all.csv" | tr ',' '\n' >"$TMP/cols"
 n=0
 while read -r c; do
@@ -42,12 +42,12 @@ done <"$TMP/cols"
 [ "$n" -eq "$ncsv" ] && ok || fail "--columns help lists $n of $ncsv columns"
 grep -q '^mem_per_gpu_gib  *GiB (2^30 bytes)' "$TMP/out" && grep -q '^mfu  *fraction' "$TMP/out" &&
 	grep -q '^cost_usd_p50  *USD' "$TMP/out" && ok || fail "--columns help units"
-expect_status 0 "$CLUSTERSIM" run "$whole" --columns help && ok || fail "--columns help exits 0 when no row would be ok"
-expect_status 0 "$CLUSTERSIM" run scenarios/examples/nccl-allreduce.json --columns help &&
+status_is 0 "$CLUSTERSIM" run "$whole" --columns help && ok || fail "--columns help exits 0 when no row would be ok"
+status_is 0 "$CLUSTERSIM" run scenarios/examples/nccl-allreduce.json --columns help &&
 	grep -q '^busbw_GBps  *GB/s' "$TMP/out" && ok || fail "--columns help for a collective"
 
 # JSON: booleans, integers, reals
-expect_status 0 "$CLUSTERSIM" run "$ex" --format json &&
+status_is 0 "$CLUSTERSIM" run "$ex" --format json &&
 	python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))
@@ -62,7 +62,7 @@ assert rows[1]["wall_time_p50_h"] is None
 
 # JSONL: one object a line, the same rows as JSON
 expect_status 0 "$CLUSTERSIM" run "$ex" --format json && mv "$TMP/out" "$TMP/run.json"
-expect_status 0 "$CLUSTERSIM" run "$ex" --format jsonl &&
+status_is 0 "$CLUSTERSIM" run "$ex" --format jsonl &&
 	python3 -c '
 import json, sys
 lines = open(sys.argv[1]).read().split("\n")
@@ -74,7 +74,7 @@ assert rows == json.load(open(sys.argv[2]))
 
 # sweep: JSONL streams one object a line, the CSV's rows; --columns
 "$CLUSTERSIM" sweep "$sw" >"$TMP/sw.csv" 2>/dev/null
-expect_status 0 "$CLUSTERSIM" sweep "$sw" --format jsonl --jobs 2 &&
+status_is 0 "$CLUSTERSIM" sweep "$sw" --format jsonl --jobs 2 &&
 	python3 -c '
 import csv, json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -85,26 +85,26 @@ for r, w in zip(rows, want):
     assert r["sweep_fingerprint"] == w["sweep_fingerprint"] and str(r["row_id"]) == w["row_id"]
 ' "$TMP/out" "$TMP/sw.csv" && ok || fail "sweep --format jsonl"
 mv "$TMP/out" "$TMP/stdout.jsonl"
-expect_status 0 "$CLUSTERSIM" sweep "$sw" --format jsonl -o "$TMP/sw.jsonl" &&
+status_is 0 "$CLUSTERSIM" sweep "$sw" --format jsonl -o "$TMP/sw.jsonl" &&
 	cmp -s "$TMP/sw.jsonl" "$TMP/stdout.jsonl" && ok || fail "sweep jsonl -o FILE"
-expect_status 0 "$CLUSTERSIM" sweep "$sw" --columns 'row_id,set:candidates[0].preset,bytes,busbw_GBps,sweep_fingerprint' &&
+status_is 0 "$CLUSTERSIM" sweep "$sw" --columns 'row_id,set:candidates[0].preset,bytes,busbw_GBps,sweep_fingerprint' &&
 	head -1 "$TMP/out" | grep -qx 'row_id,set:candidates\[0\].preset,bytes,busbw_GBps,sweep_fingerprint' &&
 	[ "$(wc -l <"$TMP/out")" -eq "$(wc -l <"$TMP/sw.csv")" ] && ok || fail "sweep --columns"
-expect_status 0 "$CLUSTERSIM" sweep "$sw" --columns help &&
+status_is 0 "$CLUSTERSIM" sweep "$sw" --columns help &&
 	grep -q '^sweep_fingerprint  *hex' "$TMP/out" && grep -q '^set:candidates\[0\].nodes ' "$TMP/out" &&
 	ok || fail "sweep --columns help"
-expect_status 2 "$CLUSTERSIM" sweep "$sw" --columns row_id,nope && grep -q "no column named 'nope'" "$TMP/err" &&
+status_is 2 "$CLUSTERSIM" sweep "$sw" --columns row_id,nope && grep -q "no column named 'nope'" "$TMP/err" &&
 	ok || fail "sweep --columns with an unknown column"
-expect_status 2 "$CLUSTERSIM" sweep "$sw" --columns row_id -o "$TMP/r.csv" --resume && ok || fail "--resume refuses --columns"
-expect_status 0 "$CLUSTERSIM" sweep "$sw" --columns all && cmp -s "$TMP/out" "$TMP/sw.csv" && ok || fail "sweep --columns all"
+status_is 2 "$CLUSTERSIM" sweep "$sw" --columns row_id -o "$TMP/r.csv" --resume && ok || fail "--resume refuses --columns"
+status_is 0 "$CLUSTERSIM" sweep "$sw" --columns all && cmp -s "$TMP/out" "$TMP/sw.csv" && ok || fail "sweep --columns all"
 
 # an oom reason in GiB with both numbers, and in GB
-expect_status 1 "$CLUSTERSIM" run "$ex" --set workload.parallelism.tp=1 --set workload.parallelism.pp=1 \
+status_is 1 "$CLUSTERSIM" run "$ex" --set workload.parallelism.tp=1 --set workload.parallelism.pp=1 \
 	--columns candidate,status,reason &&
 	grep -q '^16 x p5 on-demand,oom,"needs [0-9.]* GiB per GPU (.*) but one H100-SXM has 80.0 GiB ([0-9.]* GB of 85.9 GB)"' "$TMP/out" &&
 	ok || fail "oom reason in GiB"
 # a searched plan says what was searched
-expect_status 0 "$CLUSTERSIM" run "$ex" --set 'workload.parallelism="auto"' --columns reason --format csv &&
+status_is 0 "$CLUSTERSIM" run "$ex" --set 'workload.parallelism="auto"' --columns reason --format csv &&
 	grep -q 'fastest of [0-9]* plans searched (tp, pp, vpp, pipeline_split, cp, zero, micro-batch, recompute with its modules); [0-9]* of them did not fit in memory' "$TMP/out" &&
 	ok || fail "search reason"
 
@@ -116,14 +116,14 @@ cat >"$tr" <<'JSON'
                      "schedule": "1f1b", "recompute": "selective", "sequence_parallel": true } },
   "candidates": [ { "name": "two", "preset": "dgx-h100", "nodes": 2 } ] }
 JSON
-"$CLUSTERSIM" run "$tr" --format csv >"$TMP/tr.csv" 2>/dev/null || fail "run tr.json"
+"$CLUSTERSIM" run "$tr" --format csv >"$TMP/tr.csv" 2>/dev/null && ok || fail "run tr.json"
 
 # A link to /dev/null, to a fifo, to /proc/self/fd/1: written through, the
 # link stays a link (and the fifo a fifo).
 ln -s /dev/null "$TMP/null.csv"
 for cmd in run sweep; do
 	if [ $cmd = run ]; then in=$tr; else in=$sw; fi
-	expect_status 0 "$CLUSTERSIM" $cmd "$in" -o "$TMP/null.csv" && [ -L "$TMP/null.csv" ] &&
+	status_is 0 "$CLUSTERSIM" $cmd "$in" -o "$TMP/null.csv" && [ -L "$TMP/null.csv" ] &&
 		[ "$(readlink "$TMP/null.csv")" = /dev/null ] && [ -c /dev/null ] &&
 		[ -z "$(ls -A "$TMP" | grep '^\.null\.csv\|^null\.csv\.')" ] && ok || fail "$cmd -o a link to /dev/null: $(ls -l "$TMP/null.csv")"
 done
@@ -159,12 +159,12 @@ devstdout >>"$TMP/stdout.got"
 mkdir "$TMP/real"
 printf 'old\n' >"$TMP/real/r.csv"
 ln -s real/r.csv "$TMP/link.csv"
-expect_status 0 "$CLUSTERSIM" run "$tr" -o "$TMP/link.csv" && [ -L "$TMP/link.csv" ] && cmp -s "$TMP/real/r.csv" "$TMP/tr.csv" &&
+status_is 0 "$CLUSTERSIM" run "$tr" -o "$TMP/link.csv" && [ -L "$TMP/link.csv" ] && cmp -s "$TMP/real/r.csv" "$TMP/tr.csv" &&
 	[ "$(ls -A "$TMP/real")" = r.csv ] && ok || fail "-o a link to a file: $(ls -lA "$TMP/link.csv" "$TMP/real")"
 
 # Temporaries: a user's FILE.tmp.abcdef (the old pattern) is never taken for one.
 printf 'mine\n' >"$TMP/u.csv.tmp.abcdef"
-expect_status 0 "$CLUSTERSIM" run "$tr" -o "$TMP/u.csv" && expect_status 0 "$CLUSTERSIM" run "$tr" -o "$TMP/u.csv" &&
+status_is 0 "$CLUSTERSIM" run "$tr" -o "$TMP/u.csv" && status_is 0 "$CLUSTERSIM" run "$tr" -o "$TMP/u.csv" &&
 	[ "$(cat "$TMP/u.csv.tmp.abcdef" 2>/dev/null)" = mine ] && ok || fail "a user's u.csv.tmp.abcdef was removed"
 
 # SIGINT or SIGTERM while the output is written (sent from inside fsync,
@@ -223,7 +223,7 @@ refused() {  # refused WHAT OUT CMD ARGS...: exit 2, one line, OUT unchanged
 	what=$1 out=$2
 	shift 2
 	cp "$out" "$TMP/keep"
-	expect_status 2 "$CLUSTERSIM" "$@" -o "$out" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	status_is 2 "$CLUSTERSIM" "$@" -o "$out" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 		grep -q "refusing to write results to '$out': it is the $what '" "$TMP/err" && cmp -s "$out" "$TMP/keep" &&
 		ok || fail "$* -o $out: $(cat "$TMP/err")"
 }

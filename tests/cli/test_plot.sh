@@ -111,7 +111,7 @@ awk '{ split($0, q, "\""); split(q[2], n, " / "); split(q[3], v, " "); sum[n[1]]
 [ "$(grep -c '^[0-9]' "$TMP/utilization.gp")" -eq "$(($(wc -l <"$TMP/series.csv") - 1))" ] && ok ||
 	fail "utilization: rows drawn != series rows"
 # a file with no team rows: said, nothing written
-expect_status 2 "$C" plot "$TMP/whole.csv" --chart waits -o "$TMP/nw.png" && [ ! -e "$TMP/nw.gp" ] && grep -q "no column 'queue_wait_p50_h'" "$TMP/err" &&
+status_is 2 "$C" plot "$TMP/whole.csv" --chart waits -o "$TMP/nw.png" && [ ! -e "$TMP/nw.gp" ] && grep -q "no column 'queue_wait_p50_h'" "$TMP/err" &&
 	ok || fail "waits without a team column: $(cat "$TMP/err")"
 
 # the pareto script: the unsupported spot row is left out; the 16 x Nebius
@@ -122,49 +122,49 @@ sed -n '/^\$front0 << EOD$/,/^EOD$/p' "$TMP/pareto.gp" >"$TMP/front"
 [ "$(grep -c '^[0-9]' "$TMP/front")" -eq 1 ] && grep -q "^1317.18 995354$" "$TMP/front" && ok ||
 	fail "pareto front: $(cat "$TMP/front")"
 # the cost chart leaves out the rows without a price and says so
-expect_status 0 "$C" plot "$TMP/sweep.csv" --chart cost -o "$TMP/c2.png" --script-only &&
+status_is 0 "$C" plot "$TMP/sweep.csv" --chart cost -o "$TMP/c2.png" --script-only &&
 	grep -q "left out 4 of the 48 rows with status ok: no value in 'usd_per_mtok'" "$TMP/err" && ok ||
 	fail "cost: unpriced rows are not reported: $(cat "$TMP/err")"
 
 # the default image is beside the results, named for the chart
-expect_status 0 "$C" plot "$TMP/whole.csv" --chart cost --script-only && [ -s "$TMP/whole-cost.gp" ] &&
+status_is 0 "$C" plot "$TMP/whole.csv" --chart cost --script-only && [ -s "$TMP/whole-cost.gp" ] &&
 	grep -q "outfile = '$TMP/whole-cost.png'" "$TMP/whole-cost.gp" && ok || fail "default -o"
 # --script-only writes the script and no image; gnuplot renders it as is
-expect_status 0 "$C" plot "$TMP/whole.csv" --chart pareto -o "$TMP/so.png" --script-only &&
+status_is 0 "$C" plot "$TMP/whole.csv" --chart pareto -o "$TMP/so.png" --script-only &&
 	[ -s "$TMP/so.gp" ] && [ ! -e "$TMP/so.png" ] && ok || fail "--script-only"
 if $have_gnuplot; then
 	(cd "$TMP" && gnuplot so.gp) 2>"$TMP/gperr" && png_ok "$TMP/so.png" && [ ! -s "$TMP/gperr" ] && ok ||
 		fail "gnuplot so.gp: $(head -3 "$TMP/gperr")"
 fi
 # results on standard input need -o
-expect_status 0 "$C" plot - --chart cost -o "$TMP/stdin.png" --script-only <"$TMP/whole.csv" &&
+status_is 0 "$C" plot - --chart cost -o "$TMP/stdin.png" --script-only <"$TMP/whole.csv" &&
 	grep -q "Dollars per million tokens: llama3-70b-whole-run" "$TMP/stdin.gp" && ok || fail "results from stdin"
-expect_status 2 "$C" plot - --chart cost <"$TMP/whole.csv" && grep -q "needed when the results come from standard input" "$TMP/err" &&
+status_is 2 "$C" plot - --chart cost <"$TMP/whole.csv" && grep -q "needed when the results come from standard input" "$TMP/err" &&
 	ok || fail "stdin without -o"
 
 # nothing to chart: a header only, all oom, a missing column, a bad cell (exit 2, nothing written)
 head -1 "$TMP/whole.csv" >"$TMP/empty.csv"
-expect_status 2 "$C" plot "$TMP/empty.csv" --chart pareto -o "$TMP/e.png" &&
+status_is 2 "$C" plot "$TMP/empty.csv" --chart pareto -o "$TMP/e.png" &&
 	grep -q "results '$TMP/empty.csv': no rows to chart" "$TMP/err" && [ ! -e "$TMP/e.png" ] && [ ! -e "$TMP/e.gp" ] &&
 	ok || fail "empty results: $(cat "$TMP/err")"
 printf 'scenario,candidate,row_id,seed,status,reason,gpu,wall_time_p50_h,cost_usd_p50\ns,a,0,1,oom,"needs 99 GiB",H100-SXM,,\ns,b,1,1,oom,"needs 99 GiB",H100-SXM,,\n' >"$TMP/oom.csv"
 for kind in pareto cost breakdown; do
-	expect_status 2 "$C" plot "$TMP/oom.csv" --chart $kind -o "$TMP/o.svg" &&
-		[ ! -e "$TMP/o.svg" ] && [ ! -e "$TMP/o.gp" ] || { fail "$kind of all-oom: $(cat "$TMP/err")"; continue; }
+	status_is 2 "$C" plot "$TMP/oom.csv" --chart $kind -o "$TMP/o.svg" &&
+		[ ! -e "$TMP/o.svg" ] && [ ! -e "$TMP/o.gp" ] && ok || { fail "$kind of all-oom: $(cat "$TMP/err")"; continue; }
 	[ $kind = pareto ] && { grep -q "no row has status ok, nothing to chart (2 rows: 2 oom)" "$TMP/err" && ok || fail "all-oom message: $(cat "$TMP/err")"; }
 done
-expect_status 2 "$C" plot "$TMP/rate.csv" --chart pareto -o "$TMP/m.png" &&
+status_is 2 "$C" plot "$TMP/rate.csv" --chart pareto -o "$TMP/m.png" &&
 	grep -q "results '$TMP/rate.csv': no column 'wall_time_p50_h'" "$TMP/err" && ok || fail "missing column: $(cat "$TMP/err")"
-expect_status 2 "$C" plot "$TMP/whole.csv" --chart scatter --x gpus --y nosuch -o "$TMP/m.png" &&
+status_is 2 "$C" plot "$TMP/whole.csv" --chart scatter --x gpus --y nosuch -o "$TMP/m.png" &&
 	grep -q "no column 'nosuch' (given to --y)" "$TMP/err" && ok || fail "missing --y column"
-expect_status 2 "$C" plot "$TMP/whole.csv" --chart bars -o "$TMP/m.png" && grep -q "chart must be pareto" "$TMP/err" && ok ||
+status_is 2 "$C" plot "$TMP/whole.csv" --chart bars -o "$TMP/m.png" && grep -q "chart must be pareto" "$TMP/err" && ok ||
 	fail "unknown chart"
-expect_status 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/m.pdf" && grep -q "must end in .png or .svg" "$TMP/err" && ok ||
+status_is 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/m.pdf" && grep -q "must end in .png or .svg" "$TMP/err" && ok ||
 	fail "unknown image type"
-expect_status 2 "$C" plot "$TMP/whole.csv" --chart pareto --deadline-h -3 && ok || fail "negative deadline"
+status_is 2 "$C" plot "$TMP/whole.csv" --chart pareto --deadline-h -3 && ok || fail "negative deadline"
 # never over the input
 cp "$TMP/whole.csv" "$TMP/keep.csv"
-expect_status 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/whole.csv" && cmp -s "$TMP/whole.csv" "$TMP/keep.csv" &&
+status_is 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/whole.csv" && cmp -s "$TMP/whole.csv" "$TMP/keep.csv" &&
 	ok || fail "-o the input"
 
 # ---- input that must never run, crash, hang or abort (docs/plot.md, "Bounds and safety")
@@ -175,7 +175,7 @@ expect_status 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/whole.csv" && c
 # file and the column, nothing written, nothing run
 printf 'candidate,status,frac_compute,"frac_x\nsystem(""touch %s/pwned"")"\na,ok,0.5,0.5\n' "$TMP" >"$TMP/inj.csv"
 for so in "" --script-only; do
-	expect_status 2 "$C" plot "$TMP/inj.csv" --chart breakdown -o "$TMP/inj.png" $so &&
+	status_is 2 "$C" plot "$TMP/inj.csv" --chart breakdown -o "$TMP/inj.png" $so &&
 		[ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 		grep -qF "results '$TMP/inj.csv': column \"frac_x\\x0asystem(" "$TMP/err" &&
 		grep -q "a control character (byte 0x0a at offset 6) in the name, which plot refuses" "$TMP/err" &&
@@ -183,10 +183,10 @@ for so in "" --script-only; do
 		fail "header injection ($so): $(cat "$TMP/err")"
 done
 # the same name given to --y, a carriage return in --group: refused
-expect_status 2 "$C" plot "$TMP/inj.csv" --chart scatter --x frac_compute --y "$(printf 'frac_x\nsystem("touch %s/pwned")' "$TMP")" \
+status_is 2 "$C" plot "$TMP/inj.csv" --chart scatter --x frac_compute --y "$(printf 'frac_x\nsystem("touch %s/pwned")' "$TMP")" \
 	-o "$TMP/inj.png" && grep -q '^clustersim: --y "frac_x\\x0asystem' "$TMP/err" && [ ! -e "$TMP/pwned" ] && ok ||
 	fail "--y with a newline: $(cat "$TMP/err")"
-expect_status 2 "$C" plot "$TMP/inj.csv" --chart scatter --x frac_compute --y frac_compute --group "$(printf 'g\r')" \
+status_is 2 "$C" plot "$TMP/inj.csv" --chart scatter --x frac_compute --y frac_compute --group "$(printf 'g\r')" \
 	-o "$TMP/inj.png" && grep -q "control character (byte 0x0d" "$TMP/err" && ok || fail "--group with a CR"
 
 # text gnuplot treats specially, in every place a cell or a name can reach
@@ -211,20 +211,20 @@ for spec in "pareto --x gpus --y rate_per_s" "breakdown" "scaling --y rate_per_s
 	# (word splitting keeps the backquoted column name whole: no space in it)
 	# (a PNG, of any size: the long labels squeeze some bar charts)
 	if $have_gnuplot; then
-		expect_status 0 "$C" plot "$TMP/evil.csv" --chart "$kind" "$@" -o "$TMP/evil-$kind.png" &&
+		status_is 0 "$C" plot "$TMP/evil.csv" --chart "$kind" "$@" -o "$TMP/evil-$kind.png" &&
 			png_sig "$TMP/evil-$kind.png" && ok || fail "$kind of hostile text: $(head -3 "$TMP/err")"
 		rm -f "$TMP/evil-$kind.png"
 		(cd "$TMP" && gnuplot "evil-$kind.gp") >/dev/null 2>"$TMP/gperr" && png_sig "$TMP/evil-$kind.png" && ok ||
 			fail "gnuplot evil-$kind.gp: $(head -3 "$TMP/gperr")"
 	else
-		expect_status 0 "$C" plot "$TMP/evil.csv" --chart "$kind" "$@" -o "$TMP/evil-$kind.png" --script-only ||
+		status_is 0 "$C" plot "$TMP/evil.csv" --chart "$kind" "$@" -o "$TMP/evil-$kind.png" --script-only && ok ||
 			fail "$kind of hostile text"
 	fi
 done
 ls "$TMP" | grep -q pwned && fail "a command from the input ran: $(ls "$TMP" | grep pwned)" || ok
 # the quote came through as text: gnuplot's SVG has the names as they are
 if $have_gnuplot; then
-	expect_status 0 "$C" plot "$TMP/evil.csv" --chart pareto --x gpus --y rate_per_s -o "$TMP/evil.svg" &&
+	status_is 0 "$C" plot "$TMP/evil.csv" --chart pareto --x gpus --y rate_per_s -o "$TMP/evil.svg" &&
 		grep -qF "c2''\\" "$TMP/evil.svg" && grep -qF "'c1 @outfile EOD system(\"touch $TMP/pwned-eod\")" "$TMP/evil.svg" &&
 		ok || fail "pareto names in the SVG"
 fi
@@ -233,7 +233,7 @@ fi
 # scanner ends a string at such a '')
 printf "candidate,status,gpu,wall_time_p50_h,cost_usd_p50\n'a,ok,'H100,1,2\nb''c,ok,'H100,2,1\n" >"$TMP/quotes.csv"
 if $have_gnuplot; then
-	expect_status 0 "$C" plot "$TMP/quotes.csv" --chart pareto -o "$TMP/quotes.svg" &&
+	status_is 0 "$C" plot "$TMP/quotes.csv" --chart pareto -o "$TMP/quotes.svg" &&
 		grep -q ">'a<" "$TMP/quotes.svg" && grep -q ">b''c<" "$TMP/quotes.svg" && ok ||
 		fail "names with quotes: $(head -3 "$TMP/err")"
 fi
@@ -261,7 +261,7 @@ fi
 # (a crash); the whole name is its axis label now
 long=$(printf '%02000d' 0 | tr 0 a)_p50_ms
 printf 'candidate,status,rate_per_s,%s\na,ok,1,2\na,ok,2,3\n' "$long" >"$TMP/long.csv"
-expect_status 0 "$C" plot "$TMP/long.csv" --chart latency --y "$long" -o "$TMP/long.png" --script-only &&
+status_is 0 "$C" plot "$TMP/long.csv" --chart latency --y "$long" -o "$TMP/long.png" --script-only &&
 	grep -qxF "set ylabel '$long'" "$TMP/long.gp" && ok || fail "a long --y: $(head -3 "$TMP/err")"
 
 # a denormal on a log axis looped forever; 1e300 is charted, 1.7e308 and
@@ -272,18 +272,18 @@ for kind in pareto scatter; do
 	o=""
 	[ $kind = scatter ] && o="--x wall_time_p50_h --y cost_usd_p50"
 	if $have_gnuplot; then
-		expect_status 0 timeout 60 "$C" plot "$TMP/tiny.csv" --chart $kind $o -o "$TMP/tiny-$kind.png" &&
+		status_is 0 timeout 60 "$C" plot "$TMP/tiny.csv" --chart $kind $o -o "$TMP/tiny-$kind.png" &&
 			png_ok "$TMP/tiny-$kind.png" && ok || fail "$kind of denormals: $(head -3 "$TMP/err")"
 	else
-		expect_status 0 timeout 60 "$C" plot "$TMP/tiny.csv" --chart $kind $o -o "$TMP/tiny-$kind.png" --script-only ||
+		status_is 0 timeout 60 "$C" plot "$TMP/tiny.csv" --chart $kind $o -o "$TMP/tiny-$kind.png" --script-only && ok ||
 			fail "$kind of denormals"
 	fi
 done
 printf 'candidate,status,wall_time_p50_h,cost_usd_p50\na,ok,1.7e308,1\n' >"$TMP/huge.csv"
-expect_status 2 "$C" plot "$TMP/huge.csv" --chart pareto -o "$TMP/huge.png" &&
+status_is 2 "$C" plot "$TMP/huge.csv" --chart pareto -o "$TMP/huge.png" &&
 	grep -qF "results '$TMP/huge.csv': line 2: column 'wall_time_p50_h': \"1.7e308\" is too large to chart (at most 1e300 in magnitude)" "$TMP/err" &&
 	ok || fail "a cell of 1e308: $(cat "$TMP/err")"
-expect_status 2 "$C" plot "$TMP/whole.csv" --chart pareto --deadline-h 1.797e308 -o "$TMP/huge.png" &&
+status_is 2 "$C" plot "$TMP/whole.csv" --chart pareto --deadline-h 1.797e308 -o "$TMP/huge.png" &&
 	grep -qF -- "--deadline-h: 1.797e+308 is too large to chart (at most 1e300)" "$TMP/err" && ok ||
 	fail "--deadline-h 1.797e308: $(cat "$TMP/err")"
 
@@ -299,14 +299,14 @@ expect_status 2 "$C" plot "$TMP/whole.csv" --chart pareto --deadline-h 1.797e308
 
 # no gnuplot: exit 1, the script kept, the way to render it said; a
 # failing gnuplot leaves the earlier image as it was
-expect_status 1 env CLUSTERSIM_GNUPLOT="$TMP/no-such-gnuplot" "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/ng.png" &&
+status_is 1 env CLUSTERSIM_GNUPLOT="$TMP/no-such-gnuplot" "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/ng.png" &&
 	[ -s "$TMP/ng.gp" ] && [ ! -e "$TMP/ng.png" ] && grep -q "render it with 'gnuplot $TMP/ng.gp'" "$TMP/err" &&
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || fail "missing gnuplot: $(cat "$TMP/err")"
-expect_status 1 env PATH=/nonexistent "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/np.png" &&
+status_is 1 env PATH=/nonexistent "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/np.png" &&
 	[ -s "$TMP/np.gp" ] && grep -q "cannot run gnuplot 'gnuplot' (from PATH)" "$TMP/err" && ok || fail "gnuplot not on PATH: $(cat "$TMP/err")"
 if $have_gnuplot; then
 	cp "$TMP/cost.png" "$TMP/before.png"
-	expect_status 1 env CLUSTERSIM_GNUPLOT=false "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/cost.png" &&
+	status_is 1 env CLUSTERSIM_GNUPLOT=false "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/cost.png" &&
 		cmp -s "$TMP/cost.png" "$TMP/before.png" && grep -q "gnuplot 'false' failed" "$TMP/err" &&
 		! ls -A "$TMP" | grep -q -e 'cost.png.tmp' -e '^\.cost\.png\.clustersim-' && ok || fail "failing gnuplot: $(cat "$TMP/err")"
 fi

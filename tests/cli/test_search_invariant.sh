@@ -7,8 +7,8 @@
 # ok, an ok plan with at least the stated plan's tokens/s (the batch is the
 # scenario's, so tokens/s orders whole-run time too).
 #
-# Every file under CI (CI=true: about a minute, more under the sanitizers);
-# elsewhere make check's quick pass over four that a habit-bound search
+# Full set (CHECK=full): every file (about a minute, more under the
+# sanitizers); quick set (make check): the four that a habit-bound search
 # lost (BLOOM's pp 12, MT-NLG's pp 35, the Mixtral vpp 7 row and a LoRA row
 # with cp 2 and no recompute). CLUSTERSIM_INVARIANT_FILES names others.
 . "$TOP/tests/cli/lib.sh"
@@ -17,7 +17,7 @@ C=$CLUSTERSIM
 
 if [ -n "${CLUSTERSIM_INVARIANT_FILES:-}" ]; then
 	files=$CLUSTERSIM_INVARIANT_FILES
-elif [ "${CI:-}" = true ]; then
+elif full; then
 	files=$(ls scenarios/validation/*.json scenarios/examples/*.json)
 else
 	files="scenarios/validation/bloom_176b_a100_384.json scenarios/validation/sc21_t1_529.6B.json

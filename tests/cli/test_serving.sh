@@ -17,7 +17,7 @@ cat >"$TMP/one.json" <<'JSON'
                   { "name": "unpriced", "gpu": "H100-SXM", "gpus_per_node": 1 } ] }
 JSON
 cols=candidate,status,gpus,gpus_used,requests,output_tok_s,throughput_tok_s,usd_per_hour,usd_per_mtok,usd_per_mtok_total,reason
-expect_status 0 "$CLUSTERSIM" run "$TMP/one.json" --format csv --columns "$cols" || fail "offline run"
+status_is 0 "$CLUSTERSIM" run "$TMP/one.json" --format csv --columns "$cols" && ok || fail "offline run"
 # one replica of 1 GPU: priced as one whole instance (8 GPUs of the p5; 4 at $2.50 of the custom
 # candidate), and $/Mtok = usd_per_hour / (tokens per hour / 1e6), to CSV's six digits
 awk -F, 'NR > 1 && $1 != "unpriced" {
@@ -40,20 +40,20 @@ cat >"$TMP/trace.json" <<'JSON'
     "serving": { "arrival": { "process": "trace", "trace": "reqs.csv" }, "prompt_tokens": 1, "output_tokens": 1 } },
   "candidates": [ { "name": "one", "gpu": "H100-SXM", "gpus_per_node": 1 } ] }
 JSON
-expect_status 0 "$CLUSTERSIM" run "$TMP/trace.json" --format csv --columns candidate,status,requests,rate_per_s,request_per_s ||
+status_is 0 "$CLUSTERSIM" run "$TMP/trace.json" --format csv --columns candidate,status,requests,rate_per_s,request_per_s && ok ||
 	fail "trace run"
 awk -F, 'NR == 2 { exit !($2 == "ok" && $3 == 4 && $4 == $5) }' "$TMP/out" && ok || fail "trace row: $(cat "$TMP/out")"
 # -o may not be the trace
-expect_status 2 "$CLUSTERSIM" run "$TMP/trace.json" -o "$TMP/reqs.csv" || fail "-o over the trace"
+status_is 2 "$CLUSTERSIM" run "$TMP/trace.json" -o "$TMP/reqs.csv" && ok || fail "-o over the trace"
 grep -q 'request trace' "$TMP/err" && [ "$(wc -l <"$TMP/reqs.csv")" -eq 6 ] && ok || fail "-o over the trace: $(cat "$TMP/err")"
 
 # A bad row: exit 2, one line with the scenario, the JSON path, the trace and its line.
 printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n1,0,5\n' >"$TMP/reqs.csv"
-expect_status 2 "$CLUSTERSIM" run "$TMP/trace.json" -o "$TMP/res.csv" || fail "bad trace row"
+status_is 2 "$CLUSTERSIM" run "$TMP/trace.json" -o "$TMP/res.csv" && ok || fail "bad trace row"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "^clustersim: scenario '.*trace.json': workload.serving.arrival.trace: trace '.*reqs.csv': line 3: prompt_tokens: expected an integer from 1 to 4194304, got \"0\"$" "$TMP/err" &&
 	[ ! -e "$TMP/res.csv" ] && [ ! -s "$TMP/out" ] && ok || fail "bad trace row: $(cat "$TMP/err")"
 printf 'arrival_s,prompt_tokens,output_tokens\n2,100,10\n1,10,5\n' >"$TMP/reqs.csv"
-expect_status 2 "$CLUSTERSIM" run "$TMP/trace.json" || fail "decreasing arrivals"
+status_is 2 "$CLUSTERSIM" run "$TMP/trace.json" && ok || fail "decreasing arrivals"
 grep -q "line 3: arrival_s: 1 is before the previous row's 2" "$TMP/err" && ok || fail "decreasing arrivals: $(cat "$TMP/err")"
 
 # Neither failures nor spot preemptions are modelled during serving: unsupported, no figures.
@@ -76,11 +76,11 @@ load() { # FILE SERVING_KEYS
 	printf '  "candidates": [ { "name": "h100", "preset": "crusoe-8x-h100", "gpus_per_node": 1 } ] }\n' >>"$1"
 }
 load "$TMP/fast.json" '"arrival": { "process": "poisson", "rate_per_s": 1e7 }'
-expect_status 2 "$CLUSTERSIM" run "$TMP/fast.json" -o "$TMP/fast.csv" || fail "1e7 requests/s"
+status_is 2 "$CLUSTERSIM" run "$TMP/fast.json" -o "$TMP/fast.csv" && ok || fail "1e7 requests/s"
 grep -q "^clustersim: scenario '.*fast.json': workload.serving.arrival.rate_per_s: 1e+07 requests/s for duration_s 600 s is 6e+09 requests, more than the 20000000 one simulation serves; lower rate_per_s or duration_s$" "$TMP/err" &&
 	[ ! -e "$TMP/fast.csv" ] && ok || fail "1e7 requests/s: $(cat "$TMP/err")"
 load "$TMP/many.json" '"arrival": { "process": "offline" }, "requests": 1e8'
-expect_status 2 "$CLUSTERSIM" run "$TMP/many.json" || fail "requests 1e8"
+status_is 2 "$CLUSTERSIM" run "$TMP/many.json" && ok || fail "requests 1e8"
 grep -q "workload.serving.requests: expected an integer from 1 to 20000000, got 100000000" "$TMP/err" && ok ||
 	fail "requests 1e8: $(cat "$TMP/err")"
 # and their memory: 5e6 requests at 256 bytes each under a 600 MB address-space limit (not
@@ -97,7 +97,7 @@ fi
 # (the colocated deployment's price per instance); one fewer prefill or decode replica misses the
 # SLO; the JSON rows carry each row's instance type's split.
 dg="$TOP/scenarios/examples/llama3-70b-disagg-plan.json"
-expect_status 0 "$CLUSTERSIM" plan "$dg" --format json -o "$TMP/dg.json" || fail "disaggregated plan"
+status_is 0 "$CLUSTERSIM" plan "$dg" --format json -o "$TMP/dg.json" && ok || fail "disaggregated plan"
 line=$(grep '^disaggregated saves [0-9]*% on lambda: ' "$TMP/out")
 # x y prefill_tp decode_tp gpus instances usd/h colocated_instances colocated_usd/h
 fig=$(echo "$line" | sed -n 's/^[^:]*: \([0-9]*\)P\([0-9]*\)D (prefill tp \([0-9]*\), decode tp \([0-9]*\); \([0-9]*\) GPUs) on \([0-9]*\) x lambda-8x-h100, \$\([0-9.]*\)\/h, .* colocated [0-9]* replicas x tp 8 ([0-9]* GPUs) on \([0-9]*\) x lambda-8x-h100, \$\([0-9.]*\)\/h, .*/\1 \2 \3 \4 \5 \6 \7 \8 \9/p')
@@ -124,6 +124,6 @@ grep -q '^disaggregated saves 44% on nebius: 5P1D (prefill tp 2, decode tp 4; 14
 	grep -q '"candidate": "4 x nebius-8x-h100",' "$TMP/dg.json" && grep -q '"disagg_prefill_replicas": 5,' "$TMP/dg.json" &&
 	grep -q '"disagg_usd_per_hour": 47.2,' "$TMP/dg.json" && grep -q '"disagg_colocated_usd_per_hour": 94.4,' "$TMP/dg.json" &&
 	ok || fail "nebius split: $(grep nebius "$TMP/out")"
-expect_status 0 "$CLUSTERSIM" plan "$dg" --format table --set workload.serving.slo.tpot_p99_ms=200 || fail "loose TPOT"
+status_is 0 "$CLUSTERSIM" plan "$dg" --format table --set workload.serving.slo.tpot_p99_ms=200 && ok || fail "loose TPOT"
 grep -q '^disaggregated not worth it on lambda: ' "$TMP/out" && ok || fail "loose TPOT: $(grep lambda "$TMP/out")"
 finish

@@ -4,18 +4,22 @@
 # merge, --resume after a cut-short file (same bytes, kept rows not
 # recomputed), an interrupted sweep that keeps its finished points, failed
 # writes (exit 1, no file left).
+#
+# The quick set (make check) leaves to the full one (CHECK=full) the second
+# --jobs of the interrupted and killed sweeps: quick interrupts --jobs 1
+# (in-process) and kills --jobs 2 (a worker pool); full does both with each.
 . "$TOP/tests/cli/lib.sh"
 ex="$TOP/scenarios/examples"
 C=$CLUSTERSIM
 
-expect_status 0 "$C" sweep --help && grep -q "^usage: clustersim sweep SWEEP.json" "$TMP/out" && ok || fail "sweep --help"
-expect_status 0 "$C" merge --help && grep -q "^usage: clustersim merge PART.csv" "$TMP/out" && ok || fail "merge --help"
-expect_status 0 "$C" --help && grep -q "^  sweep " "$TMP/out" && grep -q "^  merge " "$TMP/out" && ok || fail "commands listed"
+status_is 0 "$C" sweep --help && grep -q "^usage: clustersim sweep SWEEP.json" "$TMP/out" && ok || fail "sweep --help"
+status_is 0 "$C" merge --help && grep -q "^usage: clustersim merge PART.csv" "$TMP/out" && ok || fail "merge --help"
+status_is 0 "$C" --help && grep -q "^  sweep " "$TMP/out" && grep -q "^  merge " "$TMP/out" && ok || fail "commands listed"
 
 # ---- the examples ---------------------------------------------------------
 # sweep-nccl: 3 presets x 4 node counts = 12 points, 7 sizes each; the last
 # axis (nodes) varies fastest, so point 5 is dgx-a100 on 2 nodes.
-expect_status 0 "$C" sweep "$ex/sweep-nccl.json" -o "$TMP/nccl.csv" || fail "sweep-nccl"
+status_is 0 "$C" sweep "$ex/sweep-nccl.json" -o "$TMP/nccl.csv" && ok || fail "sweep-nccl"
 [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ] && ok || fail "sweep -o wrote to stdout or printed progress off a terminal"
 [ "$(wc -l <"$TMP/nccl.csv")" -eq 85 ] && ok || fail "sweep-nccl: $(wc -l <"$TMP/nccl.csv") lines, wanted 1 + 12 x 7"
 head -1 "$TMP/nccl.csv" | grep -q ',nodes,set:candidates\[0\]\.preset,set:candidates\[0\]\.nodes,sweep_fingerprint$' && ok || fail "set: columns"
@@ -37,7 +41,7 @@ cat >"$TMP/dir/cbase.json" <<'EOF'
 EOF
 printf '{ "base": "cbase.json", "axes": { "candidates[1].preset": ["dgx-h100", "aws-p5.48xlarge"] },
   "zip": [ { "candidates[0].nodes": [2, 4], "workload.collective.op": ["all_gather", "all_to_all"] } ] }\n' >"$TMP/dir/cs.json"
-"$C" sweep "$TMP/dir/cs.json" -o "$TMP/cs.csv" || fail "sweep with a relative base"
+"$C" sweep "$TMP/dir/cs.json" -o "$TMP/cs.csv" && ok || fail "sweep with a relative base"
 [ "$(sed 1d "$TMP/cs.csv" | wc -l)" -eq 40 ] && ok || fail "relative base: $(sed 1d "$TMP/cs.csv" | wc -l) rows, wanted 4 points x 2 candidates x 5 sizes"
 "$C" run "$TMP/dir/cbase.json" --format csv --set 'candidates[1].preset=aws-p5.48xlarge' \
 	--set 'candidates[0].nodes=4' --set 'workload.collective.op="all_to_all"' | sed 1d | cut -d, -f1,2,4-17 >"$TMP/run3"
@@ -46,7 +50,7 @@ awk -F, '$3 == 3' "$TMP/cs.csv" | cut -d, -f1,2,4-17 >"$TMP/sweep3"
 [ "$(awk -F, '$3 == 3' "$TMP/cs.csv" | cut -d, -f18-20 | sort -u)" = "aws-p5.48xlarge,4,all_to_all" ] && ok || fail "point 3's set: values"
 
 # sweep-llama3-70b: 12 points x 5 candidates; candidate 0 takes the values.
-expect_status 0 "$C" sweep "$ex/sweep-llama3-70b.json" --format csv || fail "sweep-llama3-70b"
+status_is 0 "$C" sweep "$ex/sweep-llama3-70b.json" --format csv && ok || fail "sweep-llama3-70b"
 [ "$(sed 1d "$TMP/out" | wc -l)" -eq 60 ] && ok || fail "sweep-llama3-70b: $(sed 1d "$TMP/out" | wc -l) rows, wanted 60"
 "$C" sweep "$ex/sweep-llama3-70b.json" --dry-run --format csv | awk -F, '$2 == "16 x p5 on-demand" { print $3 ":" $8 }' | tr '\n' ' ' >"$TMP/nodes"
 [ "$(cat "$TMP/nodes")" = "0:4 1:8 2:16 3:32 4:4 5:8 6:16 7:32 8:4 9:8 10:16 11:32 " ] && ok || fail "llama nodes by point: $(cat "$TMP/nodes")"
@@ -58,7 +62,7 @@ cat >"$TMP/inv.json" <<'EOF'
             "candidates": [ { "name": "c", "preset": "dgx-h100", "nodes": 1 } ] },
   "axes": { "candidates[0].nodes": [1, 0, 2, "x"] } }
 EOF
-expect_status 0 "$C" sweep "$TMP/inv.json" --format csv || fail "sweep with invalid points"
+status_is 0 "$C" sweep "$TMP/inv.json" --format csv && ok || fail "sweep with invalid points"
 [ "$(sed 1d "$TMP/out" | wc -l)" -eq 6 ] && ok || fail "invalid sweep: $(sed 1d "$TMP/out" | wc -l) rows, wanted 2 + 1 + 2 + 1"
 [ "$(grep -c ',invalid,' "$TMP/out")" -eq 2 ] && [ "$(grep -c ',ok,' "$TMP/out")" -eq 4 ] && ok || fail "invalid sweep: statuses"
 grep -q "^inv,,1,5,invalid,\"scenario '.*inv.json': candidates\[0\]\.nodes: expected an integer from 1 to 1000000, got 0\",,,,,,,,,,,,0,[0-9a-f]\{16\}$" "$TMP/out" && ok || fail "invalid row 1: $(sed -n 4p "$TMP/out")"
@@ -69,7 +73,7 @@ grep -q '^inv,,3,5,invalid,".*candidates\[0\]\.nodes: expected an integer from 1
 # cannot be applied keeps the base's name and seed.
 printf '{ "base": { "name": "inl", "seed": 9, "workload": { "kind": "collective", "collective": { "op": "all_reduce", "bytes": [8] } },
   "candidates": [ { "name": "a", "preset": "dgx-h100", "nodes": 1 } ] }, "axes": { "candidates[3].nodes": [1, 2] } }\n' >"$TMP/none.json"
-expect_status 0 "$C" sweep "$TMP/none.json" --format csv || fail "sweep without a valid point"
+status_is 0 "$C" sweep "$TMP/none.json" --format csv && ok || fail "sweep without a valid point"
 nfp=$(sed -n 2p "$TMP/out" | awk -F, '{ print $NF }')
 [ "$(cat "$TMP/out")" = "scenario,candidate,row_id,seed,status,reason,set:candidates[3].nodes,sweep_fingerprint
 inl,,0,9,invalid,sweep '$TMP/none.json': --set candidates[3].nodes: index 3 is past the end (the array has 1),1,$nfp
@@ -109,20 +113,20 @@ bad shard-text "--shard expects I/N" "{ $nb }" --shard 1
 bad jobs-zero "--jobs expects a number from 1 to 1024, got '0'" "{ $nb }" --jobs 0
 bad resume-json "--resume works on CSV results, not --format json" "{ $nb }" --resume --format json
 SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_COUNT=4 bad slurm-id "SLURM_ARRAY_TASK_ID='4' is not a shard from 0 to 3" "{ $nb }"
-expect_status 2 "$C" sweep "$ex/sweep-nccl.json" --resume && grep -q -- "--resume needs -o FILE" "$TMP/err" && ok || fail "--resume without -o"
-expect_status 2 "$C" sweep && grep -q "missing SWEEP.json" "$TMP/err" && ok || fail "sweep without a file"
-expect_status 2 "$C" merge && grep -q "missing PART.csv" "$TMP/err" && ok || fail "merge without parts"
+status_is 2 "$C" sweep "$ex/sweep-nccl.json" --resume && grep -q -- "--resume needs -o FILE" "$TMP/err" && ok || fail "--resume without -o"
+status_is 2 "$C" sweep && grep -q "missing SWEEP.json" "$TMP/err" && ok || fail "sweep without a file"
+status_is 2 "$C" merge && grep -q "missing PART.csv" "$TMP/err" && ok || fail "merge without parts"
 
 # A sweep without axes is its base: one point.
 printf '{ %s }\n' "$nb" >"$TMP/one.json"
-expect_status 0 "$C" sweep "$TMP/one.json" --format csv && [ "$(sed 1d "$TMP/out" | cut -d, -f1-5)" = "one,a,0,0,ok" ] && ok || fail "sweep without axes"
+status_is 0 "$C" sweep "$TMP/one.json" --format csv && [ "$(sed 1d "$TMP/out" | cut -d, -f1-5)" = "one,a,0,0,ok" ] && ok || fail "sweep without axes"
 # From standard input, with --seed and --set applied to every point.
-expect_status 0 "$C" sweep - --format csv --seed 77 --set 'name="piped"' <"$TMP/one.json" &&
+status_is 0 "$C" sweep - --format csv --seed 77 --set 'name="piped"' <"$TMP/one.json" &&
 	[ "$(sed 1d "$TMP/out" | cut -d, -f1-5)" = "piped,a,0,77,ok" ] && ok || fail "sweep from stdin with --seed/--set"
 
 # ---- shards, SLURM variables and merge -------------------------------------
 s="$ex/sweep-nccl.json"
-for i in 0 1 2; do "$C" sweep "$s" --shard "$i/3" -o "$TMP/part$i.csv" || fail "shard $i/3"; done
+for i in 0 1 2; do "$C" sweep "$s" --shard "$i/3" -o "$TMP/part$i.csv" && ok || fail "shard $i/3"; done
 [ "$(sed 1d "$TMP/part1.csv" | cut -d, -f3 | uniq | tr '\n' ' ')" = "1 4 7 10 " ] && ok || fail "shard 1/3 holds points 1 4 7 10"
 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" -o "$TMP/slurm1.csv" 2>"$TMP/err" &&
 	cmp -s "$TMP/slurm1.csv" "$TMP/part1.csv" && ok || fail "SLURM_ARRAY_TASK_ID/COUNT as --shard"
@@ -133,7 +137,7 @@ SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" --shard none -o "
 	cmp -s "$TMP/slurm-none.csv" "$TMP/nccl.csv" && [ ! -s "$TMP/err" ] && ok || fail "--shard none: $(cat "$TMP/err")"
 SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" --shard 1/3 -o "$TMP/slurm2.csv" &&
 	cmp -s "$TMP/slurm2.csv" "$TMP/part1.csv" && ok || fail "--shard wins over SLURM variables"
-expect_status 0 "$C" merge "$TMP/part2.csv" "$TMP/part0.csv" "$TMP/part1.csv" -o "$TMP/merged.csv" || fail "merge"
+status_is 0 "$C" merge "$TMP/part2.csv" "$TMP/part0.csv" "$TMP/part1.csv" -o "$TMP/merged.csv" && ok || fail "merge"
 cmp -s "$TMP/merged.csv" "$TMP/nccl.csv" && ok || fail "merged shards differ from the whole sweep"
 "$C" merge "$TMP/part0.csv" "$TMP/part1.csv" "$TMP/part1.csv" "$TMP/part2.csv" "$TMP/nccl.csv" | cmp -s - "$TMP/nccl.csv" &&
 	ok || fail "merge does not drop rows repeated across parts"
@@ -152,25 +156,25 @@ printf 'row_id,reason\n0," edge"\n1,"a, ""b"""\n2,\ttab\n' >"$TMP/q-sorted.csv"
 
 # merge errors: exit 2, naming the file.
 printf 'scenario,row_id,y\n' >"$TMP/other.csv"
-expect_status 2 "$C" merge "$TMP/part0.csv" "$TMP/other.csv" &&
+status_is 2 "$C" merge "$TMP/part0.csv" "$TMP/other.csv" &&
 	grep -q "merge: '$TMP/other.csv': the header has 3 columns, that of '$TMP/part0.csv' has 20" "$TMP/err" && ok || fail "merge of mismatched headers"
 printf 'scenario,row_id,z\n' >"$TMP/other2.csv"
-expect_status 2 "$C" merge "$TMP/other.csv" "$TMP/other2.csv" &&
+status_is 2 "$C" merge "$TMP/other.csv" "$TMP/other2.csv" &&
 	grep -q "merge: '$TMP/other2.csv': the header differs from that of '$TMP/other.csv': column 3 is \"z\", not \"y\"" "$TMP/err" && ok || fail "merge of renamed column"
 printf 'a,b\n1,2\n' >"$TMP/noid.csv"
-expect_status 2 "$C" merge "$TMP/noid.csv" && grep -q "no row_id column" "$TMP/err" && ok || fail "merge without row_id"
+status_is 2 "$C" merge "$TMP/noid.csv" && grep -q "no row_id column" "$TMP/err" && ok || fail "merge without row_id"
 printf 'row_id,b\n1,2\n-1,3\n' >"$TMP/negid.csv"
-expect_status 2 "$C" merge "$TMP/negid.csv" && grep -q "'$TMP/negid.csv': line 3: row_id \"-1\" is not a non-negative integer" "$TMP/err" && ok || fail "merge with a bad row_id"
+status_is 2 "$C" merge "$TMP/negid.csv" && grep -q "'$TMP/negid.csv': line 3: row_id \"-1\" is not a non-negative integer" "$TMP/err" && ok || fail "merge with a bad row_id"
 printf 'row_id,b\n1,2\n2\n' >"$TMP/short.csv"
-expect_status 2 "$C" merge "$TMP/short.csv" && grep -q "part '$TMP/short.csv': line 3: 1 fields, but the header has 2" "$TMP/err" && ok || fail "merge with a short row"
+status_is 2 "$C" merge "$TMP/short.csv" && grep -q "part '$TMP/short.csv': line 3: 1 fields, but the header has 2" "$TMP/err" && ok || fail "merge with a short row"
 printf 'row_id,b\n1,2\n2,3' >"$TMP/cut.csv"
-expect_status 2 "$C" merge "$TMP/cut.csv" && grep -q "line 3: the last row has no newline at the end" "$TMP/err" && ok || fail "merge of a cut-short part"
+status_is 2 "$C" merge "$TMP/cut.csv" && grep -q "line 3: the last row has no newline at the end" "$TMP/err" && ok || fail "merge of a cut-short part"
 printf 'row_id,b\n1,"2\n' >"$TMP/quote.csv"
-expect_status 2 "$C" merge "$TMP/quote.csv" && grep -q "a quoted field is not closed" "$TMP/err" && ok || fail "merge with an open quote"
+status_is 2 "$C" merge "$TMP/quote.csv" && grep -q "a quoted field is not closed" "$TMP/err" && ok || fail "merge with an open quote"
 : >"$TMP/empty-part.csv"
-expect_status 2 "$C" merge "$TMP/empty-part.csv" && grep -q "no header line (an empty file)" "$TMP/err" && ok || fail "merge of an empty file"
-expect_status 2 "$C" merge "$TMP/nope.csv" && grep -q "part '$TMP/nope.csv': cannot open: No such file" "$TMP/err" && ok || fail "merge of a missing file"
-expect_status 2 "$C" merge "$TMP/part0.csv" -o && grep -q "needs a value" "$TMP/err" && ok || fail "merge -o without a file"
+status_is 2 "$C" merge "$TMP/empty-part.csv" && grep -q "no header line (an empty file)" "$TMP/err" && ok || fail "merge of an empty file"
+status_is 2 "$C" merge "$TMP/nope.csv" && grep -q "part '$TMP/nope.csv': cannot open: No such file" "$TMP/err" && ok || fail "merge of a missing file"
+status_is 2 "$C" merge "$TMP/part0.csv" -o && grep -q "needs a value" "$TMP/err" && ok || fail "merge -o without a file"
 
 # ---- --resume ----------------------------------------------------------------
 # Cut the full results at byte counts that fall inside a row, at a row
@@ -181,7 +185,7 @@ rowend=$(head -n 10 "$TMP/nccl.csv" | wc -c)   # 9 rows: point 1 is cut after 2 
 pointend=$(head -n 22 "$TMP/nccl.csv" | wc -c) # 21 rows: points 0-2 whole
 for cut in 100 $rowend $pointend $((size / 2)) $((size - 1)) "$size"; do
 	head -c "$cut" "$TMP/nccl.csv" >"$TMP/resume.csv"
-	"$C" sweep "$s" --resume -o "$TMP/resume.csv" 2>"$TMP/err" || fail "resume after $cut bytes"
+	"$C" sweep "$s" --resume -o "$TMP/resume.csv" 2>"$TMP/err" && ok || fail "resume after $cut bytes"
 	cmp -s "$TMP/resume.csv" "$TMP/nccl.csv" && ok || fail "resume after $cut bytes differs"
 done
 head -n "$((1 + 7 * 5))" "$TMP/nccl.csv" >"$TMP/resume.csv"
@@ -202,13 +206,15 @@ head -n 30 "$TMP/nccl.csv" >"$TMP/resume.csv"
 cmp -s "$TMP/resume.csv" "$TMP/part1.csv" && ok || fail "shard resume from the whole sweep's rows"
 # A file with other columns is not overwritten.
 cp "$TMP/dup.csv" "$TMP/resume.csv"
-expect_status 2 "$C" sweep "$s" --resume -o "$TMP/resume.csv" && grep -q "holds other results" "$TMP/err" &&
+status_is 2 "$C" sweep "$s" --resume -o "$TMP/resume.csv" && grep -q "holds other results" "$TMP/err" &&
 	cmp -s "$TMP/resume.csv" "$TMP/dup.csv" && ok || fail "resume onto other results"
 
 # ---- interrupted: the points finished are kept, --resume finishes ---------
 write_slow_sweep "$TMP/big.json"
-"$C" sweep "$TMP/big.json" -o "$TMP/full-big.csv" || fail "big sweep"
-for jobs in 1 2; do
+"$C" sweep "$TMP/big.json" -o "$TMP/full-big.csv" && ok || fail "big sweep"
+jobs_interrupted=1 jobs_killed=2
+full && jobs_interrupted="1 2" jobs_killed="1 2"
+for jobs in $jobs_interrupted; do
 	rm -f "$TMP/int.csv"
 	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/int.csv" 2>"$TMP/err" &
 	pid=$!
@@ -226,7 +232,7 @@ for jobs in 1 2; do
 	rows=$(($(wc -l <"$TMP/int.csv") - 1))
 	[ "$rows" -lt 60 ] && [ "$(sed 1d "$TMP/int.csv" | cut -d, -f3 | tr '\n' ' ')" = "$(seq 0 $((rows - 1)) | tr '\n' ' ')" ] &&
 		ok || fail "interrupted sweep kept rows of points $(sed 1d "$TMP/int.csv" | cut -d, -f3 | tr '\n' ' '), not the first ones"
-	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/int.csv" --resume 2>/dev/null || fail "resume after interruption"
+	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/int.csv" --resume 2>/dev/null && ok || fail "resume after interruption"
 	cmp -s "$TMP/int.csv" "$TMP/full-big.csv" && ok || fail "resume after interruption (--jobs $jobs) differs"
 done
 
@@ -253,7 +259,7 @@ done
 # --resume keeps them all (a mark put in a kept row survives: it was not
 # computed again), computes only the rest, and gives the uninterrupted
 # run's bytes.
-for jobs in 1 2; do
+for jobs in $jobs_killed; do
 	rm -f "$TMP/k.csv" "$TMP/k.csv.partial"
 	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/k.csv" 2>"$TMP/err" &
 	pid=$!
@@ -267,7 +273,7 @@ for jobs in 1 2; do
 		head -n "$((kept + 1))" "$TMP/full-big.csv" | cmp -s - "$TMP/k.at-kill" && ok ||
 		fail "killed sweep (--jobs $jobs): exit $st, $kept points in k.csv.partial"
 	sed '2s/,ok,,/,ok,kill-mark,/' "$TMP/k.at-kill" >"$TMP/k.csv.partial"
-	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/k.csv" --resume 2>"$TMP/err" || fail "resume after kill -9: $(cat "$TMP/err")"
+	"$C" sweep "$TMP/big.json" --jobs "$jobs" -o "$TMP/k.csv" --resume 2>"$TMP/err" && ok || fail "resume after kill -9: $(cat "$TMP/err")"
 	grep -qx "sweep: resuming '$TMP/k.csv.partial': kept $kept of 60 points, computing $((60 - kept))" "$TMP/err" &&
 		ok || fail "resume after kill -9 (--jobs $jobs, $kept points finished): $(cat "$TMP/err")"
 	grep -q ',ok,kill-mark,' "$TMP/k.csv" && sed 's/,ok,kill-mark,/,ok,,/' "$TMP/k.csv" | cmp -s - "$TMP/full-big.csv" &&
@@ -324,18 +330,18 @@ EOF
 fi
 
 # ---- failed writes: exit 1, nothing left behind ---------------------------
-expect_status 1 "$C" sweep "$s" -o "$TMP/no/such/dir/out.csv" && grep -q "cannot write '$TMP/no/such/dir/out.csv'" "$TMP/err" &&
+status_is 1 "$C" sweep "$s" -o "$TMP/no/such/dir/out.csv" && grep -q "cannot write '$TMP/no/such/dir/out.csv'" "$TMP/err" &&
 	[ ! -d "$TMP/no" ] && ok || fail "sweep -o into a missing directory"
-expect_status 1 "$C" merge "$TMP/part0.csv" -o "$TMP/no/such/dir/out.csv" && ok || fail "merge -o into a missing directory"
+status_is 1 "$C" merge "$TMP/part0.csv" -o "$TMP/no/such/dir/out.csv" && ok || fail "merge -o into a missing directory"
 if [ -w /dev/full ]; then
 	for jobs in 1 2; do
-		expect_status 1 "$C" sweep "$s" --jobs $jobs -o /dev/full && grep -q "cannot write '/dev/full': No space left on device" "$TMP/err" &&
+		status_is 1 "$C" sweep "$s" --jobs $jobs -o /dev/full && grep -q "cannot write '/dev/full': No space left on device" "$TMP/err" &&
 			ok || fail "sweep -o /dev/full (--jobs $jobs)"
 	done
-	expect_status 1 "$C" sweep "$TMP/big.json" -o /dev/full && ok || fail "long sweep -o /dev/full"
+	status_is 1 "$C" sweep "$TMP/big.json" -o /dev/full && ok || fail "long sweep -o /dev/full"
 	"$C" sweep "$s" >/dev/full 2>"$TMP/err"
 	[ $? -eq 1 ] && grep -q "No space left" "$TMP/err" && ok || fail "sweep to stdout on /dev/full"
-	expect_status 1 "$C" merge "$TMP/part0.csv" -o /dev/full && ok || fail "merge -o /dev/full"
+	status_is 1 "$C" merge "$TMP/part0.csv" -o /dev/full && ok || fail "merge -o /dev/full"
 	[ -z "$(ls -A /dev | grep '^full\.tmp\|^\.full\.clustersim-\|^full\.partial')" ] && ok || fail "temporary file beside /dev/full"
 fi
 finish

@@ -6,11 +6,17 @@
 # this very sweep (the sweep_fingerprint column), keeps only complete points
 # (each row it yields, once) and streams files of any size; an invalid base
 # is bad input; an unwritable -o is a runtime failure.
+#
+# The quick set (make check) leaves to the full one (CHECK=full): the
+# interrupted rerun with --jobs 1 (quick: --jobs 2; test_sweep interrupts
+# --jobs 1) and the memory bound of --resume on a 4,000-point file (6.; a
+# smaller file would fit the bound even if read whole, so quick has no
+# cheaper stand-in; the quick set resumes small files in 3.-5.).
 . "$TOP/tests/cli/lib.sh"
 C=$CLUSTERSIM
 s="$TOP/scenarios/examples/sweep-nccl.json"
 
-"$C" sweep "$s" -o "$TMP/nccl.csv" || fail "sweep-nccl"
+"$C" sweep "$s" -o "$TMP/nccl.csv" && ok || fail "sweep-nccl"
 
 # ---- the fingerprint: a last column, the same for every shard and --jobs ---
 head -1 "$TMP/nccl.csv" | grep -q ',set:candidates\[0\]\.nodes,sweep_fingerprint$' && ok || fail "no sweep_fingerprint column: $(head -1 "$TMP/nccl.csv")"
@@ -36,22 +42,22 @@ printf '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.7 } ] }\n' >"$TMP/in/ca
 printf '{ "base": "base.json", "axes": { "candidates[0].nodes": [1, 2] } }\n' >"$TMP/in/sw.json"
 cp "$TMP/in/base.json" "$TMP/base.keep"
 cp "$TMP/in/cat.json" "$TMP/cat.keep"
-expect_status 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/base.json" &&
+status_is 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/base.json" &&
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "'$TMP/in/base.json'.*scenario" "$TMP/err" &&
 	cmp -s "$TMP/in/base.json" "$TMP/base.keep" && ok || fail "-o the base scenario: $(cat "$TMP/err")"
 cp "$TMP/base.keep" "$TMP/in/base.json"
-expect_status 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/cat.json" &&
+status_is 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/cat.json" &&
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "'$TMP/in/cat.json'.*catalog" "$TMP/err" &&
 	cmp -s "$TMP/in/cat.json" "$TMP/cat.keep" && ok || fail "-o a catalog the base names: $(cat "$TMP/err")"
 ln -s base.json "$TMP/in/link.json"
-expect_status 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/link.json" --resume &&
+status_is 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/link.json" --resume &&
 	cmp -s "$TMP/in/base.json" "$TMP/base.keep" && ok || fail "--resume -o a link to the base"
-expect_status 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/cat.json" --catalog "$TMP/in/cat.json" &&
+status_is 2 "$C" sweep "$TMP/in/sw.json" -o "$TMP/in/cat.json" --catalog "$TMP/in/cat.json" &&
 	cmp -s "$TMP/in/cat.json" "$TMP/cat.keep" && ok || fail "-o a --catalog file"
 
 # ---- 2. interrupted over an existing file: FILE stays, FILE.partial --------
 write_slow_sweep "$TMP/slow.json"
-"$C" sweep "$TMP/slow.json" -o "$TMP/full.csv" --jobs 2 || fail "slow sweep"
+"$C" sweep "$TMP/slow.json" -o "$TMP/full.csv" --jobs 2 && ok || fail "slow sweep"
 # interrupt NAME ARGS...: run the slow sweep with -o $TMP/NAME and stop it
 # with SIGTERM once its first rows reach the temporary file; status in $st.
 interrupt() {
@@ -64,7 +70,9 @@ interrupt() {
 	wait "$pid"
 	st=$?
 }
-for jobs in 1 2; do
+jobs_list=2
+full && jobs_list="1 2"
+for jobs in $jobs_list; do
 	cp "$TMP/full.csv" "$TMP/done.csv"
 	rm -f "$TMP/done.csv.partial"
 	interrupt done.csv --jobs $jobs
@@ -88,14 +96,14 @@ sed 1d "$TMP/res.csv" | awk -F, '$3 % 2 == 1' | cmp -s - "$TMP/odd" && ok || fai
 # ---- 3. --resume onto what is not this sweep's CSV: exit 2, untouched -----
 printf 'PK\003\004\000\001binary\nmore\n' >"$TMP/bin.csv"
 cp "$TMP/bin.csv" "$TMP/bin.keep"
-expect_status 2 "$C" sweep "$s" --resume -o "$TMP/bin.csv" && grep -q "'$TMP/bin.csv'" "$TMP/err" &&
+status_is 2 "$C" sweep "$s" --resume -o "$TMP/bin.csv" && grep -q "'$TMP/bin.csv'" "$TMP/err" &&
 	cmp -s "$TMP/bin.csv" "$TMP/bin.keep" && ok || fail "--resume onto a binary file: $(cat "$TMP/err")"
 { head -1 "$TMP/nccl.csv" | sed 's/$/,extra/'; sed 1d "$TMP/nccl.csv"; } >"$TMP/wide.csv"
 cp "$TMP/wide.csv" "$TMP/wide.keep"
-expect_status 2 "$C" sweep "$s" --resume -o "$TMP/wide.csv" && grep -q "'$TMP/wide.csv'" "$TMP/err" &&
+status_is 2 "$C" sweep "$s" --resume -o "$TMP/wide.csv" && grep -q "'$TMP/wide.csv'" "$TMP/err" &&
 	cmp -s "$TMP/wide.csv" "$TMP/wide.keep" && ok || fail "--resume onto another header"
 printf 'hello\n' >"$TMP/text.csv"
-expect_status 2 "$C" sweep "$s" --resume -o "$TMP/text.csv" && [ "$(cat "$TMP/text.csv")" = hello ] && ok || fail "--resume onto a text file"
+status_is 2 "$C" sweep "$s" --resume -o "$TMP/text.csv" && [ "$(cat "$TMP/text.csv")" = hello ] && ok || fail "--resume onto a text file"
 : >"$TMP/empty.csv"
 "$C" sweep "$s" --resume -o "$TMP/empty.csv" && cmp -s "$TMP/empty.csv" "$TMP/nccl.csv" && ok || fail "--resume onto an empty file"
 
@@ -104,16 +112,16 @@ head -n 40 "$TMP/nccl.csv" >"$TMP/cut.csv"
 cp "$TMP/cut.csv" "$TMP/cut.keep"
 for other in "--seed 5" "--set candidates[0].nodes=3"; do
 	# shellcheck disable=SC2086
-	expect_status 2 "$C" sweep "$s" $other --resume -o "$TMP/cut.csv" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	status_is 2 "$C" sweep "$s" $other --resume -o "$TMP/cut.csv" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 		grep -q "'$TMP/cut.csv'.*computed from another sweep (fingerprint $fp, this sweep [0-9a-f]\{16\})" "$TMP/err" &&
 		cmp -s "$TMP/cut.csv" "$TMP/cut.keep" && ok || fail "--resume $other: $(cat "$TMP/err")"
 done
 # --dry-run writes other columns: the header already differs.
-expect_status 2 "$C" sweep "$s" --dry-run --resume -o "$TMP/cut.csv" && grep -q "'$TMP/cut.csv'.*holds other results" "$TMP/err" &&
+status_is 2 "$C" sweep "$s" --dry-run --resume -o "$TMP/cut.csv" && grep -q "'$TMP/cut.csv'.*holds other results" "$TMP/err" &&
 	cmp -s "$TMP/cut.csv" "$TMP/cut.keep" && ok || fail "--resume --dry-run: $(cat "$TMP/err")"
 printf '{ "base": "%s", "axes": { "candidates[0].preset": ["dgx-a100", "dgx-h100", "aws-p5.48xlarge"], "candidates[0].nodes": [1, 2, 4, 9] } }\n' \
 	"$TOP/scenarios/examples/nccl-allreduce.json" >"$TMP/other-axes.json"
-expect_status 2 "$C" sweep "$TMP/other-axes.json" --resume -o "$TMP/cut.csv" && grep -q "computed from another sweep" "$TMP/err" &&
+status_is 2 "$C" sweep "$TMP/other-axes.json" --resume -o "$TMP/cut.csv" && grep -q "computed from another sweep" "$TMP/err" &&
 	ok || fail "--resume with other axis values: $(cat "$TMP/err")"
 # A row whose seed or set: cell disagrees with its point is computed again.
 sed '3s/^\([^,]*,[^,]*,0\),[0-9]*,/\1,999,/; 17s/,dgx-h100,4\(,\|$\)/,dgx-h100,7\1/' "$TMP/nccl.csv" >"$TMP/edit.csv"
@@ -146,7 +154,8 @@ printf '{ "base": { "name": "d", "workload": { "kind": "collective", "collective
 	grep -q "kept 2 of 2 points" "$TMP/err" && ok || fail "a size listed twice: $(cat "$TMP/err")"
 
 # ---- 6. --resume streams: memory does not grow with the file --------------
-if [ -x /usr/bin/time ]; then
+# (full set only)
+if full && [ -x /usr/bin/time ]; then
 	{
 		printf '{ "base": { "name": "big", "workload": { "kind": "collective", "collective": { "op": "all_reduce",\n'
 		printf '    "bytes": { "min": 1, "max": 1073741824, "factor": 2 } } },\n  "candidates": ['
@@ -155,11 +164,11 @@ if [ -x /usr/bin/time ]; then
 		seq -s, 0 3999 | tr -d '\n'
 		printf '] } }\n'
 	} >"$TMP/big.json"
-	"$C" sweep "$TMP/big.json" --jobs 4 -o "$TMP/big.csv" || fail "big sweep"
+	"$C" sweep "$TMP/big.json" --jobs 4 -o "$TMP/big.csv" && ok || fail "big sweep"
 	cp "$TMP/big.csv" "$TMP/big.full"
 	# (Under AddressSanitizer, freed memory waits in a quarantine of 256 MiB by default.)
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=1 \
-		/usr/bin/time -f '%M' -o "$TMP/rss" "$C" sweep "$TMP/big.json" --resume -o "$TMP/big.csv" 2>"$TMP/err" || fail "big resume: $(cat "$TMP/err")"
+		/usr/bin/time -f '%M' -o "$TMP/rss" "$C" sweep "$TMP/big.json" --resume -o "$TMP/big.csv" 2>"$TMP/err" && ok || fail "big resume: $(cat "$TMP/err")"
 	rss=$(tail -1 "$TMP/rss")
 	size=$(($(wc -c <"$TMP/big.csv") / 1024))
 	[ "$rss" -lt 40000 ] && ok || fail "resuming a $size KiB file took $rss KiB"
@@ -169,19 +178,19 @@ fi
 # ---- 7. an invalid base is bad input ----------------------------------------
 printf '{ "base": { "name": "inv", "workload": { "kind": "collective", "collective": { "op": "all_reduce", "bytes": [8] } },
   "candidates": [ { "name": "a", "preset": "dgx-h100", "nodes": 0 } ] }, "axes": { "seed": [1, 2, 3] } }\n' >"$TMP/invbase.json"
-expect_status 2 "$C" sweep "$TMP/invbase.json" -o "$TMP/invbase.csv" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+status_is 2 "$C" sweep "$TMP/invbase.json" -o "$TMP/invbase.csv" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 	grep -q "candidates\[0\]\.nodes: expected an integer from 1 to 1000000, got 0" "$TMP/err" && [ ! -e "$TMP/invbase.csv" ] &&
 	ok || fail "invalid base: $(cat "$TMP/err")"
-expect_status 2 "$C" sweep "$s" --set 'workload.collective.op="nope"' --format csv && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+status_is 2 "$C" sweep "$s" --set 'workload.collective.op="nope"' --format csv && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 	grep -q 'workload\.collective\.op' "$TMP/err" && [ ! -s "$TMP/out" ] && ok || fail "--set making the base invalid: $(cat "$TMP/err")"
 # A base the axes complete is not refused: a point that loads runs.
 printf '{ "base": { "name": "tpl", "workload": { "kind": "collective", "collective": { "op": "all_reduce", "bytes": [8] } },
   "candidates": [ { "name": "a", "preset": "dgx-h100", "nodes": 0 } ] }, "axes": { "candidates[0].nodes": [1, 2] } }\n' >"$TMP/tpl.json"
-expect_status 0 "$C" sweep "$TMP/tpl.json" --format csv && [ "$(grep -c ',ok,' "$TMP/out")" -eq 2 ] && ok || fail "a base completed by its axes"
+status_is 0 "$C" sweep "$TMP/tpl.json" --format csv && [ "$(grep -c ',ok,' "$TMP/out")" -eq 2 ] && ok || fail "a base completed by its axes"
 
 # ---- 8. --resume -o DIR is a runtime failure, as for every command --------
 mkdir "$TMP/dir.csv"
-expect_status 1 "$C" sweep "$s" --resume -o "$TMP/dir.csv" && grep -q "cannot write '$TMP/dir.csv'" "$TMP/err" && ok || fail "--resume -o DIR: $(cat "$TMP/err")"
+status_is 1 "$C" sweep "$s" --resume -o "$TMP/dir.csv" && grep -q "cannot write '$TMP/dir.csv'" "$TMP/err" && ok || fail "--resume -o DIR: $(cat "$TMP/err")"
 
 # ---- 9. -o never replaces a file any input names, at any depth --------------
 # The base's request trace and job trace, a catalog or a trace named by an
@@ -208,7 +217,7 @@ printf '{ "base": "fleet-sacct-replay.json", "axes": { "workload.fleet.jobs[0].a
 refused() {  # refused WHAT SWEEP OUT [SHOWN]: exit 2, one line naming SHOWN (default OUT) and WHAT, nothing changed
 	what=$1 sw=$2 out=$3 shown=${4:-$3}
 	cp "$shown" "$TMP/keep"
-	expect_status 2 "$C" sweep "$sw" -o "$out" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	status_is 2 "$C" sweep "$sw" -o "$out" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 		grep -q "refusing to write results to '$shown': it is the $what '$d/" "$TMP/err" && cmp -s "$shown" "$TMP/keep" &&
 		[ -z "$(ls -A "$d" | grep '^\.')" ] && ok || fail "sweep $(basename "$sw") -o $(basename "$out") ($what): $(cat "$TMP/err")"
 }
@@ -231,14 +240,14 @@ cp "$TMP/in/base.json" "$f/base.json"
 printf '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.7 } ] }\n' >"$f/cat.json"
 printf '{ "gpus": [ { "name": "A100-80GB-SXM", "mamf_bf16": 0.7 } ] }\n' >"$f/extra.json"
 printf '{ "base": "base.json", "axes": { "candidates[0].nodes": [1, 2] } }\n' >"$f/sw.json"
-"$C" sweep "$f/sw.json" -o "$f/out.csv" --catalog "$f/extra.json" || fail "sweep with catalogs"
+"$C" sweep "$f/sw.json" -o "$f/out.csv" --catalog "$f/extra.json" && ok || fail "sweep with catalogs"
 cp "$f/out.csv" "$f/out.keep"
 changed() {  # changed FILE NEW-TEXT SWEEP-ARGS...: resume refused while FILE holds NEW-TEXT
 	file=$1 text=$2
 	shift 2
 	cp "$file" "$TMP/old"
 	printf '%s\n' "$text" >"$file"
-	expect_status 2 "$C" sweep "$@" --resume && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	status_is 2 "$C" sweep "$@" --resume && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 		grep -q "computed from another sweep (fingerprint [0-9a-f]\{16\}, this sweep [0-9a-f]\{16\}): .*contents of a catalog or trace it reads" "$TMP/err" &&
 		cmp -s "$f/out.csv" "$f/out.keep" && ok || fail "--resume after '$(basename "$file")' changed: $(cat "$TMP/err")"
 	cp "$TMP/old" "$file"
@@ -247,23 +256,23 @@ changed "$f/cat.json" '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.6 } ] }'
 changed "$f/extra.json" '{ "gpus": [ { "name": "A100-80GB-SXM", "mamf_bf16": 0.5 } ] }' "$f/sw.json" -o "$f/out.csv" --catalog "$f/extra.json"
 "$C" sweep "$f/sw.json" -o "$f/out.csv" --catalog "$f/extra.json" --resume 2>"$TMP/err" && cmp -s "$f/out.csv" "$f/out.keep" &&
 	grep -q "kept 2 of 2 points, computing 0" "$TMP/err" && ok || fail "--resume with the same contents: $(cat "$TMP/err")"
-"$C" sweep "$d/sw-axtrace.json" -o "$f/tr.csv" || fail "sweep of traces"
+"$C" sweep "$d/sw-axtrace.json" -o "$f/tr.csv" && ok || fail "sweep of traces"
 cp "$f/tr.csv" "$f/out.keep"
 cp "$f/tr.csv" "$f/out.csv"
 changed "$d/reqs2.partial" "$(printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,300,40')" "$d/sw-axtrace.json" -o "$f/out.csv"
 
 # ---- 11. FILE.partial that is not a sweep's results is never replaced ------
 printf 'my notes\n' >"$TMP/w.csv.partial"
-expect_status 1 "$C" sweep "$s" -o "$TMP/w.csv" && grep -q "cannot write '$TMP/w.csv': '$TMP/w.csv.partial' is in the way" "$TMP/err" &&
+status_is 1 "$C" sweep "$s" -o "$TMP/w.csv" && grep -q "cannot write '$TMP/w.csv': '$TMP/w.csv.partial' is in the way" "$TMP/err" &&
 	[ "$(cat "$TMP/w.csv.partial")" = "my notes" ] && [ ! -e "$TMP/w.csv" ] && ok || fail "FILE.partial in the way: $(cat "$TMP/err")"
 
 # ---- 12. -o a link to a file: the file is replaced, the link stays ---------
 mkdir "$TMP/real"
 printf 'old\n' >"$TMP/real/n.csv"
 ln -s real/n.csv "$TMP/n-link.csv"
-expect_status 0 "$C" sweep "$s" -o "$TMP/n-link.csv" && [ -L "$TMP/n-link.csv" ] && cmp -s "$TMP/real/n.csv" "$TMP/nccl.csv" &&
+status_is 0 "$C" sweep "$s" -o "$TMP/n-link.csv" && [ -L "$TMP/n-link.csv" ] && cmp -s "$TMP/real/n.csv" "$TMP/nccl.csv" &&
 	[ "$(ls -A "$TMP/real")" = n.csv ] && ok || fail "sweep -o a link: $(ls -lA "$TMP/n-link.csv" "$TMP/real")"
 head -n 30 "$TMP/nccl.csv" >"$TMP/real/n.csv"
-expect_status 0 "$C" sweep "$s" -o "$TMP/n-link.csv" --resume && [ -L "$TMP/n-link.csv" ] && cmp -s "$TMP/real/n.csv" "$TMP/nccl.csv" &&
+status_is 0 "$C" sweep "$s" -o "$TMP/n-link.csv" --resume && [ -L "$TMP/n-link.csv" ] && cmp -s "$TMP/real/n.csv" "$TMP/nccl.csv" &&
 	grep -q "kept 4 of 12 points" "$TMP/err" && [ "$(ls -A "$TMP/real")" = n.csv ] && ok || fail "sweep --resume -o a link: $(cat "$TMP/err")"
 finish

@@ -6,7 +6,7 @@ ex="$TOP/scenarios/examples/llama3-70b-pretrain.json"
 
 # Every on-demand candidate gets an ok row whose frac_ columns add up to 1;
 # the spot one is unsupported (preemptions are not simulated) and has none.
-"$CLUSTERSIM" run "$ex" --format csv --columns status,frac_compute,frac_comm_exposed,frac_bubble,frac_checkpoint,frac_lost_to_failures,frac_idle >"$TMP/frac.csv" || fail "run training"
+"$CLUSTERSIM" run "$ex" --format csv --columns status,frac_compute,frac_comm_exposed,frac_bubble,frac_checkpoint,frac_lost_to_failures,frac_idle >"$TMP/frac.csv" && ok || fail "run training"
 [ "$(tail -n +2 "$TMP/frac.csv" | wc -l)" -eq 5 ] && ok || fail "5 candidates, 5 rows"
 [ "$(grep -c '^ok,' "$TMP/frac.csv")" -eq 4 ] && [ "$(grep -cx 'unsupported,,,,,,' "$TMP/frac.csv")" -eq 1 ] &&
 	ok || fail "4 ok rows and one unsupported without fractions: $(cat "$TMP/frac.csv")"
@@ -15,7 +15,7 @@ grep '^ok,' "$TMP/frac.csv" | awk -F, '{ s = $2 + $3 + $4 + $5 + $6 + $7; if (s 
 
 # A plan that cannot fit is a row with status oom; with no ok row at all,
 # run exits 1 after writing the rows, so a script notices.
-expect_status 1 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status,reason \
+status_is 1 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status,reason \
 	--set 'workload.parallelism={"tp":1,"pp":1,"vpp":1,"cp":1,"ep":1,"zero":0,"micro_batch":1,"schedule":"1f1b","recompute":"none","sequence_parallel":false}' &&
 	[ "$(grep -c ',oom,"needs ' "$TMP/out")" -eq 5 ] && ok || fail "oom rows: $(head -3 "$TMP/out")"
 grep -q "no row of .* is ok" "$TMP/err" && ok || fail "no-ok message: $(cat "$TMP/err")"
@@ -43,7 +43,7 @@ case "$b2" in dualpipev,2,*) ok ;; *) fail "dsv3 row's schedule: $b2" ;; esac
 awk -v a="$b1" -v b="${b2##*,}" 'BEGIN { exit !(b > 0 && b < a) }' && ok || fail "dualpipev bubble $b2 not below 1f1b's $b1"
 
 # validate: every published run and collective predicted within the targets.
-expect_status 0 "$CLUSTERSIM" validate --format csv || fail "validate exit status"
+status_is 0 "$CLUSTERSIM" validate --format csv && ok || fail "validate exit status"
 head -1 "$TMP/out" | grep -qx 'id,metric,published,predicted,error_pct,status,reason,source,kind' && ok || fail "validate header"
 [ "$(tail -n +2 "$TMP/out" | wc -l)" -ge 56 ] && ok || fail "validate rows"
 grep -q "0 rows beyond 25%" "$TMP/err" && ok || fail "validate summary: $(cat "$TMP/err")"
@@ -71,11 +71,11 @@ cat >"$TMP/tr.json" <<'JSON'
                      "schedule": "1f1b", "recompute": "selective", "sequence_parallel": true } },
   "candidates": [ { "name": "two", "preset": "dgx-h100", "nodes": 2 } ] }
 JSON
-expect_status 0 "$CLUSTERSIM" trace "$TMP/tr.json" -o "$TMP/trace.json" || fail "trace"
+status_is 0 "$CLUSTERSIM" trace "$TMP/tr.json" -o "$TMP/trace.json" && ok || fail "trace"
 [ "$(grep -o '"ph":"X"' "$TMP/trace.json" | wc -l)" -eq 582 ] && ok || fail "trace spans: $(grep -o '"ph":"X"' "$TMP/trace.json" | wc -l)"
 grep -q '"traceEvents"' "$TMP/trace.json" && grep -q '"GPU 8 compute"' "$TMP/trace.json" && ok || fail "trace tracks"
-expect_status 2 "$CLUSTERSIM" trace "$TOP/scenarios/examples/nccl-allreduce.json" || fail "trace of a collective"
-expect_status 2 "$CLUSTERSIM" trace "$ex" --candidate "no such" || fail "trace unknown candidate"
+status_is 2 "$CLUSTERSIM" trace "$TOP/scenarios/examples/nccl-allreduce.json" && ok || fail "trace of a collective"
+status_is 2 "$CLUSTERSIM" trace "$ex" --candidate "no such" && ok || fail "trace unknown candidate"
 # run --dry-run lists on standard error what an inline model assumed for the
 # fields it left out; standard output keeps its columns (the same rows as
 # the model stated in full)
@@ -86,11 +86,11 @@ cat >"$TMP/inline.json" <<'JSON'
 JSON
 sed 's/"mlp": "gelu",/"mlp": "gelu", "kv_heads": 4, "head_dim": 16, "kv_lora_rank": 0, "tied_embeddings": false, "dropout": false, "experts": 0, "mtp_layers": 0,/' \
 	"$TMP/inline.json" >"$TMP/full.json"
-expect_status 0 "$CLUSTERSIM" run "$TMP/inline.json" --dry-run --format csv &&
+status_is 0 "$CLUSTERSIM" run "$TMP/inline.json" --dry-run --format csv &&
 	grep -qx 'clustersim: note: workload.model: not stated, assumed: kv_heads 4 (= heads, no GQA), head_dim 16 (hidden / heads), kv_lora_rank 0 (ordinary attention, no latent), tied_embeddings false (untied), dropout false (no dropout masks kept), experts 0 (dense), mtp_layers 0 (no multi-token prediction)' "$TMP/err" &&
 	ok || fail "dry-run defaults note: $(cat "$TMP/err")"
 cp "$TMP/out" "$TMP/inline.out"
-expect_status 0 "$CLUSTERSIM" run "$TMP/full.json" --dry-run --format csv &&
+status_is 0 "$CLUSTERSIM" run "$TMP/full.json" --dry-run --format csv &&
 	[ ! -s "$TMP/err" ] && sed 's/^full,/inline,/' "$TMP/out" | cmp -s - "$TMP/inline.out" && ok ||
 	fail "a model stated in full: no note, the same rows: $(cat "$TMP/err")"
 

@@ -10,15 +10,15 @@ cols=candidate,status,reason,step_time_s,mfu,wall_time_p50_h,cost_usd_p50,ettr,f
 # The whole-run example asks for checkpoints, failures and trials, which are
 # simulated: its on-demand rows are ok with run figures; the spot row is
 # unsupported, names spot, keeps the step's figures and leaves out the run's.
-expect_status 0 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" || fail "whole run exit status"
+status_is 0 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" && ok || fail "whole run exit status"
 [ "$(tail -n +2 "$TMP/out" | grep -c ',ok,')" -eq 4 ] && ok || fail "4 ok rows: $(cat "$TMP/out")"
 grep '^16 x p5en spot,unsupported,' "$TMP/out" | grep -q 'price type spot' && ok || fail "spot candidate not named"
 grep '^16 x p5en spot,' "$TMP/out" | awk -F'"' '{ print $1 $3 }' | awk -F, '$4 == "" || $5 == "" || $6 != "" || $7 != "" || $8 != "" || $9 != "" { bad = 1 } END { exit bad }' &&
 	ok || fail "spot: step figures kept, run figures left out: $(cat "$TMP/out")"
 grep ',ok,' "$TMP/out" | grep -q 'job MTBF' && ok || fail "ok rows say the checkpoint and MTBF: $(cat "$TMP/out")"
 # With a preemption rate and a capacity wait the spot row is simulated: ok, with run figures.
-expect_status 0 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" \
-	--set 'candidates[1].price={"type":"spot","preemptions_per_instance_h":0.01,"capacity_wait_s":1800}' ||
+status_is 0 "$CLUSTERSIM" run "$whole" --format csv --columns "$cols" \
+	--set 'candidates[1].price={"type":"spot","preemptions_per_instance_h":0.01,"capacity_wait_s":1800}' && ok ||
 	fail "spot with a rate: exit status"
 grep '^16 x p5en spot,ok,' "$TMP/out" | grep -q 'preemptions per instance-hour' && ok ||
 	fail "spot with a rate: ok, the preemptions said: $(cat "$TMP/out")"
@@ -31,7 +31,7 @@ for set in 'workload.failures={"gpu_mtbf_h":50000,"distribution":"weibull","shap
 	expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status --set "$set" || continue
 	[ "$(grep -c ',ok$' "$TMP/out")" -eq 4 ] && ok || fail "--set $set: $(cat "$TMP/out")"
 done
-expect_status 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status || fail "example"
+status_is 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,status && ok || fail "example"
 [ "$(grep -c ',ok$' "$TMP/out")" -eq 4 ] && grep -q '^16 x p5en spot,unsupported$' "$TMP/out" && ok ||
 	fail "4 ok rows, the spot one unsupported: $(cat "$TMP/out")"
 
@@ -44,7 +44,7 @@ cat >"$TMP/inf.json" <<'JSON'
                  "output_tokens": 200, "duration_s": 60 } },
   "candidates": [ { "name": "one", "preset": "dgx-h100", "nodes": 1 } ] }
 JSON
-expect_status 1 "$CLUSTERSIM" run "$TMP/inf.json" --format csv || fail "inference exit status"
+status_is 1 "$CLUSTERSIM" run "$TMP/inf.json" --format csv && ok || fail "inference exit status"
 head -1 "$TMP/out" | grep -q '^scenario,candidate,row_id,seed,status,reason,gpu,gpus,replicas,tp,pp,rate_per_s,throughput_tok_s' &&
 	ok || fail "inference columns: $(head -1 "$TMP/out")"
 tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,failures during serving (workload.failures) are not modelled' && ok ||
@@ -55,26 +55,26 @@ tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad =
 # with them as drafts, not simulated) is unsupported too, without figures;
 # without the modules the same service is ok.
 sed 's/"model": "llama3-8b", "failures": "llama3",/"model": { "preset": "llama3-8b", "mtp_layers": 1 },/' "$TMP/inf.json" >"$TMP/mtp.json"
-expect_status 1 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv || fail "mtp serving exit status"
+status_is 1 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv && ok || fail "mtp serving exit status"
 tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,multi-token prediction in serving' && ok ||
 	fail "mtp serving row: $(cat "$TMP/out")"
 tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad = 1 } END { exit bad }' &&
 	ok || fail "mtp serving row has figures: $(cat "$TMP/out")"
-expect_status 0 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv --set workload.model.mtp_layers=0 --columns candidate,status &&
+status_is 0 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv --set workload.model.mtp_layers=0 --columns candidate,status &&
 	grep -qx 'one,ok' "$TMP/out" && ok || fail "serving without the modules: $(cat "$TMP/out")"
 # --dry-run still shows the shape and price, with status ok and exit 0.
-expect_status 0 "$CLUSTERSIM" run "$TMP/inf.json" --dry-run --format csv --columns candidate,status,gpus || fail "dry run"
+status_is 0 "$CLUSTERSIM" run "$TMP/inf.json" --dry-run --format csv --columns candidate,status,gpus && ok || fail "dry run"
 grep -qx 'one,ok,8' "$TMP/out" && ok || fail "dry-run row: $(cat "$TMP/out")"
 # A fleet with spare nodes or on spot capacity: neither is modelled, so
 # every row (fleet, teams, classes) is unsupported with no dollars.
 fl=scenarios/examples/fleet-three-teams.json
 one='candidates=[{"name":"48 x H100","preset":"crusoe-8x-h100","nodes":48}]'
-expect_status 1 "$CLUSTERSIM" run "$fl" --format csv --columns candidate,status,reason,usd_total --set "$one" \
-	--set 'workload.failures={"node_mtbf_h":5000,"spare_nodes":2}' || fail "fleet spares exit status"
+status_is 1 "$CLUSTERSIM" run "$fl" --format csv --columns candidate,status,reason,usd_total --set "$one" \
+	--set 'workload.failures={"node_mtbf_h":5000,"spare_nodes":2}' && ok || fail "fleet spares exit status"
 [ "$(tail -n +2 "$TMP/out" | grep -c ',unsupported,spare nodes beside a fleet (workload.failures.spare_nodes) are not modelled.*figures,$')" -eq "$(($(wc -l <"$TMP/out") - 1))" ] &&
 	ok || fail "fleet spares: $(cat "$TMP/out")"
-expect_status 1 "$CLUSTERSIM" run "$fl" --format csv --columns candidate,status,reason,usd_total \
-	--set 'candidates=[{"name":"48 spot","preset":"crusoe-8x-h100","nodes":48,"price":{"type":"spot","usd_per_gpu_hour":1.5}}]' ||
+status_is 1 "$CLUSTERSIM" run "$fl" --format csv --columns candidate,status,reason,usd_total \
+	--set 'candidates=[{"name":"48 spot","preset":"crusoe-8x-h100","nodes":48,"price":{"type":"spot","usd_per_gpu_hour":1.5}}]' && ok ||
 	fail "fleet spot exit status"
 [ "$(tail -n +2 "$TMP/out" | grep -c ',unsupported,spot preemptions of a fleet.s instances (price type spot) are not modelled: no fleet figures,$')" -eq "$(($(wc -l <"$TMP/out") - 1))" ] &&
 	ok || fail "fleet spot: $(cat "$TMP/out")"
