@@ -4,7 +4,7 @@
 #   make demo            install missing packages, build, answer a renter's question (charts in out/)
 #   make check           install missing packages, build, run every test
 #   make SANITIZE=address,undefined check    the same under ASan+UBSan (in build-san/)
-#   make bench           print the speed figures (docs/performance.md)
+#   make bench           print the speed figures (docs/history/performance.md)
 #   make install PREFIX=/usr/local
 #
 # Objects are rebuilt when the flags change (build/CFLAGS holds the last ones)

@@ -251,7 +251,7 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 }
 
 /* The `data` object: the tier the training tokens are read from and the
- * bytes a token takes there (0: from the vocabulary, docs/whole-run.md). */
+ * bytes a token takes there (0: from the vocabulary, docs/explanation/whole-run.md). */
 static int read_data(struct jread *r, const json_t *v, struct data_spec *d)
 {
 	static const char *const keys[] = { "tier", "bytes_per_token", NULL };
@@ -265,7 +265,7 @@ static int read_data(struct jread *r, const json_t *v, struct data_spec *d)
 }
 
 /* Seconds of detection + relaunch + NCCL init after a failure or a
- * preemption (docs/whole-run.md: bounded by PyTorch's default
+ * preemption (docs/explanation/whole-run.md: bounded by PyTorch's default
  * process-group timeout of 10 min). */
 static const double RESTART_S = 600;
 
