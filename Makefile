@@ -10,7 +10,7 @@
 #                        CI=true (CI services set it) is another thing: a test that
 #                        would be skipped (no gnuplot, no Slurm, not root) fails.
 #   make SANITIZE=address,undefined check    the same under ASan+UBSan (in build-san/)
-#   make bench           print the speed figures (docs/performance.md)
+#   make bench           print the speed figures (docs/history/performance.md)
 #   make install PREFIX=/usr/local
 #
 # Objects are rebuilt when the flags change (build/CFLAGS holds the last ones)

@@ -195,7 +195,7 @@ int cli_print_columns(FILE *f, const rowset *rs)
 	for (size_t c = 0; c < rowset_ncols(rs); c++) {
 		const struct results_column *info = results_column_info(rowset_column(rs, c));
 		fprintf(f, "%-*s  %-*s  %s\n", (int)wn, rowset_column(rs, c), (int)wu,
-			info != NULL ? info->unit_text : "-", info != NULL ? info->meaning : "(see docs/catalog.md)");
+			info != NULL ? info->unit_text : "-", info != NULL ? info->meaning : "(see docs/explanation/catalog.md)");
 	}
 	fputs("\nfraction: 0 to 1 in CSV and JSON, a percent in a table; USD: $ and thousands separators in a\n"
 	      "table; h: hours in CSV and JSON, minutes, hours or days in a table. --columns all: every column.\n", f);

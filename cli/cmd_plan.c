@@ -45,7 +45,7 @@ static const char usage_text[] =
 	"  -h, --help        print this help\n\n"
 	"The rows have run's columns plus front, plan_rank, why, price_type,\n"
 	"fate, fate_reason and candidate_json (`clustersim run SCENARIO --set\n"
-	"'candidates=[candidate_json]'` evaluates that shape alone; docs/plan.md). How many\n"
+	"'candidates=[candidate_json]'` evaluates that shape alone; docs/explanation/planning.md). How many\n"
 	"shapes were evaluated and skipped, and why, goes to standard error.\n"
 	"Serving (an inference workload): each shape gets serving.replicas (\"auto\": the fewest\n"
 	"that meet serving.slo at the offered rate), compared on dollars per hour and TTFT P99.\n"

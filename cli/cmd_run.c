@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"  -o, --output FILE write results to FILE (atomically) instead of standard output\n"
 	"  --series FILE.csv a fleet: also write each candidate's utilization over time to FILE\n"
 	"                    (CSV, atomically): time_h,candidate,allocated_frac,busy_frac,queued_jobs,\n"
-	"                    one row per bucket (docs/fleet.md), for plot's utilization chart\n"
+	"                    one row per bucket (docs/explanation/fleet.md), for plot's utilization chart\n"
 	"  -h, --help        print this help\n\n"
 	"Each row's status is ok, oom, invalid, unsupported (asked for but not modelled yet: the\n"
 	"reason names it) or error. Exit status: 0 when a row is ok (or with --dry-run), 1 when\n"

@@ -19,7 +19,7 @@ static const char usage_text[] =
 	"(kind: training, finetune, collective or serving). A summary goes to standard error:\n"
 	"all rows, then each kind on a line of its own, then each source family's mean signed\n"
 	"error (+ = the model is too fast or optimistic; a time's sign is flipped) and |error|.\n"
-	"A family is validation.family, else the id up to its first '_' (docs/validation.md).\n"
+	"A family is validation.family, else the id up to its first '_' (docs/explanation/validation.md).\n"
 	"Exit status 1 when the median absolute error exceeds 10% or any row exceeds 25%.\n"
 	"  --format F         table (on a terminal), csv (otherwise) or json\n"
 	"  --catalog FILE     merge a user's catalog file before reading the scenarios\n"

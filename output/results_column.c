@@ -14,7 +14,7 @@ static const struct results_column columns[] = {
 	{ "candidate", UNIT_TEXT, "text", "the candidate cluster's name" },
 	{ "row_id", UNIT_ID, "id", "the row's number (in a sweep: the point's)" },
 	{ "seed", UNIT_ID, "id", "the random seed the row was computed with" },
-	{ "status", UNIT_TEXT, "text", "ok, oom, invalid, unsupported or error (docs/results.md)" },
+	{ "status", UNIT_TEXT, "text", "ok, oom, invalid, unsupported or error (docs/reference/results.md)" },
 	{ "reason", UNIT_TEXT, "text", "why the status, or what is worth knowing about an ok row" },
 	/* the cluster */
 	{ "gpu", UNIT_TEXT, "text", "the GPU's catalog name" },
@@ -82,9 +82,9 @@ static const struct results_column columns[] = {
 	{ "t_comm_dp_s", UNIT_NUMBER, "s", "the step's data-parallel reductions not hidden by the backward pass (with ZeRO-3, also the per-layer weight gathers and gradient reduce-scatters not hidden)" },
 	{ "t_bubble_s", UNIT_NUMBER, "s", "the step's pipeline bubble" },
 	{ "t_wait_s", UNIT_NUMBER, "s", "the rest of the step (waits)" },
-	{ "t_straggler_s", UNIT_NUMBER, "s", "the step's wait for the slowest GPU of the job: sigma x E[max of N normal draws] x t_compute_s (docs/training.md)" },
-	{ "recompute_modules", UNIT_TEXT, "text", "what a selective recompute recomputes, Megatron-Core's --recompute-modules joined by + (core_attn by default: docs/training.md); empty without a selective recompute" },
-	{ "expert_tp", UNIT_COUNT, "count", "the experts' tensor-parallel degree (MoE parallel folding; = tp when not folded: docs/training.md); empty without expert parallelism" },
+	{ "t_straggler_s", UNIT_NUMBER, "s", "the step's wait for the slowest GPU of the job: sigma x E[max of N normal draws] x t_compute_s (docs/explanation/training.md)" },
+	{ "recompute_modules", UNIT_TEXT, "text", "what a selective recompute recomputes, Megatron-Core's --recompute-modules joined by + (core_attn by default: docs/explanation/training.md); empty without a selective recompute" },
+	{ "expert_tp", UNIT_COUNT, "count", "the experts' tensor-parallel degree (MoE parallel folding; = tp when not folded: docs/explanation/training.md); empty without expert parallelism" },
 	{ "micro_batches", UNIT_COUNT, "count", "micro-batches per step on each pipeline" },
 	{ "sequence_parallel", UNIT_BOOL, "boolean", "sequence parallelism with tensor parallelism" },
 	{ "plans_tried", UNIT_COUNT, "count", "plans that divide the cluster, searched when a plan field is auto" },
@@ -100,8 +100,8 @@ static const struct results_column columns[] = {
 	{ "global_batch_tokens", UNIT_COUNT, "tokens", "the global batch the plan runs with (rounded with global_batch_tokens.round)" },
 	{ "pipeline_split", UNIT_TEXT, "text", "how the layers are cut into pipeline stages: layers (evenly) or embedding+loss (each takes a layer's place); empty at pp 1 or with a pipeline_layout" },
 	{ "free_stage_input", UNIT_BOOL, "boolean", "each pipeline chunk's input freed after its first layer (Llama 3's early deallocation)" },
-	{ "numerics", UNIT_TEXT, "text", "the plan's settings that change numerics from Megatron's defaults, joined by + (grad_reduce_bf16, optimizer_moments_bf16, moe_dispatch_fp8, fp8_activation_cache; empty: none; docs/training.md)" },
-	/* plan (docs/plan.md) */
+	{ "numerics", UNIT_TEXT, "text", "the plan's settings that change numerics from Megatron's defaults, joined by + (grad_reduce_bf16, optimizer_moments_bf16, moe_dispatch_fp8, fp8_activation_cache; empty: none; docs/explanation/training.md)" },
+	/* plan (docs/explanation/planning.md) */
 	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90); serving: yes (one front of TTFT P99 and USD per hour)" },
 	{ "plan_rank", UNIT_COUNT, "rank", "place on the P50 front by cost, 1 the cheapest (empty off it)" },
 	{ "why", UNIT_TEXT, "text", "why this shape is a choice, against its neighbour on the front" },
@@ -109,7 +109,7 @@ static const struct results_column columns[] = {
 	{ "fate", UNIT_TEXT, "text", "what the search did with the shape: evaluated, or why not: unresolved, unpriced, no_memory, past_deadline, over_budget, dominated" },
 	{ "fate_reason", UNIT_TEXT, "text", "why the shape is not on the front, with the figures (empty on it)" },
 	{ "candidate_json", UNIT_TEXT, "text", "the candidate object of the shape: clustersim run SCENARIO --set 'candidates=[candidate_json]' evaluates it alone" },
-	/* plan, serving with search.disaggregated (docs/plan.md): the cheapest split of the row's instance type */
+	/* plan, serving with search.disaggregated (docs/explanation/planning.md): the cheapest split of the row's instance type */
 	{ "disagg_prefill_replicas", UNIT_COUNT, "count", "the cheapest prefill/decode split of the row's instance type that meets the SLO on fewer instances than its cheapest colocated deployment: its prefill replicas (empty: none)" },
 	{ "disagg_decode_replicas", UNIT_COUNT, "count", "that split's decode replicas" },
 	{ "disagg_prefill_tp", UNIT_COUNT, "count", "that split's tensor-parallel GPUs per prefill replica" },

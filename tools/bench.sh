@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench.sh BUILD: print the speed figures recorded in docs/performance.md.
+# bench.sh BUILD: print the speed figures recorded in docs/history/performance.md.
 # Figures only: nothing here passes or fails on time.
 set -eu
 build=${1:-build}

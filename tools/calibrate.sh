@@ -1,5 +1,5 @@
 #!/bin/sh
-# calibrate.sh: refit the training model's global constants (docs/calibration.md).
+# calibrate.sh: refit the training model's global constants (docs/explanation/calibration.md).
 # Rebuilds clustersim once per point of a grid, with the constants given as
 # -D macros (models/kernel/roofline.c), runs `clustersim validate` on the training
 # rows and prints median and worst |error| for each point, best first.

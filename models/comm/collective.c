@@ -14,7 +14,7 @@ const char *const collective_fidelity_names[] = { "analytic", "flows", NULL };
 const char *const collective_protocol_names[] = { "LL", "Simple", NULL };
 
 /*
- * Protocol constants, the only tuned numbers in this file (docs/calibration.md):
+ * Protocol constants, the only tuned numbers in this file (docs/explanation/calibration.md):
  * - base: latency of any collective, NCCL's baseLat for Ring (LL 3.6 us,
  *   Simple 8.4 us; NVIDIA/nccl src/graph/tuning.cc).
  * - step: protocol overhead per algorithm step, added to the hop latency.
@@ -362,7 +362,7 @@ static bool algo_tried(enum collective_op op, enum collective_algo algo, enum co
 	/* Hierarchical (a sequence of separate intra and inter collectives) is
 	 * not one of NCCL's algorithms, so it runs only when asked for; it is
 	 * cheaper in this model than NCCL is in practice at medium sizes
-	 * (docs/calibration.md). */
+	 * (docs/explanation/calibration.md). */
 	return algo == ALGO_AUTO ? a != ALGO_HIERARCHICAL : a == algo;
 }
 

@@ -377,7 +377,7 @@ static void note_misses(struct fleet_result *r, const struct fleet_spec *f, cons
 /*
  * The fewest nodes in [lo, ...] on which `jobs` meet the objective, by
  * bisection (a node more never lengthens the P90 wait: assumed, see
- * docs/fleet.md), starting from `start` (lo when below it), looking no
+ * docs/explanation/fleet.md), starting from `start` (lo when below it), looking no
  * further than SIZING_GROWTH_MAX times that start (*cap_out); 0 when no
  * count up to there does.
  */

@@ -85,7 +85,7 @@ struct fleet_sim_config {
 	double *end_s;
 };
 
-/* Run the fleet (docs/fleet.md, "The scheduler simulation"); returns 0,
+/* Run the fleet (docs/explanation/fleet.md, "The scheduler simulation"); returns 0,
  * or -1 with reason filled (a job of no GPUs, more GPUs than the cluster,
  * or spanning nodes with a GPU count that is not a whole number of nodes;
  * a negative duration or submission; too many teams or jobs). *out is

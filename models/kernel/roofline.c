@@ -7,7 +7,7 @@
 
 /*
  * The global constants of the kernel model, refitted after issue 11's
- * physics to the published runs of scenarios/validation (docs/calibration.md,
+ * physics to the published runs of scenarios/validation (docs/explanation/calibration.md,
  * "Refit after issue 11": GEMM, attention and HBM over a grid, chosen by the
  * root-mean-square error with every source family weighted alike, checked by
  * holding out each family in turn; launch cost kept; the overlap slowdown
@@ -38,7 +38,7 @@
 #define OUTPUT_BYTES 2.0
 
 /*
- * Global constants of the kernel model (docs/calibration.md says how each
+ * Global constants of the kernel model (docs/explanation/calibration.md says how each
  * was set). Everything else comes from the catalog.
  */
 /* Fraction of HBM bandwidth that memory-bound kernels (norms, activations,
@@ -59,13 +59,13 @@ const double roofline_default_attention_factor = ATTN_FACTOR;
  * all-gather on H100 as Nsight Systems shows it, up to NCCL's 32 channels,
  * of 132 SMs: 0.18-0.24), so computation slows by this fraction of the
  * overlapped time. 0.22 (29 SMs' worth) from the fit on the Megatron
- * families, checked on the others (docs/calibration.md, "Overlap slowdown"). */
+ * families, checked on the others (docs/explanation/calibration.md, "Overlap slowdown"). */
 const double roofline_overlap_slowdown = OVERLAP_SLOWDOWN;
 /* What an expert all-to-all still costs, per second of it hidden beside
  * the other micro-batch's computation, when Megatron-Core's 1F1B overlap
  * merges a forward and a backward (layer_moe_pair_exposed): 0.54, fitted
  * to the MoE-ModelZoo Qwen3-235B DeepEP EP 32 row with the overlap and
- * checked on NeMo's three H100 MoE rows that run it (docs/calibration.md,
+ * checked on NeMo's three H100 MoE rows that run it (docs/explanation/calibration.md,
  * "1F1B all-to-all overlap"). More than the 0.22 above: the dispatch and
  * combine kernels move every token through SMs (DeepEP's normal kernels
  * hold 20-24 of H100's 132) while the GEMMs beside them also want every

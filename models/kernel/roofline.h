@@ -5,7 +5,7 @@
  * peak (large GEMMs at the measured MAMF fraction, attention at its own
  * fraction) and its bytes at a fraction of HBM bandwidth, plus a fixed
  * launch cost. The fractions are a few global constants set once
- * (docs/calibration.md) that a scenario may override with its own
+ * (docs/explanation/calibration.md) that a scenario may override with its own
  * measurements.
  *
  * This module knows GPUs and kernels only: it never includes training or
@@ -94,7 +94,7 @@ double roofline_memory_s(const struct roofline *k, double bytes, int kernels);
  * (roofline_overlap_slowdown) the hidden part causes. */
 double roofline_overlap_s(double comm_s, double compute_s);
 
-/* Global defaults of the kernel model (docs/calibration.md). */
+/* Global defaults of the kernel model (docs/explanation/calibration.md). */
 extern const double roofline_default_hbm_efficiency;
 extern const double roofline_default_launch_s;
 extern const double roofline_default_attention_factor;

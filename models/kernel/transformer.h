@@ -4,7 +4,7 @@
  * Parameter counts, FLOPs per token (forward, backward, recompute) and
  * activation memory, for dense and mixture-of-experts models with grouped
  * query attention, from the shape alone. Formulas and conventions are those
- * of docs/training.md:
+ * of docs/explanation/training.md:
  * - per layer and token, forward: QKV 2h(a d + 2 g d), output 2(a d)h (MLA:
  *   twice its five matrices), MLP 2*3hf (gated) or 2*2hf, attention scores
  *   and values 2 s a (d_qk + d_v) = 4 s (a d) without MLA, counted in

@@ -47,11 +47,11 @@ typedef void plan_unresolved_fn(void *ctx, size_t i, char *name, size_t name_siz
 
 /* Two shapes whose P50 times differ by at most this fraction of the faster
  * one's are equally fast unless plan_problem.tie_tolerance says otherwise
- * (docs/plan.md, "Ties"). */
+ * (docs/explanation/planning.md, "Ties"). */
 #define PLAN_TIE_DEFAULT 0.01
 
 /*
- * The work one search may do (docs/plan.md, "Bounds"). Before evaluating
+ * The work one search may do (docs/explanation/planning.md, "Bounds"). Before evaluating
  * anything: at most PLAN_SHAPES_MAX shapes left to evaluate once the
  * catalog, the prices, the memory bound, the deadline and the budget have
  * ruled the others out, and none of more than PLAN_SHAPE_GPUS_MAX GPUs.
@@ -217,7 +217,7 @@ bool plan_bounds(const struct workload_spec *w, const struct cluster_spec *c, do
 /* Whether points a and b of o are equally fast: their P50 times differ by
  * at most o->tie_tolerance x the faster's, or by at most twice the Monte
  * Carlo noise of the difference (each P50's standard error estimated from
- * its P50 and P90 over o->trials trials, as if normal; docs/plan.md). */
+ * its P50 and P90 over o->trials trials, as if normal; docs/explanation/planning.md). */
 bool plan_tie(const struct plan_outcome *o, size_t a, size_t b);
 
 /* Why point i is not on the front, in words, into buf: the result's

@@ -10,7 +10,7 @@
  * the background), failures throw away the work since the last durable
  * checkpoint and cost a restart, a read of that checkpoint and, when no
  * spare node is free, a repair wait. Seeded trials give P50/P90.
- * docs/whole-run.md has every formula and constant with its source.
+ * docs/explanation/whole-run.md has every formula and constant with its source.
  * Failure times are exponential (one Poisson process for the job) or
  * Weibull (a renewal process per GPU and per node). A spot candidate with a
  * given preemption rate is preempted as a Poisson process per instance

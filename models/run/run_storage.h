@@ -7,7 +7,7 @@
  *
  * It fills the storage part of a struct run_model and the matching fields
  * of a struct run_result (run.h) before run_simulate runs the trials;
- * docs/whole-run.md has the formulas. Nothing here simulates or prints.
+ * docs/explanation/whole-run.md has the formulas. Nothing here simulates or prints.
  */
 #ifndef CLUSTERSIM_MODELS_RUN_RUN_STORAGE_H
 #define CLUSTERSIM_MODELS_RUN_RUN_STORAGE_H

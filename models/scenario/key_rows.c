@@ -9,9 +9,9 @@
 #include "models/serve/serve_sim.h"
 #include "models/train/train.h"
 
-/* Sources of the meanings: docs/scenarios.md, docs/training.md,
- * docs/serving.md, docs/fleet.md, docs/whole-run.md, docs/plan.md and
- * docs/catalog.md. Ranges and defaults: the readers. */
+/* Sources of the meanings: docs/reference/scenarios.md, docs/explanation/training.md,
+ * docs/explanation/serving.md, docs/explanation/fleet.md, docs/explanation/whole-run.md, docs/explanation/planning.md and
+ * docs/explanation/catalog.md. Ranges and defaults: the readers. */
 const struct key_row key_rows[] = {
 	/* ---- the top level (scenario.c) ---- */
 	{ .sec = KS_TOP, .key = "name", .kinds = KINDS_ALL, .type = "string", .def = "the file name without .json",
@@ -30,13 +30,13 @@ const struct key_row key_rows[] = {
 	{ .sec = KS_TOP, .key = "objective", .kinds = KINDS_TRAINING | KIND_COLL, .own_refusal = true, .type = "object",
 	  .unit = "", .meaning = "{deadline_h, budget_usd}: not for inference (its objective is serving.slo) or fleet "
 				 "(fleet.objective.wait_p90_h); each training row says whether it meets them at P50 and P90; "
-				 "plan answers with the cheapest and fastest shapes that meet them (docs/plan.md)" },
+				 "plan answers with the cheapest and fastest shapes that meet them (docs/explanation/planning.md)" },
 	{ .sec = KS_TOP, .key = "catalog", .kinds = KINDS_ALL, .type = "path, list of paths or object", .unit = "",
-	  .meaning = "catalog additions and overrides (docs/catalog.md)" },
+	  .meaning = "catalog additions and overrides (docs/explanation/catalog.md)" },
 	{ .sec = KS_TOP, .key = "validation", .kinds = KINDS_ALL, .type = "object", .unit = "",
-	  .meaning = "the published figure the scenario reproduces (scenarios/validation, docs/validation.md)" },
+	  .meaning = "the published figure the scenario reproduces (scenarios/validation, docs/explanation/validation.md)" },
 	{ .sec = KS_TOP, .key = "search", .kinds = KINDS_ALL, .type = "object", .unit = "",
-	  .meaning = "the shapes clustersim plan searches (docs/plan.md); other commands read, check and ignore it" },
+	  .meaning = "the shapes clustersim plan searches (docs/explanation/planning.md); other commands read, check and ignore it" },
 
 	/* ---- workload (wl.c): the order "did you mean" ranks equally close names in ---- */
 	{ .sec = KS_WORKLOAD, .key = "kind", .kinds = KINDS_ALL, .type = "name", .names = workload_kind_names,
@@ -67,39 +67,39 @@ const struct key_row key_rows[] = {
 	{ .sec = KS_WORKLOAD, .key = "parallelism", .kinds = KINDS_TRAINING, .type = "object or \"auto\"",
 	  .def = "auto", .unit = "",
 	  .meaning = "the parallel plan (workload.parallelism below); \"auto\", or a field left out, is chosen by "
-		     "the planner (docs/training.md, \"The plan search\")" },
+		     "the planner (docs/explanation/training.md, \"The plan search\")" },
 	{ .sec = KS_WORKLOAD, .key = "checkpoint", .kinds = KINDS_TRAINING, .type = "object or \"none\"",
 	  .def = "none; with failures or spot preemptions: synchronous, to the first pfs tier, at Daly's interval",
 	  .unit = "", .meaning = "checkpoints written during the run, simulated (workload.checkpoint below; "
-				 "docs/whole-run.md)" },
+				 "docs/explanation/whole-run.md)" },
 	{ .sec = KS_WORKLOAD, .key = "failures", .kinds = KINDS_ALL, .type = "\"llama3\", \"none\" or object",
 	  .def = "none", .unit = "",
-	  .meaning = "the failure model, simulated (docs/whole-run.md): \"llama3\" (419 unexpected interruptions in 54 "
+	  .meaning = "the failure model, simulated (docs/explanation/whole-run.md): \"llama3\" (419 unexpected interruptions in 54 "
 		     "days on 16,384 H100s), \"none\", or rates (workload.failures below); a fleet's fail its nodes; "
 		     "inference: an unsupported row" },
 	{ .sec = KS_WORKLOAD, .key = "finetune", .kinds = KIND_FINETUNE, .type = "object",
 	  .def = "a full finetune", .unit = "", .meaning = "the finetune's method (workload.finetune below)" },
 	{ .sec = KS_WORKLOAD, .key = "serving", .kinds = KIND_INFER, .type = "object", .required = true, .unit = "",
-	  .meaning = "the load and the server (workload.serving below; docs/serving.md)" },
+	  .meaning = "the load and the server (workload.serving below; docs/explanation/serving.md)" },
 	{ .sec = KS_WORKLOAD, .key = "collective", .kinds = KIND_COLL, .type = "object", .required = true, .unit = "",
 	  .meaning = "an nccl-tests-like benchmark: {op, bytes, algorithm, fidelity} (workload.collective below)" },
 	{ .sec = KS_WORKLOAD, .key = "kernels", .kinds = KINDS_TRAINING | KIND_INFER | KIND_COLL, .own_refusal = true,
 	  .type = "object", .def = "the catalog's and the global constants", .unit = "",
-	  .meaning = "your own kernel measurements (workload.kernels below; docs/training.md, \"Kernel time\")" },
+	  .meaning = "your own kernel measurements (workload.kernels below; docs/explanation/training.md, \"Kernel time\")" },
 	{ .sec = KS_WORKLOAD, .key = "mode", .kinds = KINDS_TRAINING, .type = "name", .names = training_mode_names,
 	  .def = "representative", .unit = "",
 	  .meaning = "representative: one pipeline, data-parallel collectives costed over the topology; full: every "
-		     "pipeline replica on one engine, every rank's transfers as flows (docs/training.md)" },
+		     "pipeline replica on one engine, every rank's transfers as flows (docs/explanation/training.md)" },
 	{ .sec = KS_WORKLOAD, .key = "search_numerics", .kinds = KINDS_TRAINING, .type = "array of names",
 	  .names = search_numerics_names, .def = "none", .unit = "",
 	  .meaning = "settings that change numerics the plan search may use; each is tried only by a search, and is "
-		     "an error beside a parallelism that states the same key (docs/training.md)" },
+		     "an error beside a parallelism that states the same key (docs/explanation/training.md)" },
 	{ .sec = KS_WORKLOAD, .key = "data", .kinds = KINDS_TRAINING, .type = "object", .def = "not modelled",
 	  .unit = "", .meaning = "the storage tier the training tokens are read from (workload.data below; "
-				 "docs/whole-run.md, \"Data loading\")" },
+				 "docs/explanation/whole-run.md, \"Data loading\")" },
 	{ .sec = KS_WORKLOAD, .key = "fleet", .kinds = KIND_FLEET, .type = "object", .required = true, .unit = "",
 	  .meaning = "a shared cluster's job mix; each candidate is the shared cluster (workload.fleet below; "
-		     "docs/fleet.md)" },
+		     "docs/explanation/fleet.md)" },
 
 	/* ---- workload.model (read by the catalog's model reader, models/hw/catalog.c) ---- */
 #define MODEL .sec = KS_MODEL, .kinds = KINDS_TRAINING | KIND_INFER, .elsewhere = true
@@ -108,10 +108,10 @@ const struct key_row key_rows[] = {
 	{ MODEL, .key = "aliases", .type = "array of strings", .unit = "", .meaning = "other names (catalog entries)" },
 	{ MODEL, .key = "description", .type = "string", .unit = "", .meaning = "free text" },
 	{ MODEL, .key = "source", .type = "string", .unit = "",
-	  .meaning = "source ids separated by ; (docs/catalog.md)" },
-	{ MODEL, .key = "confidence", .type = "string", .unit = "", .meaning = "how sure the numbers are (docs/catalog.md)" },
+	  .meaning = "source ids separated by ; (docs/explanation/catalog.md)" },
+	{ MODEL, .key = "confidence", .type = "string", .unit = "", .meaning = "how sure the numbers are (docs/explanation/catalog.md)" },
 	{ MODEL, .key = "note", .type = "string", .unit = "",
-	  .meaning = "where the numbers came from and what is assumed (docs/catalog.md)" },
+	  .meaning = "where the numbers came from and what is assumed (docs/explanation/catalog.md)" },
 	{ MODEL, .key = "preset", .type = "name", .range = "clustersim catalog models", .unit = "",
 	  .meaning = "a catalog model to start from; the fields given override it" },
 	{ MODEL, .key = "layers", .type = "integer", .ranged = true, .lo = 1, .hi = 100000,
@@ -128,7 +128,7 @@ const struct key_row key_rows[] = {
 	  .meaning = "Multi-head Latent Attention: 0 for queries projected directly" },
 	{ MODEL, .key = "kv_lora_rank", .type = "integer", .ranged = true, .lo = 0, .hi = 1 << 20,
 	  .def = "0 (no latent)", .unit = "",
-	  .meaning = "above 0 makes the attention Multi-head Latent Attention (docs/training.md)" },
+	  .meaning = "above 0 makes the attention Multi-head Latent Attention (docs/explanation/training.md)" },
 	{ MODEL, .key = "qk_rope_dim", .type = "integer", .ranged = true, .lo = 0, .hi = 1 << 16, .def = "0", .unit = "",
 	  .meaning = "Multi-head Latent Attention: the rotary width" },
 	{ MODEL, .key = "ffn", .type = "integer", .ranged = true, .lo = 1, .hi = 1 << 24,
@@ -151,19 +151,19 @@ const struct key_row key_rows[] = {
 	  .meaning = "the input embedding and the output layer share weights" },
 	{ MODEL, .key = "dropout", .type = "boolean", .def = "false", .unit = "", .meaning = "dropout masks kept" },
 	{ MODEL, .key = "params_b", .type = "number", .ranged = true, .lo = 0, .hi = 1e6, .unit = "billions",
-	  .meaning = "the published total parameters (docs/catalog.md)" },
+	  .meaning = "the published total parameters (docs/explanation/catalog.md)" },
 	{ MODEL, .key = "active_params_b", .type = "number", .ranged = true, .lo = 0, .hi = 1e6, .unit = "billions",
 	  .meaning = "the published active parameters of a mixture-of-experts model" },
 	{ MODEL, .key = "max_seq_len", .type = "integer", .ranged = true, .lo = 0, .hi = 1 << 30, .unit = "tokens",
-	  .meaning = "the model's native context (docs/catalog.md)" },
+	  .meaning = "the model's native context (docs/explanation/catalog.md)" },
 	{ MODEL, .key = "mtp_layers", .type = "integer", .ranged = true, .lo = 0, .hi = 64,
 	  .def = "0 (no multi-token prediction)", .unit = "",
-	  .meaning = "multi-token-prediction modules trained with the model, training only (docs/training.md)" },
+	  .meaning = "multi-token-prediction modules trained with the model, training only (docs/explanation/training.md)" },
 #undef MODEL
 
 	/* ---- workload.global_batch_tokens as an object ---- */
 	{ .sec = KS_BATCH, .key = "target", .kinds = KINDS_TRAINING, .type = "number", .ranged = true, .lo = 1,
-	  .hi = 1e12, .required = true, .unit = "tokens", .meaning = "the batch each plan rounds (docs/plan.md)" },
+	  .hi = 1e12, .required = true, .unit = "tokens", .meaning = "the batch each plan rounds (docs/explanation/planning.md)" },
 	{ .sec = KS_BATCH, .key = "round", .kinds = KINDS_TRAINING, .type = "boolean", .def = "false", .unit = "",
 	  .meaning = "round the target to the nearest whole number of sequences dp x micro_batch divides" },
 
@@ -306,7 +306,7 @@ const struct key_row key_rows[] = {
 	  .meaning = "the loss as Transformer Engine's fused cross entropy; training only" },
 #undef KERN
 
-	/* ---- workload.serving (wl_serve.c; docs/serving.md) ---- */
+	/* ---- workload.serving (wl_serve.c; docs/explanation/serving.md) ---- */
 #define SERVE .sec = KS_SERVING, .kinds = KIND_INFER
 	{ SERVE, .key = "arrival", .type = "object", .required = true, .unit = "",
 	  .meaning = "how requests arrive (workload.serving.arrival below)" },
@@ -336,7 +336,7 @@ const struct key_row key_rows[] = {
 	  .unit = "", .meaning = "the KV cache's format (vLLM's --kv-cache-dtype); required when workload.precision is "
 				 "one no KV cache is kept in (fp4, tf32, fp64)" },
 	{ SERVE, .key = "step_overhead_s", .type = "number", .ranged = true, .lo = 0, .hi = 10, .def = "0.001",
-	  .unit = "s", .meaning = "host time per step the GPU does not hide (docs/calibration.md, \"Serving step "
+	  .unit = "s", .meaning = "host time per step the GPU does not hide (docs/explanation/calibration.md, \"Serving step "
 				  "time\")" },
 	{ SERVE, .key = "router", .type = "name", .names = serve_router_names, .def = "round-robin", .unit = "",
 	  .meaning = "how a request picks its replica: least-outstanding (fewest requests in flight), shortest-queue "
@@ -369,7 +369,7 @@ const struct key_row key_rows[] = {
 	{ ARR, .key = "cv", .type = "number", .ranged = true, .lo = 0.01, .hi = 100, .def = "1", .unit = "",
 	  .meaning = "gamma only: the gaps' coefficient of variation (1 is Poisson)" },
 	{ ARR, .key = "trace", .type = "string", .def = "required for trace", .unit = "",
-	  .meaning = "a CSV file of requests, relative to the scenario file (docs/serving.md)" },
+	  .meaning = "a CSV file of requests, relative to the scenario file (docs/explanation/serving.md)" },
 	{ ARR, .key = "concurrency", .type = "integer", .ranged = true, .lo = 1, .hi = 1000000,
 	  .def = "required for closed-loop", .unit = "clients", .meaning = "closed-loop clients" },
 #undef ARR
@@ -423,7 +423,7 @@ const struct key_row key_rows[] = {
 	  .meaning = "a size, a list of sizes, or {min, max, factor} (below); cut to whole bytes" },
 	{ .sec = KS_COLLECTIVE, .key = "algorithm", .kinds = KIND_COLL, .type = "name", .names = collective_algo_names,
 	  .def = "auto", .unit = "", .meaning = "auto chooses among ring, tree and NVLS, as NCCL does "
-					       "(docs/calibration.md)" },
+					       "(docs/explanation/calibration.md)" },
 	{ .sec = KS_COLLECTIVE, .key = "fidelity", .kinds = KIND_COLL, .type = "name",
 	  .names = collective_fidelity_names, .def = "analytic", .unit = "",
 	  .meaning = "analytic (alpha-beta) or flows through the simulated fabric" },
@@ -434,7 +434,7 @@ const struct key_row key_rows[] = {
 	{ .sec = KS_BYTES, .key = "factor", .kinds = KIND_COLL, .type = "number", .ranged = true, .lo = 1.01,
 	  .hi = 1024, .def = "2", .unit = "", .meaning = "each size is the last one x factor" },
 
-	/* ---- workload.fleet (wl_fleet.c; docs/fleet.md) ---- */
+	/* ---- workload.fleet (wl_fleet.c; docs/explanation/fleet.md) ---- */
 #define FLEET .kinds = KIND_FLEET
 	{ .sec = KS_FLEET, FLEET, .key = "duration_h", .type = "number", .ranged = true, .lo = 0.001,
 	  .hi = KEY_FLEET_HOURS_MAX, .required = true, .unit = "h", .meaning = "jobs arrive over this window" },
@@ -487,7 +487,7 @@ const struct key_row key_rows[] = {
 	{ .sec = KS_JOB_ARRIVAL, FLEET, .key = "rate_per_h", .type = "number", .ranged = true, .lo = 1e-6, .hi = 1e6,
 	  .def = "required for poisson", .unit = "jobs/h", .meaning = "jobs per hour" },
 	{ .sec = KS_JOB_ARRIVAL, FLEET, .key = "trace", .type = "string", .def = "required for trace", .unit = "",
-	  .meaning = "a job trace file, relative to the scenario (docs/fleet.md)" },
+	  .meaning = "a job trace file, relative to the scenario (docs/explanation/fleet.md)" },
 	{ .sec = KS_JOB_ARRIVAL, FLEET, .key = "format", .type = "name", .names = fleet_trace_format_names,
 	  .def = "csv", .unit = "", .meaning = "the trace's format" },
 	{ .sec = KS_JOB_DURATION, FLEET, .key = "dist", .type = "name", .names = fleet_duration_dist_names,
@@ -555,7 +555,7 @@ const struct key_row key_rows[] = {
 	{ STOR, .key = "capacity_tib", .type = "number", .ranged = true, .lo = 0.001, .hi = 1e7,
 	  .def = "required for managed-lustre", .unit = "TiB",
 	  .meaning = "managed-lustre only: at least the preset's minimum; the aggregate rate is capacity_tib x the "
-		     "preset's MB/s per TiB (docs/catalog.md)" },
+		     "preset's MB/s per TiB (docs/explanation/catalog.md)" },
 #undef STOR
 
 	/* ---- candidates[].price ---- */
@@ -564,7 +564,7 @@ const struct key_row key_rows[] = {
 	  .unit = "", .meaning = "whose price is looked up in the catalog" },
 	{ PRICE, .key = "type", .type = "name", .names = price_type_names, .def = "on-demand", .unit = "",
 	  .meaning = "owned: hardware you buy, priced from pue, usd_per_kwh, purchase_usd and life_years "
-		     "(docs/catalog.md, \"Owned hardware\")" },
+		     "(docs/explanation/catalog.md, \"Owned hardware\")" },
 	{ PRICE, .key = "term", .type = "string", .unit = "", .meaning = "a reserved price's term" },
 	{ PRICE, .key = "offering", .type = "string", .def = "the preset's, when the GPU is the preset's", .unit = "",
 	  .meaning = "the instance type the price is for" },
@@ -585,7 +585,7 @@ const struct key_row key_rows[] = {
 	{ PRICE, .key = "node_power_kw", .type = "number", .ranged = true, .lo = 0.01, .hi = 10000,
 	  .def = "the preset's node_power_kw", .unit = "kW", .meaning = "owned: a node's power" },
 	{ PRICE, .key = "preemptions_per_instance_h", .type = "number", .ranged = true, .lo = 0, .hi = 1000,
-	  .unit = "1/h", .meaning = "spot only: preemptions per instance-hour, simulated (docs/whole-run.md); needs "
+	  .unit = "1/h", .meaning = "spot only: preemptions per instance-hour, simulated (docs/explanation/whole-run.md); needs "
 				  "capacity_wait_s" },
 	{ PRICE, .key = "preemption_notice_s", .type = "number", .ranged = true, .lo = 0, .hi = 86400,
 	  .def = "the provider's (AWS 120 s, GCP 30 s)", .unit = "s", .meaning = "spot only: the warning before a "
@@ -615,7 +615,7 @@ const struct key_row key_rows[] = {
 	{ .sec = KS_VALIDATION, .key = "family", .kinds = KINDS_ALL, .type = "string", .def = "the id's prefix",
 	  .unit = "", .meaning = "the published source the row belongs to, for validate's per-family summary" },
 
-	/* ---- search (space.c; docs/plan.md) ---- */
+	/* ---- search (space.c; docs/explanation/planning.md) ---- */
 #define SEARCH .sec = KS_SEARCH, .kinds = KINDS_ALL
 	{ SEARCH, .key = "presets", .type = "\"all\" or array of names", .def = "the scenario's candidates",
 	  .unit = "", .meaning = "the bases: these catalog presets (instance or node types), or all of them" },

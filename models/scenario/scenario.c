@@ -225,7 +225,7 @@ static int read_scenario(struct jread *r, json_t *root, const char *file, catalo
 	if (read_candidates(r, root, cat, s) < 0)
 		return -1;
 	if ((x = json_object_get(root, "search")) != NULL) {
-		/* plan's shapes (docs/plan.md) */
+		/* plan's shapes (docs/explanation/planning.md) */
 		mark = jread_enter_key(r, "search");
 		s->space = space_read(r, x, json_object_get(root, "candidates"), cat, file);
 		if (s->space == NULL)

@@ -1,5 +1,5 @@
 /*
- * scenario: scenario files (docs/scenarios.md) read into plain C records.
+ * scenario: scenario files (docs/reference/scenarios.md) read into plain C records.
  *
  * scenario_load() reads a JSON file (or standard input for "-"), applies the
  * --set overrides to the JSON tree (override.h), merges any catalog additions

@@ -1,5 +1,5 @@
 /*
- * space: a scenario's `search` block (docs/plan.md): the cluster shapes
+ * space: a scenario's `search` block (docs/explanation/planning.md): the cluster shapes
  * `clustersim plan` searches, read and checked at load time and resolved
  * one at a time on demand (a cluster record is ~27 KB, so thousands are
  * never held at once).

@@ -1,5 +1,5 @@
 /*
- * wl_fleet: the fields of a fleet workload (docs/fleet.md): the `fleet`
+ * wl_fleet: the fields of a fleet workload (docs/explanation/fleet.md): the `fleet`
  * block (duration_h, warmup_h, scheduler with policy, preemption and
  * per-team quotas, objective wait_p90_h and the groups it applies_to, and
  * the job classes: name, team, priority, arrival (poisson at rate_per_h,

@@ -198,7 +198,7 @@ static int read_length(struct jread *r, const json_t *obj, const char *key, stru
 	return 0;
 }
 
-/* The values of a serving block that leaves them out (docs/serving.md). */
+/* The values of a serving block that leaves them out (docs/explanation/serving.md). */
 static void serving_defaults(struct serving_spec *sv)
 {
 	memset(sv, 0, sizeof *sv);
@@ -208,7 +208,7 @@ static void serving_defaults(struct serving_spec *sv)
 	sv->chunked_prefill = true;
 	sv->block_tokens = 16;           /* vLLM's default --block-size */
 	sv->gpu_memory_fraction = 0.9;   /* vLLM's default --gpu-memory-utilization */
-	sv->step_overhead_s = -1;        /* the global default (docs/calibration.md) */
+	sv->step_overhead_s = -1;        /* the global default (docs/explanation/calibration.md) */
 	sv->router = ROUTER_ROUND_ROBIN;
 	sv->replicas = 1;
 	sv->tp = 1;

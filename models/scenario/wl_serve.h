@@ -5,7 +5,7 @@
  * (fixed, a distribution or a histogram), how the load ends, the replicas
  * and their parallelism, precisions, the memory fraction and step
  * overhead, the router, the scheduler, SLOs and disaggregation
- * (docs/serving.md).
+ * (docs/explanation/serving.md).
  *
  * Reads only the workload object it is given, except a request trace
  * (process "trace"), which it reads (serve_trace.h) into a struct

@@ -246,7 +246,7 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 }
 
 /* The `data` object: the tier the training tokens are read from and the
- * bytes a token takes there (0: from the vocabulary, docs/whole-run.md). */
+ * bytes a token takes there (0: from the vocabulary, docs/explanation/whole-run.md). */
 static int read_data(struct jread *r, const json_t *v, struct data_spec *d)
 {
 	memset(d, 0, sizeof *d);
@@ -259,7 +259,7 @@ static int read_data(struct jread *r, const json_t *v, struct data_spec *d)
 }
 
 /* Seconds of detection + relaunch + NCCL init after a failure or a
- * preemption (docs/whole-run.md: bounded by PyTorch's default
+ * preemption (docs/explanation/whole-run.md: bounded by PyTorch's default
  * process-group timeout of 10 min). */
 static const double RESTART_S = 600;
 

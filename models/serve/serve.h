@@ -74,7 +74,7 @@ struct serving_spec {
 	enum precision weight_precision;  /* weights stored (fp4 = 4-bit), else workload.precision */
 	bool has_kv_precision;
 	enum precision kv_precision;      /* KV cache, else workload.precision (bf16 or fp8) */
-	double step_overhead_s;     /* < 0: the global default (docs/calibration.md) */
+	double step_overhead_s;     /* < 0: the global default (docs/explanation/calibration.md) */
 	enum serve_router router;
 	double slo_ttft_p99_ms, slo_tpot_p99_ms;   /* 0 = no such SLO */
 	int replicas;               /* PLAN_AUTO: the fewest that meet the SLO */

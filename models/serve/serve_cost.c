@@ -12,7 +12,7 @@
 #include "util/text.h"
 
 /*
- * The constants of the serving step model (docs/calibration.md, "Serving
+ * The constants of the serving step model (docs/explanation/calibration.md, "Serving
  * step time", says how each was set). Everything else is the roofline's
  * (kernel/roofline.c) and the collective model's.
  */
@@ -21,7 +21,7 @@
 #endif
 
 /* Fitted to TensorRT-LLM's max-throughput figures for Llama 3.1 8B FP8 on
- * one H100 (docs/calibration.md, "Serving calibration"); the other serving
+ * one H100 (docs/explanation/calibration.md, "Serving calibration"); the other serving
  * rows of scenarios/validation are held out. */
 #ifndef SERVE_GEMM_FACTOR
 #define SERVE_GEMM_FACTOR 0.85
@@ -36,7 +36,7 @@
  * preparation, sampling's synchronisation, output processing. */
 const double serve_default_step_overhead_s = SERVE_STEP_OVERHEAD_S;
 /* A serving step's GEMMs reach this fraction of the GPU's measured MAMF
- * (training's roofline_default_gemm_factor is lower: docs/calibration.md): one GPU's CUDA graph
+ * (training's roofline_default_gemm_factor is lower: docs/explanation/calibration.md): one GPU's CUDA graph
  * of large fused GEMMs, without training's concurrent communication
  * kernels and full-node power draw. */
 const double serve_gemm_factor = SERVE_GEMM_FACTOR;

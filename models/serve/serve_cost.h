@@ -12,7 +12,7 @@
  * sequence's KV read); MoE experts are read only for the tokens routed to
  * them; plus a fixed per-step overhead.
  *
- * Layout (serve_cost.c, docs/calibration.md "Serving step time"): a replica
+ * Layout (serve_cost.c, docs/explanation/calibration.md "Serving step time"): a replica
  * is pp stages of ep x tp GPUs, tp inside a node. Attention and dense
  * layers are split over tp and, with ep > 1, run data-parallel over the ep
  * ranks (each takes 1/ep of the sequences); experts are split over ep (and
@@ -73,7 +73,7 @@ struct serve_cost {
 	double tp_link_latency_s;
 	double peak_flops_per_s;         /* replica */
 	double peak_hbm_bytes_per_s;     /* replica */
-	/* added by serve_cost.c (docs/calibration.md, "Serving step time") */
+	/* added by serve_cost.c (docs/explanation/calibration.md, "Serving step time") */
 	struct topology topo;            /* the cluster, for the collectives */
 	double workspace_bytes_per_gpu;  /* non-torch memory + activation peak */
 	double kv_bytes_per_token_gpu;   /* on a GPU of the fullest stage */
@@ -100,16 +100,16 @@ double serve_cost_step_s(const struct serve_cost *sc, const struct serve_batch *
 /* The model the simulation calls (borrows sc). */
 void serve_cost_model(const struct serve_cost *sc, struct serve_step_model *out);
 
-/* Global default of the per-step overhead (docs/calibration.md). */
+/* Global default of the per-step overhead (docs/explanation/calibration.md). */
 extern const double serve_default_step_overhead_s;
 /* Serving's GEMM factor (of the GPU's MAMF) and HBM efficiency, used where
- * the scenario's kernel calibration gives none (docs/calibration.md). */
+ * the scenario's kernel calibration gives none (docs/explanation/calibration.md). */
 extern const double serve_gemm_factor;
 extern const double serve_hbm_efficiency;
 
 /* Memory a serving process holds outside its weights and KV cache besides
  * the activation peak (CUDA context, cuBLAS and NCCL buffers, CUDA graphs):
- * one GPU alone, and a GPU of a multi-GPU replica (docs/calibration.md). */
+ * one GPU alone, and a GPU of a multi-GPU replica (docs/explanation/calibration.md). */
 extern const double serve_nontorch_bytes_single;
 extern const double serve_nontorch_bytes_multi;
 

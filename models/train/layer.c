@@ -397,7 +397,7 @@ struct moe_sides {
  * and experts bwd + dispatch_bwd. *fwd_s and *bwd_s get the exposed time
  * of the forward's and of the backward's all-to-alls (the middle phase's
  * shared by halves), each plus what its hidden part still costs
- * (roofline_ep_overlap_slowdown, fitted: docs/calibration.md).
+ * (roofline_ep_overlap_slowdown, fitted: docs/explanation/calibration.md).
  */
 void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double dispatch_bwd, double combine_bwd,
 			    double attn_fwd, double mlp_fwd, double attn_bwd, double mlp_bwd, double *fwd_s,

@@ -148,7 +148,7 @@ static void search_space_init(struct search_space *sp, const struct train_spec *
 	/* cp beyond 2 only for sequences of 32K and longer: below, every
 	 * published run uses cp 1 or 2 (NeMo's 8K recipes use 2), and the model
 	 * is not validated where each rank holds 2K tokens or fewer (it rates
-	 * tp 1 cp 8 at 8K above every published 8K plan: docs/training.md) */
+	 * tp 1 cp 8 at 8K above every published 8K plan: docs/explanation/training.md) */
 	n = degree_choices(sp->v[F_CP], habit_cp, HABIT_N(habit_cp), &seq, 0, w->seq_len >= 32768 ? 16 : 2);
 	sp->n[F_CP] = given_or(q->cp, sp->v[F_CP], n);
 	if (experts > 0 && c->gpus_per_node > 0) {

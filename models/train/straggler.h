@@ -8,7 +8,7 @@
  * sigma, iid across GPUs, the step waits sigma x E[max of N standard
  * normals] x the compute time beyond the mean (David and Nagaraja, "Order
  * Statistics", 3rd ed., 2003, section 4.5; the asymptote sqrt(2 ln N) is
- * theirs too). sigma is one global constant (docs/calibration.md).
+ * theirs too). sigma is one global constant (docs/explanation/calibration.md).
  * It only computes; step.h adds the cost to the step.
  */
 #ifndef CLUSTERSIM_MODELS_TRAIN_STRAGGLER_H

@@ -42,7 +42,7 @@ struct timeline;
 /* Bytes per element of activations, weights and 16-bit gradients (a
  * plan's gradients are train_plan.grad_bytes: 4 by default), and
  * of mixed-precision Adam's fp32 master weights, momentum and variance
- * (Rajbhandari et al. 2020, ZeRO, section 3.1; docs/training.md). */
+ * (Rajbhandari et al. 2020, ZeRO, section 3.1; docs/explanation/training.md). */
 #define TRAIN_ACT_BYTES 2.0
 #define TRAIN_WEIGHT_BYTES 2.0
 #define TRAIN_GRAD_BYTES 2.0
@@ -90,7 +90,7 @@ extern const char *const grad_reduce_names[];
 
 /*
  * Settings besides the degrees that the plan search may choose
- * (parallel_plan.search_levers, docs/training.md "The plan search"). The
+ * (parallel_plan.search_levers, docs/explanation/training.md "The plan search"). The
  * first three change no numerics: with `"parallelism": "auto"` they are
  * searched, in an object only when given as "auto". The others change
  * what is computed or kept in lower precision, and are searched only when
@@ -114,7 +114,7 @@ enum schedule_kind { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZB_H1, SC
 extern const char *const schedule_names[];
 
 /* How the MoE dispatch and combine all-to-alls overlap computation
- * (parallelism.moe_a2a_overlap; docs/training.md): not at all (the default,
+ * (parallelism.moe_a2a_overlap; docs/explanation/training.md): not at all (the default,
  * Megatron-Core's unless --overlap-moe-expert-parallel-comm is given), behind
  * another micro-batch's pass in the 1F1B steady state (Megatron-Core's EP
  * a2a overlap), or everywhere (DeepSeek-V3's DualPipe). */
@@ -150,7 +150,7 @@ struct parallel_plan {
 	int grad_reduce;        /* enum grad_reduce (0: auto) */
 	int optimizer_moments;  /* enum optimizer_moments (0: fp32) */
 	bool overlap_param_gather; /* ZeRO-1/2 weight all-gather under the next forward
-				    * (default true: docs/training.md) */
+				    * (default true: docs/explanation/training.md) */
 	bool distribute_saved_activations; /* full recompute's checkpointed layer inputs
 					    * split over the tp ranks, gathered before
 					    * each recompute (Megatron-LM's

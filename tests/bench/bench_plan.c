@@ -2,7 +2,7 @@
  * bench_plan: clustersim plan's search for Llama 3 70B on 1T tokens
  * (scenarios/examples/llama3-70b-plan.json): every catalog preset x 1 to 64
  * nodes (about 4,000 shapes) with pruning, and the example's 168 shapes
- * with and without it. Prints shapes per second (docs/performance.md).
+ * with and without it. Prints shapes per second (docs/history/performance.md).
  * Run from the repository's top directory (make bench does).
  */
 #include <stdio.h>

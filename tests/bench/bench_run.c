@@ -2,7 +2,7 @@
  * bench_run: 100 Monte Carlo trials of a 54-day run on 16,384 GPUs with
  * the llama3 failure rate (about 419 failures a trial), a 10 s
  * asynchronous checkpoint at the Daly interval (about 10,000 a trial) and
- * a 3 min restart. Target: under 1 s (docs/performance.md).
+ * a 3 min restart. Target: under 1 s (docs/history/performance.md).
  */
 #include <math.h>
 #include <stdio.h>

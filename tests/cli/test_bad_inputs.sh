@@ -47,7 +47,7 @@ for f in "$bad"/*; do
 done
 [ "$n" -ge 30 ] && ok || fail "only $n bad inputs; the corpus must hold at least 30"
 
-# ---- bounds on every input (docs/limits.md) ---------------------------------
+# ---- bounds on every input (docs/reference/limits.md) ---------------------------------
 # A command that reads an input without end (/dev/zero, a line that never
 # ends) stops at the input's bound: exit 2 at once, one line naming the
 # file, the line and the bound. It runs under a 200 MB address-space limit

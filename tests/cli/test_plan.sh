@@ -250,7 +250,7 @@ status_is 2 "$CLUSTERSIM" plan "$ex" --deadline-h -3 && ok || fail "--deadline-h
 status_is 2 "$CLUSTERSIM" plan "$TOP/scenarios/examples/nccl-allreduce.json" && ok || fail "collective"
 grep -q 'plan needs a training' "$TMP/err" && ok || fail "collective: $(cat "$TMP/err")"
 
-# The work of a search is bounded (docs/plan.md, "Bounds"): 1 to 100,000 nodes of one
+# The work of a search is bounded (docs/explanation/planning.md, "Bounds"): 1 to 100,000 nodes of one
 # preset are 100,000 shapes, more than the 20,000 one search evaluates (it would have run
 # for weeks without a word), and a shape of 100,000 nodes has 800,000 GPUs, more than the
 # 65,536 a shape may have; both are refused before anything is evaluated, with the figures

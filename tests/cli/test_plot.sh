@@ -167,7 +167,7 @@ cp "$TMP/whole.csv" "$TMP/keep.csv"
 status_is 2 "$C" plot "$TMP/whole.csv" --chart cost -o "$TMP/whole.csv" && cmp -s "$TMP/whole.csv" "$TMP/keep.csv" &&
 	ok || fail "-o the input"
 
-# ---- input that must never run, crash, hang or abort (docs/plot.md, "Bounds and safety")
+# ---- input that must never run, crash, hang or abort (docs/howto/charts.md, "Bounds and safety")
 
 # a header cell with a newline then a gnuplot command: the breakdown picks
 # every frac_ column itself and wrote the name raw into a comment, so the

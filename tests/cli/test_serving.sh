@@ -91,7 +91,7 @@ if (ulimit -v 600000 && "$CLUSTERSIM" --version) >/dev/null 2>&1; then
 	[ $? -eq 2 ] && grep -q "workload.serving.requests: 5e+06 requests would need about 1.28 GB (256 bytes each), more than the .* GB of the room left under the address-space limit (RLIMIT_AS, ulimit -v); ask for fewer requests" "$TMP/err" &&
 		ok || fail "5e6 requests in 600 MB: $(cat "$TMP/err")"
 fi
-# plan's prefill/decode split search (search.disaggregated, docs/plan.md): per provider the
+# plan's prefill/decode split search (search.disaggregated, docs/explanation/planning.md): per provider the
 # cheapest xPyD split on fewer instances than colocated serving. The split printed for lambda,
 # rerun with its pools stated, meets the SLO at the printed price, which is its whole instances'
 # (the colocated deployment's price per instance); one fewer prefill or decode replica misses the

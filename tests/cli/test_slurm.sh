@@ -1,5 +1,5 @@
 #!/bin/sh
-# A sweep through a real, one-node Slurm (docs/slurm.md says how to run one by hand): start
+# A sweep through a real, one-node Slurm (docs/howto/slurm-one-node.md says how to run one by hand): start
 # munged (unless one runs), slurmctld and slurmd on this host with a
 # configuration of the test's own (its own ports, state and logs in a
 # temporary folder), run tools/sweep-slurm.sh (an array job of 4 shards and

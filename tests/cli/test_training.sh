@@ -94,7 +94,7 @@ status_is 0 "$CLUSTERSIM" run "$TMP/full.json" --dry-run --format csv &&
 	[ ! -s "$TMP/err" ] && sed 's/^full,/inline,/' "$TMP/out" | cmp -s - "$TMP/inline.out" && ok ||
 	fail "a model stated in full: no note, the same rows: $(cat "$TMP/err")"
 
-# The dropless skew (docs/calibration.md, "Dropless skew"): Qwen3-235B at EP 8
+# The dropless skew (docs/explanation/calibration.md, "Dropless skew"): Qwen3-235B at EP 8
 # with moe_load_imbalance 1.51 (set on the 16K pair) reproduces the
 # MoE-ModelZoo's published forced-to-dropless step difference at 32K, 64K
 # and 128K within 6%, and at 16K within 2%.

@@ -45,7 +45,7 @@ static void test_required_gpus_present(void **state)
 	catalog_free(c);
 }
 
-/* Datasheet values (dense FLOP/s), as docs/catalog.md cites them. */
+/* Datasheet values (dense FLOP/s), as docs/explanation/catalog.md cites them. */
 static void test_gpu_values_match_reference(void **state)
 {
 	(void)state;

@@ -126,7 +126,7 @@ static void test_split(void **state)
 		serve(&s, sp->prefill_tp, sp->decode_tp, sp->prefill_replicas, sp->decode_replicas - 1, r);
 		assert_false(meets(r));
 	}
-	/* the figures found (docs/plan.md): 5P1D of tp 2 and tp 4 on 2 instances, half the price */
+	/* the figures found (docs/explanation/planning.md): 5P1D of tp 2 and tp 4 on 2 instances, half the price */
 	assert_int_equal(sp->prefill_replicas, 5);
 	assert_int_equal(sp->decode_replicas, 1);
 	assert_int_equal(sp->prefill_tp, 2);
@@ -143,7 +143,7 @@ static void test_split(void **state)
 /* The walk takes a split that meets the SLO to meet it with more replicas
  * of either pool. Every split of three tp pairs on 4 nodes of the load
  * above: wherever (x, y) meets the SLO, (x + 1, y) and (x, y + 1) do too
- * (the latencies themselves are not monotone: docs/plan.md). */
+ * (the latencies themselves are not monotone: docs/explanation/planning.md). */
 static void test_monotone(void **state)
 {
 	(void)state;

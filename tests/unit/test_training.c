@@ -190,7 +190,7 @@ static void test_auto_search_matches_exhaustive(void **state)
 
 	/* the search's space here: tp and pp every divisor of the node and of
 	 * the 16 GPUs, ZeRO 0-3, micro-batches up to 32 that divide a
-	 * replica's sequences, and the three recomputes (docs/training.md) */
+	 * replica's sequences, and the three recomputes (docs/explanation/training.md) */
 	static const int tps[] = { 1, 2, 4, 8 }, pps[] = { 1, 2, 4, 8, 16 }, zeros[] = { 0, 1, 2, 3 };
 	static const int mbs[] = { 1, 2, 4, 8, 16, 32 };
 	static const int recs[] = { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };

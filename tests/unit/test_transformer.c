@@ -37,7 +37,7 @@ static void test_parameter_counts(void **state)
  * Megatron SC21: hardware FLOPs per step with full recompute are
  * F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) for GPT shapes; MT-NLG 530B
  * (105 layers, h 20480, V 51200, s 2048, B 1920) in 60.1 s on 2,240 A100s
- * is 126 TFLOP/s per GPU (docs/training.md).
+ * is 126 TFLOP/s per GPU (docs/explanation/training.md).
  */
 static void test_megatron_flops_formula(void **state)
 {
@@ -85,7 +85,7 @@ static void test_recompute_flops(void **state)
 }
 
 /*
- * Korthikanti et al. 2022 (docs/training.md), for a GPT shape trained with
+ * Korthikanti et al. 2022 (docs/explanation/training.md), for a GPT shape trained with
  * dropout, per layer and micro-batch: no parallelism s b h (34 + 5 a s / h);
  * tensor + sequence parallel that over t; tensor parallel alone
  * s b h (10 + 24/t + 5 a s / (h t)); selective recompute s b h 34 / t;

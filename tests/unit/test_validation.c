@@ -136,7 +136,7 @@ static void test_serving_metrics(void **state)
 /* The published serving figures of scenarios/validation (TensorRT-LLM 1.0
  * max throughput, NIM's latencies at concurrency 1: each file's validation
  * block cites its source) are predicted within the targets
- * docs/calibration.md states for them: median |error| at most 10%, every
+ * docs/explanation/calibration.md states for them: median |error| at most 10%, every
  * row within 25%. The constants were fitted on the 8B H100 rows only. */
 static void test_serving_rows_within_targets(void **state)
 {
