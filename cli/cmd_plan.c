@@ -429,6 +429,71 @@ static void write_row(rowset *rs, const struct row_ctx *x, size_t i)
 		plan_disagg_out_row(rs, x->d, x->o, i);
 }
 
+/*
+ * Search p's shapes into *o with progress on a terminal, SIGINT and SIGTERM
+ * stopping the search, then say on standard error how much was searched.
+ * Returns EXIT_OK, or the exit status of a search that stopped (o
+ * released, err set: past a bound is bad input, an interrupt a runtime
+ * error; nothing was written either way).
+ */
+static int timed_search(const char *file, struct plan_problem *p, struct plan_outcome *o, struct cs_error *err)
+{
+	struct timespec t0, t1;
+	struct progress g = { .show = isatty(STDERR_FILENO) };
+	struct sigaction sa, old_int, old_term;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	plan_interrupted = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	p->progress = on_progress;
+	p->progress_ctx = &g;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	g.t0 = t0;
+	plan_search(p, o);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	progress_end(&g);
+	double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (o->stop != PLAN_STOP_DONE) {
+		int rc = o->stop == PLAN_STOP_INTERRUPTED ? EXIT_RUNTIME : EXIT_USAGE;
+		if (o->stop == PLAN_STOP_INTERRUPTED)
+			error_runtime(err, "plan: %s; nothing written", o->stop_reason);
+		else
+			error_set(err, "plan: '%s': %s", file, o->stop_reason);
+		plan_outcome_release(o);
+		return rc;
+	}
+	/* how much was searched, on standard error */
+	fprintf(stderr, "plan: %zu shapes, %zu evaluated (%zu ok)", o->n, o->fate_count[PLAN_EVALUATED], o->ok);
+	for (int f = PLAN_UNRESOLVED; f < PLAN_FATE_COUNT; f++)
+		if (o->fate_count[f] > 0)
+			fprintf(stderr, ", %zu %s", o->fate_count[f], plan_fate_names[f]);
+	fprintf(stderr, "; %zu on the front; %.2f s\n", o->n_front, elapsed);
+	print_not_ok(o);
+	return EXIT_OK;
+}
+
+/* The columns a table on a terminal shows when --columns is not given
+ * (NULL: every column). */
+static const char *table_columns(const struct cli_call *call, enum workload_kind kind, bool show_all)
+{
+	enum output_format fmt = cli_format(&call->o);
+	bool to_stdout = call->o.output == NULL || strcmp(call->o.output, "-") == 0;
+	if (call->o.columns != NULL || fmt != FORMAT_TABLE || !to_stdout)
+		return call->o.columns;
+	if (kind == WORKLOAD_INFERENCE)
+		return show_all ? "plan_rank,candidate,status,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,"
+				  "front,fate,fate_reason"
+				: "plan_rank,candidate,gpu,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,front";
+	return show_all ? "plan_rank,candidate,status,gpus,tp,pp,dp,wall_time_p50_h,wall_time_p90_h,"
+			  "cost_usd_p50,cost_usd_p90,front,fate,fate_reason"
+			: "plan_rank,candidate,gpu,gpus,tp,pp,dp,wall_time_p50_h,cost_usd_p50,front";
+}
+
 static int plan_exec(struct cli_call *call, struct cs_error *err)
 {
 	const struct scenario *s = &call->scenario;
@@ -475,44 +540,9 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 		.unresolved = unresolved_shape, .tie_tolerance = tie < 0 ? 0 : tie == 0 ? -1 : tie,
 	};
 	struct plan_outcome o;
-	struct timespec t0, t1;
-	struct progress g = { .show = isatty(STDERR_FILENO) };
-	struct sigaction sa, old_int, old_term;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	plan_interrupted = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	p.progress = on_progress;
-	p.progress_ctx = &g;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	g.t0 = t0;
-	plan_search(&p, &o);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	progress_end(&g);
-	double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	if (o.stop != PLAN_STOP_DONE) {
-		/* past a bound (bad input: nothing was written) or interrupted */
-		int rc = o.stop == PLAN_STOP_INTERRUPTED ? EXIT_RUNTIME : EXIT_USAGE;
-		if (o.stop == PLAN_STOP_INTERRUPTED)
-			error_runtime(err, "plan: %s; nothing written", o.stop_reason);
-		else
-			error_set(err, "plan: '%s': %s", call->operands[0], o.stop_reason);
-		plan_outcome_release(&o);
-		return rc;
-	}
-
-	/* how much was searched, on standard error */
-	fprintf(stderr, "plan: %zu shapes, %zu evaluated (%zu ok)", o.n, o.fate_count[PLAN_EVALUATED], o.ok);
-	for (int f = PLAN_UNRESOLVED; f < PLAN_FATE_COUNT; f++)
-		if (o.fate_count[f] > 0)
-			fprintf(stderr, ", %zu %s", o.fate_count[f], plan_fate_names[f]);
-	fprintf(stderr, "; %zu on the front; %.2f s\n", o.n_front, elapsed);
-	print_not_ok(&o);
+	int searched = timed_search(call->operands[0], &p, &o, err);
+	if (searched != EXIT_OK)
+		return searched;
 
 	struct plan_disagg d = { .searched = false };
 	if (space_disaggregated(s->space))
@@ -541,14 +571,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	if (af == stdout && to_stdout)
 		fputc('\n', stdout);
 	struct cli_options wo = call->o;
-	if (wo.columns == NULL && fmt == FORMAT_TABLE && to_stdout)
-		wo.columns = show_all ? "plan_rank,candidate,status,gpus,tp,pp,dp,wall_time_p50_h,wall_time_p90_h,"
-					"cost_usd_p50,cost_usd_p90,front,fate,fate_reason"
-				      : "plan_rank,candidate,gpu,gpus,tp,pp,dp,wall_time_p50_h,cost_usd_p50,front";
-	if (s->workload.kind == WORKLOAD_INFERENCE && wo.columns != NULL && call->o.columns == NULL)
-		wo.columns = show_all ? "plan_rank,candidate,status,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,"
-					"front,fate,fate_reason"
-				      : "plan_rank,candidate,gpu,gpus,replicas,tp,ttft_p99_ms,tpot_p99_ms,usd_per_hour,front";
+	wo.columns = table_columns(call, s->workload.kind, show_all);
 	if (cli_write(&wo, rs, err) < 0)
 		status = cli_status(err);
 	else if (o.n_front == 0) {

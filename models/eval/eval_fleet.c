@@ -65,19 +65,6 @@ static void fleet_class_evaluate(const struct fleet_class *k, const struct clust
 	free(alloc);
 }
 
-/* A NaN or an infinity never reaches a fleet result that says ok. */
-static bool fleet_figures_finite(const struct fleet_result *f)
-{
-	const struct fleet_metrics *m = &f->m;
-	double v[] = { m->fleet.wait_h.p50, m->fleet.wait_h.p90, m->fleet.wait_h.p99, m->fleet.jct_h.p50,
-		       m->utilization, m->busy_utilization, m->idle_gpu_hours, m->fragmentation, m->makespan_h,
-		       m->held_gpu_hours, f->usd_total, f->usd_per_job, f->sized_usd, f->per_team_usd, f->peak_usd };
-	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-		if (!isfinite(v[i]))
-			return false;
-	return true;
-}
-
 /* A fleet on the candidate: fleet_run_series with the evaluate call for its classes. */
 void eval_fleet(const struct job *j, struct result *out)
 {
@@ -87,6 +74,4 @@ void eval_fleet(const struct job *j, struct result *out)
 	fleet_run_series(j->workload->fleet, j->cluster, j->seed, j->row_id, fleet_class_evaluate, (void *)j,
 			 j->fleet_series, f);
 	out->outcome = f->outcome;
-	if (out->outcome.status == OUTCOME_OK && !fleet_figures_finite(f))
-		outcome_set(&out->outcome, OUTCOME_ERROR, "%s", "a result overflowed (not a finite number)");
 }

@@ -8,18 +8,6 @@
 /* Just under 2^63 ns, where the engine's clock saturates. */
 static const double STEP_CLOCK_LIMIT_S = 9e9;
 
-/* A NaN or an infinity never reaches a result that says ok. */
-static bool train_figures_finite(const struct result *out)
-{
-	const struct train_result *r = &out->train;
-	double v[] = { r->step_time_s, r->tokens_per_s, r->tflops_per_gpu, r->mfu, r->hfu,
-		       out->run.wall_time_p50_s, r->mem.total, out->run.cost_usd_p50 };
-	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-		if (!isfinite(v[i]))
-			return false;
-	return true;
-}
-
 /* The step (train_evaluate), then the whole run on it (run_training), its
  * wait for data folded into the step, then the objective and the notes. */
 void eval_train(const struct job *j, struct result *out)
@@ -54,10 +42,6 @@ void eval_train(const struct job *j, struct result *out)
 		outcome_set(&out->outcome, OUTCOME_ERROR,
 			    "one step takes more than %.3g s (%.0f years), beyond the simulated clock's range",
 			    STEP_CLOCK_LIMIT_S, STEP_CLOCK_LIMIT_S / 3.15576e7);
-		return;
-	}
-	if (!train_figures_finite(out)) {
-		outcome_set(&out->outcome, OUTCOME_ERROR, "%s", "a result overflowed (not a finite number)");
 		return;
 	}
 	out->has_run = !evaluate_unmodelled(j, out);
