@@ -21,9 +21,7 @@ void outcome_set(struct outcome *o, enum outcome_status s, const char *fmt, ...)
 void outcome_add(struct outcome *o, const char *fmt, ...)
 {
 	va_list ap;
-	if (o->reason[0] != '\0')
-		text_appendf(o->reason, sizeof o->reason, "; ");
 	va_start(ap, fmt);
-	text_vappendf(o->reason, sizeof o->reason, fmt, ap);
+	text_vappend_itemf(o->reason, sizeof o->reason, "; ", fmt, ap);
 	va_end(ap);
 }

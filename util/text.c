@@ -407,3 +407,19 @@ void text_usd_cents(double usd, double cents_below, char *buf, size_t size)
 	else
 		text_usd(usd, buf, size);
 }
+
+bool text_vappend_itemf(char *buf, size_t size, const char *sep, const char *fmt, va_list ap)
+{
+	if (buf[0] != '\0')
+		text_appendf(buf, size, "%s", sep);
+	return text_vappendf(buf, size, fmt, ap);
+}
+
+bool text_append_itemf(char *buf, size_t size, const char *sep, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool whole = text_vappend_itemf(buf, size, sep, fmt, ap);
+	va_end(ap);
+	return whole;
+}

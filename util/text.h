@@ -59,6 +59,13 @@ bool text_vsetf(char *buf, size_t size, const char *fmt, va_list ap) __attribute
 bool text_appendf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool text_vappendf(char *buf, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 
+/* Append one item of a list: sep first unless buf is empty (a reason's
+ * "; "), then fmt, as text_appendf() does. */
+bool text_append_itemf(char *buf, size_t size, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+bool text_vappend_itemf(char *buf, size_t size, const char *sep, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
 /* Copy src into dst of size bytes; returns false (and truncates) when it
  * does not fit. For names checked to fit beforehand; text a user reads
  * goes through text_setf(), which marks a cut. */

@@ -489,10 +489,8 @@ static void note_add(struct run_result *out, const char *fmt, ...) __attribute__
 static void note_add(struct run_result *out, const char *fmt, ...)
 {
 	va_list ap;
-	if (out->note[0] != '\0')
-		text_appendf(out->note, sizeof out->note, "; ");
 	va_start(ap, fmt);
-	text_vappendf(out->note, sizeof out->note, fmt, ap);
+	text_vappend_itemf(out->note, sizeof out->note, "; ", fmt, ap);
 	va_end(ap);
 }
 

@@ -150,5 +150,7 @@ for doc in ${DOCS:-"$TOP/README.md" "$TOP"/docs/tutorial/*.md}; do
 	check_pairs || fail=1
 	pairs=$((pairs + $(ls "$tmp"/ex/ | grep -c '\.mode$')))
 done
-[ "$fail" = 0 ] && echo "ok: $pairs examples in README.md and docs/tutorial reproduce (and a planted wrong digit fails)"
+# the runner's last line: each example a check, and the self-test one
+[ "$fail" = 0 ] && echo "ok: $pairs examples in README.md and docs/tutorial reproduce (and a planted wrong digit fails)" &&
+	echo "$((pairs + 1)) checks passed"
 exit "$fail"
