@@ -13,7 +13,7 @@
 #ifndef CLUSTERSIM_MODELS_COLL_PLAN_H
 #define CLUSTERSIM_MODELS_COLL_PLAN_H
 
-#include "models/comm/collective.h"
+#include "models/comm/collective_types.h"
 
 /* Which ranks take part in one exchange of a phase. */
 enum coll_plan_scope {

@@ -23,6 +23,8 @@
  *
  * What each algorithm does (its phases, their steps and bytes) is said once,
  * in coll_plan.h; collective.c costs it, collective_run.c runs it as flows.
+ * The records both read (ops, algorithms, groups, costs) are in
+ * collective_types.h.
  * Neither may know an algorithm's shape on its own, and nothing here reads
  * scenarios or writes results.
  */
@@ -31,62 +33,20 @@
 
 #include <stdbool.h>
 
+#include "models/comm/collective_types.h"
 #include "models/hw/hw.h"
 #include "models/hw/topology.h"
 #include "sim/engine.h"
 #include "sim/flow.h"
 
-/* The collectives, as nccl-tests names them (collective_op_names). */
-enum collective_op {
-	COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL,
-	COLL_BROADCAST, COLL_SEND_RECV, COLL_OP_COUNT
-};
-extern const char *const collective_op_names[];
-
-/* How a collective is carried out; ALGO_AUTO lets collective_analytic pick. */
-enum collective_algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_NVLS, ALGO_COUNT };
-extern const char *const collective_algo_names[];
-
-/* Which form answers: the alpha-beta cost or flows on the engine. */
-enum collective_fidelity { FIDELITY_ANALYTIC, FIDELITY_FLOWS };
-extern const char *const collective_fidelity_names[];
-
-/* NCCL's protocols: LL (low latency, a quarter of the bandwidth), Simple. */
-enum coll_protocol { PROTO_LL, PROTO_SIMPLE, PROTO_COUNT };
-extern const char *const collective_protocol_names[];
-
 /* Share of a link's bandwidth that protocol pr reaches (LL 1/4, Simple 1). */
 double collective_protocol_bw_fraction(enum coll_protocol pr);
-
-/* Who takes part: n ranks, `nodes` nodes, `per_node` ranks on each. */
-struct collective_group {
-	int n;
-	int nodes;
-	int per_node;
-};
 
 /* All GPUs of a topology. */
 void collective_group_all(struct collective_group *g, const struct topology *t);
 
 /* A group of `per_node` ranks on each of `nodes` nodes. */
 void collective_group_make(struct collective_group *g, int nodes, int per_node);
-
-/* The most phases one collective has (hierarchical all-reduce: 3). */
-#define COLL_MAX_PHASES 3
-
-/* What one collective costs with one algorithm and protocol, phase by phase
- * in the order of its coll_plan. */
-struct coll_cost {
-	enum collective_algo algo;     /* never ALGO_AUTO */
-	enum coll_protocol proto;
-	double time_s;
-	double latency_s;              /* fixed part, all phases */
-	double transfer_s;             /* bandwidth part, all phases */
-	int phases;
-	double phase_latency_s[COLL_MAX_PHASES];
-	double phase_transfer_s[COLL_MAX_PHASES];
-	double wire_bytes_per_rank;    /* bytes one rank sends, all phases (the plan's sum) */
-};
 
 /* nccl-tests bus-bandwidth factor: busbw = algbw x factor. */
 double collective_busbw_factor(enum collective_op op, int n);

@@ -16,7 +16,7 @@
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
 
-#include "models/fleet/fleet_sim.h"
+#include "models/fleet/fleet_types.h"
 
 /* A fleet never simulates more jobs than this: twice the jobs the reader
  * lets a fleet ask for (FLEET_JOBS_MAX), for a Poisson count above its mean. */

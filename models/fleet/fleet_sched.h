@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "models/fleet/fleet_place.h"
-#include "models/fleet/fleet_sim.h"
+#include "models/fleet/fleet_types.h"
 #include "models/run/failure.h"
 #include "sim/engine.h"
 #include "sim/time.h"

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "models/plan/plan.h"
+#include "models/plan/plan_types.h"
 
 /* True for a service's point (its figures are TTFT P99 and $/hour). */
 bool plan_point_serving(const struct plan_point *p);

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 
 #include "models/hw/hw.h"
-#include "models/run/run.h"
+#include "models/run/run_types.h"
 
 /* The rates and recovery times of a job, resolved. */
 struct failure_rates {

@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "models/run/run.h"
+#include "models/run/run_types.h"
 
 /* The mean time between interruptions (failures and preemptions); 0 = none. */
 double run_storage_interrupt_mtbf_s(const struct run_model *m);

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/serve/serve.h"
+#include "models/serve/serve_types.h"
 #include "sim/engine.h"
 
 struct serve_load;

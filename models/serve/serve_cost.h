@@ -19,6 +19,8 @@
  * over tp inside each rank), with an all-to-all dispatch and combine. A
  * step's batch goes through the stages in turn (no micro-batches of
  * different steps in flight), so pp adds memory, not throughput.
+ * struct serve_batch, serve_step_use and serve_step_model, which the
+ * simulation reads too, are in serve_types.h.
  */
 #ifndef CLUSTERSIM_MODELS_SERVE_SERVE_COST_H
 #define CLUSTERSIM_MODELS_SERVE_SERVE_COST_H
@@ -28,34 +30,7 @@
 #include "models/hw/hw.h"
 #include "models/hw/topology.h"
 #include "models/kernel/roofline.h"
-#include "models/serve/serve.h"
-
-/* What one iteration of a replica computes. */
-struct serve_batch {
-	int prefill_seqs;           /* sequences with prompt tokens in this step */
-	long prefill_tokens;        /* prompt tokens computed (after prefix-cache hits) */
-	double prefill_attn_pairs;  /* query-key pairs of those tokens: sum over chunks of
-				     * chunk x (context before it + (chunk + 1) / 2) */
-	int decode_seqs;            /* sequences each producing one token */
-	double decode_ctx_tokens;   /* sum of their context lengths (KV read) */
-};
-
-/* The work one iteration did, for utilization. */
-struct serve_step_use {
-	double flops;               /* all GPUs of the replica */
-	double hbm_bytes;
-};
-
-/* A replica's step-time model as the simulation sees it (serve_sim.h);
- * tests give their own closed forms. */
-struct serve_step_model {
-	double (*step_s)(const void *ctx, const struct serve_batch *b, struct serve_step_use *use);
-	const void *ctx;
-	double kv_capacity_tokens;      /* per replica */
-	double kv_bytes_per_token;      /* per replica, all layers */
-	double peak_flops_per_s;        /* all GPUs of the replica, compute precision */
-	double peak_hbm_bytes_per_s;
-};
+#include "models/serve/serve_types.h"
 
 enum serve_cost_status { SERVE_COST_OK = 0, SERVE_COST_OOM = -1, SERVE_COST_INVALID = -2 };
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/serve/serve.h"
+#include "models/serve/serve_types.h"
 
 struct serve_load {
 	const struct serving_spec *sv;

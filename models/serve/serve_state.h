@@ -20,7 +20,7 @@
 #include "models/hw/topology.h"
 #include "models/serve/arrival.h"
 #include "models/serve/serve_load.h"
-#include "models/serve/serve_sim.h"
+#include "models/serve/serve_types.h"
 #include "models/serve/serve_wsample.h"
 #include "sim/engine.h"
 #include "sim/flow.h"
