@@ -16,7 +16,9 @@
 
 #include <stdbool.h>
 
-#include "models/train/train.h"
+#include "models/train/train_types.h"
+
+struct timeline;
 
 /* Simulate one step of plan p of w on c into *r (status OOM when it does
  * not fit, with the numbers all the same). trace may be NULL. */
