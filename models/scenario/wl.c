@@ -11,6 +11,14 @@
 #include "models/scenario/wl_serve.h"
 #include "models/scenario/wl_train.h"
 
+/* The fleet's reader, given wl_read for its job classes' workloads (wl_fleet.h
+ * includes no wl.h: this table includes it). */
+static int fleet_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,
+		      struct workload_spec *w)
+{
+	return wl_fleet_read(r, v, file, cat, w, wl_read);
+}
+
 /* The workload readers, one entry per kind; the keys each accepts are the
  * key table's (keys.h). */
 static const struct wl_reader wl_readers[] = {
@@ -18,7 +26,7 @@ static const struct wl_reader wl_readers[] = {
 	{ .kind = WORKLOAD_FINETUNE, .name = "finetune", .keys = "workload", .read = wl_train_read },
 	{ .kind = WORKLOAD_INFERENCE, .name = "inference", .keys = "workload", .read = wl_serve_read },
 	{ .kind = WORKLOAD_COLLECTIVE, .name = "collective", .keys = "workload", .read = wl_collective_read },
-	{ .kind = WORKLOAD_FLEET, .name = "fleet", .keys = "workload", .read = wl_fleet_read },
+	{ .kind = WORKLOAD_FLEET, .name = "fleet", .keys = "workload", .read = fleet_read },
 };
 
 enum { N_READERS = sizeof wl_readers / sizeof wl_readers[0] };

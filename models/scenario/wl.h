@@ -6,7 +6,9 @@
  * key table's (keys.h, section "workload"). wl_read() checks the keys
  * against the table, picks the entry of `kind`, names a key of another kind
  * as a mistake, and calls the entry's reader. Adding a kind is one entry
- * here, its bit in the table's rows, plus one wl_<kind>.c.
+ * here, its bit in the table's rows, plus one wl_<kind>.c. The entry's
+ * record and the readers' type are wl_reader.h's, which the kinds' readers
+ * include instead of this header: the table includes them.
  * Never prints; every failure names the file, the JSON path and the value.
  */
 #ifndef CLUSTERSIM_MODELS_SCENARIO_WL_H
@@ -16,26 +18,8 @@
 
 #include "models/eval/job.h"
 #include "models/hw/catalog.h"
+#include "models/scenario/wl_reader.h"
 #include "util/jread.h"
-
-/*
- * A kind's reader: reads the fields of workload object `v` (at r's path)
- * into *w, whose kind and precision are already set. `file` anchors
- * relative paths; `cat` resolves catalog names. Returns 0 or -1 with r's
- * error set.
- */
-typedef int wl_read_fn(struct jread *r, const json_t *v, const char *file, const catalog *cat,
-		       struct workload_spec *w);
-
-/* One entry of the table of workload readers. */
-struct wl_reader {
-	enum workload_kind kind;
-	const char *name;          /* as in the scenario's "kind" (workload_kind_names) */
-	wl_read_fn *read;
-	/* the key table's section whose rows that accept this kind are its
-	 * keys (keys.h): "workload" for every kind */
-	const char *keys;
-};
 
 /* The table's entry for `kind`, or NULL when the table has none. */
 const struct wl_reader *wl_reader_of(enum workload_kind kind);

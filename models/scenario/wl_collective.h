@@ -8,7 +8,7 @@
 #ifndef CLUSTERSIM_MODELS_SCENARIO_WL_COLLECTIVE_H
 #define CLUSTERSIM_MODELS_SCENARIO_WL_COLLECTIVE_H
 
-#include "models/scenario/wl.h"
+#include "models/scenario/wl_reader.h"
 
 /* The reader of kind "collective" (a wl_read_fn). Allocates
  * w->collective.bytes, which the scenario frees, on success and failure. */

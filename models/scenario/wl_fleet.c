@@ -220,9 +220,10 @@ static int resolve_trace_teams(struct jread *r, const json_t *v, struct fleet_cl
 }
 
 /* A class's nested `workload`: training, finetune, inference or collective,
- * read by its kind's reader into a heap workload the class owns. */
+ * read by `nested` (the reader of every kind, wl_read) into a heap workload
+ * the class owns. */
 static int read_class_workload(struct jread *r, const json_t *v, const char *file, const catalog *cat,
-			       struct fleet_class *k)
+			       wl_read_fn *nested, struct fleet_class *k)
 {
 	const json_t *x = json_object_get(v, "workload");
 	size_t mark = jread_enter_key(r, "workload");
@@ -238,7 +239,7 @@ static int read_class_workload(struct jread *r, const json_t *v, const char *fil
 	if (json_object_get(x, "failures") != NULL)
 		return reader_fail_at(r, "failures", "not used in a job class (the fleet's nodes fail: "
 				      "workload.failures of the fleet)");
-	if (wl_read(r, x, file, cat, w) < 0)
+	if (nested(r, x, file, cat, w) < 0)
 		return -1;
 	jread_leave(r, mark);
 	return 0;
@@ -246,7 +247,7 @@ static int read_class_workload(struct jread *r, const json_t *v, const char *fil
 
 /* One job class: jobs[i]. */
 static int read_class(struct jread *r, const json_t *v, size_t i, const char *file, const catalog *cat,
-		      struct fleet_spec *f)
+		      wl_read_fn *nested, struct fleet_spec *f)
 {
 	struct fleet_class *k = &f->classes[i];
 	const json_t *x;
@@ -293,7 +294,7 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 		if (json_object_get(v, "gpus") != NULL)
 			return reader_fail_at(r, "gpus", "not used by an inference class (its replicas, sized by "
 					      "workload.serving, set its GPUs)");
-		return read_class_workload(r, v, file, cat, k);
+		return read_class_workload(r, v, file, cat, nested, k);
 	}
 	if ((x = reader_enter_required(r, v, "arrival", &mark)) == NULL || read_arrival(r, x, file, k) < 0)
 		return -1;
@@ -336,7 +337,7 @@ static int read_class(struct jread *r, const json_t *v, size_t i, const char *fi
 		if (read_duration(r, json_object_get(v, "duration_s"), &k->duration) < 0)
 			return -1;
 		jread_leave(r, mark);
-	} else if (read_class_workload(r, v, file, cat, k) < 0) {
+	} else if (read_class_workload(r, v, file, cat, nested, k) < 0) {
 		return -1;
 	}
 	if (key_need(r, v, "gpus") < 0)
@@ -513,7 +514,7 @@ static int read_applies_to(struct jread *r, const json_t *obj, struct fleet_spec
 
 /* The `fleet` block. */
 static int read_fleet(struct jread *r, const json_t *v, const char *file, const catalog *cat,
-		      struct fleet_spec *f)
+		      wl_read_fn *nested, struct fleet_spec *f)
 {
 	const json_t *x;
 	size_t mark, i;
@@ -539,7 +540,7 @@ static int read_fleet(struct jread *r, const json_t *v, const char *file, const 
 	json_array_foreach(x, i, e) {
 		size_t m2 = jread_enter_index(r, i);
 		f->n_classes = (int)i + 1;
-		if (read_class(r, e, i, file, cat, f) < 0)
+		if (read_class(r, e, i, file, cat, nested, f) < 0)
 			return -1;
 		jread_leave(r, m2);
 	}
@@ -562,7 +563,7 @@ static int read_fleet(struct jread *r, const json_t *v, const char *file, const 
 }
 
 int wl_fleet_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,
-		  struct workload_spec *w)
+		  struct workload_spec *w, wl_read_fn *nested)
 {
 	static const char *const refused[] = { "seq_len", "tokens", "kernels", "precision", NULL };
 	size_t mark;
@@ -576,7 +577,7 @@ int wl_fleet_read(struct jread *r, const json_t *v, const char *file, const cata
 	if (wl_train_read_failures(r, v, &w->fleet->failures) < 0)
 		return -1;
 	if ((x = reader_enter_required(r, v, "fleet", &mark)) == NULL ||
-	    read_fleet(r, x, file, cat, w->fleet) < 0)
+	    read_fleet(r, x, file, cat, nested, w->fleet) < 0)
 		return -1;
 	jread_leave(r, mark);
 	return 0;

@@ -11,18 +11,19 @@
  * training reads it), applied to the fleet's nodes.
  *
  * It allocates w->fleet, each class's nested workload (read by the reader
- * of its kind, wl.h) and each trace (fleet_trace.h); wl_fleet_release()
- * frees them all. Never prints; every failure names the file, the JSON
+ * it is given, which wl.c's table makes wl_read: the reader of its kind)
+ * and each trace (fleet_trace.h); wl_fleet_release() frees them all. Never prints; every failure names the file, the JSON
  * path and the value.
  */
 #ifndef CLUSTERSIM_MODELS_SCENARIO_WL_FLEET_H
 #define CLUSTERSIM_MODELS_SCENARIO_WL_FLEET_H
 
-#include "models/scenario/wl.h"
+#include "models/scenario/wl_reader.h"
 
-/* The reader of kind "fleet" (a wl_read_fn). */
+/* The reader of kind "fleet": a wl_read_fn but for `nested`, the reader of
+ * its job classes' workloads (wl_read, which the table gives it). */
 int wl_fleet_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,
-		  struct workload_spec *w);
+		  struct workload_spec *w, wl_read_fn *nested);
 
 /* Free what wl_fleet_read() allocated in *w; safe on any workload and twice. */
 void wl_fleet_release(struct workload_spec *w);

@@ -15,7 +15,7 @@
 #ifndef CLUSTERSIM_MODELS_SCENARIO_WL_SERVE_H
 #define CLUSTERSIM_MODELS_SCENARIO_WL_SERVE_H
 
-#include "models/scenario/wl.h"
+#include "models/scenario/wl_reader.h"
 
 /* The reader of kind "inference" (a wl_read_fn). */
 int wl_serve_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,

@@ -10,7 +10,7 @@
 #ifndef CLUSTERSIM_MODELS_SCENARIO_WL_TRAIN_H
 #define CLUSTERSIM_MODELS_SCENARIO_WL_TRAIN_H
 
-#include "models/scenario/wl.h"
+#include "models/scenario/wl_reader.h"
 
 /* The reader of kinds "training" and "finetune" (a wl_read_fn). */
 int wl_train_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,

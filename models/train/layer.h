@@ -18,7 +18,7 @@
 #include "models/hw/placement.h"
 #include "models/hw/topology.h"
 #include "models/kernel/roofline.h"
-#include "models/train/train.h"
+#include "models/train/train_types.h"
 #include "util/error.h"
 
 /* A plan on a cluster, as costing needs it. Borrows w, c and p. */

@@ -10,7 +10,7 @@
 #ifndef CLUSTERSIM_MODELS_TRAIN_MEMORY_H
 #define CLUSTERSIM_MODELS_TRAIN_MEMORY_H
 
-#include "models/train/train.h"
+#include "models/train/train_types.h"
 
 /* CUDA context, NCCL buffers, allocator fragmentation: bytes held back per GPU. */
 extern const double memory_workspace_bytes;

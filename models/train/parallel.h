@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "models/train/train.h"
+#include "models/train/train_types.h"
 
 /* The most pipeline operations (micro-batches x pp x vpp) one step may
  * have: beyond it a plan is invalid, so one evaluation stays well under a

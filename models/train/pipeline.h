@@ -22,7 +22,7 @@
 #ifndef CLUSTERSIM_MODELS_PIPELINE_H
 #define CLUSTERSIM_MODELS_PIPELINE_H
 
-#include "models/train/train.h"
+#include "models/train/train_types.h"
 #include "sim/engine.h"
 #include "sim/timeline.h"
 

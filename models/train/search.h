@@ -11,7 +11,7 @@
 #ifndef CLUSTERSIM_MODELS_TRAIN_SEARCH_H
 #define CLUSTERSIM_MODELS_TRAIN_SEARCH_H
 
-#include "models/train/train.h"
+#include "models/train/train_types.h"
 
 /* The fastest plan of w->plan's space on c into *r (ties go to the plan
  * enumerated first); when none fits, the smallest (status OOM), when none

@@ -14,6 +14,8 @@
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/pipeline.h"
+#include "models/train/step_head.h"
+#include "models/train/step_trace.h"
 #include "models/train/straggler.h"
 #include "sim/timeline.h"
 #include "util/text.h"
@@ -137,87 +139,6 @@ static void stage_inputs_release(struct stage_inputs *in)
 	free(in->layers);
 }
 
-/* The output layer's GEMM (tokens x hidden by hidden x vocab / tp) in
- * one pass: forward (F), input gradient (B) or weight gradient (W). */
-static double logits_gemm_s(const struct layer_ctx *x, enum pipeline_op pass)
-{
-	double T = x->tokens, h = x->w->model->arch.hidden, V = (double)x->w->model->arch.vocab / x->p->tp;
-	switch (pass) {
-	case PIPE_F: return roofline_gemm_tiled_s(&x->head_k, T, V, h);
-	case PIPE_B: return roofline_gemm_tiled_s(&x->head_k, T, h, V);
-	case PIPE_W: return roofline_gemm_tiled_s(&x->head_k, h, V, T);
-	}
-	return 0;
-}
-
-/*
- * The loss over the vocabulary shard: Megatron-Core's vocab-parallel cross
- * entropy (megatron/core/tensor_parallel/cross_entropy.py, unfused) is a
- * chain of memory-bound passes over the [tokens, V / tp] logits. Forward:
- * the cast to fp32 (2 read + 4 written bytes per logit), the max (4), the
- * in-place subtraction (8), exp (8), the sum (4) and the division into the
- * softmax kept for backward (8): 38 bytes in 6 kernels. Backward: the
- * in-place multiply by the output gradient (8) and the autograd cast back to
- * 16 bits (4 + 2): 14 bytes in 2 kernels.
- */
-#define LOSS_FWD_BYTES_PER_LOGIT 38.0
-#define LOSS_FWD_KERNELS 6
-#define LOSS_BWD_BYTES_PER_LOGIT 14.0
-#define LOSS_BWD_KERNELS 2
-
-/*
- * Fused (kernels.fused_cross_entropy: Transformer Engine's Triton cross
- * entropy, transformer_engine/pytorch/triton/cross_entropy.py, which
- * Megatron-Core runs under --cross-entropy-fusion-impl te): forward, an
- * online-softmax pass reads the 16-bit logits (2 bytes) and a second pass
- * reads them again and writes the gradient over them (4); backward, one
- * kernel scales that gradient by the loss's (2 read, 2 written).
- */
-#define LOSS_FUSED_FWD_BYTES_PER_LOGIT 6.0
-#define LOSS_FUSED_FWD_KERNELS 2
-#define LOSS_FUSED_BWD_BYTES_PER_LOGIT 4.0
-#define LOSS_FUSED_BWD_KERNELS 1
-
-static double loss_s(const struct layer_ctx *x, enum pipeline_op pass)
-{
-	double logits = x->tokens * (double)x->w->model->arch.vocab / x->p->tp;
-	if (x->w->model->kernels.fused_cross_entropy) {
-		if (pass == PIPE_F)
-			return roofline_memory_s(&x->k, LOSS_FUSED_FWD_BYTES_PER_LOGIT * logits, LOSS_FUSED_FWD_KERNELS);
-		return roofline_memory_s(&x->k, LOSS_FUSED_BWD_BYTES_PER_LOGIT * logits, LOSS_FUSED_BWD_KERNELS);
-	}
-	if (pass == PIPE_F)
-		return roofline_memory_s(&x->k, LOSS_FWD_BYTES_PER_LOGIT * logits, LOSS_FWD_KERNELS);
-	return roofline_memory_s(&x->k, LOSS_BWD_BYTES_PER_LOGIT * logits, LOSS_BWD_KERNELS);
-}
-
-/*
- * One multi-token-prediction module's own work besides its layer, in one
- * pass (DeepSeek-V3, arXiv:2412.19437 section 2.2; Megatron-Core's
- * MultiTokenPredictionLayer): the next tokens' embedding looked up (the
- * forward), the two RMSNorms (of the hidden state and of that embedding),
- * the 2h -> h projection of their concatenation, and the shared output
- * head's GEMMs and the loss once more.
- */
-static double mtp_module_s(const struct layer_ctx *x, enum pipeline_op pass)
-{
-	double T = x->tokens, h = x->w->model->arch.hidden;
-	double norms = roofline_memory_s(&x->k, TRAIN_ACT_BYTES * T * h * 2 * 2, 2);  /* read and write, two */
-	double proj;
-	switch (pass) {
-	case PIPE_F:
-		proj = roofline_gemm_tiled_s(&x->k, T, h / x->p->tp, 2 * h) +
-		       roofline_memory_s(&x->k, TRAIN_ACT_BYTES * T * h * 2, 1);  /* embedding */
-		return norms + proj + logits_gemm_s(x, PIPE_F) + loss_s(x, PIPE_F);
-	case PIPE_B:
-		proj = roofline_gemm_tiled_s(&x->k, T, 2 * h, h / x->p->tp);
-		return 2 * norms + proj + logits_gemm_s(x, PIPE_B) + loss_s(x, PIPE_B);
-	case PIPE_W:
-		return roofline_gemm_tiled_s(&x->k, 2 * h, h / x->p->tp, T) + logits_gemm_s(x, PIPE_W);
-	}
-	return 0;
-}
-
 /* Virtual stage vs's times from the dense (D) and MoE (E) layer costs plus
  * z3_f / z3_b per layer: its layers, the embedding on the first, the output
  * projection and loss on the last, the transfers to the next. */
@@ -253,13 +174,13 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 		fwd += roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * m->hidden * 2, 1);  /* embedding */
 	if (vs == P - 1) {
 		/* output projection and the loss (fp32 softmax over V / t) */
-		fwd += logits_gemm_s(x, PIPE_F) + loss_s(x, PIPE_F);
-		bin += logits_gemm_s(x, PIPE_B) + loss_s(x, PIPE_B);
-		bw += logits_gemm_s(x, PIPE_W);
+		fwd += step_head_logits_s(x, PIPE_F) + step_head_loss_s(x, PIPE_F);
+		bin += step_head_logits_s(x, PIPE_B) + step_head_loss_s(x, PIPE_B);
+		bw += step_head_logits_s(x, PIPE_W);
 	}
-	fwd += mtp * mtp_module_s(x, PIPE_F);
-	bin += mtp * mtp_module_s(x, PIPE_B);
-	bw += mtp * mtp_module_s(x, PIPE_W);
+	fwd += mtp * step_head_mtp_s(x, PIPE_F);
+	bin += mtp * step_head_mtp_s(x, PIPE_B);
+	bw += mtp * step_head_mtp_s(x, PIPE_W);
 	in->f_s[vs] = fwd;
 	if (pipeline_splits_backward(p->schedule)) {
 		in->b_s[vs] = bin;
@@ -544,171 +465,10 @@ static void fill_rates(struct train_result *r, const struct layer_ctx *x, double
 	}
 }
 
-/* The per-layer costs a trace's operations are detailed with. */
-struct trace_costs {
-	const struct layer_time *dense, *moe;
-	double z3_f, z3_b;
-};
-
-/* Model FLOPs of one layer's forward on one GPU for a micro-batch: twice
- * the active weights per token plus attention over the whole s x s
- * product (the MFU convention). */
-static double layer_fwd_flops(const struct layer_ctx *x, bool moe)
-{
-	const struct model_spec *m = &x->w->model->arch;
-	double per_token = 2 * transformer_layer_params(m, moe, false) +
-			   2.0 * x->w->seq_len * m->heads * (transformer_qk_head_dim(m) + transformer_v_head_dim(m));
-	return per_token * x->tokens / x->p->tp;
-}
-
-/* A child of the operation span being detailed, [*t, *t + dur_s) clamped to
- * end_s; advances *t. Nothing when dur_s is not positive. */
-static struct timeline_span *trace_child(struct timeline *trace, int stage, const char *cat, const char *name,
-					 double *t, double dur_s, double end_s, int layer)
-{
-	if (!(dur_s > 0))
-		return NULL;
-	double a = *t < end_s ? *t : end_s, b = *t + dur_s < end_s ? *t + dur_s : end_s;
-	*t += dur_s;
-	if (!(b > a))
-		return NULL;
-	struct timeline_span *sp = timeline_add(trace, stage, PIPE_STREAM_COMPUTE, cat, name, a, b);
-	timeline_span_arg(sp, "layer", layer);
-	return sp;
-}
-
-/* Layer l's collectives on the critical path of a pass (forward when fwd),
- * nested in its operation from *t on. */
-static void trace_layer_comm(const struct layer_ctx *x, const struct layer_time *lt, bool fwd, int stage, int l,
-			     double *t, double end_s, struct timeline *trace)
-{
-	const struct train_plan *p = x->p;
-	const struct model_spec *m = &x->w->model->arch;
-	struct timeline_span *sp;
-	double tp = fwd ? lt->tp_fwd : lt->tp_bwd, ep = fwd ? lt->ep_fwd : lt->ep_bwd, cp = fwd ? lt->cp_fwd : lt->cp_bwd;
-	int tp_colls = (p->sp ? 4 : 2) * (!fwd && p->recompute == RECOMPUTE_FULL ? 2 : 1);
-
-	sp = trace_child(trace, stage, "comm_tp", p->sp ? (p->tp_overlap ? "TP all-gather/reduce-scatter (exposed)"
-								      : "TP all-gather/reduce-scatter")
-						: (p->tp_overlap ? "TP all-reduce (exposed)" : "TP all-reduce"),
-			 t, tp, end_s, l);
-	if (sp != NULL) {
-		timeline_span_arg(sp, "bytes", TRAIN_ACT_BYTES * x->tokens * m->hidden);
-		timeline_span_arg(sp, "collectives", tp_colls);
-		timeline_span_arg(sp, "group_ranks", p->tp);
-	}
-	sp = trace_child(trace, stage, "comm_ep", "EP all-to-all", t, ep, end_s, l);
-	if (sp != NULL) {
-		timeline_span_arg(sp, "bytes", TRAIN_ACT_BYTES * x->tokens * m->experts_active * m->hidden);
-		timeline_span_arg(sp, "collectives", 2);
-		timeline_span_arg(sp, "group_ranks", p->ep);
-	}
-	sp = trace_child(trace, stage, "comm_cp", "CP ring (exposed)", t, cp, end_s, l);
-	if (sp != NULL) {
-		timeline_span_arg(sp, "steps", (p->cp - 1) * (fwd ? 1 : 2));
-		timeline_span_arg(sp, "group_ranks", p->cp);
-	}
-}
-
-/*
- * Detail operation span k (logged by the pipeline): its layer range and
- * FLOPs as args, and nested inside it, layer by layer, what its time holds
- * besides kernels: the ZeRO-3 weight gathers, recompute, and the tensor,
- * expert and context parallel collectives on the critical path. Layers run
- * in order forward and in reverse backward; the embedding comes first and
- * the output layer and loss last forward (first backward).
- */
-static void trace_detail_op(const struct layer_ctx *x, const struct stage_inputs *in, const struct trace_costs *tc,
-			    struct timeline *trace, size_t k)
-{
-	const struct model_spec *m = &x->w->model->arch;
-	const struct train_plan *p = x->p;
-	struct timeline_span op = trace->spans[k];
-	enum pipeline_op kind = (enum pipeline_op)(op.tag - PIPE_TAG_BASE);
-	int vs = -1, first, count;
-	bool zb = pipeline_splits_backward(p->schedule);
-
-	for (int a = 0; a < op.nargs; a++) {
-		if (strcmp(op.args[a].key, "virtual_stage") == 0)
-			vs = (int)op.args[a].value;
-		/* DualPipeV's whole backwards */
-		if (strcmp(op.args[a].key, "weight_gradient") == 0 && op.args[a].value > 0)
-			zb = false;
-	}
-	assert(vs >= 0 && vs < in->P);
-	parallel_vstage_layers(p, m->layers, in->P, vs, &first, &count);
-	double head_flops = 2.0 * m->hidden * m->vocab * x->tokens / p->tp;
-	double flops = 0;
-	for (int l = first; l < first + count; l++) {
-		int d, e;
-		parallel_layer_mix(m, l, 1, &d, &e);
-		flops += layer_fwd_flops(x, e > 0);
-	}
-	if (vs == in->P - 1)
-		flops += head_flops;
-	int mtp = parallel_vstage_mtp(m, p, vs, in->P);
-	const struct layer_time *mtp_lt = m->experts > 0 ? tc->moe : tc->dense;
-	flops += mtp * (layer_fwd_flops(x, m->experts > 0) + head_flops +
-			2.0 * 2 * m->hidden * m->hidden * x->tokens / p->tp);
-	/* backward is twice the forward, split evenly between B and W when split */
-	if (kind != PIPE_F)
-		flops *= zb ? 1 : 2;
-	struct timeline_span *sp = &trace->spans[k];
-	timeline_span_arg(sp, "layer_first", first);
-	timeline_span_arg(sp, "layer_last", first + count - 1);
-	timeline_span_arg(sp, "flops", flops);
-	if (kind == PIPE_W)
-		return;
-
-	double t = op.start_s, end = op.end_s;
-	if (kind == PIPE_F) {
-		if (vs == 0)
-			t += roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * m->hidden * 2, 1);
-		for (int l = first; l < first + count; l++) {
-			int d, e;
-			parallel_layer_mix(m, l, 1, &d, &e);
-			const struct layer_time *lt = e > 0 ? tc->moe : tc->dense;
-			trace_child(trace, op.track, "zero3", "ZeRO-3 weight gather (exposed)", &t, tc->z3_f, end, l);
-			t += lt->fwd;
-			trace_layer_comm(x, lt, true, op.track, l, &t, end, trace);
-		}
-		trace_child(trace, op.track, "compute", "multi-token prediction", &t,
-			    mtp * (mtp_lt->fwd + mtp_lt->tp_fwd + mtp_lt->ep_fwd + mtp_lt->cp_fwd + mtp_module_s(x, PIPE_F)),
-			    end, m->layers);
-		return;
-	}
-	if (vs == in->P - 1)
-		/* the loss and the output layer's gradients (its weight gradient is W's when split) */
-		t += logits_gemm_s(x, PIPE_B) + (zb ? 0 : logits_gemm_s(x, PIPE_W)) + loss_s(x, PIPE_B);
-	trace_child(trace, op.track, "compute", "multi-token prediction", &t,
-		    mtp * (mtp_lt->bwd_input + mtp_lt->recompute + mtp_lt->tp_bwd + mtp_lt->ep_bwd + mtp_lt->cp_bwd +
-			   (zb ? 0 : mtp_lt->bwd_weight) + mtp_module_s(x, PIPE_B) + (zb ? 0 : mtp_module_s(x, PIPE_W))),
-		    end, m->layers);
-	for (int l = first + count - 1; l >= first; l--) {
-		int d, e;
-		parallel_layer_mix(m, l, 1, &d, &e);
-		const struct layer_time *lt = e > 0 ? tc->moe : tc->dense;
-		trace_child(trace, op.track, "zero3", "ZeRO-3 gather + reduce-scatter (exposed)", &t, tc->z3_b, end, l);
-		trace_child(trace, op.track, "compute", "recompute", &t, lt->recompute, end, l);
-		t += lt->bwd_input + (zb ? 0 : lt->bwd_weight);
-		trace_layer_comm(x, lt, false, op.track, l, &t, end, trace);
-	}
-}
-
-/* Detail every operation span logged from index `from` on. */
-static void trace_detail(const struct layer_ctx *x, const struct stage_inputs *in, const struct trace_costs *tc,
-			 struct timeline *trace, size_t from)
-{
-	size_t n = trace->n;
-	for (size_t k = from; k < n; k++)
-		if (trace->spans[k].tag >= PIPE_TAG_BASE && trace->spans[k].stream == PIPE_STREAM_COMPUTE)
-			trace_detail_op(x, in, tc, trace, k);
-}
-
 /* Run the schedule of in, representative or full, then every stage's tail;
  * fills r's step time, breakdown and rates. */
 static void run_step(const struct layer_ctx *x, const struct collective_group *dpg, const struct stage_inputs *in,
-		     const struct trace_costs *tc, struct train_result *r, struct timeline *trace)
+		     const struct step_trace_costs *tc, struct train_result *r, struct timeline *trace)
 {
 	const struct train_plan *p = x->p;
 	struct pipeline_config pc = {
@@ -727,7 +487,7 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 	else
 		pipeline_run(&pc, &pr, trace);
 	if (trace != NULL)
-		trace_detail(x, in, tc, trace, logged_from);
+		step_trace_detail(x, in->P, tc, trace, logged_from);
 	double step = 0;
 	for (int i = 0; i < p->pp; i++) {
 		stage_tail(x, dpg, in, chunks, &pr, full_dp_end, i, trace, &tails[i]);
@@ -803,7 +563,7 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 		stage_inputs_release(&k.in);
 		return false;
 	}
-	struct trace_costs tc = { .dense = &k.dense, .moe = &k.moe, .z3_f = k.z3_f, .z3_b = k.z3_b };
+	struct step_trace_costs tc = { .dense = &k.dense, .moe = &k.moe, .z3_f = k.z3_f, .z3_b = k.z3_b };
 	run_step(&x, &k.dpg, &k.in, &tc, r, trace);
 	stage_inputs_release(&k.in);
 	return true;

@@ -7,16 +7,20 @@
  * tail: the data-parallel gradient buckets overlapped with the last
  * backward (bucket.h), the optimizer and the ZeRO-1/2 weight all-gather.
  * It fills the result: step time, breakdown, memory verdict and rates.
- * With a trace it details each operation the pipeline logged (its layers and
- * FLOPs, and nested inside it each layer's collectives on the critical
- * path) and logs each stage's tail. It never chooses a plan (search.h does).
+ * The output layer, the loss and the MTP modules are costed by step_head.h.
+ * With a trace it has each operation the pipeline logged detailed (its
+ * layers and FLOPs, and nested inside it each layer's collectives on the
+ * critical path: step_trace.h) and logs each stage's tail. It never
+ * chooses a plan (search.h does).
  */
 #ifndef CLUSTERSIM_MODELS_TRAIN_STEP_H
 #define CLUSTERSIM_MODELS_TRAIN_STEP_H
 
 #include <stdbool.h>
 
-#include "models/train/train.h"
+#include "models/train/train_types.h"
+
+struct timeline;
 
 /* Simulate one step of plan p of w on c into *r (status OOM when it does
  * not fit, with the numbers all the same). trace may be NULL. */

@@ -1,5 +1,7 @@
 #include "train_reason.h"
 
+#include "models/train/train.h"
+
 void train_reason_oom(const struct train_result *r, const struct gpu_spec *g, struct outcome *o)
 {
 	const double gib = 1073741824.0;

@@ -6,7 +6,7 @@
 #ifndef CLUSTERSIM_MODELS_TRAIN_TRAIN_REASON_H
 #define CLUSTERSIM_MODELS_TRAIN_TRAIN_REASON_H
 
-#include "models/train/train.h"
+#include "models/train/train_types.h"
 #include "util/outcome.h"
 
 /* o becomes oom with the reason of r's plan that does not fit on GPU g:

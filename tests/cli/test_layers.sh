@@ -3,33 +3,20 @@
 # naming the file, on an include that points up a layer, to a later feature
 # folder of models/, or on jansson in a feature's records header. The
 # include-circle check (tools/check-include-cycles.sh) finds no circle in the
-# tree but in the folders listed below, and names a planted one.
+# tree and names a planted one; the size check (tools/check-sizes.sh) finds
+# no .c file over 800 lines and no function over 120, and names planted ones.
 . "$TOP/tests/cli/lib.sh"
 check="$TOP/tools/check-layers.sh"
 cycles="$TOP/tools/check-include-cycles.sh"
 
-# The folders whose modules still include each other in a circle, to be
-# broken: a circle in any other folder fails, and so does a folder listed
-# here that has none left (take it off the list). The check excludes
-# nothing: it names every circle, these included.
-circle_folders="models/scenario models/train"
-
 status_is 0 sh "$check" "$TOP" && ok || fail "the tree breaks its own layering: $(cat "$TMP/out")"
 
-sh "$cycles" "$TOP" >"$TMP/circles" 2>&1
-found=$(sed -n 's/^\([^:]*\): include circle: .*/\1/p' "$TMP/circles" | sort -u | tr '\n' ' ')
-for d in $found; do
-	case " $circle_folders " in
-	*" $d "*) ok ;;
-	*) fail "an include circle in $d: $(grep "^$d: " "$TMP/circles")" ;;
-	esac
-done
-for d in $circle_folders; do
-	case " $found " in
-	*" $d "*) ok ;;
-	*) fail "$d has no include circle left: take it off circle_folders in tests/cli/test_layers.sh" ;;
-	esac
-done
+# no folder's modules include each other in a circle
+status_is 0 sh "$cycles" "$TOP" && ok || fail "an include circle: $(cat "$TMP/out")"
+
+# the size rules: no .c file over 800 lines, no function over 120
+sizes="$TOP/tools/check-sizes.sh"
+status_is 0 sh "$sizes" "$TOP" && ok || fail "a file or a function over the size rules: $(cat "$TMP/out")"
 
 # plant PATH LINE: a copy of the tree with LINE added at the top of PATH
 plant() {
@@ -79,4 +66,14 @@ printf '#include "a.h"\n' >"$TMP/one/util/c.h"
 expect_status 1 sh "$cycles" "$TMP/one" &&
 	grep -q '^util: include circle: util/a -> util/b -> util/c -> util/a ' "$TMP/out" && ok ||
 	fail "a three-module circle not caught: $(cat "$TMP/out")"
+# a planted function of 121 lines and a planted file of 801 are named
+rm -rf "$TMP/tree" && mkdir -p "$TMP/tree/util"
+{ echo "int long_one(void)"; echo "{"; i=0; while [ $i -lt 119 ]; do echo "	;"; i=$((i + 1)); done; echo "}"; } >"$TMP/tree/util/long.c"
+status_is 1 sh "$sizes" "$TMP/tree" && grep -q '^util/long.c:1: long_one is 121 lines (over 120)' "$TMP/out" && ok ||
+	fail "a 121-line function not caught: $(cat "$TMP/out")"
+{ echo "int short_one(void)"; echo "{"; i=0; while [ $i -lt 118 ]; do echo "	;"; i=$((i + 1)); done; echo "}"; } >"$TMP/tree/util/long.c"
+status_is 0 sh "$sizes" "$TMP/tree" && ok || fail "a 120-line function caught: $(cat "$TMP/out")"
+i=0; while [ $i -lt 801 ]; do echo ";"; i=$((i + 1)); done >"$TMP/tree/util/big.c"
+status_is 1 sh "$sizes" "$TMP/tree" && grep -q '^util/big.c: 801 lines (over 800)' "$TMP/out" && ok ||
+	fail "an 801-line file not caught: $(cat "$TMP/out")"
 finish

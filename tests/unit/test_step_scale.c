@@ -163,7 +163,7 @@ static void vocab_growth(const char *precision, bool fused, double *got, double 
 /*
  * The loss over the vocabulary: Megatron-Core's unfused vocab-parallel
  * cross entropy reads and writes each of the T x V logits 38 bytes'
- * worth forward and 14 backward (step.c). On one GPU with one layer,
+ * worth forward and 14 backward (step_head.c). On one GPU with one layer,
  * doubling V adds to the compute exactly the output layer's three GEMMs'
  * growth plus 52 T dV / (HBM bandwidth x efficiency): the kernel counts
  * stay the same, nothing else depends on V.
