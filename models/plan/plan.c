@@ -553,7 +553,7 @@ static void say_more(double a, double b, char *buf, size_t size)
 		snprintf(buf, size, "for %.0f%% less than", (1 - r) * 100);
 }
 
-/* "; fits with TP 4 instead of 8, 1.7x fewer GPU-hours" when the GPU differs. */
+/* "; fits with TP 4 instead of 8, 41% fewer GPU-hours" (or "2.5x fewer") when the GPU differs. */
 static void say_plan_difference(const struct plan_point *a, const struct plan_point *b, char *buf, size_t size)
 {
 	buf[0] = '\0';
@@ -564,10 +564,14 @@ static void say_plan_difference(const struct plan_point *a, const struct plan_po
 	used += (size_t)snprintf(buf, size, "; %s", a->gpu);
 	if (pa->tp != pb->tp && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " fits with TP %d instead of %d", pa->tp, pb->tp);
+	/* a ratio under 2 as a percent: "1x fewer" would hide a 4% difference */
 	double ga = a->result.run.gpu_hours, gb = b->result.run.gpu_hours;
-	if (ga > 0 && gb > 0 && used < size)
-		snprintf(buf + used, size - used, "%s %.2gx %s GPU-hours", pa->tp != pb->tp ? "," : "",
-			 ga < gb ? gb / ga : ga / gb, ga < gb ? "fewer" : "more");
+	double ratio = ga < gb ? gb / ga : ga / gb;
+	const char *sep = pa->tp != pb->tp ? "," : "", *way = ga < gb ? "fewer" : "more";
+	if (ga > 0 && gb > 0 && used < size && ratio < 2)
+		snprintf(buf + used, size - used, "%s %.0f%% %s GPU-hours", sep, (ga < gb ? 1 - ga / gb : ga / gb - 1) * 100, way);
+	else if (ga > 0 && gb > 0 && used < size)
+		snprintf(buf + used, size - used, "%s %.2gx %s GPU-hours", sep, ratio, way);
 }
 
 /* " (a tie: within the 1% tolerance)" when a and b tie, else "". */
