@@ -60,6 +60,20 @@ full() {
 	[ "${CHECK:-quick}" = full ]
 }
 
+# columns FILE COL,COL...: FILE's named columns (a results CSV, tools/csv.awk
+# reads its quoted fields), as --columns COL,COL... would have written them:
+# the rows of a run already written, without running it again.
+columns() {
+	awk -v want="$2" -f "$TOP/tools/csv.awk" -f /dev/stdin "$1" <<'AWK'
+	function q(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); s = "\"" s "\"" } return s }
+	NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; k = split(want, w, ",")
+		  for (i = 1; i <= k; i++) if (!(w[i] in col)) { print "columns: no column " w[i] > "/dev/stderr"; exit 2 } }
+	{ split_csv($0, v); line = ""
+	  for (i = 1; i <= k; i++) line = line (i > 1 ? "," : "") q(NR == 1 ? w[i] : v[col[w[i]]])
+	  print line }
+AWK
+}
+
 # write_slow_sweep FILE: a sweep slow enough to interrupt: 60 points of an
 # all-to-all simulated as flows over an oversubscribed fat tree (about a
 # second in all).

@@ -10,10 +10,16 @@
 # The quick set (make check) leaves to the full one (CHECK=full): the
 # unpruned search over the whole market (quick: 10 shapes), a
 # second identical plan for determinism (test_determinism covers run and
-# sweep), and the micro_batch check on every front shape (quick: the
-# cheapest). The checks whose answer does not depend on the market (a
-# deadline nothing meets, --top 1, a mix asked of a training plan) search
-# one instance type in the quick set ($narrow), the whole market in the full.
+# sweep), the micro_batch check on every front shape (quick: the
+# cheapest), the serving front checked against runs of 4 and 8 nodes too
+# (quick: 1 and 2, where the cheapest shapes are), and the bound on the
+# shapes of a search with 100,000 node counts (quick: 25,000, as far over
+# the bound of 20,000). The checks whose answer does not depend on the
+# market (a deadline nothing meets, --top 1, a mix asked of a training plan,
+# the not-ok line of --show all, a serving plan with search.mix false) search
+# one instance type or two in the quick set ($narrow), the whole market in
+# the full. Columns of the front are read from the front written with -o
+# (lib.sh: columns) rather than by planning again.
 . "$TOP/tests/cli/lib.sh"
 ex="$TOP/scenarios/examples/llama3-70b-plan.json"
 
@@ -52,7 +58,7 @@ grep -q '^plan: [0-9]* shapes, [0-9]* evaluated' "$TMP/err" && ! grep -q dominat
 set --
 
 # The P50 front is non-dominated, cost rises with rank, and every row meets the deadline.
-status_is 0 "$CLUSTERSIM" plan "$ex" --format csv --columns plan_rank,wall_time_p50_h,cost_usd_p50,front,meets_deadline_p50 && ok ||
+columns "$TMP/front.csv" plan_rank,wall_time_p50_h,cost_usd_p50,front,meets_deadline_p50 >"$TMP/out" && ok ||
 	fail "columns"
 awk -F, 'NR > 1 && $1 != "" { t[NR] = $2; c[NR] = $3; r[NR] = $1; if ($5 != "true") bad = 1 }
 	END { for (i in t) for (j in t) if (i != j && t[i] <= t[j] && c[i] <= c[j] && (t[i] < t[j] || c[i] < c[j])) bad = 1
@@ -65,11 +71,14 @@ if full; then
 	cmp -s "$TMP/a.csv" "$TMP/front.csv" && ok || fail "two plans differ"
 fi
 
-# A deadline nothing meets: says so, and gives the front of all shapes.
+# A deadline nothing meets: says so, and gives the front of all shapes
+# (quick set: 3 node counts, as every shape is evaluated).
 narrow="--set search.presets=[\"aws-p5.48xlarge\"]"
 full && narrow=""
+nodes3="--set search.nodes=[1,16,128]"
+full && nodes3=""
 # shellcheck disable=SC2086
-status_is 0 "$CLUSTERSIM" plan "$ex" $narrow --format table --deadline-h 1 && ok || fail "deadline 1 h"
+status_is 0 "$CLUSTERSIM" plan "$ex" $narrow $nodes3 --format table --deadline-h 1 && ok || fail "deadline 1 h"
 head -1 "$TMP/out" | grep -qx 'no shape meets the deadline of 1 h; the front of all shapes follows' && ok ||
 	fail "unmet deadline: $(head -2 "$TMP/out")"
 
@@ -105,31 +114,41 @@ grep -q '^invalid,"2048 sequences per step split over no plan.s dp x micro_batch
 
 # Serving: each shape gets the fewest replicas that meet the SLO; the answer is the cheapest per
 # hour, every front row meets the SLO, and the front is non-dominated in (TTFT P99, $/h).
+# (the answer and the mix line on standard output, the front's rows in the file)
 sv="$TOP/scenarios/examples/llama3-70b-serve-plan.json"
-status_is 0 "$CLUSTERSIM" plan "$sv" --format table && ok || fail "serving plan"
+status_is 0 "$CLUSTERSIM" plan "$sv" --format csv -o "$TMP/sv.csv" && ok || fail "serving plan"
 cp "$TMP/out" "$TMP/sv-table"
 head -1 "$TMP/out" | grep -q '^cheapest that meets the SLO: .*/h, [0-9]* replicas\{0,1\} x tp 8' && ok ||
 	fail "serving answer: $(head -3 "$TMP/out")"
-status_is 0 "$CLUSTERSIM" plan "$sv" --format csv --columns plan_rank,ttft_p99_ms,usd_per_hour,slo_met && ok || fail "serving csv"
+columns "$TMP/sv.csv" plan_rank,ttft_p99_ms,usd_per_hour,slo_met >"$TMP/out" && ok || fail "serving csv"
 awk -F, 'NR > 1 { t[NR] = $2; c[NR] = $3; if ($4 != "true") bad = 1 }
 	END { for (i in t) for (j in t) if (i != j && t[i] <= t[j] && c[i] <= c[j] && (t[i] < t[j] || c[i] < c[j])) bad = 1
 	      exit bad }' "$TMP/out" && ok || fail "serving front: $(cat "$TMP/out")"
 # the cheapest on the front is the cheapest of every shape that meets the SLO (run on each)
 cheap=$(sed -n 2p "$TMP/out" | cut -d, -f3)
 # "mix": the cheapest mix of two GPU types, cheaper than the cheapest single type.
-# (the serving plan's table above)
+# (the serving plan's answer above)
 mix=$(grep '^cheaper as a mix: ' "$TMP/sv-table")
 [ -n "$mix" ] && ok || fail "no mix line: $(head -8 "$TMP/sv-table")"
 musd=$(echo "$mix" | sed 's/^cheaper as a mix: \$\([0-9,]*\)\/h.*/\1/' | tr -d ,)
 [ "$musd" -lt "${cheap%.*}" ] && ok || fail "mix \$$musd/h is not below \$$cheap/h"
-status_is 0 "$CLUSTERSIM" plan "$sv" --format table --set search.mix=false && ok || fail "no mix"
+# without search.mix, no mix; quick set: the two instance types of the
+# market's mix (a market where one is found)
+svnarrow="--set search.presets=[\"lambda-8x-h100\",\"lambda-8x-a100\"]"
+full && svnarrow=""
+echo "$mix" | grep -q '(as in [0-9]* x lambda-8x-h100, .*(as in [0-9]* x lambda-8x-a100, ' && ok ||
+	fail "the market's mix is no longer of lambda-8x-h100 and lambda-8x-a100 (the quick set's market for search.mix=false): $mix"
+# shellcheck disable=SC2086
+status_is 0 "$CLUSTERSIM" plan "$sv" $svnarrow --format table --set search.mix=false && ok || fail "no mix"
 grep -q 'mix' "$TMP/out" && fail "a mix without search.mix: $(cat "$TMP/out")" || ok
 # shellcheck disable=SC2086
 status_is 0 "$CLUSTERSIM" plan "$ex" $narrow --format table --set search.mix=true && ok || fail "training mix"
 grep -q '^mixes of GPU types: not searched: mixes are for serving$' "$TMP/out" && ok || fail "training mix: $(head -8 "$TMP/out")"
 status_is 2 "$CLUSTERSIM" plan "$sv" --budget-usd 100 && ok || fail "serving budget"
 grep -q 'objective is its serving.slo' "$TMP/err" && ok || fail "serving budget: $(cat "$TMP/err")"
-for n in 1 2 4 8; do
+svnodes="1 2"
+full && svnodes="1 2 4 8"
+for n in $svnodes; do
 	"$CLUSTERSIM" run "$sv" --format csv --columns usd_per_hour,slo_met \
 		--set "candidates=[{\"preset\":\"lambda-8x-h100\",\"nodes\":$n},{\"preset\":\"nebius-8x-h200\",\"nodes\":$n},{\"preset\":\"coreweave-8x-b200\",\"nodes\":$n},{\"preset\":\"coreweave-8x-h100\",\"nodes\":$n},{\"preset\":\"coreweave-8x-h200\",\"nodes\":$n},{\"preset\":\"aws-p5.48xlarge\",\"nodes\":$n},{\"preset\":\"oracle-bm-gpu-mi300x-8\",\"nodes\":$n},{\"preset\":\"lambda-8x-a100\",\"nodes\":$n}]" 2>/dev/null |
 		sed 1d
@@ -173,7 +192,11 @@ awk -F, 'NR > 1 && (($4 == "") != ($6 != "")) { bad = 1 } END { exit bad }' "$TM
 grep -q '^unresolved,spot,,,[0-9]*,price: the catalog has no spot price for H100-SXM from coreweave' "$TMP/out" && ok ||
 	fail "unresolved reason: $(grep '^unresolved' "$TMP/out" | head -1)"
 # the evaluated shapes that are not ok, by status, on a line of their own
-status_is 0 "$CLUSTERSIM" plan "$ex" --show all --format csv --columns status,fate && ok || fail "show all 70B"
+# (quick set: 64 and 128 nodes of lambda-8x-h100, invalid, and of nebius-8x-h100, ok)
+lambda="--set search.presets=[\"lambda-8x-h100\",\"nebius-8x-h100\"] --set search.nodes=[64,128]"
+full && lambda=""
+# shellcheck disable=SC2086
+status_is 0 "$CLUSTERSIM" plan "$ex" $lambda --show all --format csv --columns status,fate && ok || fail "show all 70B"
 bad=$(grep -c '^invalid,evaluated$' "$TMP/out")
 grep -q "^plan: $bad of the [0-9]* evaluated are not ok: $bad invalid; --show all gives each shape's reason$" "$TMP/err" &&
 	[ "$bad" -gt 0 ] && ok || fail "not-ok line for $bad invalid: $(cat "$TMP/err")"
@@ -190,7 +213,7 @@ want=$(sed -n 2p "$TMP/out" | cut -d, -f2-4)
 # searched) gives a point that dominates no point of the front (the auto
 # plan of a shape is never beaten by a stated one). Full set: every front
 # shape; quick set: the cheapest.
-status_is 0 "$CLUSTERSIM" plan "$ex" --format csv --columns wall_time_p50_h,cost_usd_p50,candidate_json && ok ||
+columns "$TMP/front.csv" wall_time_p50_h,cost_usd_p50,candidate_json >"$TMP/out" && ok ||
 	fail "front for the micro_batch check"
 tail -n +2 "$TMP/out" >"$TMP/front3"
 shapes=1
@@ -254,11 +277,13 @@ grep -q 'plan needs a training' "$TMP/err" && ok || fail "collective: $(cat "$TM
 # preset are 100,000 shapes, more than the 20,000 one search evaluates (it would have run
 # for weeks without a word), and a shape of 100,000 nodes has 800,000 GPUs, more than the
 # 65,536 a shape may have; both are refused before anything is evaluated, with the figures
-# and how to narrow the search (exit 2, nothing written).
-status_is 2 "$CLUSTERSIM" plan "$ex" --set 'search.nodes={"min":1,"max":100000}' --set 'search.presets=["aws-p5.48xlarge"]' \
-	-o "$TMP/wide.csv" && ok || fail "100,000 shapes"
-grep -q "^clustersim: plan: '.*llama3-70b-plan.json': 999[0-9][0-9] of the 100000 shapes are left to evaluate once the catalog, the prices, memory, the deadline and the budget have ruled the others out, more than the 20000 one search may evaluate; narrow the search: fewer node counts (search.nodes)" "$TMP/err" &&
-	[ ! -e "$TMP/wide.csv" ] && [ ! -s "$TMP/out" ] && ok || fail "100,000 shapes: $(cat "$TMP/err")"
+# and how to narrow the search (exit 2, nothing written). Quick set: 1 to 25,000 nodes.
+wide=25000 left='249[0-9][0-9]'
+full && wide=100000 left='999[0-9][0-9]'
+status_is 2 "$CLUSTERSIM" plan "$ex" --set "search.nodes={\"min\":1,\"max\":$wide}" --set 'search.presets=["aws-p5.48xlarge"]' \
+	-o "$TMP/wide.csv" && ok || fail "$wide shapes"
+grep -q "^clustersim: plan: '.*llama3-70b-plan.json': $left of the $wide shapes are left to evaluate once the catalog, the prices, memory, the deadline and the budget have ruled the others out, more than the 20000 one search may evaluate; narrow the search: fewer node counts (search.nodes)" "$TMP/err" &&
+	[ ! -e "$TMP/wide.csv" ] && [ ! -s "$TMP/out" ] && ok || fail "$wide shapes: $(cat "$TMP/err")"
 status_is 2 "$CLUSTERSIM" plan "$ex" --set 'search.nodes=[100000]' --set 'search.presets=["aws-p5.48xlarge"]' && ok ||
 	fail "a shape of 800,000 GPUs"
 grep -q "shape '100000 x aws-p5.48xlarge' has 800000 GPUs, more than the 65536 a shape may have to be evaluated" "$TMP/err" &&

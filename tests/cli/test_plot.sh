@@ -7,6 +7,10 @@
 # earlier image. The rendering checks are skipped when gnuplot is not
 # installed, except under CI (CI=true), where tools/install-deps.sh
 # installs it and a skip is a failure.
+#
+# The quick set (make check) leaves to the full one (CHECK=full): gnuplot
+# run by hand on the script of every chart kind of hostile text (quick: on
+# the pareto chart's; plot itself renders every kind in both sets).
 . "$TOP/tests/cli/lib.sh"
 cd "$TOP" || exit 1
 C=$CLUSTERSIM
@@ -192,7 +196,8 @@ status_is 2 "$C" plot "$TMP/inj.csv" --chart scatter --x frac_compute --y frac_c
 # text gnuplot treats specially, in every place a cell or a name can reach
 # (labels, groups, the title's scenario, column names without control
 # characters): each chart renders (exit 0), by plot and by gnuplot run by
-# hand on --script-only's script, and no command in it runs
+# hand on the script plot wrote (quick set: the pareto chart's), and no
+# command in it runs
 {
 	printf 'scenario,candidate,status,gpu,gpus,rate_per_s,"a`date>%s/pwned-bq`@outfile",frac_compute,' "$TMP"
 	printf '"frac_x'"'"'y"\n'
@@ -213,9 +218,11 @@ for spec in "pareto --x gpus --y rate_per_s" "breakdown" "scaling --y rate_per_s
 	if $have_gnuplot; then
 		status_is 0 "$C" plot "$TMP/evil.csv" --chart "$kind" "$@" -o "$TMP/evil-$kind.png" &&
 			png_sig "$TMP/evil-$kind.png" && ok || fail "$kind of hostile text: $(head -3 "$TMP/err")"
-		rm -f "$TMP/evil-$kind.png"
-		(cd "$TMP" && gnuplot "evil-$kind.gp") >/dev/null 2>"$TMP/gperr" && png_sig "$TMP/evil-$kind.png" && ok ||
-			fail "gnuplot evil-$kind.gp: $(head -3 "$TMP/gperr")"
+		if full || [ "$kind" = pareto ]; then
+			rm -f "$TMP/evil-$kind.png"
+			(cd "$TMP" && gnuplot "evil-$kind.gp") >/dev/null 2>"$TMP/gperr" && png_sig "$TMP/evil-$kind.png" && ok ||
+				fail "gnuplot evil-$kind.gp: $(head -3 "$TMP/gperr")"
+		fi
 	else
 		status_is 0 "$C" plot "$TMP/evil.csv" --chart "$kind" "$@" -o "$TMP/evil-$kind.png" --script-only && ok ||
 			fail "$kind of hostile text"

@@ -7,7 +7,9 @@
 #
 # The quick set (make check) leaves to the full one (CHECK=full) the second
 # --jobs of the interrupted and killed sweeps: quick interrupts --jobs 1
-# (in-process) and kills --jobs 2 (a worker pool); full does both with each.
+# (in-process) and kills --jobs 2 (a worker pool); full does both with each;
+# and the 60-point sweep to a full disk (quick: the 12-point one, with
+# --jobs 1 and 2).
 . "$TOP/tests/cli/lib.sh"
 ex="$TOP/scenarios/examples"
 C=$CLUSTERSIM
@@ -338,7 +340,9 @@ if [ -w /dev/full ]; then
 		status_is 1 "$C" sweep "$s" --jobs $jobs -o /dev/full && grep -q "cannot write '/dev/full': No space left on device" "$TMP/err" &&
 			ok || fail "sweep -o /dev/full (--jobs $jobs)"
 	done
-	status_is 1 "$C" sweep "$TMP/big.json" -o /dev/full && ok || fail "long sweep -o /dev/full"
+	if full; then
+		status_is 1 "$C" sweep "$TMP/big.json" -o /dev/full && ok || fail "long sweep -o /dev/full"
+	fi
 	"$C" sweep "$s" >/dev/full 2>"$TMP/err"
 	[ $? -eq 1 ] && grep -q "No space left" "$TMP/err" && ok || fail "sweep to stdout on /dev/full"
 	status_is 1 "$C" merge "$TMP/part0.csv" -o /dev/full && ok || fail "merge -o /dev/full"

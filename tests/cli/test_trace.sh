@@ -3,12 +3,16 @@
 # Format and its time accounting against the run row of the same plan
 # (tests/cli/trace_check.py says what and with which tolerances): 1F1B,
 # interleaved, ZB-H1, GPipe, an MoE plan with expert parallelism, context
-# parallelism, ZeRO-3, userbuffers overlap, and the full mode.
+# parallelism, ZeRO-3, userbuffers overlap, and the full mode. The checker
+# runs once for all the plans (a Python start is dear next to a plan).
 . "$TOP/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 check="$TOP/tests/cli/trace_check.py"
 
-# plan NAME MODEL NODES BATCH PARALLELISM [MODE]
+# plan NAME MODEL NODES BATCH PARALLELISM [MODE]: trace and run the plan;
+# its pair joins $pairs, for check_plans
+pairs=""
+names=""
 plan() {
 	cat >"$TMP/$1.json" <<JSON
 { "name": "$1", "workload": { "kind": "training", "model": "$2", "seq_len": ${SEQ:-4096}, "global_batch_tokens": $4,
@@ -17,12 +21,23 @@ plan() {
 JSON
 	expect_status 0 "$CLUSTERSIM" trace "$TMP/$1.json" -o "$TMP/$1.trace.json" || return
 	expect_status 0 "$CLUSTERSIM" run "$TMP/$1.json" --format csv -o "$TMP/$1.csv" || return
-	if python3 "$check" "$TMP/$1.trace.json" "$TMP/$1.csv" >"$TMP/$1.check" 2>&1; then
-		ok
-		sed "s/^/$1: /" "$TMP/$1.check"
-	else
-		fail "$1: $(cat "$TMP/$1.check")"
-	fi
+	pairs="$pairs $TMP/$1.trace.json $TMP/$1.csv"
+	names="$names $1"
+}
+
+# check_plans: trace_check.py on every pair at once; one check per plan
+check_plans() {
+	# shellcheck disable=SC2086
+	python3 "$check" $pairs >"$TMP/checks" 2>&1
+	for n in $names; do
+		grep -F "$TMP/$n.trace.json: " "$TMP/checks" | sed "s|^$TMP/$n.trace.json: |$n: |" >"$TMP/$n.check"
+		if [ "$(tail -1 "$TMP/$n.check")" = "$n: ok" ]; then
+			ok
+			sed '$d' "$TMP/$n.check"
+		else
+			fail "$n: $(cat "$TMP/$n.check") $(grep -v '^/' "$TMP/checks")"
+		fi
+	done
 }
 
 base='"cp": 1, "ep": 1, "micro_batch": 1, "recompute": "selective", "sequence_parallel": true'
@@ -35,6 +50,7 @@ SEQ=32768 plan cp llama3-8b 4 524288 "{ \"tp\": 4, \"pp\": 2, \"vpp\": 1, \"zero
 plan zero3 llama3-8b 2 65536 "{ \"tp\": 2, \"pp\": 1, \"vpp\": 1, \"zero\": 3, \"schedule\": \"1f1b\", $base }"
 plan overlap llama3-70b 4 131072 "{ \"tp\": 8, \"pp\": 4, \"vpp\": 1, \"zero\": 1, \"schedule\": \"1f1b\", \"tp_comm_overlap\": true, $base }"
 plan full llama3-8b 4 131072 "{ \"tp\": 4, \"pp\": 2, \"vpp\": 1, \"zero\": 1, \"schedule\": \"1f1b\", $base }" full
+check_plans
 
 # What the trace holds: TP collectives nested in the operations, transfers
 # as sends and receives with a flow each, DP buckets, args on operations.

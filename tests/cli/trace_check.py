@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""trace_check.py TRACE.json [ROW.csv]: check a clustersim trace.
+"""trace_check.py TRACE.json [ROW.csv] [TRACE2.json ROW2.csv ...]: check clustersim traces.
 
 Format (the Trace Event Format as chrome://tracing and Perfetto read it):
 every event has a known phase and the fields that phase requires (X: name,
@@ -22,8 +22,14 @@ ROUND_S; the critical stage (the one that ends last) must match the row
 within CRIT_FRAC of the step time: the row is an average, and stages differ
 (the last holds the output layer and the loss, bubbles differ by position).
 Prints the worst errors. Exit status 1 on any failure.
+
+With several pairs (one process for them all: a test checks many plans),
+each pair's lines are prefixed "TRACE.json: " and end with one line
+"TRACE.json: ok" or "TRACE.json: N failures".
 """
+import contextlib
 import csv
+import io
 import json
 import re
 import sys
@@ -189,18 +195,39 @@ def check_accounting(threads, slices, row, step_s):
           % (len(per), worst_avg[0], worst_avg[1] or "-", 100 * worst_crit[0], worst_crit[1] or "-"))
 
 
-def main():
-    doc = json.load(open(sys.argv[1]))
+def check(trace, row):
+    """Check one trace (and its row, if given); the failures are in errors."""
+    del errors[:]
+    doc = json.load(open(trace))
     got = check_format(doc)
-    if got and len(sys.argv) > 2:
-        rows = list(csv.DictReader(open(sys.argv[2])))
+    if got and row is not None:
+        rows = list(csv.DictReader(open(row)))
         if len(rows) != 1:
-            fail("%s: %d rows, want 1" % (sys.argv[2], len(rows)))
+            fail("%s: %d rows, want 1" % (row, len(rows)))
         else:
             check_accounting(got[0], got[1], rows[0], float(rows[0]["step_time_s"]))
-    if errors:
-        print("%d failures" % len(errors))
-        sys.exit(1)
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) <= 2:
+        check(args[0], args[1] if len(args) > 1 else None)
+        if errors:
+            print("%d failures" % len(errors))
+            sys.exit(1)
+        return
+    if len(args) % 2:
+        sys.exit("trace_check.py: several traces come in TRACE.json ROW.csv pairs")
+    bad = 0
+    for trace, row in zip(args[0::2], args[1::2]):
+        lines = io.StringIO()
+        with contextlib.redirect_stdout(lines):
+            check(trace, row)
+        for line in lines.getvalue().splitlines():
+            print("%s: %s" % (trace, line))
+        print("%s: %s" % (trace, "%d failures" % len(errors) if errors else "ok"))
+        bad += bool(errors)
+    sys.exit(1 if bad else 0)
 
 
 main()
