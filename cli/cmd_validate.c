@@ -219,6 +219,13 @@ static int validate_exec(struct cli_call *call, struct cs_error *err)
 	rowset *rs = NULL;
 	int status = EXIT_OK;
 
+	if (cli_columns_help(&call->o)) {  /* the columns, without validating */
+		rs = rowset_new(cols);
+		if (cli_write(&call->o, rs, err) < 0)
+			status = cli_status(err);
+		rowset_free(rs);
+		return status;
+	}
 	validation_summary_init(&sum);
 	if (!validate_files_list(call, &vf, &status, err))
 		goto out;
