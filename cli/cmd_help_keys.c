@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "models/scenario/keys.h"
+#include "util/text.h"
 
 static const char usage_text[] =
 	"usage: clustersim help keys [KIND] [--markdown]\n\n"
@@ -24,23 +25,20 @@ enum { COLS = 7, CELL_MAX = 1024 };
 /* The cells of one row: key, kinds, type, range, default, unit, meaning. */
 static void row_cells(const struct key_row *row, char cells[COLS][CELL_MAX])
 {
+	/* text_setf: a cell past CELL_MAX ends with its cut mark, never cut silently */
 	const char *path = key_section_path(row->sec);
-	size_t used = 0;
-	snprintf(cells[0], CELL_MAX, "%s%s%s", path, path[0] ? "." : "", row->key);
+	text_setf(cells[0], CELL_MAX, "%s%s%s", path, path[0] ? "." : "", row->key);
 	cells[1][0] = '\0';
-	for (int k = 0; workload_kind_names[k] != NULL; k++) {
-		if (!key_accepted_by(row, (enum workload_kind)k))
-			continue;
-		used += (size_t)snprintf(cells[1] + used, CELL_MAX - used, "%s%s", used ? ", " : "",
-					 workload_kind_names[k]);
-	}
+	for (int k = 0; workload_kind_names[k] != NULL; k++)
+		if (key_accepted_by(row, (enum workload_kind)k))
+			text_append_itemf(cells[1], CELL_MAX, ", ", "%s", workload_kind_names[k]);
 	if ((row->kinds & KINDS_ALL) == KINDS_ALL)
-		snprintf(cells[1], CELL_MAX, "all");
-	snprintf(cells[2], CELL_MAX, "%s", row->type);
+		text_setf(cells[1], CELL_MAX, "all");
+	text_setf(cells[2], CELL_MAX, "%s", row->type);
 	key_range_text(row, cells[3], CELL_MAX);
 	key_default_text(row, cells[4], CELL_MAX);
-	snprintf(cells[5], CELL_MAX, "%s", row->unit);
-	snprintf(cells[6], CELL_MAX, "%s", row->meaning);
+	text_setf(cells[5], CELL_MAX, "%s", row->unit);
+	text_setf(cells[6], CELL_MAX, "%s", row->meaning);
 }
 
 /* One Markdown cell: "|" escaped, "" as a dash. */

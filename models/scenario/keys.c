@@ -7,6 +7,7 @@
 
 #include "models/scenario/key_rows.h"
 #include "models/scenario/reader.h"
+#include "util/text.h"
 
 static const char *const section_paths[KS_COUNT] = {
 	[KS_TOP] = "",
@@ -167,27 +168,24 @@ static void bound_text(double x, char *buf, size_t size)
 	}
 }
 
+/* A cut text ends with util/text.h's mark: a user reads these. */
 void key_range_text(const struct key_row *row, char *buf, size_t size)
 {
-	size_t used = 0;
 	buf[0] = '\0';
 	if (row->range != NULL) {
-		snprintf(buf, size, "%s", row->range);
+		text_setf(buf, size, "%s", row->range);
 	} else if (row->names != NULL) {
-		for (size_t i = 0; row->names[i] != NULL && used < size; i++)
-			used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", row->names[i]);
+		for (size_t i = 0; row->names[i] != NULL; i++)
+			text_append_itemf(buf, size, ", ", "%s", row->names[i]);
 	} else if (row->ranged) {
 		char lo[48], hi[48];
 		bound_text(row->lo, lo, sizeof lo);
 		bound_text(row->hi, hi, sizeof hi);
-		snprintf(buf, size, "%s to %s", lo, hi);
+		text_setf(buf, size, "%s to %s", lo, hi);
 	}
 }
 
 void key_default_text(const struct key_row *row, char *buf, size_t size)
 {
-	if (row->def != NULL)
-		snprintf(buf, size, "%s", row->def);
-	else
-		snprintf(buf, size, "%s", row->required ? "required" : "");
+	text_setf(buf, size, "%s", row->def != NULL ? row->def : row->required ? "required" : "");
 }

@@ -247,6 +247,23 @@ static void test_usd(void **state)
 
 /* Cents below the threshold, whole dollars from it; 1e70 keeps all its
  * digits (the digits buffer once held 63). */
+/* A list item joins with its separator only after another; a list past its
+ * buffer ends with the cut mark counting what is left out, never cut silently. */
+static void test_append_item(void **state)
+{
+	(void)state;
+	char buf[64] = "";
+	text_append_itemf(buf, sizeof buf, ", ", "%s", "training");
+	text_append_itemf(buf, sizeof buf, ", ", "%s", "finetune");
+	assert_string_equal(buf, "training, finetune");
+	for (int i = 0; i < 10; i++)
+		text_append_itemf(buf, sizeof buf, ", ", "%s", "inference");
+	/* 18 + 10 x 11 = 128 bytes of text in a 64-byte buffer */
+	assert_non_null(strstr(buf, "... [cut: "));
+	assert_true(strlen(buf) < sizeof buf);
+	assert_int_equal(strncmp(buf, "training, finetune, inference", 29), 0);
+}
+
 static void test_usd_cents(void **state)
 {
 	(void)state;
@@ -279,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_read_line),
 		cmocka_unit_test(test_usd),
 		cmocka_unit_test(test_usd_cents),
+		cmocka_unit_test(test_append_item),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
