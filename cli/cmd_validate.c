@@ -116,6 +116,8 @@ static void validate_predict_row(const struct scenario *s, rowset *rs, struct va
 		rowset_real(rs, "predicted", predicted);
 		rowset_real(rs, "error_pct", e);
 		rowset_text(rs, "status", "ok");
+		if (why[0] != '\0')
+			rowset_text(rs, "reason", why);  /* the assumptions the figure rests on */
 	} else {
 		rowset_text(rs, "status", "not-predicted");
 		rowset_text(rs, "reason", why);

@@ -26,7 +26,7 @@ rowset *catalog_rows_gpus(const catalog *c)
 		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
 		"scale_up", "scale_up_GBps", "tdp_w", "year", "confidence", "source",
 		/* additions */
-		"sms", NULL
+		"sms", "mamf_fp4", "mamf_fp4_basis", NULL
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_gpu_count(c); i++) {
@@ -49,6 +49,11 @@ rowset *catalog_rows_gpus(const catalog *c)
 		rowset_int(rs, "year", g->year);
 		if (g->sms > 0)
 			rowset_int(rs, "sms", g->sms);
+		if (g->peak_flops[PREC_FP4] > 0) {
+			/* the FP4 GEMM fraction used: measured (catalog mamf_fp4) or assumed */
+			rowset_real(rs, "mamf_fp4", g->mamf[PREC_FP4]);
+			rowset_text(rs, "mamf_fp4_basis", g->mamf_fp4_assumed ? "assumed" : "measured");
+		}
 		provenance_cells(rs, &g->id);
 	}
 	return rs;

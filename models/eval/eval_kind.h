@@ -25,4 +25,8 @@ bool evaluate_unmodelled(const struct job *j, struct result *out);
 /* evaluate.c: note in out's reason that the candidate has no price. */
 void evaluate_note_no_price(const struct job *j, struct result *out);
 
+/* evaluate.c: note in out's reason each rate the job computes with that no
+ * measurement supports (FP4 on a GPU without a catalog mamf_fp4). */
+void evaluate_note_assumed_rates(const struct job *j, struct result *out);
+
 #endif

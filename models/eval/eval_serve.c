@@ -24,5 +24,6 @@ void eval_serve(const struct job *j, struct result *out)
 			    "the replicas occupy %ld of the candidate's %ld GPUs: priced for %ld instance%s of %d GPUs",
 			    s->gpus_used, out->cluster.gpus, out->serve_usd.instances,
 			    out->serve_usd.instances == 1 ? "" : "s", j->cluster->gpus_per_node);
+	evaluate_note_assumed_rates(j, out);
 	evaluate_note_no_price(j, out);
 }

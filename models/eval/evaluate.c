@@ -126,6 +126,17 @@ void evaluate_note_no_price(const struct job *j, struct result *out)
 							: "no price: give candidates[].price");
 }
 
+void evaluate_note_assumed_rates(const struct job *j, struct result *out)
+{
+	const struct gpu_spec *g = &j->cluster->gpu;
+	if (j->workload->model.precision != PREC_FP4 || !g->mamf_fp4_assumed || !(g->peak_flops[PREC_FP4] > 0))
+		return;
+	outcome_add(&out->outcome,
+		    "assumption: no FP4 GEMM rate is measured for %s (catalog mamf_fp4); its FP4 GEMMs reach %.3g "
+		    "of peak, %.2f x its FP8 fraction %.3g (B200's measured FP4/FP8 ratio)",
+		    g->id.name, g->mamf[PREC_FP4], catalog_fp4_over_fp8_mamf, g->mamf[PREC_FP8]);
+}
+
 static void evaluate_shape(const struct job *j, struct result *out)
 {
 	evaluate_note_no_price(j, out);

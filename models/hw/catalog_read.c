@@ -29,6 +29,9 @@ bool catalog_read_iso_date(const char *s, bool day_required)
 	return true;
 }
 
+/* hw.h says where it comes from (docs/explanation/calibration.md, "FP4"). */
+const double catalog_fp4_over_fp8_mamf = 0.83;
+
 /* ---- readers of one entry --------------------------------------------- */
 
 /* Read the shared fields; name was read by the caller. */
@@ -84,7 +87,7 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	static const char *const keys[] = {
 		ID_KEYS, "vendor", "memory_gib", "mem_bw_GBps", "tflops_fp64", "tflops_fp32",
 		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
-		"mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source", NULL
+		"mamf_fp4", "mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source", NULL
 	};
 	struct gpu_spec *g = entry;
 	bool req = is_new;
@@ -102,6 +105,7 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	    read_scaled(r, obj, "tflops_fp4", false, 0, 1e6, 1e12, &g->peak_flops[PREC_FP4]) < 0 ||
 	    jread_real(r, obj, "mamf_bf16", req, 0.01, 1.0, &g->mamf[PREC_BF16]) < 0 ||
 	    jread_real(r, obj, "mamf_fp8", false, 0.0, 1.0, &g->mamf[PREC_FP8]) < 0 ||
+	    jread_real(r, obj, "mamf_fp4", false, 0.0, 1.0, &g->mamf_fp4_measured) < 0 ||
 	    jread_string(r, obj, "mamf_note", false, g->mamf_note, sizeof g->mamf_note) < 0 ||
 	    jread_string(r, obj, "scale_up", false, g->scale_up, sizeof g->scale_up) < 0 ||
 	    read_scaled(r, obj, "scale_up_GBps", false, 0, 1e6, 1e9, &g->scale_up_bytes_per_s) < 0 ||
@@ -117,12 +121,15 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	g->peak_flops[PREC_FP16] = g->peak_flops[PREC_BF16];
 	g->mamf[PREC_FP16] = g->mamf[PREC_BF16];
 	for (int p = 0; p < PREC_COUNT; p++)
-		if (p != PREC_FP8 && p != PREC_BF16 && p != PREC_FP16)
+		if (p != PREC_FP8 && p != PREC_BF16 && p != PREC_FP16 && p != PREC_FP4)
 			g->mamf[p] = g->mamf[PREC_BF16];
 	if (g->mamf[PREC_FP8] == 0.0)
 		g->mamf[PREC_FP8] = g->mamf[PREC_BF16];
-	if (g->mamf[PREC_FP4] == 0.0)
-		g->mamf[PREC_FP4] = g->mamf[PREC_FP8];
+	/* FP4: the catalog's measurement, else an assumption the rows that
+	 * compute in FP4 name (catalog_fp4_over_fp8_mamf). */
+	g->mamf_fp4_assumed = !(g->mamf_fp4_measured > 0.0);
+	g->mamf[PREC_FP4] = g->mamf_fp4_assumed ? g->mamf[PREC_FP8] * catalog_fp4_over_fp8_mamf
+						: g->mamf_fp4_measured;
 	return 0;
 }
 

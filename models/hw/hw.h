@@ -39,6 +39,13 @@ extern const char *const precision_names[PREC_COUNT + 1];
 /* Bytes per element of a precision (fp4: 0.5). */
 double precision_bytes(enum precision p);
 
+/* A GPU's FP4 GEMM fraction when the catalog has no FP4 measurement (no
+ * mamf_fp4): this times its FP8 fraction, an assumption the rows computing
+ * in FP4 name. 0.83 is the one measured ratio, B200's: 0.634 FP4 (5702 of
+ * 9000 TFLOP/s, MXFP4, deepseek-ai/DeepGEMM PR #348) over 0.763 FP8 (3432.5
+ * of 4500, stas00/ml-engineering MAMF table). */
+extern const double catalog_fp4_over_fp8_mamf;
+
 /* Name, aliases and provenance shared by every named entry. */
 struct catalog_id {
 	char name[CAT_NAME_MAX];
@@ -58,6 +65,11 @@ struct gpu_spec {
 	double mem_bw_bytes_per_s;
 	double peak_flops[PREC_COUNT];  /* dense; 0 = unsupported */
 	double mamf[PREC_COUNT];        /* achievable fraction of peak for large GEMMs */
+	/* The catalog's measured FP4 fraction (mamf_fp4); 0 = none measured:
+	 * mamf[PREC_FP4] is then the assumption of catalog_fp4_over_fp8_mamf
+	 * and mamf_fp4_assumed is set, for rows computing in FP4 to name. */
+	double mamf_fp4_measured;
+	bool mamf_fp4_assumed;
 	char mamf_note[CAT_NOTE_MAX];
 	char scale_up[CAT_NAME_MAX];    /* default scale-up fabric */
 	double scale_up_bytes_per_s;    /* per GPU per direction */

@@ -116,6 +116,11 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 		text_setf(why, size, "%s%s%s", named ? outcome_names[r.outcome.status] : "", named ? ": " : "", r.outcome.reason);
 		goto out;
 	}
+	/* a predicted row keeps in why the assumptions its figure rests on
+	 * (evaluate_note_assumed_rates: "assumption: ..." up to the next "; ") */
+	const char *a = strstr(r.outcome.reason, "assumption: ");
+	if (a != NULL)
+		text_setf(why, size, "%.*s", (int)strcspn(a, ";"), a);
 	switch (r.kind) {
 	case RESULT_COLLECTIVE:
 		ok = collective_metric(&r, jobs[0].cluster, metric, out, why, size);

@@ -90,7 +90,9 @@ double validation_group_mean_signed_pct(const struct validation_group *g);
 
 /* The model's value of s's validation metric into *out; false, with the
  * reason in why, when the scenario cannot be predicted (a plan that does not
- * fit, a metric that does not apply to the workload). */
+ * fit, a metric that does not apply to the workload). When predicted, why
+ * holds the assumption the figure rests on ("assumption: ...", e.g. an FP4
+ * rate no measurement supports), else stays as it was. */
 bool validation_predict(const struct scenario *s, double *out, char *why, size_t why_size);
 
 #endif

@@ -205,6 +205,36 @@ static void test_override_merges_fields(void **state)
 	catalog_free(c);
 }
 
+/* FP4's GEMM fraction: the catalog's measurement where it has one (B200:
+ * 5702 of 9000 TFLOP/s), else the stated assumption, FP8's fraction times
+ * catalog_fp4_over_fp8_mamf, flagged for the rows to name; a user's
+ * measurement replaces the assumption, and an override of the FP8 fraction
+ * carries into an assumed FP4 one. */
+static void test_fp4_rate_measured_or_assumed(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	const struct gpu_spec *b200 = catalog_gpu(c, "B200"), *gb200 = catalog_gpu(c, "GB200");
+	assert_close(b200->mamf[PREC_FP4], 5702.0 / 9000, 1e-3);
+	assert_false(b200->mamf_fp4_assumed);
+	assert_true(gb200->mamf_fp4_assumed);
+	assert_close(gb200->mamf[PREC_FP4], gb200->mamf[PREC_FP8] * catalog_fp4_over_fp8_mamf, 1e-12);
+	/* the assumed ratio is B200's measured FP4 over its measured FP8 (3432.5 of 4500) */
+	assert_close(catalog_fp4_over_fp8_mamf, (5702.0 / 9000) / (3432.5 / 4500), 0.01);
+	struct cs_error err;
+	json_error_t jerr;
+	error_clear(&err);
+	json_t *doc = json_loads("{\"gpus\": [{\"name\": \"GB200\", \"mamf_fp4\": 0.5},"
+				 "            {\"name\": \"B300\", \"mamf_fp8\": 0.6}]}", 0, &jerr);
+	assert_int_equal(catalog_merge_json(c, doc, "catalog", "mine.json", NULL, &err), 0);
+	json_decref(doc);
+	assert_close(catalog_gpu(c, "GB200")->mamf[PREC_FP4], 0.5, 0);
+	assert_false(catalog_gpu(c, "GB200")->mamf_fp4_assumed);
+	assert_close(catalog_gpu(c, "B300")->mamf[PREC_FP4], 0.6 * catalog_fp4_over_fp8_mamf, 1e-12);
+	assert_true(catalog_gpu(c, "B300")->mamf_fp4_assumed);
+	catalog_free(c);
+}
+
 static void test_override_errors(void **state)
 {
 	(void)state;
@@ -511,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_price_dates),
 		cmocka_unit_test(test_override_merges_fields),
 		cmocka_unit_test(test_override_errors),
+		cmocka_unit_test(test_fp4_rate_measured_or_assumed),
 		cmocka_unit_test(test_copy_is_independent),
 		cmocka_unit_test(test_duplicates_in_one_file),
 		cmocka_unit_test(test_later_file_overrides),

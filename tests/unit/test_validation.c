@@ -34,6 +34,14 @@ static const char *const serving_text =
 	" \"candidates\": [{\"preset\": \"dgx-h100\", \"nodes\": 1}],"
 	" \"validation\": {\"id\": \"t\", \"metric\": \"output_tok_s\", \"published\": 1, \"source\": \"test\"}}";
 
+/* The same load in FP4 on a GB200 NVL72 rack, then on a DGX B200. */
+static const char *const fp4_serving_text =
+	"{\"workload\": {\"kind\": \"inference\", \"model\": \"llama3.1-8b\", \"precision\": \"fp4\","
+	" \"serving\": {\"arrival\": {\"process\": \"offline\"}, \"requests\": 64, \"prompt_tokens\": 512,"
+	" \"output_tokens\": 64, \"kv_precision\": \"fp8\", \"replicas\": 1, \"tp\": 1}},"
+	" \"candidates\": [{\"preset\": \"%s\", \"nodes\": 1}],"
+	" \"validation\": {\"id\": \"t\", \"metric\": \"output_tok_s\", \"published\": 1, \"source\": \"test\"}}";
+
 static double predict(struct scenario *s, const char *metric)
 {
 	double v = -1;
@@ -331,6 +339,28 @@ static void test_oom_not_predicted(void **state)
 	scenario_release(&s);
 }
 
+/* A predicted row names the rate its figure assumes: FP4 on GB200 has no
+ * measured GEMM rate (catalog mamf_fp4), FP4 on B200 has one. */
+static void test_fp4_assumption_named(void **state)
+{
+	(void)state;
+	const char *presets[] = { "gb200-nvl72", "dgx-b200" };
+	for (int i = 0; i < 2; i++) {
+		char text[2048], why[1024] = "";
+		struct scenario s;
+		struct cs_error err;
+		double v = -1;
+		snprintf(text, sizeof text, fp4_serving_text, presets[i]);
+		assert_int_equal(scenario_of_text(text, &s, &err), 0);
+		assert_true(validation_predict(&s, &v, why, sizeof why));
+		assert_true(v > 0);
+		if (i == 0)
+			assert_non_null(strstr(why, "assumption: no FP4 GEMM rate is measured for GB200"));
+		else
+			assert_string_equal(why, "");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_serving_metrics),
 		cmocka_unit_test(test_serving_rows_within_targets),
+		cmocka_unit_test(test_fp4_assumption_named),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
