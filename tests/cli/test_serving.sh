@@ -137,4 +137,12 @@ awk -F, '$1 ~ /mtp0$/ { b = $4 } $1 ~ /mtp1$/ { m1 = $4 } $1 ~ /mtp3$/ { m3 = $4
 	END { s1 = m1 / b; s3 = m3 / b; printf "%.3f %.3f\n", s1, s3
 	      exit !(b > 0 && s1 / 1.78 < 1.1 && s1 / 1.78 > 0.9 && s3 / 2.28 < 1.1 && s3 / 2.28 > 0.9) }' "$TMP/mtp.csv" >"$TMP/mtp.out" &&
 	ok || fail "MTP speedups $(cat "$TMP/mtp.out"), published 1.78 and 2.28: $(cat "$TMP/mtp.csv")"
+# The speculative example (docs/howto/speculative-decoding.md) is the MTP 3
+# row's service on a priced node: the same output tokens/s, and a TPOT of
+# its inter-token gap (one verify step) over the 2.82 tokens a step gives.
+status_is 0 "$CLUSTERSIM" run "$TOP/scenarios/examples/deepseek-r1-mtp.json" --format csv \
+	--columns status,output_tok_s,tpot_p50_ms,itl_p50_ms && ok || fail "speculative example"
+awk -F, -v want="$(awk -F, '$1 ~ /mtp3$/ { print $4 }' "$TMP/mtp.csv")" 'NR == 2 {
+	exit !($1 == "ok" && $2 / want > 0.999 && $2 / want < 1.001 && $4 / $3 > 2.72 && $4 / $3 < 2.92) }' "$TMP/out" &&
+	ok || fail "speculative example: $(cat "$TMP/out")"
 finish
