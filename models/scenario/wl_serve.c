@@ -463,6 +463,11 @@ static int read_speculative(struct jread *r, const json_t *v, const catalog *cat
 		const struct model_spec *base = catalog_model(cat, json_string_value(d));
 		if (base == NULL)
 			return reader_unknown_name(r, cat, CAT_MODELS, NULL, "model", json_string_value(d));
+		if (base->vocab != target->vocab) {
+			snprintf(msg, sizeof msg, "\"%s\" has a vocabulary of %d tokens, the served model %d (a draft "
+				 "proposes the target's tokens)", json_string_value(d), base->vocab, target->vocab);
+			return jread_fail(r, "%s", msg);
+		}
 		sp->draft = *base;
 		jread_leave(r, m2);
 	} else if (d != NULL) {

@@ -202,6 +202,11 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 	r->tp = tp;
 	r->pp = pp;
 	r->ep = ep;
+	if (sv->spec.method != SPEC_NONE && (disagg || pp > 1)) {  /* serve_spec.h: one stage, colocated */
+		outcome_set(&r->outcome, OUTCOME_UNSUPPORTED, "speculative decoding (serving.speculative) with %s is not modelled",
+			    disagg ? "disaggregated replicas" : "pp > 1");
+		goto out_free;
+	}
 	if (disagg) {
 		int ptp = sv->prefill_tp > 0 ? sv->prefill_tp : tp, dtp = sv->decode_tp > 0 ? sv->decode_tp : tp;
 		if (sv->prefill_replicas < 1 || sv->decode_replicas < 1) {
