@@ -36,12 +36,15 @@ static bool asks_spot_serving(const struct job *j)
 	return j->cluster->price.type == PRICE_SPOT;
 }
 
-/* A served model with multi-token-prediction modules: serving them means
- * speculative decoding with the modules as drafts, which the request
- * simulation does not have (without it the modules are not loaded). */
-static bool asks_mtp_serving(const struct job *j)
+/* Speculative decoding (serving.speculative) on disaggregated replicas
+ * (where the drafter's prompt pass and its KV would move between pools) or
+ * on pipeline stages: serve_spec.c models a colocated replica of one stage.
+ * A model's MTP modules without serving.speculative are not loaded and not
+ * run, as vLLM serves DeepSeek-V3 without a speculative config. */
+static bool asks_spec_unmodelled(const struct job *j)
 {
-	return j->workload->model.arch.mtp_layers > 0;
+	const struct serving_spec *sv = &j->workload->serving;
+	return sv->spec.method != SPEC_NONE && (sv->prefill_replicas > 0 || sv->decode_replicas > 0 || sv->pp > 1);
 }
 
 /* A fleet with spare nodes: the fleet's own nodes are its spares; a count
@@ -78,9 +81,9 @@ static const struct unmodelled {
 	  .reason = "failures during serving (workload.failures) are not modelled: no serving figures" },
 	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_spot_serving, .voids_run = true,
 	  .reason = "spot preemptions during serving (price type spot) are not modelled: no serving figures" },
-	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_mtp_serving, .voids_run = true,
-	  .reason = "multi-token prediction in serving (model.mtp_layers: speculative decoding with the modules as "
-		    "drafts) is not modelled: no serving figures; give mtp_layers 0 to serve without it" },
+	{ .kinds = 1u << WORKLOAD_INFERENCE, .asks = asks_spec_unmodelled, .voids_run = true,
+	  .reason = "speculative decoding (serving.speculative) with disaggregated replicas or pp > 1 is not "
+		    "modelled: no serving figures" },
 	{ .kinds = 1u << WORKLOAD_FLEET, .asks = asks_spot_fleet, .voids_run = true,
 	  .reason = "spot preemptions of a fleet's instances (price type spot) are not modelled: no fleet figures" },
 	{ .kinds = 1u << WORKLOAD_FLEET, .asks = asks_fleet_spares, .voids_run = true,

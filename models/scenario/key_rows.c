@@ -355,6 +355,9 @@ const struct key_row key_rows[] = {
 	{ SERVE, .key = "disaggregated", .type = "object", .unit = "",
 	  .meaning = "prefill and decode on separate replicas (workload.serving.disaggregated below); not with "
 		     "replicas" },
+	{ SERVE, .key = "speculative", .type = "object", .unit = "",
+	  .meaning = "speculative decoding: the drafter, its tokens per step and the acceptance stated "
+		     "(workload.serving.speculative below; docs/explanation/serving.md)" },
 #undef SERVE
 
 	/* ---- workload.serving.arrival ---- */
@@ -414,6 +417,25 @@ const struct key_row key_rows[] = {
 	  .lo = 1, .hi = 1024, .def = "serving.tp", .unit = "GPUs", .meaning = "a prefill replica's tensor parallelism" },
 	{ .sec = KS_DISAGGREGATED, .key = "decode_tp", .kinds = KIND_INFER, .type = "integer", .ranged = true,
 	  .lo = 1, .hi = 1024, .def = "serving.tp", .unit = "GPUs", .meaning = "a decode replica's tensor parallelism" },
+
+	/* ---- workload.serving.speculative (wl_serve.c, models/serve/serve_spec.c) ---- */
+#define SPEC .sec = KS_SPECULATIVE, .kinds = KIND_INFER
+	{ SPEC, .key = "method", .type = "name", .names = spec_method_names, .required = true, .unit = "",
+	  .meaning = "who drafts: draft (a smaller catalog model), eagle (an EAGLE head: one decoder layer and the "
+		     "target's LM head), mtp (the model's own model.mtp_layers modules)" },
+	{ SPEC, .key = "draft_model", .type = "string", .def = "required for draft", .unit = "",
+	  .meaning = "the draft model, a catalog model name (method draft only)" },
+	{ SPEC, .key = "num_speculative_tokens", .type = "integer", .ranged = true, .lo = 1, .hi = 64,
+	  .required = true, .unit = "tokens", .meaning = "k, draft tokens proposed per verify step (vLLM's name)" },
+	{ SPEC, .key = "acceptance_length", .type = "number", .ranged = true, .lo = 1, .hi = 65,
+	  .def = "this or acceptance_rate is required", .unit = "tokens",
+	  .meaning = "mean tokens a sequence advances per verify step, the target's own token included (EAGLE's "
+		     "average acceptance length, vLLM's and SGLang's acceptance length), at most k + 1" },
+	{ SPEC, .key = "acceptance_rate", .type = "number", .ranged = true, .lo = 0, .hi = 1,
+	  .def = "this or acceptance_length is required", .unit = "fraction",
+	  .meaning = "per-token acceptance a, tokens independent: acceptance length (1 - a^(k+1)) / (1 - a) "
+		     "(Leviathan et al. 2023)" },
+#undef SPEC
 
 	/* ---- workload.collective (wl_collective.c) ---- */
 	{ .sec = KS_COLLECTIVE, .key = "op", .kinds = KIND_COLL, .type = "name", .names = collective_op_names,

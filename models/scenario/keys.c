@@ -26,6 +26,7 @@ static const char *const section_paths[KS_COUNT] = {
 	[KS_SCHEDULER] = "workload.serving.scheduler",
 	[KS_SLO] = "workload.serving.slo",
 	[KS_DISAGGREGATED] = "workload.serving.disaggregated",
+	[KS_SPECULATIVE] = "workload.serving.speculative",
 	[KS_COLLECTIVE] = "workload.collective",
 	[KS_BYTES] = "workload.collective.bytes",
 	[KS_FLEET] = "workload.fleet",

@@ -419,6 +419,67 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	return check_serving(r, v, sv);
 }
 
+/*
+ * The optional `speculative` object of serving object v (serve_spec.h): a
+ * method, k, and the acceptance, stated as acceptance_length or
+ * acceptance_rate (exactly one: no default); a draft model for method
+ * draft (a catalog name); MTP modules in the target for method mtp.
+ */
+static int read_speculative(struct jread *r, const json_t *v, const catalog *cat, const struct model_spec *target,
+			    struct speculative_spec *sp)
+{
+	const json_t *x = json_object_get(v, "speculative"), *d;
+	int method = 0;
+	char msg[160];
+
+	if (x == NULL)
+		return 0;
+	size_t mark = jread_enter_key(r, "speculative");
+	sp->acceptance_length = 0;
+	sp->acceptance_rate = -1;
+	if (key_object(r, x, KS_SPECULATIVE) < 0 || key_enum(r, x, KS_SPECULATIVE, "method", &method) < 0 ||
+	    key_int32(r, x, KS_SPECULATIVE, "num_speculative_tokens", &sp->tokens) < 0 ||
+	    key_real(r, x, KS_SPECULATIVE, "acceptance_length", &sp->acceptance_length) < 0 ||
+	    key_real(r, x, KS_SPECULATIVE, "acceptance_rate", &sp->acceptance_rate) < 0)
+		return -1;
+	sp->method = (enum spec_method)(method + 1);
+	bool has_len = json_object_get(x, "acceptance_length") != NULL;
+	if (has_len == (json_object_get(x, "acceptance_rate") != NULL))
+		return reader_fail_at(r, "acceptance_length", has_len ? "give acceptance_length or acceptance_rate, not both" :
+				      "missing: give acceptance_length (mean tokens per verify step) or acceptance_rate "
+				      "(per draft token), as measured; there is no default");
+	if (has_len && sp->acceptance_length > sp->tokens + 1) {
+		snprintf(msg, sizeof msg, "%g exceeds num_speculative_tokens + 1 = %d (a step gives at most every draft "
+			 "token and the target's own)", sp->acceptance_length, sp->tokens + 1);
+		return reader_fail_at(r, "acceptance_length", msg);
+	}
+	d = json_object_get(x, "draft_model");
+	if (sp->method == SPEC_DRAFT) {
+		if (d == NULL)
+			return key_need(r, x, "draft_model");
+		size_t m2 = jread_enter_key(r, "draft_model");
+		if (!json_is_string(d))
+			return jread_fail_value(r, d, "a model name");
+		const struct model_spec *base = catalog_model(cat, json_string_value(d));
+		if (base == NULL)
+			return reader_unknown_name(r, cat, CAT_MODELS, NULL, "model", json_string_value(d));
+		if (base->vocab != target->vocab) {
+			snprintf(msg, sizeof msg, "\"%s\" has a vocabulary of %d tokens, the served model %d (a draft "
+				 "proposes the target's tokens)", json_string_value(d), base->vocab, target->vocab);
+			return jread_fail(r, "%s", msg);
+		}
+		sp->draft = *base;
+		jread_leave(r, m2);
+	} else if (d != NULL) {
+		return reader_fail_at(r, "draft_model", "only for method \"draft\"");
+	}
+	if (sp->method == SPEC_MTP && target->mtp_layers < 1)
+		return reader_fail_at(r, "method", "\"mtp\" drafts with the model's multi-token-prediction modules; "
+				      "this model has none (model.mtp_layers 0)");
+	jread_leave(r, mark);
+	return 0;
+}
+
 /* Without kv_precision the KV cache follows workload.precision, which must
  * then be a format servers store it in (vLLM's --kv-cache-dtype auto takes
  * the model's dtype: bf16, fp16 or fp32; fp8 is its fp8 option). At r's
@@ -504,6 +565,7 @@ int wl_serve_read(struct jread *r, const json_t *v, const char *file, const cata
 	    read_serving(r, x, file, &w->serving) < 0)
 		return -1;
 	if (check_kv_precision(r, w) < 0 ||
+	    read_speculative(r, x, cat, &w->model.arch, &w->serving.spec) < 0 ||
 	    (w->serving.process == ARRIVAL_TRACE && load_trace(r, &w->serving) < 0) ||
 	    check_work(r, &w->serving) < 0)
 		return -1;

@@ -16,6 +16,7 @@
 #include "models/serve/arrival.h"
 #include "models/serve/serve_cost.h"
 #include "models/serve/serve_sim.h"
+#include "models/serve/serve_spec.h"
 #include "models/train/train.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -61,15 +62,19 @@ static bool slo_met_by(const struct serving_spec *sv, const struct serve_metrics
 	return true;
 }
 
-/* Simulate colocated serving on n replicas; r's status and metrics. */
-static void run_colocated(const struct serving_spec *sv, const struct serve_cost *sc, int n, uint64_t seed,
-			  uint64_t row_id, struct serve_result *r)
+/* Simulate colocated serving on n replicas (speculatively when spec is
+ * not NULL); r's status and metrics. */
+static void run_colocated(const struct serving_spec *sv, const struct serve_cost *sc, const struct serve_spec *spec,
+			  int n, uint64_t seed, uint64_t row_id, struct serve_result *r)
 {
 	struct serve_sim_config cfg;
 	memset(&cfg, 0, sizeof cfg);
 	cfg.sv = sv;
 	cfg.colocated.replicas = n;
-	serve_cost_model(sc, &cfg.colocated.model);
+	if (spec != NULL)
+		serve_spec_model(spec, &cfg.colocated.model);
+	else
+		serve_cost_model(sc, &cfg.colocated.model);
 	cfg.colocated.first_gpu = 0;
 	cfg.colocated.gpus_per_replica = sc->gpus;
 	cfg.seed = seed;
@@ -85,14 +90,14 @@ static void run_colocated(const struct serving_spec *sv, const struct serve_cost
  * SLO, found by doubling and then bisection (a run meeting the SLO with n
  * replicas is taken to meet it with more); if none does, the run with the
  * most replicas, slo_met false. */
-static void search_replicas(const struct serving_spec *sv, const struct serve_cost *sc, int most, uint64_t seed,
-			    uint64_t row_id, struct serve_result *r)
+static void search_replicas(const struct serving_spec *sv, const struct serve_cost *sc, const struct serve_spec *spec,
+			    int most, uint64_t seed, uint64_t row_id, struct serve_result *r)
 {
 	struct serve_result *probe = xcalloc(1, sizeof *probe);
 	int lo = 0, hi = -1;  /* lo fails (0: none tried), hi meets */
 
 	for (int n = 1;; n = n * 2 > most ? most : n * 2) {
-		run_colocated(sv, sc, n, seed, row_id, probe);
+		run_colocated(sv, sc, spec, n, seed, row_id, probe);
 		if (probe->outcome.status != OUTCOME_OK) {
 			*r = *probe;
 			goto out_free;
@@ -115,7 +120,7 @@ static void search_replicas(const struct serving_spec *sv, const struct serve_co
 	}
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
-		run_colocated(sv, sc, mid, seed, row_id, probe);
+		run_colocated(sv, sc, spec, mid, seed, row_id, probe);
 		if (probe->outcome.status != OUTCOME_OK) {
 			*r = *probe;
 			goto out_free;
@@ -189,6 +194,7 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 	bool disagg = sv->prefill_replicas > 0 || sv->decode_replicas > 0;
 	int tp = sv->tp > 0 ? sv->tp : 1, pp = sv->pp > 0 ? sv->pp : 1, ep = sv->ep > 0 ? sv->ep : 1;
 	struct serve_cost *sc = xcalloc(2, sizeof *sc);
+	struct serve_spec *spec = NULL;
 	int rc;
 
 	memset(r, 0, sizeof *r);
@@ -196,6 +202,11 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 	r->tp = tp;
 	r->pp = pp;
 	r->ep = ep;
+	if (sv->spec.method != SPEC_NONE && (disagg || pp > 1)) {  /* serve_spec.h: one stage, colocated */
+		outcome_set(&r->outcome, OUTCOME_UNSUPPORTED, "speculative decoding (serving.speculative) with %s is not modelled",
+			    disagg ? "disaggregated replicas" : "pp > 1");
+		goto out_free;
+	}
 	if (disagg) {
 		int ptp = sv->prefill_tp > 0 ? sv->prefill_tp : tp, dtp = sv->decode_tp > 0 ? sv->decode_tp : tp;
 		if (sv->prefill_replicas < 1 || sv->decode_replicas < 1) {
@@ -221,9 +232,17 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 			r->outcome.status = status_of_cost(rc);
 			goto out_free;
 		}
+		if (sv->spec.method != SPEC_NONE) {  /* speculative decoding (serve_spec.h) */
+			spec = xcalloc(1, sizeof *spec);
+			rc = serve_spec_init(spec, &sc[0], c, sv, pr, cal, r->outcome.reason, sizeof r->outcome.reason);
+			if (rc != SERVE_COST_OK) {
+				r->outcome.status = status_of_cost(rc);
+				goto out_free;
+			}
+		}
 		long most = cluster_gpus(c) / sc[0].gpus;
 		if (sv->replicas == PLAN_AUTO) {
-			search_replicas(sv, &sc[0], (int)(most < 100000 ? most : 100000), seed, row_id, r);
+			search_replicas(sv, &sc[0], spec, (int)(most < 100000 ? most : 100000), seed, row_id, r);
 		} else if (sv->replicas < 1 || (long)sv->replicas * sc[0].gpus > cluster_gpus(c)) {
 			r->outcome.status = OUTCOME_INVALID;
 			r->replicas = sv->replicas;
@@ -231,12 +250,18 @@ void serve_run(const struct serving_spec *sv, const struct workload_model *model
 				 "%d replicas x %d GPUs (tp %d x pp %d x ep %d) = %ld GPUs exceed the cluster's %ld",
 				 sv->replicas, sc[0].gpus, tp, pp, ep, (long)sv->replicas * sc[0].gpus, cluster_gpus(c));
 		} else {
-			run_colocated(sv, &sc[0], sv->replicas, seed, row_id, r);
+			run_colocated(sv, &sc[0], spec, sv->replicas, seed, row_id, r);
 		}
 		layout_fill(r, &sc[0]);
+		if (spec != NULL) {
+			r->kv_capacity_tokens = spec->kv_capacity_tokens;
+			r->kv_bytes_per_token = spec->kv_bytes_per_token;
+			r->weights_gb_per_gpu += spec->extra_weight_bytes_per_gpu / 1e9;
+		}
 	}
 	if (r->outcome.status == OUTCOME_OK)
 		r->rate_per_s = arrival_of(sv->process)->offered_rate(sv, &r->m);
 out_free:
+	free(spec);
 	free(sc);
 }

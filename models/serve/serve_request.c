@@ -216,7 +216,7 @@ void serve_request_emit(struct serve_state *s, struct serve_replica *r, int si)
 			return;
 		}
 		q->first_ns = now;
-	} else {
+	} else if (now > q->last_ns) {  /* the tokens of one speculative step arrive as one chunk: one gap */
 		serve_wsample_add(&s->itl, now - q->last_ns);
 	}
 	q->last_ns = now;

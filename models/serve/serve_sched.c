@@ -27,6 +27,7 @@
 #include <math.h>
 
 #include "models/serve/serve_kv.h"
+#include "models/serve/serve_spec.h"
 #include "sim/time.h"
 
 /* Preempt replica r's latest arrival by recompute: its blocks freed, back
@@ -65,7 +66,11 @@ static void batch_decodes(struct serve_state *s, struct serve_replica *r, struct
 			continue;
 		if (*budget <= 0 || r->n_batch >= max_seqs)
 			break;
-		int need = serve_kv_blocks(s, q->computed + 1) - q->blocks;
+		/* speculative decoding: blocks for the k draft positions too,
+		 * k more tokens of the budget, and the tokens it advances */
+		const struct serve_step_model *sm = &r->pool->model;
+		int ahead = serve_spec_lookahead(sm, q->output - q->generated);
+		int need = serve_kv_blocks(s, q->computed + 1 + ahead) - q->blocks;
 		bool self = false;
 		while (need > r->blocks_free) {
 			self = r->running[r->n_running - 1] == si;
@@ -79,8 +84,8 @@ static void batch_decodes(struct serve_state *s, struct serve_replica *r, struct
 		q->blocks += need;
 		b->decode_seqs++;
 		b->decode_ctx_tokens += q->computed + 1;
-		r->batch[r->n_batch++] = (struct serve_item){ si, 1 };
-		(*budget)--;
+		r->batch[r->n_batch++] = (struct serve_item){ si, serve_spec_advance(sm, q->spec_steps++, q->output - q->generated) };
+		*budget -= 1 + ahead;
 	}
 }
 

@@ -34,7 +34,10 @@ static void on_step(engine *e, struct engine_handler *h, uint64_t arg)
 		int si = r->batch[k].seq;
 		struct serve_seq *q = &s->seqs[si];
 		q->computed += r->batch[k].tokens;
-		if (q->computed == q->prompt + q->generated)
+		/* a prefill's last chunk emits one token, a decode its tokens
+		 * (several with speculative decoding) */
+		while (s->seqs[si].state == SEQ_RUNNING &&
+		       s->seqs[si].computed >= s->seqs[si].prompt + s->seqs[si].generated)
 			serve_request_emit(s, r, si);  /* may move s->seqs */
 	}
 	r->busy = false;

@@ -41,6 +41,7 @@ struct serve_seq {
 	int client;               /* closed loop: the client, else -1 */
 	int next;                 /* waiting or hand-off list */
 	int moves_left;           /* flows of its KV transfer still running */
+	int spec_steps;           /* speculative verify steps it decoded in (serve_spec_advance) */
 	unsigned char state;
 };
 

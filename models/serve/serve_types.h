@@ -57,6 +57,21 @@ struct serve_trace {
 	size_t n;
 };
 
+/* Speculative decoding (workload.serving.speculative; serve_spec.h): who
+ * drafts, how many tokens per step, and how many the target accepts,
+ * given as the mean tokens per verify step (acceptance_length, the bonus
+ * token included) or a per-token acceptance rate (one of the two > 0). */
+enum spec_method { SPEC_NONE, SPEC_DRAFT, SPEC_EAGLE, SPEC_MTP };
+extern const char *const spec_method_names[];  /* indexed by enum spec_method - 1 */
+
+struct speculative_spec {
+	enum spec_method method;    /* SPEC_NONE: no speculative decoding */
+	int tokens;                 /* k: draft tokens per verify step (vLLM's num_speculative_tokens) */
+	double acceptance_length;   /* mean tokens per verify step, bonus included, in [1, k + 1]; 0: not given */
+	double acceptance_rate;     /* per-token acceptance a in [0, 1); < 0: not given */
+	struct model_spec draft;    /* SPEC_DRAFT: the draft model (a catalog model) */
+};
+
 struct serving_spec {
 	enum arrival_process process;
 	double rate_per_s;
@@ -83,6 +98,7 @@ struct serving_spec {
 	int tp, pp, ep;
 	int prefill_replicas, decode_replicas;     /* both 0 unless disaggregated */
 	int prefill_tp, decode_tp;                 /* disaggregated: 0 = tp */
+	struct speculative_spec spec;              /* method SPEC_NONE without one */
 };
 
 /* Percentiles of one latency, in its unit. */
@@ -156,6 +172,10 @@ struct serve_step_model {
 	double kv_bytes_per_token;      /* per replica, all layers */
 	double peak_flops_per_s;        /* all GPUs of the replica, compute precision */
 	double peak_hbm_bytes_per_s;
+	/* speculative decoding (serve_spec.h): draft tokens per verify step
+	 * (0: none) and the mean tokens a decoding sequence advances per step */
+	int spec_tokens;
+	double spec_tokens_per_step;
 };
 
 /* Replicas of one kind: how many, their step model, and where their GPUs

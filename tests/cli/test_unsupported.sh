@@ -51,17 +51,25 @@ tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,failures during
 	fail "inference row: $(cat "$TMP/out")"
 tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad = 1 } END { exit bad }' &&
 	ok || fail "inference row has figures: $(cat "$TMP/out")"
-# A served model with multi-token-prediction modules (speculative decoding
-# with them as drafts, not simulated) is unsupported too, without figures;
-# without the modules the same service is ok.
+# A served model with multi-token-prediction modules and no
+# serving.speculative serves without them (neither loaded nor run, as vLLM
+# without a speculative config): the same row as with mtp_layers 0.
 sed 's/"model": "llama3-8b", "failures": "llama3",/"model": { "preset": "llama3-8b", "mtp_layers": 1 },/' "$TMP/inf.json" >"$TMP/mtp.json"
-status_is 1 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv && ok || fail "mtp serving exit status"
-tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,multi-token prediction in serving' && ok ||
-	fail "mtp serving row: $(cat "$TMP/out")"
+cols=candidate,status,tpot_p50_ms,kv_capacity_tokens,weights_gb_per_gpu
+status_is 0 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv --columns $cols && cp "$TMP/out" "$TMP/mtp.out" &&
+	grep -q '^one,ok,' "$TMP/mtp.out" && ok || fail "mtp modules without speculative: $(cat "$TMP/out")"
+status_is 0 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv --columns $cols --set workload.model.mtp_layers=0 &&
+	cmp -s "$TMP/out" "$TMP/mtp.out" && ok || fail "serving without the modules differs: $(cat "$TMP/out")"
+# Speculative decoding on disaggregated replicas is read but not modelled:
+# unsupported, without figures.
+status_is 1 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv \
+	--set 'workload.serving.speculative={"method":"mtp","num_speculative_tokens":1,"acceptance_rate":0.8}' \
+	--set 'workload.serving.disaggregated={"prefill_replicas":1,"decode_replicas":1}' && ok ||
+	fail "speculative disaggregated exit status"
+tail -n +2 "$TMP/out" | grep -q '^[^,]*,one,0,[0-9]*,unsupported,speculative decoding (serving.speculative) with disaggregated' &&
+	ok || fail "speculative disaggregated row: $(cat "$TMP/out")"
 tail -n +2 "$TMP/out" | awk -F, '{ for (i = 9; i <= 22; i++) if ($i != "") bad = 1 } END { exit bad }' &&
-	ok || fail "mtp serving row has figures: $(cat "$TMP/out")"
-status_is 0 "$CLUSTERSIM" run "$TMP/mtp.json" --format csv --set workload.model.mtp_layers=0 --columns candidate,status &&
-	grep -qx 'one,ok' "$TMP/out" && ok || fail "serving without the modules: $(cat "$TMP/out")"
+	ok || fail "speculative disaggregated row has figures: $(cat "$TMP/out")"
 # --dry-run still shows the shape and price, with status ok and exit 0.
 status_is 0 "$CLUSTERSIM" run "$TMP/inf.json" --dry-run --format csv --columns candidate,status,gpus && ok || fail "dry run"
 grep -qx 'one,ok,8' "$TMP/out" && ok || fail "dry-run row: $(cat "$TMP/out")"

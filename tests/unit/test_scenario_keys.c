@@ -21,7 +21,8 @@ static const char *const base_finetune =
 static const char *const base_inference =
 	"{\"workload\": {\"kind\": \"inference\", \"model\": \"llama3-8b\", \"serving\": {\"arrival\": {\"rate_per_s\": 1},"
 	" \"prompt_tokens\": {\"dist\": \"lognormal\", \"mean\": 100, \"sd\": 10}, \"output_tokens\": 10,"
-	" \"scheduler\": {}, \"slo\": {}, \"disaggregated\": {\"prefill_replicas\": 1, \"decode_replicas\": 1}}},"
+	" \"scheduler\": {}, \"slo\": {}, \"disaggregated\": {\"prefill_replicas\": 1, \"decode_replicas\": 1},"
+	" \"speculative\": {\"method\": \"eagle\", \"num_speculative_tokens\": 2, \"acceptance_length\": 2}}},"
 	" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
 static const char *const base_collective =
 	"{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": {\"min\": 1024,"
@@ -52,6 +53,7 @@ static const struct {
 	[KS_SCHEDULER] = { &base_inference, { "workload", "serving", "scheduler" } },
 	[KS_SLO] = { &base_inference, { "workload", "serving", "slo" } },
 	[KS_DISAGGREGATED] = { &base_inference, { "workload", "serving", "disaggregated" } },
+	[KS_SPECULATIVE] = { &base_inference, { "workload", "serving", "speculative" } },
 	[KS_COLLECTIVE] = { &base_collective, { "workload", "collective" } },
 	[KS_BYTES] = { &base_collective, { "workload", "collective", "bytes" } },
 	[KS_FLEET] = { &base_fleet, { "workload", "fleet" } },
