@@ -230,6 +230,9 @@ const struct key_row key_rows[] = {
 	{ PLAN, .key = "fp8_activation_cache", .type = "boolean", .def = "false", .unit = "",
 	  .meaning = "DeepSeek-V3's FP8 copies of the attention output projection's input and of an MoE layer's "
 		     "SwiGLU inputs; needs precision fp8" },
+	{ PLAN, .key = "activation_func_fp8_input_store", .type = "boolean", .def = "false", .unit = "",
+	  .meaning = "a dense MLP's activation (SwiGLU, GELU) keeps its input in FP8 for the backward, 1 byte an "
+		     "element instead of 2 (Megatron-Core's --activation-func-fp8-input-store); needs precision fp8" },
 	{ PLAN, .key = "expert_tp", .type = "integer", .ranged = true, .lo = 1, .hi = 1024, .def = "the plan's tp",
 	  .unit = "GPUs", .meaning = "the experts' own tensor parallelism (MoE parallel folding); must divide tp" },
 	{ PLAN, .key = "moe_dispatch_precision", .type = "name", .names = moe_dispatch_names, .def = "bf16",

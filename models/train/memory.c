@@ -327,6 +327,22 @@ static int frozen_blocks(const struct train_spec *w)
 	return frozen;
 }
 
+/* Adapted matrices per layer: the attention's GEMMs (fused QKV and the
+ * output projection; MLA's five), the MLP's (gate, up, down; two without a
+ * gate), as memory_lora_params_per_layer counts them. */
+static int lora_adapters(const struct train_spec *w)
+{
+	const struct model_spec *m = &w->model->arch;
+	int n = 0;
+	if (strstr(w->finetune.targets, "attn") != NULL) {
+		struct transformer_gemm ag[TRANSFORMER_ATTN_GEMMS];
+		n += transformer_attention_gemms(m, 1, ag);
+	}
+	if (strstr(w->finetune.targets, "mlp") != NULL)
+		n += m->mlp == MLP_SWIGLU ? 3 : 2;
+	return n;
+}
+
 double memory_layer_activation_bytes(const struct train_spec *w, const struct train_plan *p)
 {
 	const struct model_spec *m = &w->model->arch;
@@ -363,6 +379,17 @@ double memory_layer_activation_bytes(const struct train_spec *w, const struct tr
 			inner_bytes = 2;
 		}
 	}
+	/* Megatron-Core's --activation-func-fp8-input-store: a dense MLP's
+	 * activation keeps its input (SwiGLU: gate and up, 2f elements; GELU:
+	 * f) in FP8 for its backward, 1 byte an element where 2 were kept
+	 * (megatron/core/fusions/fused_bias_swiglu.py, fp8_input_store); nothing
+	 * to save when the MLP or the whole layer is recomputed */
+	/* LoRA: each adapter keeps its input for dA (the frozen matrix's own
+	 * input, counted above) and its rank-r intermediate x A for dB, 16-bit */
+	if (w->is_finetune && w->finetune.method != FINETUNE_FULL && p->recompute != RECOMPUTE_FULL)
+		per_layer += tokens * TRAIN_ACT_BYTES * w->finetune.rank * lora_adapters(w) / (p->sp ? p->tp : 1);
+	if (p->fp8_act_input && !moe && p->recompute != RECOMPUTE_FULL && !(mods & RECMOD_MLP))
+		per_layer -= tokens * (m->mlp == MLP_SWIGLU ? 2 : 1) * m->ffn / p->tp;
 	if (moe && imbalance > 1 && p->recompute != RECOMPUTE_FULL)
 		per_layer += (imbalance - 1) * tokens * inner_bytes * m->experts_active * m->expert_ffn / p->tp;
 	return per_layer + moe_dispatch_bytes(w, p, tokens);

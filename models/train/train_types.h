@@ -138,6 +138,10 @@ struct parallel_plan {
 				    * (arXiv:2412.19437, 3.3.3): the attention output
 				    * projection's input and the MoE SwiGLU's inputs
 				    * kept in FP8, the SwiGLU output recomputed */
+	bool activation_func_fp8_input_store; /* a dense MLP's activation keeps its
+					       * input in FP8 for the backward
+					       * (Megatron-Core's
+					       * --activation-func-fp8-input-store) */
 	struct pipeline_layout layout; /* Megatron-Core's --pipeline-model-parallel-layout
 					* (layout.h); layout.stages 0: none given */
 	bool free_stage_input;  /* each pipeline chunk's input freed after its first
@@ -212,6 +216,7 @@ struct train_plan {
 	bool free_stage_input;        /* parallel_plan.free_stage_input */
 	bool distribute_saved;        /* parallel_plan.distribute_saved_activations */
 	bool fp8_act_cache;           /* parallel_plan.fp8_activation_cache */
+	bool fp8_act_input;           /* parallel_plan.activation_func_fp8_input_store */
 	const struct pipeline_layout *layout; /* the spec's layout (valid while the
 					       * train_spec lives), or NULL */
 	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */
