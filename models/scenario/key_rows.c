@@ -195,6 +195,14 @@ const struct key_row key_rows[] = {
 	  .range = "core_attn, layernorm, mlp, moe_act, moe, mla_up_proj", .def = "core_attn", .unit = "",
 	  .meaning = "under a selective recompute, what it recomputes (Megatron-Core's --recompute-modules); only "
 		     "with recompute \"selective\" or \"auto\"" },
+	{ PLAN, .key = "recompute_num_layers", .type = "integer", .ranged = true, .lo = 1, .hi = 1 << 20, .def = "1",
+	  .unit = "layers", .meaning = "with recompute \"full\": Megatron-LM's --recompute-num-layers, as "
+				     "recompute_method spends it" },
+	{ PLAN, .key = "recompute_method", .type = "name", .names = recompute_method_names, .def = "uniform",
+	  .unit = "", .meaning = "with recompute \"full\": uniform keeps the input of each group of "
+			       "recompute_num_layers layers and recomputes a group whole; block recomputes only the "
+			       "first recompute_num_layers layers of each pipeline chunk, the others keep all their "
+			       "activations (Megatron-LM's --recompute-method)" },
 	{ PLAN, .key = "sequence_parallel", .type = "boolean or \"auto\"", .def = "auto", .unit = "",
 	  .meaning = "sequence parallelism over the tp ranks" },
 	{ PLAN, .key = "order", .type = "string", .range = "an order of tp, cp, pp and dp such as \"tp-cp-pp-dp\"",

@@ -27,6 +27,8 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->distribute_saved_activations = false;
 	p->fp8_activation_cache = false;
 	p->activation_func_fp8_input_store = false;
+	p->recompute_num_layers = 0;
+	p->recompute_method = RECOMPUTE_UNIFORM;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 	p->recompute_modules = 0;  /* RECMOD_DEFAULT */
@@ -60,6 +62,19 @@ static int read_schedule_recompute(struct jread *r, const json_t *v, struct para
 		return -1;
 	p->schedule = sched == 5 ? PLAN_AUTO : sched;
 	p->recompute = rec == 3 ? PLAN_AUTO : rec;
+	/* Megatron's --recompute-num-layers and --recompute-method: a full
+	 * recompute's shape */
+	if (jread_int32(r, v, "recompute_num_layers", false, 1, 1 << 20, &p->recompute_num_layers) < 0 ||
+	    jread_enum(r, v, "recompute_method", false, recompute_method_names, &p->recompute_method) < 0)
+		return -1;
+	bool shaped = json_object_get(v, "recompute_num_layers") != NULL || json_object_get(v, "recompute_method") != NULL;
+	if (shaped && p->recompute != RECOMPUTE_FULL) {
+		size_t mark = jread_enter_key(r, json_object_get(v, "recompute_num_layers") ? "recompute_num_layers"
+											  : "recompute_method");
+		(void)mark;
+		return jread_fail(r, "given with recompute \"%s\": it shapes a full recompute (recompute \"full\")",
+				  rec == 3 ? "auto" : recompute_names[rec]);
+	}
 	return 0;
 }
 

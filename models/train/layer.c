@@ -638,7 +638,7 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	}
 	bool replay_mlp = false;
 	if (p->recompute == RECOMPUTE_FULL) {
-		lt->recompute = lt->fwd;
+		lt->recompute = lt->fwd * memory_recompute_share(x->w, p);
 	} else if (p->recompute == RECOMPUTE_SELECTIVE) {
 		struct recompute_parts parts = { attn, mlp_fwd, inner, permute, ag, nag };
 		lt->recompute = selective_recompute_s(x, moe, &parts, &replay_mlp);

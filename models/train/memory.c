@@ -343,7 +343,39 @@ static int lora_adapters(const struct train_spec *w)
 	return n;
 }
 
+double memory_recompute_share(const struct train_spec *w, const struct train_plan *p)
+{
+	if (p->recompute != RECOMPUTE_FULL)
+		return 0;
+	if (p->recompute_method != RECOMPUTE_BLOCK)
+		return 1;
+	double chunk = (double)w->model->arch.layers / ((double)p->pp * p->vpp);
+	return chunk > p->recompute_layers ? p->recompute_layers / chunk : 1;
+}
+
+static double layer_activation_bytes(const struct train_spec *w, const struct train_plan *p);
+
+/* A full recompute's shape (Megatron-LM's --recompute-method and
+ * --recompute-num-layers N, megatron/core/transformer/transformer_block.py
+ * _checkpointed_forward): uniform keeps one group input per N layers;
+ * block keeps the inputs of the share of each chunk's layers it recomputes
+ * and every activation of the others. */
 double memory_layer_activation_bytes(const struct train_spec *w, const struct train_plan *p)
+{
+	double input = layer_activation_bytes(w, p);
+	if (p->recompute != RECOMPUTE_FULL)
+		return input;
+	if (p->recompute_method != RECOMPUTE_BLOCK)
+		return input / p->recompute_layers;
+	double share = memory_recompute_share(w, p);
+	if (share >= 1)
+		return input;
+	struct train_plan kept = *p;
+	kept.recompute = RECOMPUTE_NONE;
+	return share * input + (1 - share) * layer_activation_bytes(w, &kept);
+}
+
+static double layer_activation_bytes(const struct train_spec *w, const struct train_plan *p)
 {
 	const struct model_spec *m = &w->model->arch;
 	double s_local = (double)w->seq_len / p->cp;
@@ -415,9 +447,11 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 		freed = 2 * s_local * p->micro_batch * m->hidden / (p->sp ? p->tp : 1) / per_layer;
 	double bytes = per_layer * peak_layer_microbatches(p, chunk_layers, i, freed);
 	if (p->recompute == RECOMPUTE_FULL) {
-		/* one layer's full activations while it is recomputed */
-		bytes += transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
-							    RECOMPUTE_NONE, w->model->kernels.flash_attention);
+		/* one layer's full activations while it is recomputed (uniform:
+		 * the N layers of its group) */
+		int group = p->recompute_method == RECOMPUTE_BLOCK ? 1 : p->recompute_layers;
+		bytes += group * transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
+								    RECOMPUTE_NONE, w->model->kernels.flash_attention);
 	}
 	/* fp32 logits for the loss: s b V / t, 4 bytes (fused, the 16-bit
 	 * logits that hold the gradient: 2), on the last stage and once more

@@ -589,6 +589,37 @@ static void test_mlperf_b200_lora_peak(void **state)
 	scenario_release(&s);
 }
 
+/* Megatron's --recompute-method with --recompute-num-layers N, llama3-8b
+ * (32 layers, h 4096), tp 2 with sp, pp 2: 16 layers a chunk, s 4096, b 1.
+ * A recomputed layer keeps its input, 2 s b h / t bytes; block N = 4 keeps
+ * 4 inputs and 12 layers' whole activations per chunk and redoes 4/16 of the
+ * forward; uniform N = 4 keeps one input per 4 layers and redoes every
+ * forward; block over a whole chunk is the classic full recompute. */
+static void test_recompute_num_layers(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	plan_of(2, 2, 1, &s, &p);
+	const struct train_spec *w = &s.workload.train;
+	double input = 2.0 * 4096 * 1 * 4096 / 2;
+	p.recompute = RECOMPUTE_NONE;
+	double none = memory_layer_activation_bytes(w, &p);
+	p.recompute = RECOMPUTE_FULL;
+	p.recompute_method = RECOMPUTE_UNIFORM;
+	p.recompute_layers = 1;
+	assert_close(memory_layer_activation_bytes(w, &p), input, 1e-12);
+	assert_close(memory_recompute_share(w, &p), 1, 0);
+	p.recompute_layers = 4;
+	assert_close(memory_layer_activation_bytes(w, &p), input / 4, 1e-12);
+	p.recompute_method = RECOMPUTE_BLOCK;
+	assert_close(memory_recompute_share(w, &p), 4.0 / 16, 1e-12);
+	assert_close(memory_layer_activation_bytes(w, &p), (4 * input + 12 * none) / 16, 1e-12);
+	p.recompute_layers = 16;
+	assert_close(memory_layer_activation_bytes(w, &p), input, 1e-12);
+	scenario_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -597,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_lora_memory_closed_form),
 		cmocka_unit_test(test_lora_per_operation_closed_form),
 		cmocka_unit_test(test_mlperf_b200_lora_peak),
+		cmocka_unit_test(test_recompute_num_layers),
 		cmocka_unit_test(test_fp8_base_is_half_of_bf16),
 		cmocka_unit_test(test_qlora_base_closed_form),
 		cmocka_unit_test(test_interleaved_activations_megatron_estimator),
