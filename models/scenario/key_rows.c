@@ -238,6 +238,10 @@ const struct key_row key_rows[] = {
 	{ PLAN, .key = "fp8_activation_cache", .type = "boolean", .def = "false", .unit = "",
 	  .meaning = "DeepSeek-V3's FP8 copies of the attention output projection's input and of an MoE layer's "
 		     "SwiGLU inputs; needs precision fp8" },
+	{ PLAN, .key = "host_launch_bound", .type = "boolean", .def = "false", .unit = "",
+	  .meaning = "an eager run (no CUDA graphs): each layer's forward and backward last at least the host's "
+		     "time to launch them (docs/explanation/training.md); false: the launches are hidden behind the GPU "
+		     "work, as with CUDA graphs or a GPU-bound step" },
 	{ PLAN, .key = "activation_func_fp8_input_store", .type = "boolean", .def = "false", .unit = "",
 	  .meaning = "a dense MLP's activation (SwiGLU, GELU) keeps its input in FP8 for the backward, 1 byte an "
 		     "element instead of 2 (Megatron-Core's --activation-func-fp8-input-store); needs precision fp8" },

@@ -28,6 +28,7 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->fp8_activation_cache = false;
 	p->activation_func_fp8_input_store = false;
 	p->recompute_num_layers = 0;
+	p->host_launch_bound = false;
 	p->recompute_method = RECOMPUTE_UNIFORM;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
@@ -113,7 +114,7 @@ static int read_recompute_modules(struct jread *r, const json_t *v, struct paral
 
 /* order (a rank order placement accepts), tp_comm_overlap and
  * overlap_param_gather, free_stage_input, distribute_saved_activations,
- * fp8_activation_cache, activation_func_fp8_input_store. */
+ * fp8_activation_cache, activation_func_fp8_input_store, host_launch_bound. */
 static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
@@ -122,7 +123,8 @@ static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
 	    jread_bool(r, v, "free_stage_input", false, &p->free_stage_input) < 0 ||
 	    jread_bool(r, v, "distribute_saved_activations", false, &p->distribute_saved_activations) < 0 ||
 	    jread_bool(r, v, "fp8_activation_cache", false, &p->fp8_activation_cache) < 0 ||
-	    jread_bool(r, v, "activation_func_fp8_input_store", false, &p->activation_func_fp8_input_store) < 0)
+	    jread_bool(r, v, "activation_func_fp8_input_store", false, &p->activation_func_fp8_input_store) < 0 ||
+	    jread_bool(r, v, "host_launch_bound", false, &p->host_launch_bound) < 0)
 		return -1;
 	if (p->order[0]) {
 		struct placement pl;

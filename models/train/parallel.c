@@ -48,6 +48,7 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->fp8_act_input = req->activation_func_fp8_input_store;
 	p->recompute_layers = req->recompute_num_layers > 0 ? req->recompute_num_layers : 1;
 	p->recompute_method = req->recompute_method;
+	p->host_bound = req->host_launch_bound;
 	p->layout = parallel_layout_of(w);
 }
 

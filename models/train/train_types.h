@@ -138,6 +138,8 @@ struct parallel_plan {
 				    * (arXiv:2412.19437, 3.3.3): the attention output
 				    * projection's input and the MoE SwiGLU's inputs
 				    * kept in FP8, the SwiGLU output recomputed */
+	bool host_launch_bound;   /* an eager run (no CUDA graphs): a layer's pass
+				   * takes at least the host's time to launch it */
 	int recompute_num_layers; /* a full recompute's layer count (Megatron's
 				   * --recompute-num-layers; 0: the default, 1) */
 	int recompute_method;     /* enum recompute_method (0: uniform) */
@@ -230,6 +232,7 @@ struct train_plan {
 	bool fp8_act_cache;           /* parallel_plan.fp8_activation_cache */
 	bool fp8_act_input;           /* parallel_plan.activation_func_fp8_input_store */
 	int recompute_layers;         /* parallel_plan.recompute_num_layers, >= 1 */
+	bool host_bound;              /* parallel_plan.host_launch_bound */
 	int recompute_method;         /* enum recompute_method */
 	const struct pipeline_layout *layout; /* the spec's layout (valid while the
 					       * train_spec lives), or NULL */
