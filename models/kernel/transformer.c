@@ -238,10 +238,15 @@ double transformer_layer_activation_bytes_frozen(const struct model_spec *m, dou
 		replicated += 4.0 * (m->q_lora_rank + m->kv_lora_rank) + 2.0 * m->qk_rope_dim;
 	}
 	/* A frozen matrix's input is not needed: its backward only multiplies
-	 * the incoming gradient by the weight. */
+	 * the incoming gradient by the weight (no weight gradient). What the
+	 * operations around it need stays: FlashAttention's backward reads its
+	 * own output O (Dao et al. 2022, algorithm 4), which is the output
+	 * projection's input, so under flash that tensor is kept frozen or not;
+	 * unfused attention's backward reads the scores and V instead. */
 	if (frozen & TF_FROZEN_ATTN) {
 		replicated -= 2 * h;          /* QKV input */
-		split -= 2 * a * d;           /* output projection input */
+		if (!flash)
+			split -= 2 * a * d;   /* output projection input */
 	}
 	if (frozen & TF_FROZEN_MLP) {
 		replicated -= 2 * h;          /* first matrix input */

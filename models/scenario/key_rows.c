@@ -195,6 +195,14 @@ const struct key_row key_rows[] = {
 	  .range = "core_attn, layernorm, mlp, moe_act, moe, mla_up_proj", .def = "core_attn", .unit = "",
 	  .meaning = "under a selective recompute, what it recomputes (Megatron-Core's --recompute-modules); only "
 		     "with recompute \"selective\" or \"auto\"" },
+	{ PLAN, .key = "recompute_num_layers", .type = "integer", .ranged = true, .lo = 1, .hi = 1 << 20, .def = "1",
+	  .unit = "layers", .meaning = "with recompute \"full\": Megatron-LM's --recompute-num-layers, as "
+				     "recompute_method spends it" },
+	{ PLAN, .key = "recompute_method", .type = "name", .names = recompute_method_names, .def = "uniform",
+	  .unit = "", .meaning = "with recompute \"full\": uniform keeps the input of each group of "
+			       "recompute_num_layers layers and recomputes a group whole; block recomputes only the "
+			       "first recompute_num_layers layers of each pipeline chunk, the others keep all their "
+			       "activations (Megatron-LM's --recompute-method)" },
 	{ PLAN, .key = "sequence_parallel", .type = "boolean or \"auto\"", .def = "auto", .unit = "",
 	  .meaning = "sequence parallelism over the tp ranks" },
 	{ PLAN, .key = "order", .type = "string", .range = "an order of tp, cp, pp and dp such as \"tp-cp-pp-dp\"",
@@ -230,6 +238,13 @@ const struct key_row key_rows[] = {
 	{ PLAN, .key = "fp8_activation_cache", .type = "boolean", .def = "false", .unit = "",
 	  .meaning = "DeepSeek-V3's FP8 copies of the attention output projection's input and of an MoE layer's "
 		     "SwiGLU inputs; needs precision fp8" },
+	{ PLAN, .key = "host_launch_bound", .type = "boolean", .def = "false", .unit = "",
+	  .meaning = "an eager run (no CUDA graphs): each layer's forward and backward last at least the host's "
+		     "time to launch them (docs/explanation/training.md); false: the launches are hidden behind the GPU "
+		     "work, as with CUDA graphs or a GPU-bound step" },
+	{ PLAN, .key = "activation_func_fp8_input_store", .type = "boolean", .def = "false", .unit = "",
+	  .meaning = "a dense MLP's activation (SwiGLU, GELU) keeps its input in FP8 for the backward, 1 byte an "
+		     "element instead of 2 (Megatron-Core's --activation-func-fp8-input-store); needs precision fp8" },
 	{ PLAN, .key = "expert_tp", .type = "integer", .ranged = true, .lo = 1, .hi = 1024, .def = "the plan's tp",
 	  .unit = "GPUs", .meaning = "the experts' own tensor parallelism (MoE parallel folding); must divide tp" },
 	{ PLAN, .key = "moe_dispatch_precision", .type = "name", .names = moe_dispatch_names, .def = "bf16",

@@ -26,6 +26,10 @@ static void plan_set_auto(struct parallel_plan *p)
 	p->free_stage_input = false;
 	p->distribute_saved_activations = false;
 	p->fp8_activation_cache = false;
+	p->activation_func_fp8_input_store = false;
+	p->recompute_num_layers = 0;
+	p->host_launch_bound = false;
+	p->recompute_method = RECOMPUTE_UNIFORM;
 	p->tp = p->pp = p->vpp = p->dp = p->cp = p->ep = p->zero = p->micro_batch = PLAN_AUTO;
 	p->schedule = p->recompute = p->sequence_parallel = PLAN_AUTO;
 	p->recompute_modules = 0;  /* RECMOD_DEFAULT */
@@ -59,6 +63,19 @@ static int read_schedule_recompute(struct jread *r, const json_t *v, struct para
 		return -1;
 	p->schedule = sched == 5 ? PLAN_AUTO : sched;
 	p->recompute = rec == 3 ? PLAN_AUTO : rec;
+	/* Megatron's --recompute-num-layers and --recompute-method: a full
+	 * recompute's shape */
+	if (jread_int32(r, v, "recompute_num_layers", false, 1, 1 << 20, &p->recompute_num_layers) < 0 ||
+	    jread_enum(r, v, "recompute_method", false, recompute_method_names, &p->recompute_method) < 0)
+		return -1;
+	bool shaped = json_object_get(v, "recompute_num_layers") != NULL || json_object_get(v, "recompute_method") != NULL;
+	if (shaped && p->recompute != RECOMPUTE_FULL) {
+		size_t mark = jread_enter_key(r, json_object_get(v, "recompute_num_layers") ? "recompute_num_layers"
+											  : "recompute_method");
+		(void)mark;
+		return jread_fail(r, "given with recompute \"%s\": it shapes a full recompute (recompute \"full\")",
+				  rec == 3 ? "auto" : recompute_names[rec]);
+	}
 	return 0;
 }
 
@@ -97,7 +114,7 @@ static int read_recompute_modules(struct jread *r, const json_t *v, struct paral
 
 /* order (a rank order placement accepts), tp_comm_overlap and
  * overlap_param_gather, free_stage_input, distribute_saved_activations,
- * fp8_activation_cache. */
+ * fp8_activation_cache, activation_func_fp8_input_store, host_launch_bound. */
 static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
 {
 	if (jread_string(r, v, "order", false, p->order, sizeof p->order) < 0 ||
@@ -105,7 +122,9 @@ static int read_order(struct jread *r, const json_t *v, struct parallel_plan *p)
 	    jread_bool(r, v, "overlap_param_gather", false, &p->overlap_param_gather) < 0 ||
 	    jread_bool(r, v, "free_stage_input", false, &p->free_stage_input) < 0 ||
 	    jread_bool(r, v, "distribute_saved_activations", false, &p->distribute_saved_activations) < 0 ||
-	    jread_bool(r, v, "fp8_activation_cache", false, &p->fp8_activation_cache) < 0)
+	    jread_bool(r, v, "fp8_activation_cache", false, &p->fp8_activation_cache) < 0 ||
+	    jread_bool(r, v, "activation_func_fp8_input_store", false, &p->activation_func_fp8_input_store) < 0 ||
+	    jread_bool(r, v, "host_launch_bound", false, &p->host_launch_bound) < 0)
 		return -1;
 	if (p->order[0]) {
 		struct placement pl;

@@ -594,6 +594,37 @@ static double fp8_cache_recompute_s(const struct layer_ctx *x, bool moe, double 
 	return roofline_memory_s(&x->k, TRAIN_ACT_BYTES * x->tokens * 3 * inner, 1);
 }
 
+/* Host seconds to launch one eager transformer layer's forward and backward
+ * for one micro-batch (PyTorch eager with Megatron-Core/NeMo and Transformer
+ * Engine in FP8, LoRA adapters on attention: the kernels, FP8 casts and
+ * scaling updates, the adapters' small ops). An assumption calibrated on one
+ * run, MLPerf v4.0 eos_n8 llama2_70b_lora (tp 4, cp 2, no CUDA graphs: 12.55
+ * samples/s, 0.637 s a micro-batch of 80 layers, where the GPU's work is
+ * about 0.50 s in the model); held out: eos_n128 of the same shape. The same
+ * shapes in MLPerf v4.1 with LAYER_CUDA_GRAPH=1 ran 18% and 24% faster
+ * (14.78 and 234.8 samples/s) while the cp 1 run, GPU-bound, moved 1.5%
+ * (docs/explanation/calibration.md). */
+#ifndef LAYER_HOST_S
+#define LAYER_HOST_S 7.7e-3
+#endif
+const double layer_host_launch_s = LAYER_HOST_S;
+
+/* An eager run waits on the host where a layer's GPU work (kernels and
+ * exposed communication) is shorter than the host's time to launch it: the
+ * forward takes a third of layer_host_launch_s, the backward two thirds (it
+ * launches about twice the kernels) plus a recomputed forward's third. */
+static void host_floor(const struct layer_ctx *x, struct layer_time *lt)
+{
+	double fwd = lt->fwd + lt->tp_fwd + lt->ep_fwd + lt->cp_fwd;
+	double bwd = lt->bwd_input + lt->bwd_weight + lt->recompute + lt->tp_bwd + lt->ep_bwd + lt->cp_bwd;
+	double host_fwd = layer_host_launch_s / 3;
+	double host_bwd = 2 * host_fwd + memory_recompute_share(x->w, x->p) * host_fwd;
+	if (fwd < host_fwd)
+		lt->fwd += host_fwd - fwd;
+	if (bwd < host_bwd)
+		lt->bwd_input += host_bwd - bwd;
+}
+
 void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 {
 	const struct model_spec *m = &x->w->model->arch;
@@ -638,7 +669,7 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	}
 	bool replay_mlp = false;
 	if (p->recompute == RECOMPUTE_FULL) {
-		lt->recompute = lt->fwd;
+		lt->recompute = lt->fwd * memory_recompute_share(x->w, p);
 	} else if (p->recompute == RECOMPUTE_SELECTIVE) {
 		struct recompute_parts parts = { attn, mlp_fwd, inner, permute, ag, nag };
 		lt->recompute = selective_recompute_s(x, moe, &parts, &replay_mlp);
@@ -660,4 +691,6 @@ void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt)
 	}
 	if (p->cp > 1)
 		cp_comm(x, attn, attn_bwd, lt);
+	if (p->host_bound)
+		host_floor(x, lt);
 }

@@ -57,6 +57,10 @@ struct layer_time {
 int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct cluster_spec *c,
 		   const struct train_plan *p, struct cs_error *err);
 
+/* Host seconds to launch one eager layer's forward and backward for one
+ * micro-batch (plan key host_launch_bound; layer.c says how it was set). */
+extern const double layer_host_launch_s;
+
 /* The time of one dense (moe false) or mixture-of-experts layer into *lt. */
 void layer_cost(const struct layer_ctx *x, bool moe, struct layer_time *lt);
 

@@ -327,7 +327,55 @@ static int frozen_blocks(const struct train_spec *w)
 	return frozen;
 }
 
+/* Adapted matrices per layer: the attention's GEMMs (fused QKV and the
+ * output projection; MLA's five), the MLP's (gate, up, down; two without a
+ * gate), as memory_lora_params_per_layer counts them. */
+static int lora_adapters(const struct train_spec *w)
+{
+	const struct model_spec *m = &w->model->arch;
+	int n = 0;
+	if (strstr(w->finetune.targets, "attn") != NULL) {
+		struct transformer_gemm ag[TRANSFORMER_ATTN_GEMMS];
+		n += transformer_attention_gemms(m, 1, ag);
+	}
+	if (strstr(w->finetune.targets, "mlp") != NULL)
+		n += m->mlp == MLP_SWIGLU ? 3 : 2;
+	return n;
+}
+
+double memory_recompute_share(const struct train_spec *w, const struct train_plan *p)
+{
+	if (p->recompute != RECOMPUTE_FULL)
+		return 0;
+	if (p->recompute_method != RECOMPUTE_BLOCK)
+		return 1;
+	double chunk = (double)w->model->arch.layers / ((double)p->pp * p->vpp);
+	return chunk > p->recompute_layers ? p->recompute_layers / chunk : 1;
+}
+
+static double layer_activation_bytes(const struct train_spec *w, const struct train_plan *p);
+
+/* A full recompute's shape (Megatron-LM's --recompute-method and
+ * --recompute-num-layers N, megatron/core/transformer/transformer_block.py
+ * _checkpointed_forward): uniform keeps one group input per N layers;
+ * block keeps the inputs of the share of each chunk's layers it recomputes
+ * and every activation of the others. */
 double memory_layer_activation_bytes(const struct train_spec *w, const struct train_plan *p)
+{
+	double input = layer_activation_bytes(w, p);
+	if (p->recompute != RECOMPUTE_FULL)
+		return input;
+	if (p->recompute_method != RECOMPUTE_BLOCK)
+		return input / p->recompute_layers;
+	double share = memory_recompute_share(w, p);
+	if (share >= 1)
+		return input;
+	struct train_plan kept = *p;
+	kept.recompute = RECOMPUTE_NONE;
+	return share * input + (1 - share) * layer_activation_bytes(w, &kept);
+}
+
+static double layer_activation_bytes(const struct train_spec *w, const struct train_plan *p)
 {
 	const struct model_spec *m = &w->model->arch;
 	double s_local = (double)w->seq_len / p->cp;
@@ -363,6 +411,17 @@ double memory_layer_activation_bytes(const struct train_spec *w, const struct tr
 			inner_bytes = 2;
 		}
 	}
+	/* Megatron-Core's --activation-func-fp8-input-store: a dense MLP's
+	 * activation keeps its input (SwiGLU: gate and up, 2f elements; GELU:
+	 * f) in FP8 for its backward, 1 byte an element where 2 were kept
+	 * (megatron/core/fusions/fused_bias_swiglu.py, fp8_input_store); nothing
+	 * to save when the MLP or the whole layer is recomputed */
+	/* LoRA: each adapter keeps its input for dA (the frozen matrix's own
+	 * input, counted above) and its rank-r intermediate x A for dB, 16-bit */
+	if (w->is_finetune && w->finetune.method != FINETUNE_FULL && p->recompute != RECOMPUTE_FULL)
+		per_layer += tokens * TRAIN_ACT_BYTES * w->finetune.rank * lora_adapters(w) / (p->sp ? p->tp : 1);
+	if (p->fp8_act_input && !moe && p->recompute != RECOMPUTE_FULL && !(mods & RECMOD_MLP))
+		per_layer -= tokens * (m->mlp == MLP_SWIGLU ? 2 : 1) * m->ffn / p->tp;
 	if (moe && imbalance > 1 && p->recompute != RECOMPUTE_FULL)
 		per_layer += (imbalance - 1) * tokens * inner_bytes * m->experts_active * m->expert_ffn / p->tp;
 	return per_layer + moe_dispatch_bytes(w, p, tokens);
@@ -388,9 +447,11 @@ static double activations(const struct train_spec *w, const struct train_plan *p
 		freed = 2 * s_local * p->micro_batch * m->hidden / (p->sp ? p->tp : 1) / per_layer;
 	double bytes = per_layer * peak_layer_microbatches(p, chunk_layers, i, freed);
 	if (p->recompute == RECOMPUTE_FULL) {
-		/* one layer's full activations while it is recomputed */
-		bytes += transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
-							    RECOMPUTE_NONE, w->model->kernels.flash_attention);
+		/* one layer's full activations while it is recomputed (uniform:
+		 * the N layers of its group) */
+		int group = p->recompute_method == RECOMPUTE_BLOCK ? 1 : p->recompute_layers;
+		bytes += group * transformer_layer_activation_bytes(m, s_local, p->micro_batch, p->tp, p->sp,
+								    RECOMPUTE_NONE, w->model->kernels.flash_attention);
 	}
 	/* fp32 logits for the loss: s b V / t, 4 bytes (fused, the 16-bit
 	 * logits that hold the gradient: 2), on the last stage and once more

@@ -25,6 +25,11 @@ void memory_per_gpu(const struct train_spec *w, const struct train_plan *p, stru
  * probabilities, the permutation's row map: memory.c). */
 double memory_layer_activation_bytes(const struct train_spec *w, const struct train_plan *p);
 
+/* The share of the layers a full recompute recomputes: 1 (uniform, or
+ * block with N at least a chunk's layers), N / (layers / (pp vpp)) for
+ * block, 0 without a full recompute. */
+double memory_recompute_share(const struct train_spec *w, const struct train_plan *p);
+
 /* LoRA / QLoRA: trainable adapter parameters of one layer on one GPU
  * (tensor sharded). Meaningful only for a LoRA finetune. */
 double memory_lora_params_per_layer(const struct train_spec *w, const struct train_plan *p);

@@ -45,6 +45,10 @@ static void fill_defaults(const struct train_spec *w, const struct parallel_plan
 	p->free_stage_input = req->free_stage_input;
 	p->distribute_saved = req->distribute_saved_activations;
 	p->fp8_act_cache = req->fp8_activation_cache;
+	p->fp8_act_input = req->activation_func_fp8_input_store;
+	p->recompute_layers = req->recompute_num_layers > 0 ? req->recompute_num_layers : 1;
+	p->recompute_method = req->recompute_method;
+	p->host_bound = req->host_launch_bound;
 	p->layout = parallel_layout_of(w);
 }
 
@@ -270,9 +274,10 @@ static bool check_distribute_saved(struct train_plan *p, const struct plan_input
 static bool check_fp8_activation_cache(struct train_plan *p, const struct plan_inputs *in, char *why, size_t why_size)
 {
 	enum precision pr = in->w->model->precision;
-	if (!p->fp8_act_cache || pr == PREC_FP8 || pr == PREC_FP4)
+	if ((!p->fp8_act_cache && !p->fp8_act_input) || pr == PREC_FP8 || pr == PREC_FP4)
 		return true;
-	text_setf(why, why_size, "fp8_activation_cache needs precision fp8 (its cached copies are the FP8 GEMMs' inputs)");
+	text_setf(why, why_size, "%s needs precision fp8 (its cached copies are the FP8 GEMMs' inputs)",
+		  p->fp8_act_cache ? "fp8_activation_cache" : "activation_func_fp8_input_store");
 	return false;
 }
 

@@ -447,6 +447,11 @@ static void fill_rates(struct train_result *r, const struct layer_ctx *x, double
 	r->hardware_flops_per_step =
 		transformer_hardware_flops_per_token(m, w->seq_len, x->p->recompute, x->p->recompute_modules) *
 		w->global_batch_tokens;
+	if (x->p->recompute == RECOMPUTE_FULL) {
+		/* a block recompute redoes only its share of the layers */
+		r->hardware_flops_per_step = r->model_flops_per_step +
+			(r->hardware_flops_per_step - r->model_flops_per_step) * memory_recompute_share(w, x->p);
+	}
 	if (x->lora) {
 		/* frozen base: forward and input gradients only (2 of the 3 passes) */
 		r->model_flops_per_step *= 2.0 / 3.0;

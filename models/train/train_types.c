@@ -16,6 +16,7 @@ const char *const finetune_base_names[FT_BASE_COUNT + 1] = {
 	[FT_BASE_FP8] = "fp8",   [FT_BASE_FP4] = "fp4",   [FT_BASE_NF4] = "nf4",
 	[FT_BASE_COUNT] = NULL,
 };
+const char *const recompute_method_names[] = { "uniform", "block", NULL };
 const char *const training_mode_names[] = { "representative", "full", NULL };
 
 double train_optimizer_bytes(int moments)

@@ -138,6 +138,15 @@ struct parallel_plan {
 				    * (arXiv:2412.19437, 3.3.3): the attention output
 				    * projection's input and the MoE SwiGLU's inputs
 				    * kept in FP8, the SwiGLU output recomputed */
+	bool host_launch_bound;   /* an eager run (no CUDA graphs): a layer's pass
+				   * takes at least the host's time to launch it */
+	int recompute_num_layers; /* a full recompute's layer count (Megatron's
+				   * --recompute-num-layers; 0: the default, 1) */
+	int recompute_method;     /* enum recompute_method (0: uniform) */
+	bool activation_func_fp8_input_store; /* a dense MLP's activation keeps its
+					       * input in FP8 for the backward
+					       * (Megatron-Core's
+					       * --activation-func-fp8-input-store) */
 	struct pipeline_layout layout; /* Megatron-Core's --pipeline-model-parallel-layout
 					* (layout.h); layout.stages 0: none given */
 	bool free_stage_input;  /* each pipeline chunk's input freed after its first
@@ -145,6 +154,15 @@ struct parallel_plan {
 	unsigned search_levers; /* enum search_lever: what the search may choose besides
 				 * the fields above that are PLAN_AUTO */
 };
+
+/* How a full recompute spends its recompute_num_layers N (Megatron-LM's
+ * --recompute-method): uniform, the layers in groups of N, each group's
+ * input kept and the group recomputed whole in the backward (N = 1: every
+ * layer's input, the classic full recompute); block, the first N layers of
+ * each pipeline chunk recomputed one by one from their inputs, the others
+ * keeping all their activations. */
+enum recompute_method { RECOMPUTE_UNIFORM, RECOMPUTE_BLOCK };
+extern const char *const recompute_method_names[];
 
 enum training_mode { TRAIN_REPRESENTATIVE, TRAIN_FULL };
 extern const char *const training_mode_names[];
@@ -212,6 +230,10 @@ struct train_plan {
 	bool free_stage_input;        /* parallel_plan.free_stage_input */
 	bool distribute_saved;        /* parallel_plan.distribute_saved_activations */
 	bool fp8_act_cache;           /* parallel_plan.fp8_activation_cache */
+	bool fp8_act_input;           /* parallel_plan.activation_func_fp8_input_store */
+	int recompute_layers;         /* parallel_plan.recompute_num_layers, >= 1 */
+	bool host_bound;              /* parallel_plan.host_launch_bound */
+	int recompute_method;         /* enum recompute_method */
 	const struct pipeline_layout *layout; /* the spec's layout (valid while the
 					       * train_spec lives), or NULL */
 	double grad_bytes;            /* bytes per gradient element held and reduced over data parallel */

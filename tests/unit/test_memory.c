@@ -4,6 +4,7 @@
  * NF4 with its quantization constants. */
 #include "testutil.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "models/comm/collective.h"
@@ -169,7 +170,8 @@ static void test_lora_memory_closed_form(void **state)
 	double act = w->model->arch.layers * transformer_layer_activation_bytes_frozen(&w->model->arch, 4096, 1, 2, true,
 										  RECOMPUTE_SELECTIVE, RECMOD_DEFAULT, true,
 										  TF_FROZEN_MLP) +
-		     4.0 * 4096 * w->model->arch.vocab / 2;
+		     /* each of the two adapters' rank-16 intermediate, 16-bit, split by sp */
+		     w->model->arch.layers * 4096.0 * 2 * 16 * 2 / 2 + 4.0 * 4096 * w->model->arch.vocab / 2;
 	assert_close(mem.activations, act, 1e-12);
 	assert_close(mem.total, mem.weights + mem.grads + mem.optimizer + act + memory_workspace_bytes, 1e-12);
 	scenario_release(&s);
@@ -509,12 +511,124 @@ static void test_grad_reduce_precision(void **state)
 	assert_close(parallel_grad_bytes(PREC_FP16, GRAD_REDUCE_FP32), 4, 0);
 }
 
+/* MLPerf v5.0's Llama 2 70B LoRA on one B200 (config_DGXB200_1x8x1xtp1pp1cp1.sh):
+ * tp 1, cp 1, micro-batch 1, sequence 8192, FP8 with the MLP activation's
+ * input stored in FP8, rank 16 on QKV and the output projection, `targets`
+ * as given. */
+static void mlperf_b200_of(const char *targets, struct scenario *s, struct train_plan *p)
+{
+	char text[2048];
+	struct cs_error err;
+	snprintf(text, sizeof text,
+		 "{\"workload\": {\"kind\": \"finetune\", \"model\": \"llama2-70b\", \"precision\": \"fp8\","
+		 " \"seq_len\": 8192, \"global_batch_tokens\": 65536, \"finetune\": {\"method\": \"lora\", \"rank\": 16,"
+		 " \"targets\": \"%s\"}, \"parallelism\": {\"tp\": 1, \"pp\": 1, \"vpp\": 1, \"dp\": 8, \"cp\": 1,"
+		 " \"ep\": 1, \"zero\": 1, \"micro_batch\": 1, \"schedule\": \"1f1b\", \"recompute\": \"none\","
+		 " \"sequence_parallel\": false, \"activation_func_fp8_input_store\": true}},"
+		 " \"candidates\": [{\"preset\": \"dgx-b200\", \"nodes\": 1}]}",
+		 targets);
+	assert_int_equal(scenario_of_text(text, s, &err), 0);
+	char why[PARALLEL_WHY_MAX];
+	assert_true(parallel_fill(&s->workload.train, &s->candidates[0], &s->workload.train.plan, p, why, sizeof why));
+}
+
+/* What one layer keeps, operation by operation (Korthikanti et al. 2022,
+ * section 4.1, applied to what a LoRA run keeps), bytes per token at tp 1,
+ * FlashAttention, no dropout in the base:
+ * - the two RMSNorms' inputs, 2h each (their backward needs them);
+ * - a frozen linear's input for its weight gradient: 0 (there is none);
+ *   an adapted linear keeps its input once (the adapter's A reads it) and
+ *   the rank-r intermediate x A (2r) for dB;
+ * - FlashAttention's Q (2h), K and V (2 x 2gd) and output O (2h, also the
+ *   output projection's input);
+ * - SwiGLU's inputs gate and up (2f elements) in FP8 (1 byte each), its
+ *   product (the down projection's input) only when down is adapted.
+ * Attention adapted, MLP frozen (MLPerf's targets):
+ *   4h + (2h + 2 x 2r) + 2h + 4gd + 2h + 2f. */
+static void test_lora_per_operation_closed_form(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	mlperf_b200_of("attn", &s, &p);
+	const struct model_spec *m = &s.workload.model.arch;
+	double h = m->hidden, gd = m->kv_heads * transformer_head_dim(m), f = m->ffn, r = 16, sb = 8192;
+	double attn_adapted = 4 * h + (2 * h + 2 * 2 * r) + 2 * h + 4 * gd + 2 * h + 2 * f;
+	assert_close(memory_layer_activation_bytes(&s.workload.train, &p), sb * attn_adapted, 1e-12);
+	scenario_release(&s);
+	/* MLP adapted, attention frozen: no QKV input (its adapters are gone),
+	 * O still kept (FlashAttention's backward reads it); the MLP keeps its
+	 * input (2h), gate and up in FP8 (2f), the product for down (2f) and
+	 * three rank-r intermediates */
+	mlperf_b200_of("mlp", &s, &p);
+	double mlp_adapted = 4 * h + 2 * h + 4 * gd + 2 * h + (2 * h + 3 * 2 * r) + 2 * f + 2 * f;
+	assert_close(memory_layer_activation_bytes(&s.workload.train, &p), sb * mlp_adapted, 1e-12);
+	scenario_release(&s);
+}
+
+/* A published peak: MLPerf Training v5.0, NVIDIA nyx_n1_ngc25.04_nemo
+ * llama2_70b_lora (mlcommons/training_results_v5.0@0fdc28f0,
+ * NVIDIA/results/nyx_n1_ngc25.04_nemo/llama2_70b_lora/result_*.txt) logs
+ * max_memory_usage 168.827 with every throughput: the PyTorch allocator's
+ * peak on one of the 8 B200s. The log does not state the unit; the model's
+ * total per GPU (which also counts a CUDA context and NCCL workspace the
+ * allocator does not see) is within 10% of it read as GiB and as GB. */
+static void test_mlperf_b200_lora_peak(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	struct train_memory mem;
+	mlperf_b200_of("attn", &s, &p);
+	memory_per_gpu(&s.workload.train, &p, &mem);
+	double gib = mem.total / 1073741824.0;
+	assert_true(fabs(gib / 168.827 - 1) <= 0.10);
+	assert_true(fabs(mem.total / 168.827e9 - 1) <= 0.10);
+	/* and it fits the B200's 180 GiB the catalog gives, as the run did */
+	assert_true(gib < 180);
+	scenario_release(&s);
+}
+
+/* Megatron's --recompute-method with --recompute-num-layers N, llama3-8b
+ * (32 layers, h 4096), tp 2 with sp, pp 2: 16 layers a chunk, s 4096, b 1.
+ * A recomputed layer keeps its input, 2 s b h / t bytes; block N = 4 keeps
+ * 4 inputs and 12 layers' whole activations per chunk and redoes 4/16 of the
+ * forward; uniform N = 4 keeps one input per 4 layers and redoes every
+ * forward; block over a whole chunk is the classic full recompute. */
+static void test_recompute_num_layers(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct train_plan p;
+	plan_of(2, 2, 1, &s, &p);
+	const struct train_spec *w = &s.workload.train;
+	double input = 2.0 * 4096 * 1 * 4096 / 2;
+	p.recompute = RECOMPUTE_NONE;
+	double none = memory_layer_activation_bytes(w, &p);
+	p.recompute = RECOMPUTE_FULL;
+	p.recompute_method = RECOMPUTE_UNIFORM;
+	p.recompute_layers = 1;
+	assert_close(memory_layer_activation_bytes(w, &p), input, 1e-12);
+	assert_close(memory_recompute_share(w, &p), 1, 0);
+	p.recompute_layers = 4;
+	assert_close(memory_layer_activation_bytes(w, &p), input / 4, 1e-12);
+	p.recompute_method = RECOMPUTE_BLOCK;
+	assert_close(memory_recompute_share(w, &p), 4.0 / 16, 1e-12);
+	assert_close(memory_layer_activation_bytes(w, &p), (4 * input + 12 * none) / 16, 1e-12);
+	p.recompute_layers = 16;
+	assert_close(memory_layer_activation_bytes(w, &p), input, 1e-12);
+	scenario_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_adam_16_bytes_per_param),
 		cmocka_unit_test(test_zero_shards_over_dp),
 		cmocka_unit_test(test_lora_memory_closed_form),
+		cmocka_unit_test(test_lora_per_operation_closed_form),
+		cmocka_unit_test(test_mlperf_b200_lora_peak),
+		cmocka_unit_test(test_recompute_num_layers),
 		cmocka_unit_test(test_fp8_base_is_half_of_bf16),
 		cmocka_unit_test(test_qlora_base_closed_form),
 		cmocka_unit_test(test_interleaved_activations_megatron_estimator),

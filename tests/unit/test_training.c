@@ -307,6 +307,62 @@ static void test_qlora_slower_by_dequantization(void **state)
 	scenario_release(&qlora);
 }
 
+/* host_launch_bound: a layer whose GPU work is shorter than the host's
+ * launches takes the host's time, a third of layer_host_launch_s forward
+ * and two thirds backward (a full recompute adds another third); a layer
+ * whose GPU work is longer is unchanged. Llama 3 8B on one H100, 256 tokens
+ * a micro-batch (GPU-light) and 8192 (GPU-bound). */
+static void test_host_launch_bound(void **state)
+{
+	(void)state;
+	const char *fmt = "{\"kind\": \"training\", \"model\": \"llama3-8b\", \"seq_len\": %d, \"global_batch_tokens\": %d,"
+			  " \"parallelism\": {\"tp\": 1, \"pp\": 1, \"zero\": 1, \"micro_batch\": 1, \"recompute\": \"%s\","
+			  " \"vpp\": 1, \"cp\": 1, \"ep\": 1, \"schedule\": \"1f1b\", \"sequence_parallel\": false,"
+			  " \"host_launch_bound\": true}}";
+	const struct { int seq; const char *rec; double third; } cases[] = { { 256, "none", 0 }, { 256, "full", 1 } };
+	for (int i = 0; i < 2; i++) {
+		char wl[1024];
+		struct scenario s;
+		struct train_plan p;
+		struct layer_ctx x;
+		struct layer_time lt;
+		struct cs_error err;
+		char why[PARALLEL_WHY_MAX];
+		snprintf(wl, sizeof wl, fmt, cases[i].seq, cases[i].seq * 8, cases[i].rec);
+		load(wl, "{\"preset\": \"dgx-h100\"}", &s);
+		assert_true(parallel_fill(&s.workload.train, &s.candidates[0], &s.workload.train.plan, &p, why, sizeof why));
+		assert_int_equal(layer_ctx_init(&x, &s.workload.train, &s.candidates[0], &p, &err), 0);
+		layer_cost(&x, false, &lt);
+		double h = layer_host_launch_s / 3;
+		assert_close(lt.fwd, h, 1e-12);
+		assert_close(lt.bwd_input + lt.bwd_weight + lt.recompute, (2 + cases[i].third) * h, 1e-12);
+		/* without the bound the GPU work is shorter */
+		p.host_bound = false;
+		layer_cost(&x, false, &lt);
+		assert_true(lt.fwd < h);
+		scenario_release(&s);
+	}
+	/* 8192 tokens of Llama 3 8B: the GPU's work exceeds the host's */
+	char wl[1024];
+	struct scenario s;
+	struct train_plan p;
+	struct layer_ctx x;
+	struct layer_time on, off;
+	struct cs_error err;
+	char why[PARALLEL_WHY_MAX];
+	snprintf(wl, sizeof wl, fmt, 8192, 65536, "none");
+	load(wl, "{\"preset\": \"dgx-h100\"}", &s);
+	assert_true(parallel_fill(&s.workload.train, &s.candidates[0], &s.workload.train.plan, &p, why, sizeof why));
+	assert_int_equal(layer_ctx_init(&x, &s.workload.train, &s.candidates[0], &p, &err), 0);
+	layer_cost(&x, false, &on);
+	p.host_bound = false;
+	layer_cost(&x, false, &off);
+	assert_true(off.fwd > layer_host_launch_s / 3);
+	assert_close(on.fwd, off.fwd, 0);
+	assert_close(on.bwd_input, off.bwd_input, 0);
+	scenario_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_auto_search_matches_exhaustive),
 		cmocka_unit_test(test_full_mode_agrees),
 		cmocka_unit_test(test_qlora_slower_by_dequantization),
+		cmocka_unit_test(test_host_launch_bound),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
