@@ -84,7 +84,8 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	static const char *const keys[] = {
 		ID_KEYS, "vendor", "memory_gib", "mem_bw_GBps", "tflops_fp64", "tflops_fp32",
 		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
-		"mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source", NULL
+		"mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source",
+		"mem_bw_measured_GBps", "mem_bw_source", NULL
 	};
 	struct gpu_spec *g = entry;
 	bool req = is_new;
@@ -109,7 +110,9 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	    jread_real(r, obj, "tdp_w", false, 0, 1e5, &g->tdp_w) < 0 ||
 	    jread_int32(r, obj, "year", false, 1990, 2100, &g->year) < 0 ||
 	    jread_int32(r, obj, "sms", false, 1, 100000, &g->sms) < 0 ||
-	    jread_string(r, obj, "sms_source", false, g->sms_source, sizeof g->sms_source) < 0)
+	    jread_string(r, obj, "sms_source", false, g->sms_source, sizeof g->sms_source) < 0 ||
+	    read_scaled(r, obj, "mem_bw_measured_GBps", false, 0, 1e6, 1e9, &g->mem_bw_measured_bytes_per_s) < 0 ||
+	    jread_string(r, obj, "mem_bw_source", false, g->mem_bw_source, sizeof g->mem_bw_source) < 0)
 		return -1;
 	g->memory_bytes = g->memory_gib * 1073741824.0;
 	/* Derived rates: fp16 runs at bf16's rate; the GEMM efficiency of a

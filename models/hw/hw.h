@@ -66,6 +66,8 @@ struct gpu_spec {
 	int year;
 	int sms;                        /* streaming multiprocessors (AMD: compute units); 0 = not known */
 	char sms_source[CAT_TEXT_MAX];
+	double mem_bw_measured_bytes_per_s; /* measured streaming (STREAM copy) rate; 0 = not measured */
+	char mem_bw_source[CAT_TEXT_MAX];
 };
 
 enum fabric_kind { FABRIC_SCALE_UP, FABRIC_HOST, FABRIC_SCALE_OUT };

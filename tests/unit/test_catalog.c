@@ -69,6 +69,8 @@ static void test_gpu_values_match_reference(void **state)
 	 * 1519 TFLOP/s of 2614.9, within the 3-digit rounding */
 	assert_close(mi300x->mamf[PREC_FP8] * 2614.9, 1273, 0.002);
 	assert_close(catalog_gpu(c, "MI325X")->mamf[PREC_FP8] * 2614.9, 1519, 0.002);
+	/* A03: STREAM copy 4.11 TB/s */
+	assert_close(mi300x->mem_bw_measured_bytes_per_s, 4.11e12, 1e-12);
 	const struct gpu_spec *b200 = catalog_gpu(c, "B200");
 	assert_close(b200->peak_flops[PREC_BF16], 2250e12, 1e-9);
 	assert_close(b200->mem_bw_bytes_per_s, 8e12, 1e-9);
