@@ -133,7 +133,7 @@ int catalog_read_fabric(struct jread *r, const json_t *obj, void *entry, bool is
 {
 	static const char *const keys[] = {
 		ID_KEYS, "kind", "topology", "domain_gpus", "bw_GBps", "pair_GBps", "line_rate_gbps",
-		"latency_us", "efficiency", "nvls_algbw_efficiency", NULL
+		"latency_us", "efficiency", "nvls_algbw_efficiency", "direct_collectives", NULL
 	};
 	struct fabric_spec *f = entry;
 	bool req = is_new;
@@ -149,7 +149,8 @@ int catalog_read_fabric(struct jread *r, const json_t *obj, void *entry, bool is
 	    jread_real(r, obj, "line_rate_gbps", false, 0, 1e7, &f->line_rate_gbps) < 0 ||
 	    read_scaled(r, obj, "latency_us", req, 0, 1e6, 1e-6, &f->latency_s) < 0 ||
 	    jread_real(r, obj, "efficiency", req, 0.01, 1.5, &f->efficiency) < 0 ||
-	    jread_real(r, obj, "nvls_algbw_efficiency", false, 0, 1.5, &f->nvls_algbw_efficiency) < 0)
+	    jread_real(r, obj, "nvls_algbw_efficiency", false, 0, 1.5, &f->nvls_algbw_efficiency) < 0 ||
+	    jread_bool(r, obj, "direct_collectives", false, &f->direct_collectives) < 0)
 		return -1;
 	f->kind = (enum fabric_kind)kind;
 	if (is_new && json_object_get(obj, "topology") == NULL)

@@ -87,6 +87,7 @@ struct fabric_spec {
 	double latency_s;             /* one-way small-message latency per hop */
 	double efficiency;            /* large ring all-reduce busbw / bw */
 	double nvls_algbw_efficiency; /* 0 = no in-switch reduction */
+	bool direct_collectives;      /* mesh: the library exchanges with every peer at once (RCCL on xGMI) */
 };
 
 enum storage_kind { STORAGE_LOCAL_NVME, STORAGE_PARALLEL_FS, STORAGE_OBJECT, STORAGE_MANAGED_LUSTRE };
