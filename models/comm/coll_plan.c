@@ -98,6 +98,16 @@ void coll_plan_make(struct coll_plan *plan, const struct collective_group *g, en
 	case ALGO_HIERARCHICAL:
 		plan_hierarchical(plan, op, M, G, bytes);
 		break;
+	case ALGO_DIRECT:
+		/* On a full mesh every rank sends each peer its share at once over
+		 * their own link: a reduce-scatter in one step, an all-gather in
+		 * one (the one-shot exchange of RCCL on xGMI; sources.json A02). */
+		assert(M == 1 && op != COLL_BROADCAST);
+		if (op != COLL_ALL_GATHER)
+			add_phase(plan, COLL_PLAN_IN_NODE, COLL_PLAN_PAIRWISE, 1, 0, ring_share(COLL_REDUCE_SCATTER, G) * bytes);
+		if (op != COLL_REDUCE_SCATTER)
+			add_phase(plan, COLL_PLAN_IN_NODE, COLL_PLAN_PAIRWISE, 1, 0, ring_share(COLL_ALL_GATHER, G) * bytes);
+		break;
 	case ALGO_NVLS:
 		/* the buffer passes the switch in G - 1 steps */
 		assert(op == COLL_ALL_REDUCE);

@@ -9,7 +9,7 @@
 const char *const collective_op_names[] = {
 	"all_reduce", "reduce_scatter", "all_gather", "all_to_all", "broadcast", "send_recv", NULL
 };
-const char *const collective_algo_names[] = { "auto", "ring", "tree", "hierarchical", "nvls", NULL };
+const char *const collective_algo_names[] = { "auto", "ring", "tree", "hierarchical", "nvls", "direct", NULL };
 const char *const collective_fidelity_names[] = { "analytic", "flows", NULL };
 const char *const collective_protocol_names[] = { "LL", "Simple", NULL };
 
@@ -310,6 +310,16 @@ static bool algo_applies(const struct topology *t, const struct collective_group
 		return false;
 	case ALGO_NVLS:
 		return nvls_applies(t, g, op, pr, why);
+	case ALGO_DIRECT:
+		if (op != COLL_ALL_REDUCE && op != COLL_REDUCE_SCATTER && op != COLL_ALL_GATHER)
+			*why = "direct applies to all_reduce, reduce_scatter and all_gather";
+		else if (!t->su_direct)
+			*why = "direct needs a scale-up mesh whose library exchanges with all peers at once";
+		else if (g->nodes > 1 || g->per_node > t->domain_gpus)
+			*why = "direct runs inside one mesh";
+		else
+			return true;
+		return false;
 	default:
 		*why = "unknown algorithm";
 		return false;
@@ -371,7 +381,7 @@ bool collective_analytic(const struct topology *t, const struct collective_group
 			 struct coll_cost *out, const char **why_not)
 {
 	/* What NCCL chooses from, in the order ties are broken. */
-	static const enum collective_algo all[] = { ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_HIERARCHICAL };
+	static const enum collective_algo all[] = { ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_DIRECT, ALGO_HIERARCHICAL };
 	const char *why = "no algorithm applies";
 	bool found = false;
 	struct coll_cost c;

@@ -18,7 +18,7 @@ enum collective_op {
 extern const char *const collective_op_names[];
 
 /* How a collective is carried out; ALGO_AUTO lets collective_analytic pick. */
-enum collective_algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_NVLS, ALGO_COUNT };
+enum collective_algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_NVLS, ALGO_DIRECT, ALGO_COUNT };
 extern const char *const collective_algo_names[];
 
 /* Which form answers: the alpha-beta cost or flows on the engine. */

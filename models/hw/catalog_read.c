@@ -87,7 +87,8 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	static const char *const keys[] = {
 		ID_KEYS, "vendor", "memory_gib", "mem_bw_GBps", "tflops_fp64", "tflops_fp32",
 		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
-		"mamf_fp4", "mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source", NULL
+		"mamf_fp4", "mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source",
+		"mem_bw_measured_GBps", "mem_bw_source", NULL
 	};
 	struct gpu_spec *g = entry;
 	bool req = is_new;
@@ -113,7 +114,9 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	    jread_real(r, obj, "tdp_w", false, 0, 1e5, &g->tdp_w) < 0 ||
 	    jread_int32(r, obj, "year", false, 1990, 2100, &g->year) < 0 ||
 	    jread_int32(r, obj, "sms", false, 1, 100000, &g->sms) < 0 ||
-	    jread_string(r, obj, "sms_source", false, g->sms_source, sizeof g->sms_source) < 0)
+	    jread_string(r, obj, "sms_source", false, g->sms_source, sizeof g->sms_source) < 0 ||
+	    read_scaled(r, obj, "mem_bw_measured_GBps", false, 0, 1e6, 1e9, &g->mem_bw_measured_bytes_per_s) < 0 ||
+	    jread_string(r, obj, "mem_bw_source", false, g->mem_bw_source, sizeof g->mem_bw_source) < 0)
 		return -1;
 	g->memory_bytes = g->memory_gib * 1073741824.0;
 	/* Derived rates: fp16 runs at bf16's rate; the GEMM efficiency of a
@@ -137,7 +140,7 @@ int catalog_read_fabric(struct jread *r, const json_t *obj, void *entry, bool is
 {
 	static const char *const keys[] = {
 		ID_KEYS, "kind", "topology", "domain_gpus", "bw_GBps", "pair_GBps", "line_rate_gbps",
-		"latency_us", "efficiency", "nvls_algbw_efficiency", NULL
+		"latency_us", "efficiency", "nvls_algbw_efficiency", "direct_collectives", NULL
 	};
 	struct fabric_spec *f = entry;
 	bool req = is_new;
@@ -153,7 +156,8 @@ int catalog_read_fabric(struct jread *r, const json_t *obj, void *entry, bool is
 	    jread_real(r, obj, "line_rate_gbps", false, 0, 1e7, &f->line_rate_gbps) < 0 ||
 	    read_scaled(r, obj, "latency_us", req, 0, 1e6, 1e-6, &f->latency_s) < 0 ||
 	    jread_real(r, obj, "efficiency", req, 0.01, 1.5, &f->efficiency) < 0 ||
-	    jread_real(r, obj, "nvls_algbw_efficiency", false, 0, 1.5, &f->nvls_algbw_efficiency) < 0)
+	    jread_real(r, obj, "nvls_algbw_efficiency", false, 0, 1.5, &f->nvls_algbw_efficiency) < 0 ||
+	    jread_bool(r, obj, "direct_collectives", false, &f->direct_collectives) < 0)
 		return -1;
 	f->kind = (enum fabric_kind)kind;
 	if (is_new && json_object_get(obj, "topology") == NULL)

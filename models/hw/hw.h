@@ -78,6 +78,8 @@ struct gpu_spec {
 	int year;
 	int sms;                        /* streaming multiprocessors (AMD: compute units); 0 = not known */
 	char sms_source[CAT_TEXT_MAX];
+	double mem_bw_measured_bytes_per_s; /* measured streaming (STREAM copy) rate; 0 = not measured */
+	char mem_bw_source[CAT_TEXT_MAX];
 };
 
 enum fabric_kind { FABRIC_SCALE_UP, FABRIC_HOST, FABRIC_SCALE_OUT };
@@ -97,6 +99,7 @@ struct fabric_spec {
 	double latency_s;             /* one-way small-message latency per hop */
 	double efficiency;            /* large ring all-reduce busbw / bw */
 	double nvls_algbw_efficiency; /* 0 = no in-switch reduction */
+	bool direct_collectives;      /* mesh: the library exchanges with every peer at once (RCCL on xGMI) */
 };
 
 enum storage_kind { STORAGE_LOCAL_NVME, STORAGE_PARALLEL_FS, STORAGE_OBJECT, STORAGE_MANAGED_LUSTRE };

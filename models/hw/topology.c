@@ -58,6 +58,7 @@ void topology_init(struct topology *t, const struct cluster_spec *c)
 		break;
 	}
 	t->nvls_efficiency = su->topology == FTOPO_SWITCH ? su->nvls_algbw_efficiency : 0.0;
+	t->su_direct = su->topology == FTOPO_MESH && su->direct_collectives;
 	t->has_host = c->has_host;
 	if (c->has_host)
 		t->host = class_of(&c->host, c->host.bw_bytes_per_s);

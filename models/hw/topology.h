@@ -42,6 +42,7 @@ struct topology {
 	struct link_class su;     /* per GPU (switch/host) or per pair (mesh/bridge) */
 	double su_gpu_bw;         /* per-GPU total scale-up rate (all links) */
 	double nvls_efficiency;   /* algbw / su bw for in-switch reduction; 0 = none */
+	bool su_direct;           /* a mesh whose library runs direct (all peers at once) collectives */
 	bool has_host;
 	struct link_class host;   /* per-GPU PCIe to the host */
 	bool has_nic;

@@ -44,6 +44,12 @@
 /* Fraction of HBM bandwidth that memory-bound kernels (norms, activations,
  * residual adds, optimizer) reach. */
 const double roofline_default_hbm_efficiency = HBM_EFF;
+/* The streaming (STREAM copy) fraction of the datasheet bandwidth on the GPU
+ * the HBM efficiencies were fitted on: H100 SXM 2.90 of 3.35 TB/s (Azure ND
+ * H100 v5, samuel-bohman/AI-benchmarking-guide Azure_Results, sources.json
+ * A03). A GPU with its own measurement scales the efficiencies by its
+ * fraction over this one (roofline_hbm_scale). */
+const double roofline_hbm_reference_fraction = 2.90 / 3.35;
 /* Fixed cost of each kernel: launch, tail and framework dispatch. */
 const double roofline_default_launch_s = LAUNCH_S;
 /* GEMMs inside a training step reach this fraction of the measured MAMF
@@ -72,6 +78,20 @@ const double roofline_overlap_slowdown = OVERLAP_SLOWDOWN;
  * SM, and each phase of the merged layer ends at a synchronization. */
 const double roofline_ep_overlap_slowdown = EP_OVERLAP_SLOWDOWN;
 
+double roofline_hbm_scale(const struct gpu_spec *g)
+{
+	if (!(g->mem_bw_measured_bytes_per_s > 0) || !(g->mem_bw_bytes_per_s > 0))
+		return 1;
+	return g->mem_bw_measured_bytes_per_s / g->mem_bw_bytes_per_s / roofline_hbm_reference_fraction;
+}
+
+/* A global HBM efficiency on GPU g, at most 1. */
+static double scaled_hbm_efficiency(const struct gpu_spec *g, double eff)
+{
+	double e = eff * roofline_hbm_scale(g);
+	return e < 1 ? e : 1;
+}
+
 void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision pr,
 		   const struct kernel_calibration *cal)
 {
@@ -83,7 +103,8 @@ void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision 
 	k->attn_efficiency = cal->attention_efficiency > 0 ? cal->attention_efficiency
 							   : g->mamf[attn_pr] * roofline_default_attention_factor;
 	k->hbm_bytes_per_s = g->mem_bw_bytes_per_s *
-			     (cal->hbm_efficiency > 0 ? cal->hbm_efficiency : roofline_default_hbm_efficiency);
+			     (cal->hbm_efficiency > 0 ? cal->hbm_efficiency
+						      : scaled_hbm_efficiency(g, roofline_default_hbm_efficiency));
 	k->launch_s = cal->launch_s >= 0 ? cal->launch_s : roofline_default_launch_s;
 	k->operand_bytes = pr == PREC_FP8 ? 1.0 : pr == PREC_FP4 ? 0.5 : 2.0;
 	k->sms = g->sms;

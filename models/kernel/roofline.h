@@ -48,6 +48,12 @@ struct roofline {
 void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision pr,
 		   const struct kernel_calibration *cal);
 
+/* What the global HBM efficiencies are multiplied by on GPU g: its measured
+ * streaming fraction of the datasheet bandwidth over the one measured on the
+ * GPU they were fitted on (roofline_hbm_reference_fraction); 1 when g has no
+ * measurement. */
+double roofline_hbm_scale(const struct gpu_spec *g);
+
 /* Seconds of a GEMM of M x K by K x N (16-bit output): the roofline plus a
  * launch. */
 double roofline_gemm_s(const struct roofline *k, double M, double N, double K);
@@ -96,6 +102,7 @@ double roofline_overlap_s(double comm_s, double compute_s);
 
 /* Global defaults of the kernel model (docs/explanation/calibration.md). */
 extern const double roofline_default_hbm_efficiency;
+extern const double roofline_hbm_reference_fraction;
 extern const double roofline_default_launch_s;
 extern const double roofline_default_attention_factor;
 extern const double roofline_default_gemm_factor;

@@ -459,8 +459,8 @@ const struct key_row key_rows[] = {
 	  .range = "1 to 1 TiB; 1 to 64 sizes", .required = true, .unit = "bytes",
 	  .meaning = "a size, a list of sizes, or {min, max, factor} (below); cut to whole bytes" },
 	{ .sec = KS_COLLECTIVE, .key = "algorithm", .kinds = KIND_COLL, .type = "name", .names = collective_algo_names,
-	  .def = "auto", .unit = "", .meaning = "auto chooses among ring, tree and NVLS, as NCCL does "
-					       "(docs/explanation/calibration.md)" },
+	  .def = "auto", .unit = "", .meaning = "auto chooses among ring, tree, NVLS and, on a mesh whose library "
+					       "runs it (xGMI), direct, as NCCL and RCCL do (docs/explanation/calibration.md)" },
 	{ .sec = KS_COLLECTIVE, .key = "fidelity", .kinds = KIND_COLL, .type = "name",
 	  .names = collective_fidelity_names, .def = "analytic", .unit = "",
 	  .meaning = "analytic (alpha-beta) or flows through the simulated fabric" },

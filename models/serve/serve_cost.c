@@ -237,8 +237,12 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 	struct kernel_calibration kc = *cal;
 	if (!(kc.gemm_efficiency > 0))
 		kc.gemm_efficiency = c->gpu.mamf[pr] * serve_gemm_factor;
-	if (!(kc.hbm_efficiency > 0))
-		kc.hbm_efficiency = serve_hbm_efficiency;
+	if (!(kc.hbm_efficiency > 0)) {
+		/* a measured streaming rate scales it (roofline_hbm_scale) */
+		kc.hbm_efficiency = serve_hbm_efficiency * roofline_hbm_scale(&c->gpu);
+		if (kc.hbm_efficiency > 1)
+			kc.hbm_efficiency = 1;
+	}
 	roofline_init(&sc->k, &c->gpu, pr, &kc);
 	topology_init(&sc->topo, c);
 	sc->moe_layers = transformer_moe_layers(m);

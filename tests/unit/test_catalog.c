@@ -65,6 +65,12 @@ static void test_gpu_values_match_reference(void **state)
 	assert_close(mi300x->peak_flops[PREC_BF16], 1307.4e12, 1e-9);
 	assert_close(mi300x->memory_gib, 192, 0);
 	assert_close(mi300x->mamf[PREC_BF16], 0.51, 1e-9);
+	/* AMD's measured max-achievable FP8 GEMM (sources.json A01): 1273 and
+	 * 1519 TFLOP/s of 2614.9, within the 3-digit rounding */
+	assert_close(mi300x->mamf[PREC_FP8] * 2614.9, 1273, 0.002);
+	assert_close(catalog_gpu(c, "MI325X")->mamf[PREC_FP8] * 2614.9, 1519, 0.002);
+	/* A03: STREAM copy 4.11 TB/s */
+	assert_close(mi300x->mem_bw_measured_bytes_per_s, 4.11e12, 1e-12);
 	const struct gpu_spec *b200 = catalog_gpu(c, "B200");
 	assert_close(b200->peak_flops[PREC_BF16], 2250e12, 1e-9);
 	assert_close(b200->mem_bw_bytes_per_s, 8e12, 1e-9);
@@ -93,6 +99,8 @@ static void test_fabrics_match_reference(void **state)
 	const struct fabric_spec *mesh = catalog_fabric(c, "xgmi-mi300x");
 	assert_int_equal(mesh->topology, FTOPO_MESH);
 	assert_close(mesh->pair_bytes_per_s, 64e9, 1e-9);
+	/* A02: the slowest of 8 x MI300X's xGMI links measured 45.21 GB/s */
+	assert_close(mesh->efficiency * 64, 45.21, 0.001);
 	const char *required[] = {
 		"nvlink3", "nvlink4", "nvlink5", "nvlink5-nvl72", "xgmi-mi300x", "pcie4", "pcie5",
 		"ib-edr", "ib-hdr", "ib-ndr", "ib-xdr", "omni-path", "roce-100", "roce-200", "roce-400",

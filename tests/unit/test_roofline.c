@@ -83,6 +83,34 @@ static void test_memory_kernels(void **state)
 		     1e9 / (4e12 * roofline_default_hbm_efficiency) + 3 * roofline_default_launch_s, 1e-12);
 }
 
+/* A measured streaming rate scales the HBM efficiency by its fraction of the
+ * datasheet over the reference GPU's: a GPU streaming at the reference
+ * fraction is unchanged, one streaming at 3.2 of 4 TB/s moves memory-bound
+ * bytes at 0.8 / reference x the default; a calibrated efficiency is taken as
+ * given; the efficiency never exceeds 1. */
+static void test_measured_hbm(void **state)
+{
+	(void)state;
+	struct gpu_spec g;
+	struct roofline k;
+	gpu(&g);
+	g.mem_bw_measured_bytes_per_s = 4e12 * roofline_hbm_reference_fraction;
+	roofline_init(&k, &g, PREC_BF16, &defaults);
+	assert_close(k.hbm_bytes_per_s, 4e12 * roofline_default_hbm_efficiency, 1e-12);
+	g.mem_bw_measured_bytes_per_s = 3.2e12;
+	roofline_init(&k, &g, PREC_BF16, &defaults);
+	assert_close(k.hbm_bytes_per_s, 4e12 * roofline_default_hbm_efficiency * 0.8 / roofline_hbm_reference_fraction,
+		     1e-12);
+	struct kernel_calibration cal = defaults;
+	cal.hbm_efficiency = 0.5;
+	roofline_init(&k, &g, PREC_BF16, &cal);
+	assert_close(k.hbm_bytes_per_s, 2e12, 1e-12);
+	g.mem_bw_measured_bytes_per_s = 4e12;
+	assert_true(roofline_hbm_scale(&g) > 1);
+	roofline_init(&k, &g, PREC_BF16, &defaults);
+	assert_true(k.hbm_bytes_per_s <= 4e12);
+}
+
 /* Overlap: hidden communication costs the slowdown fraction of itself; what
  * compute cannot hide shows in full. */
 static void test_overlap(void **state)
@@ -230,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_memory_bound),
 		cmocka_unit_test(test_calibration_and_precision),
 		cmocka_unit_test(test_memory_kernels),
+		cmocka_unit_test(test_measured_hbm),
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_gemm_waves),
 		cmocka_unit_test(test_gemm_huge),
