@@ -18,8 +18,8 @@
  *    prefilled again, and that prefill emits its next token).
  * vLLM v1 and TensorRT-LLM give every running sequence its tokens in
  * arrival order (one for a decode, the rest of its prompt up to the budget
- * for a prefill), then admit waiting requests, with or without chunked
- * prefill (no prefill-only steps); vLLM v1 takes KV blocks as a prompt's
+ * for a prefill), then admit waiting requests unless the step preempted
+ * one, with or without chunked prefill (no prefill-only steps); vLLM v1 takes KV blocks as a prompt's
  * chunks are computed, TensorRT-LLM (GUARANTEED_NO_EVICT) takes on
  * admission the blocks of the prompt and every output token, so it never
  * preempts. SGLang runs a prefill step (unfinished prompts, then
@@ -193,8 +193,12 @@ static void form_batch(struct serve_state *s, struct serve_replica *r, struct se
 	bool whole = !sv->chunked_prefill;
 
 	if (ops->unified_budget) {
+		/* vLLM v1 admits no waiting request in a step that preempted one
+		 * (scheduler.py: "if not preempted_reqs") */
+		long preempted = s->preemptions;
 		batch_running(s, r, b, &budget, ops->blocks_per_chunk);
-		batch_admit(s, r, b, &budget, whole);
+		if (s->preemptions == preempted)
+			batch_admit(s, r, b, &budget, whole);
 	} else if (ops->prefill_first) {
 		batch_prefills(s, r, b, &budget, false);
 		batch_admit(s, r, b, &budget, whole);
