@@ -356,6 +356,11 @@ const struct key_row key_rows[] = {
 	{ SERVE, .key = "router", .type = "name", .names = serve_router_names, .def = "round-robin", .unit = "",
 	  .meaning = "how a request picks its replica: least-outstanding (fewest requests in flight), shortest-queue "
 		     "(fewest waiting)" },
+	{ SERVE, .key = "engine", .type = "name", .names = serve_engine_names, .def = "vllm-v1", .unit = "",
+	  .meaning = "whose iteration scheduler the replicas run: vllm-v1 (one token budget, running requests first, KV "
+		     "blocks as computed), vllm-v0 (decodes, then prefills; without chunked prefill a step is all "
+		     "prefill or all decode), trtllm (in-flight batching; admission reserves the output's KV, no "
+		     "preemption), sglang (a prefill step whenever a prompt can be admitted) (docs/explanation/serving.md)" },
 	{ SERVE, .key = "slo", .type = "object", .unit = "",
 	  .meaning = "the objectives (workload.serving.slo below)" },
 	{ SERVE, .key = "replicas", .type = "integer or \"auto\"", .ranged = true, .lo = 1, .hi = 100000, .def = "1",

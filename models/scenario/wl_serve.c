@@ -210,6 +210,7 @@ static void serving_defaults(struct serving_spec *sv)
 	sv->gpu_memory_fraction = 0.9;   /* vLLM's default --gpu-memory-utilization */
 	sv->step_overhead_s = -1;        /* the global default (docs/explanation/calibration.md) */
 	sv->router = ROUTER_ROUND_ROBIN;
+	sv->engine = SERVE_ENGINE_VLLM_V1;  /* vLLM's engine since v0.8 */
 	sv->replicas = 1;
 	sv->tp = 1;
 	sv->pp = 1;
@@ -384,6 +385,7 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	static const char *const weight_precisions[] = { "bf16", "fp8", "fp4", NULL };
 	static const char *const kv_precisions[] = { "bf16", "fp16", "fp8", NULL };
 	int router = ROUTER_ROUND_ROBIN;
+	int engine_id = SERVE_ENGINE_VLLM_V1;
 	int64_t requests = 0;
 
 	serving_defaults(sv);
@@ -400,6 +402,7 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	    read_precision(r, v, "kv_precision", kv_precisions, &sv->has_kv_precision, &sv->kv_precision) < 0 ||
 	    key_real(r, v, KS_SERVING, "step_overhead_s", &sv->step_overhead_s) < 0 ||
 	    key_enum(r, v, KS_SERVING, "router", &router) < 0 ||
+	    key_enum(r, v, KS_SERVING, "engine", &engine_id) < 0 ||
 	    key_int_or_auto(r, v, KS_SERVING, "replicas", PLAN_AUTO, &sv->replicas) < 0 ||
 	    key_int32(r, v, KS_SERVING, "tp", &sv->tp) < 0 ||
 	    key_int32(r, v, KS_SERVING, "pp", &sv->pp) < 0 ||
@@ -407,6 +410,7 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 		return -1;
 	sv->requests = (long)requests;
 	sv->router = (enum serve_router)router;
+	sv->engine = (enum serve_engine)engine_id;
 	for (size_t i = 0; i < sizeof serving_blocks / sizeof serving_blocks[0]; i++) {
 		const json_t *x = json_object_get(v, serving_blocks[i].key);
 		if (x == NULL)

@@ -9,6 +9,7 @@
 #include "models/comm/collective.h"
 #include "models/kernel/transformer.h"
 #include "models/serve/arrival.h"
+#include "models/serve/serve_engine.h"
 #include "util/text.h"
 
 /*
@@ -24,11 +25,23 @@
  * one H100 (docs/explanation/calibration.md, "Serving calibration"); the other serving
  * rows of scenarios/validation are held out. */
 #ifndef SERVE_GEMM_FACTOR
-#define SERVE_GEMM_FACTOR 0.85
+#define SERVE_GEMM_FACTOR 0.95
 #endif
 #ifndef SERVE_HBM_EFF
 #define SERVE_HBM_EFF 0.90
 #endif
+#ifndef SERVE_SEQ_OVERHEAD_S
+#define SERVE_SEQ_OVERHEAD_S 3.0e-6
+#endif
+#ifndef SERVE_KERNEL_S
+#define SERVE_KERNEL_S 5.0e-6
+#endif
+/* Kernels of one layer besides its GEMMs and attention: two norms (the
+ * residual adds fused in), rotary embedding, the MLP's activation. */
+#define ELEMENTWISE_KERNELS_PER_LAYER 4
+/* Kernels of the head besides the LM head GEMM: embedding gather, final
+ * norm, and the sampler's softmax, top-k/top-p and sampling. */
+#define HEAD_KERNELS 5
 
 #define GIB 1073741824.0
 
@@ -44,6 +57,16 @@ const double serve_gemm_factor = SERVE_GEMM_FACTOR;
  * KV cache read by decode attention, elementwise kernels) moves data at
  * this fraction of HBM bandwidth (training's roofline default is 0.80). */
 const double serve_hbm_efficiency = SERVE_HBM_EFF;
+/* Fixed time of every kernel of a step beyond its roofline time: the gap
+ * between kernels of a CUDA graph and the ramp and tail of a kernel, where
+ * it neither streams HBM nor fills the SMs; it is what bounds a decode of
+ * one sequence (docs/explanation/calibration.md, "Serving step time"). */
+const double serve_kernel_s = SERVE_KERNEL_S;
+/* Host time per sequence of a step the GPU does not hide: the scheduler's
+ * and the sampler's per-request work (input ids, positions, block tables,
+ * stop checks, the token's return), which bounds a step of thousands of
+ * short sequences (docs/explanation/calibration.md, "Serving step time"). */
+const double serve_seq_overhead_s = SERVE_SEQ_OVERHEAD_S;
 /* vLLM's memory profile of Llama 3 8B on H100 (vllm PR #10511, 2024-12):
  * non-torch memory 1.79 GiB at tp 1, 3.58 GiB at tp 2 (NCCL and the custom
  * all-reduce's buffers). */
@@ -293,6 +316,7 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 	 * the KV capacity is the least any stage leaves. */
 	double frac = sv->gpu_memory_fraction > 0 ? sv->gpu_memory_fraction : DEFAULT_MEMORY_FRACTION;
 	double usable = c->gpu.memory_bytes * frac;
+	bool of_free = serve_engine_of(sv->engine)->memory_fraction_of_free;
 	double dense_b = layer_bytes_per_gpu(sc, false), moe_b = layer_bytes_per_gpu(sc, true);
 	double emb_b = V * h / tp * ACT_BYTES;
 	double worst_w = 0, cap = INFINITY, worst_kv = 0;
@@ -306,7 +330,8 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 		if (s == pp - 1)
 			w += (m->tied_embeddings && pp == 1 ? 0 : emb_b) + h * ACT_BYTES;
 		double kv_gpu = (l1 - l0) * kv_elems_gpu * sc->kv_elem_bytes;
-		double free_b = usable - w - sc->workspace_bytes_per_gpu;
+		double free_b = of_free ? frac * (c->gpu.memory_bytes - w - sc->workspace_bytes_per_gpu)
+					: usable - w - sc->workspace_bytes_per_gpu;
 		double tokens = free_b > 0 ? ep * free_b / kv_gpu : 0;
 		if (w > worst_w)
 			worst_w = w;
@@ -335,6 +360,7 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 /* Work one GPU does, summed as a step is costed. */
 struct work {
 	double s, flops, bytes;
+	double kernels;
 };
 
 /* A GEMM of M x K activations by K x N weights stored at wbytes each,
@@ -350,10 +376,17 @@ static void gemm(const struct serve_cost *sc, double M, double N, double K, doub
 		return;
 	double flops = 2 * M * N * K;
 	double bytes = k->operand_bytes * M * K + wbytes * K * N + ACT_BYTES * M * N;
-	double tc = flops / (k->peak_flops_per_s * k->gemm_efficiency), tm = bytes / k->hbm_bytes_per_s;
+	/* the large-GEMM rate times the shape's tile and wave efficiency,
+	 * training's model (roofline_gemm_shape_efficiency), for a GEMM of at
+	 * least a tile of rows; fewer rows (decode batches) run as GEMV and
+	 * small-tile kernels whose bound is the weights' read */
+	double shape = M >= ROOFLINE_TILE_M ? roofline_gemm_shape_efficiency(k, M, N, K) : 1.0;
+	double rate = k->peak_flops_per_s * k->gemm_efficiency * shape;
+	double tc = flops / rate, tm = bytes / k->hbm_bytes_per_s;
 	w->s += tc > tm ? tc : tm;
 	w->flops += flops;
 	w->bytes += bytes;
+	w->kernels += 1;
 }
 
 /* A memory-bound kernel moving `bytes`. */
@@ -426,6 +459,7 @@ static void layer_cost(const struct serve_cost *sc, bool moe, double T, double T
 	w->s += pf / attn_rate + t_dec + kv_write / k->hbm_bytes_per_s;
 	w->flops += pf + df;
 	w->bytes += kv_read + kv_write;
+	w->kernels += 1 + ELEMENTWISE_KERNELS_PER_LAYER;
 
 	if (!moe) {
 		double f = m->ffn / tp;
@@ -447,6 +481,7 @@ static void layer_cost(const struct serve_cost *sc, bool moe, double T, double T
 		w->s += local * one.s;
 		w->flops += local * one.flops;
 		w->bytes += local * one.bytes;
+		w->kernels += one.kernels;  /* the hit experts' GEMMs run as one grouped GEMM each */
 		inner_elems = T * kk / sc->ep * fe;
 		if (m->shared_experts > 0) {
 			double fs = (double)m->shared_experts * m->expert_ffn / tp;
@@ -527,6 +562,7 @@ double serve_cost_step_s(const struct serve_cost *sc, const struct serve_batch *
 	memory(sc, ACT_BYTES * Te * h * 3, &head);
 	gemm(sc, rows, V / sc->tp, h, ACT_BYTES, &head);
 	memory(sc, rows * V * SAMPLER_BYTES_PER_LOGIT, &head);
+	head.kernels += HEAD_KERNELS;
 	head.s += coll_s(sc, 1, sc->tp, COLL_ALL_GATHER, rows * V * ACT_BYTES);
 
 	/* Pipeline: the step's batch goes through the stages one after the
@@ -537,7 +573,10 @@ double serve_cost_step_s(const struct serve_cost *sc, const struct serve_batch *
 	for (int s = 0; s + 1 < sc->pp; s++)
 		pp_s += p2p_s(sc, s * stage, (s + 1) * stage, 2 * Te * h * ACT_BYTES);
 
-	t = dense_l * dense.s + moe_l * moe.s + head.s + pp_s + sc->overhead_s;
+	double kernels = dense_l * dense.kernels + moe_l * moe.kernels + head.kernels;
+	double seqs = (double)b->decode_seqs + b->prefill_seqs;
+	t = dense_l * dense.s + moe_l * moe.s + head.s + pp_s + kernels * serve_kernel_s + sc->overhead_s +
+	    seqs * serve_seq_overhead_s;
 	if (use != NULL) {
 		double ranks = (double)sc->tp * sc->ep;
 		use->flops = ranks * (dense_l * dense.flops + moe_l * moe.flops + head.flops);

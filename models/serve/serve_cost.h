@@ -10,7 +10,9 @@
  * compute-bound: GEMMs plus attention over the prompt) and one token for
  * each decoding sequence (memory-bound: the weights once per step plus every
  * sequence's KV read); MoE experts are read only for the tokens routed to
- * them; plus a fixed per-step overhead.
+ * them; GEMMs of a tile of rows or more at their shape's tile and wave
+ * efficiency (kernel/roofline.h); plus fixed times per kernel, per
+ * sequence and per step.
  *
  * Layout (serve_cost.c, docs/explanation/calibration.md "Serving step time"): a replica
  * is pp stages of ep x tp GPUs, tp inside a node. Attention and dense
@@ -81,6 +83,10 @@ extern const double serve_default_step_overhead_s;
  * the scenario's kernel calibration gives none (docs/explanation/calibration.md). */
 extern const double serve_gemm_factor;
 extern const double serve_hbm_efficiency;
+/* Fixed time per kernel of a serving step (docs/explanation/calibration.md). */
+extern const double serve_kernel_s;
+/* Host time per sequence of a serving step (docs/explanation/calibration.md). */
+extern const double serve_seq_overhead_s;
 
 /* Memory a serving process holds outside its weights and KV cache besides
  * the activation peak (CUDA context, cuBLAS and NCCL buffers, CUDA graphs):

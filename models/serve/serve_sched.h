@@ -1,5 +1,6 @@
 /*
- * serve_sched: a replica's iteration-level scheduler (vLLM's v0 policy):
+ * serve_sched: a replica's iteration-level scheduler (the policy of the
+ * scenario's engine, serve_engine.h):
  * which sequences the next step computes and how many tokens each,
  * continuous batching under the token budget and the sequence limit,
  * chunked or whole prefill, KV blocks allocated on admission and as

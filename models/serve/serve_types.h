@@ -6,7 +6,8 @@
  * serve_metrics, struct serve_result), a replica's step-time model as the
  * simulation sees it (serve_cost builds it, tests give closed forms), and
  * the simulation's pools, config, limits and failures. The names arrays
- * are defined in serve.c (arrival_process_names in arrival.c).
+ * are defined in serve.c (arrival_process_names in arrival.c,
+ * serve_engine_names in serve_engine.c).
  *
  * Records only, and no other module of the folder: arrival, serve_load,
  * serve_cost, serve_state and serve_sim read them; serve.h, serve_cost.h
@@ -43,6 +44,10 @@ extern const char *const arrival_process_names[];
 
 enum serve_router { ROUTER_ROUND_ROBIN, ROUTER_LEAST_OUTSTANDING, ROUTER_SHORTEST_QUEUE };
 extern const char *const serve_router_names[];
+
+/* The serving engine whose scheduler a replica runs (serve_engine.h). */
+enum serve_engine { SERVE_ENGINE_VLLM_V0, SERVE_ENGINE_VLLM_V1, SERVE_ENGINE_TRTLLM, SERVE_ENGINE_SGLANG };
+extern const char *const serve_engine_names[];
 
 /* One request: when it arrives and how long its prompt and output are. */
 struct serve_request {
@@ -93,6 +98,7 @@ struct serving_spec {
 	enum precision kv_precision;      /* KV cache, else workload.precision (bf16 or fp8) */
 	double step_overhead_s;     /* < 0: the global default (docs/explanation/calibration.md) */
 	enum serve_router router;
+	enum serve_engine engine;   /* the scheduler's engine (vLLM v1 by default) */
 	double slo_ttft_p99_ms, slo_tpot_p99_ms;   /* 0 = no such SLO */
 	int replicas;               /* PLAN_AUTO: the fewest that meet the SLO */
 	int tp, pp, ep;

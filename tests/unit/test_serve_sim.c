@@ -400,6 +400,71 @@ static void test_prefill_mixing(void **state)
 	}
 }
 
+/* The engines' step order on test_prefill_mixing's two requests: vLLM v1
+ * and TensorRT-LLM mix B's whole prompt with A's decode with or without
+ * chunked prefill (one token budget, no prefill-only steps); SGLang runs
+ * B's prefill alone either way (a prefill step whenever a prompt can be
+ * admitted); vLLM v0 mixes only with chunked prefill. */
+static void test_engine_order(void **state)
+{
+	(void)state;
+	struct lin l = { 0.005, 2e-5, 1e-4, 1e-6 };
+	double t1 = l.a + l.b * 100, t2 = t1 + l.a + l.c + l.d * 101;
+	double arr_b = t1 + 0.5 * (t2 - t1);
+	struct serve_request rq[2] = { { 0, 100, 4 }, { arr_b, 200, 3 } };
+	struct serve_trace tr = { rq, 2 };
+	double n3 = t2 + l.a + l.b * 200;
+	double n5 = n3 + 2 * l.a + 4 * l.c + l.d * (102 + 201 + 103 + 202);
+	double c3 = t2 + l.a + l.b * 200 + l.c + l.d * 102;
+	double c5 = c3 + 2 * l.a + 3 * l.c + l.d * (103 + 201 + 202);
+	const struct { enum serve_engine e; double span[2]; } want[] = {
+		{ SERVE_ENGINE_VLLM_V0, { n5, c5 } },
+		{ SERVE_ENGINE_VLLM_V1, { c5, c5 } },
+		{ SERVE_ENGINE_TRTLLM, { c5, c5 } },
+		{ SERVE_ENGINE_SGLANG, { n5, n5 } },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		for (int chunked = 0; chunked <= 1; chunked++) {
+			struct serving_spec sv = spec();
+			sv.process = ARRIVAL_TRACE;
+			sv.trace_requests = &tr;
+			sv.chunked_prefill = chunked;
+			sv.engine = want[i].e;
+			struct serve_sim_config cfg = colocated(&sv, &l, 1e6, 1);
+			struct serve_metrics m;
+			run_ok(&cfg, &m);
+			assert_close_abs(m.span_s, want[i].span[chunked], 10e-9);
+		}
+}
+
+/* KV blocks by engine, on test_kv_preemption's load with a KV cache of
+ * 6,000 tokens: TensorRT-LLM reserves a request's prompt and output on
+ * admission and so never preempts; vLLM v1 takes blocks as they are
+ * computed and preempts like v0; every engine serves every request and
+ * emits the same tokens. */
+static void test_engine_kv(void **state)
+{
+	(void)state;
+	struct lin l = { 0.01, 1e-5, 1e-4, 0 };
+	struct serving_spec sv = spec();
+	sv.rate_per_s = 6;
+	sv.duration_s = 300;
+	sv.prompt_tokens = fixed(200);
+	sv.output_tokens = (struct length_spec){ .dist = LEN_UNIFORM, .mean = 300, .min = 100, .max = 500 };
+	struct serve_metrics m[4];
+	for (int e = SERVE_ENGINE_VLLM_V0; e <= SERVE_ENGINE_SGLANG; e++) {
+		sv.engine = (enum serve_engine)e;
+		struct serve_sim_config cfg = colocated(&sv, &l, 6000, 1);
+		run_ok(&cfg, &m[e]);
+		assert_true(m[e].kv_util_peak <= 1.0);
+		assert_int_equal(m[e].requests_done, m[SERVE_ENGINE_VLLM_V0].requests_done);
+		assert_int_equal(m[e].output_tokens_emitted, m[SERVE_ENGINE_VLLM_V0].output_tokens_emitted);
+	}
+	assert_int_equal(m[SERVE_ENGINE_TRTLLM].preemptions, 0);
+	assert_true(m[SERVE_ENGINE_VLLM_V0].preemptions > 0);
+	assert_true(m[SERVE_ENGINE_VLLM_V1].preemptions > 0);
+}
+
 /* Every router splits an offline batch of 2N identical requests N and N
  * over two replicas, so it takes as long as N on one replica. */
 static void test_routers_split(void **state)
@@ -608,6 +673,8 @@ int main(void)
 		cmocka_unit_test(test_disaggregated_load),
 		cmocka_unit_test(test_lengths),
 		cmocka_unit_test(test_prefill_mixing),
+		cmocka_unit_test(test_engine_order),
+		cmocka_unit_test(test_engine_kv),
 		cmocka_unit_test(test_routers_split),
 		cmocka_unit_test(test_serve_run_layout),
 		cmocka_unit_test(test_serve_run_auto),

@@ -72,6 +72,7 @@ static void test_defaults(void **state)
 	assert_false(sv->has_kv_precision);
 	assert_true(sv->step_overhead_s < 0);
 	assert_int_equal(sv->router, ROUTER_ROUND_ROBIN);
+	assert_int_equal(sv->engine, SERVE_ENGINE_VLLM_V1);  /* vLLM's current engine */
 	assert_close(sv->slo_ttft_p99_ms, 0, 0);
 	assert_close(sv->slo_tpot_p99_ms, 0, 0);
 	assert_int_equal(sv->replicas, 1);
@@ -99,7 +100,7 @@ static void test_every_key(void **state)
 		" \"scheduler\": {\"max_batch_tokens\": 2048, \"max_seqs\": 64, \"chunked_prefill\": false,"
 		"                 \"block_tokens\": 32},"
 		" \"gpu_memory_fraction\": 0.85, \"weight_precision\": \"fp4\", \"kv_precision\": \"fp8\","
-		" \"step_overhead_s\": 0.002, \"router\": \"least-outstanding\","
+		" \"step_overhead_s\": 0.002, \"router\": \"least-outstanding\", \"engine\": \"sglang\","
 		" \"slo\": {\"ttft_p99_ms\": 500, \"tpot_p99_ms\": 40},"
 		" \"replicas\": 3, \"tp\": 2, \"pp\": 1, \"ep\": 1}", &s, &err), 0);
 	const struct serving_spec *sv = &s.workload.serving;
@@ -128,6 +129,7 @@ static void test_every_key(void **state)
 	assert_int_equal(sv->kv_precision, PREC_FP8);
 	assert_close(sv->step_overhead_s, 0.002, 0);
 	assert_int_equal(sv->router, ROUTER_LEAST_OUTSTANDING);
+	assert_int_equal(sv->engine, SERVE_ENGINE_SGLANG);
 	assert_close(sv->slo_ttft_p99_ms, 500, 0);
 	assert_close(sv->slo_tpot_p99_ms, 40, 0);
 	assert_int_equal(sv->replicas, 3);
@@ -239,6 +241,8 @@ static void test_bad_values(void **state)
 		  "workload.serving.step_overhead_s: expected a number from 0 to 10, got -1" },
 		{ "{\"arrival\": {\"rate_per_s\": 1}, \"router\": \"random\", %s}",
 		  "workload.serving.router: expected one of" },
+		{ "{\"arrival\": {\"rate_per_s\": 1}, \"engine\": \"vllm\", %s}",
+		  "workload.serving.engine: expected one of \"vllm-v0\", \"vllm-v1\", \"trtllm\", \"sglang\"" },
 		{ "{\"arrival\": {\"rate_per_s\": 1}, \"ep\": 0, %s}",
 		  "workload.serving.ep: expected an integer from 1 to 1024, got 0" },
 		{ "{\"arrival\": {\"rate_per_s\": 1}, \"scheduler\": {\"block_tokens\": 0}, %s}",

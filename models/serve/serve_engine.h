@@ -1,0 +1,48 @@
+/*
+ * serve_engine: what sets one serving engine's iteration scheduler apart
+ * (workload.serving.engine: vllm-v0, vllm-v1, trtllm, sglang), as one
+ * table entry each, read by serve_sched (docs/explanation/serving.md,
+ * "Engines", gives each entry's source). The step's cost is the same for
+ * every engine (serve_cost): the engines differ here in which tokens a step
+ * computes and how KV blocks are held, not in their kernels.
+ */
+#ifndef CLUSTERSIM_MODELS_SERVE_SERVE_ENGINE_H
+#define CLUSTERSIM_MODELS_SERVE_SERVE_ENGINE_H
+
+#include <stdbool.h>
+
+#include "models/serve/serve_types.h"
+
+struct serve_engine_ops {
+	const char *name;
+	/* A step gives every running sequence its tokens in arrival order,
+	 * decodes and unfinished prompts alike, then admits waiting ones, under
+	 * one token budget, with or without chunked prefill (vLLM v1,
+	 * TensorRT-LLM). false: vLLM v0's order (decodes, then unfinished
+	 * prompts, then admissions; without chunked prefill a step is all
+	 * prefill or all decode). */
+	bool unified_budget;
+	/* A step with a waiting prompt that can be admitted is a prefill step:
+	 * no decodes run in it (SGLang without --enable-mixed-chunk). */
+	bool prefill_first;
+	/* KV blocks are taken as a prompt's tokens are computed, chunk by
+	 * chunk (vLLM v1's KVCacheManager.allocate_slots); false: the whole
+	 * prompt's on admission (vLLM v0's can_allocate, TensorRT-LLM, SGLang). */
+	bool blocks_per_chunk;
+	/* Admission holds blocks for the prompt and every output token, so no
+	 * running sequence is ever preempted (TensorRT-LLM's default capacity
+	 * policy GUARANTEED_NO_EVICT). */
+	bool reserve_output;
+	/* workload.serving.gpu_memory_fraction is the share of the memory left
+	 * free after weights and workspace that the KV cache takes (TensorRT-LLM's
+	 * kv_cache_free_gpu_mem_fraction, SGLang's mem_fraction_static is of the
+	 * whole, so false there); false: the share of the whole GPU memory that
+	 * weights, workspace and KV cache take together (vLLM's
+	 * gpu_memory_utilization). */
+	bool memory_fraction_of_free;
+};
+
+/* The entry of engine e. */
+const struct serve_engine_ops *serve_engine_of(enum serve_engine e);
+
+#endif
