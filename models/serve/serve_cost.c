@@ -231,6 +231,23 @@ static int check_layout(const struct model_spec *m, const struct cluster_spec *c
 	return SERVE_COST_OK;
 }
 
+/* The roofline's rates with serving's own GEMM and HBM efficiencies where
+ * the scenario's kernel calibration leaves them at 0. */
+static void serving_roofline(struct roofline *k, const struct gpu_spec *g, enum precision pr,
+			     const struct kernel_calibration *cal)
+{
+	struct kernel_calibration kc = *cal;
+	if (!(kc.gemm_efficiency > 0))
+		kc.gemm_efficiency = g->mamf[pr] * serve_gemm_factor;
+	if (!(kc.hbm_efficiency > 0)) {
+		/* a measured streaming rate scales it (roofline_hbm_scale) */
+		kc.hbm_efficiency = serve_hbm_efficiency * roofline_hbm_scale(g);
+		if (kc.hbm_efficiency > 1)
+			kc.hbm_efficiency = 1;
+	}
+	roofline_init(k, g, pr, &kc);
+}
+
 int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const struct cluster_spec *c,
 		    const struct serving_spec *sv, enum precision pr, const struct kernel_calibration *cal,
 		    int tp, int pp, int ep, char *reason, size_t reason_len)
@@ -255,18 +272,7 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 	sc->compute = pr;
 	sc->weights = sv->has_weight_precision ? sv->weight_precision : pr;
 	sc->kv = sv->has_kv_precision ? sv->kv_precision : pr;
-	/* the roofline's rates with serving's own GEMM and HBM efficiencies
-	 * where the scenario's kernel calibration leaves them at 0 */
-	struct kernel_calibration kc = *cal;
-	if (!(kc.gemm_efficiency > 0))
-		kc.gemm_efficiency = c->gpu.mamf[pr] * serve_gemm_factor;
-	if (!(kc.hbm_efficiency > 0)) {
-		/* a measured streaming rate scales it (roofline_hbm_scale) */
-		kc.hbm_efficiency = serve_hbm_efficiency * roofline_hbm_scale(&c->gpu);
-		if (kc.hbm_efficiency > 1)
-			kc.hbm_efficiency = 1;
-	}
-	roofline_init(&sc->k, &c->gpu, pr, &kc);
+	serving_roofline(&sc->k, &c->gpu, pr, cal);
 	topology_init(&sc->topo, c);
 	sc->moe_layers = transformer_moe_layers(m);
 	sc->weight_bytes_per_param = weight_bytes_of(sc->weights);
