@@ -50,6 +50,7 @@ void eval_train(const struct job *j, struct result *out)
 	if (out->has_run)
 		objective_check(j->objective, &out->run, &out->objective);
 	train_reason_notes(&w->train, r, &out->outcome);
+	train_reason_assumed_attention(&w->train, &j->cluster->gpu, &out->outcome);
 	evaluate_note_assumed_rates(j, out);
 	evaluate_note_no_price(j, out);
 }

@@ -88,7 +88,8 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 		ID_KEYS, "vendor", "memory_gib", "mem_bw_GBps", "tflops_fp64", "tflops_fp32",
 		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
 		"mamf_fp4", "mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source",
-		"mem_bw_measured_GBps", "mem_bw_source", NULL
+		"mem_bw_measured_GBps", "mem_bw_source", "attn_train_over_gemm", "attn_train_assumed",
+		"attn_train_note", NULL
 	};
 	struct gpu_spec *g = entry;
 	bool req = is_new;
@@ -116,7 +117,10 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	    jread_int32(r, obj, "sms", false, 1, 100000, &g->sms) < 0 ||
 	    jread_string(r, obj, "sms_source", false, g->sms_source, sizeof g->sms_source) < 0 ||
 	    read_scaled(r, obj, "mem_bw_measured_GBps", false, 0, 1e6, 1e9, &g->mem_bw_measured_bytes_per_s) < 0 ||
-	    jread_string(r, obj, "mem_bw_source", false, g->mem_bw_source, sizeof g->mem_bw_source) < 0)
+	    jread_string(r, obj, "mem_bw_source", false, g->mem_bw_source, sizeof g->mem_bw_source) < 0 ||
+	    jread_real(r, obj, "attn_train_over_gemm", false, 0, 4, &g->attn_train_over_gemm) < 0 ||
+	    jread_bool(r, obj, "attn_train_assumed", false, &g->attn_train_assumed) < 0 ||
+	    jread_string(r, obj, "attn_train_note", false, g->attn_train_note, sizeof g->attn_train_note) < 0)
 		return -1;
 	g->memory_bytes = g->memory_gib * 1073741824.0;
 	/* Derived rates: fp16 runs at bf16's rate; the GEMM efficiency of a

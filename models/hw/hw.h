@@ -80,6 +80,14 @@ struct gpu_spec {
 	char sms_source[CAT_TEXT_MAX];
 	double mem_bw_measured_bytes_per_s; /* measured streaming (STREAM copy) rate; 0 = not measured */
 	char mem_bw_source[CAT_TEXT_MAX];
+	/* Training attention (FlashAttention forward and backward) over BF16
+	 * GEMMs, FLOP rate to FLOP rate inside one training step (catalog
+	 * attn_train_over_gemm); 0 = none: the global attention factor
+	 * (models/kernel/roofline.c). attn_train_assumed: the ratio is carried
+	 * over, not measured on this GPU, and rows training on it say so. */
+	double attn_train_over_gemm;
+	bool attn_train_assumed;
+	char attn_train_note[CAT_NOTE_MAX];
 };
 
 enum fabric_kind { FABRIC_SCALE_UP, FABRIC_HOST, FABRIC_SCALE_OUT };

@@ -85,6 +85,15 @@ double roofline_hbm_scale(const struct gpu_spec *g)
 	return g->mem_bw_measured_bytes_per_s / g->mem_bw_bytes_per_s / roofline_hbm_reference_fraction;
 }
 
+void roofline_training_attention(struct roofline *k, const struct gpu_spec *g,
+				 const struct kernel_calibration *cal)
+{
+	if (cal->attention_efficiency > 0 || !(g->attn_train_over_gemm > 0))
+		return;
+	double e = g->mamf[PREC_BF16] * roofline_default_gemm_factor * g->attn_train_over_gemm;
+	k->attn_efficiency = e < 1 ? e : 1;
+}
+
 /* A global HBM efficiency on GPU g, at most 1. */
 static double scaled_hbm_efficiency(const struct gpu_spec *g, double eff)
 {

@@ -48,6 +48,16 @@ struct roofline {
 void roofline_init(struct roofline *k, const struct gpu_spec *g, enum precision pr,
 		   const struct kernel_calibration *cal);
 
+/* Training's attention on GPU g: where the catalog has g's measured ratio
+ * of attention (forward and backward) to BF16 GEMM FLOP rates inside a
+ * training step (attn_train_over_gemm), k's attention efficiency becomes
+ * that ratio times g's in-step BF16 GEMM fraction (mamf_bf16 x the global
+ * GEMM factor); unchanged where the catalog has none or cal sets
+ * attention_efficiency. Serving keeps roofline_init's (the ratio is of
+ * forward-and-backward kernels). */
+void roofline_training_attention(struct roofline *k, const struct gpu_spec *g,
+				 const struct kernel_calibration *cal);
+
 /* What the global HBM efficiencies are multiplied by on GPU g: its measured
  * streaming fraction of the datasheet bandwidth over the one measured on the
  * GPU they were fitted on (roofline_hbm_reference_fraction); 1 when g has no

@@ -28,6 +28,7 @@ int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct
 	if (placement_init(&x->place, p->tp, p->cp, p->pp, p->dp, p->order, err) < 0)
 		return -1;
 	roofline_init(&x->k, &c->gpu, w->model->precision, &w->model->kernels);
+	roofline_training_attention(&x->k, &c->gpu, &w->model->kernels);
 	roofline_init(&x->head_k, &c->gpu,
 		      w->model->precision == PREC_FP8 || w->model->precision == PREC_FP4 ? PREC_BF16 : w->model->precision, &w->model->kernels);
 	x->tokens = (double)p->micro_batch * w->seq_len / p->cp;

@@ -16,6 +16,18 @@ void train_reason_oom(const struct train_result *r, const struct gpu_spec *g, st
 			    r->searched_fields);
 }
 
+void train_reason_assumed_attention(const struct train_spec *w, const struct gpu_spec *g, struct outcome *o)
+{
+	if (!g->attn_train_assumed || !(g->attn_train_over_gemm > 0) || !w->model->kernels.flash_attention ||
+	    w->model->kernels.attention_efficiency > 0)
+		return;
+	outcome_add(o,
+		    "assumption: no training attention rate is measured for %s; its FlashAttention runs at %.3g x "
+		    "its in-step BF16 GEMM rate, a ratio carried over from another GPU (catalog attn_train_over_gemm, "
+		    "attn_train_note)",
+		    g->id.name, g->attn_train_over_gemm);
+}
+
 void train_reason_notes(const struct train_spec *w, const struct train_result *r, struct outcome *o)
 {
 	if (r->searched) {

@@ -19,4 +19,9 @@ void train_reason_oom(const struct train_result *r, const struct gpu_spec *g, st
  * change, and the batch round_batch moved. */
 void train_reason_notes(const struct train_spec *w, const struct train_result *r, struct outcome *o);
 
+/* Add to o, when spec w's FlashAttention on GPU g runs at a rate the
+ * catalog carries over rather than measures (attn_train_assumed), that
+ * assumption with its rate; nothing when the user sets attention_efficiency. */
+void train_reason_assumed_attention(const struct train_spec *w, const struct gpu_spec *g, struct outcome *o);
+
 #endif
