@@ -243,6 +243,29 @@ static void test_fp4_rate_measured_or_assumed(void **state)
 	catalog_free(c);
 }
 
+/* AMD's training attention ratio (A05): measured for the gfx942 parts,
+ * carried over to MI355X and flagged for its rows to name; none elsewhere.
+ * MI355X's FP8 fraction is AMD's hipBLASLt 3130.21 of 5033 TFLOP/s (A04). */
+static void test_amd_training_rates(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	const struct gpu_spec *mi300x = catalog_gpu(c, "MI300X"), *mi325x = catalog_gpu(c, "MI325X"),
+			      *mi355x = catalog_gpu(c, "MI355X"), *h100 = catalog_gpu(c, "H100");
+	assert_close(mi300x->attn_train_over_gemm, 0.666, 0);
+	assert_close(mi325x->attn_train_over_gemm, 0.666, 0);
+	assert_false(mi300x->attn_train_assumed);
+	assert_false(mi325x->attn_train_assumed);
+	assert_true(mi355x->attn_train_assumed);
+	assert_true(mi355x->attn_train_note[0] != '\0');
+	assert_close(h100->attn_train_over_gemm, 0, 0);
+	/* the derivation in the notes: (19.47 x 0.25 + 7.48 x 0.53) / 67.43 of the
+	 * GEMM time for 48.3 / 553.9 of its FLOPs */
+	assert_close((48.3 / 553.9) / ((19.47 * 0.25 + 7.48 * 0.53) / 67.43), 0.666, 0.001);
+	assert_close(mi355x->mamf[PREC_FP8], 3130.21 / 5033, 0.001);
+	catalog_free(c);
+}
+
 static void test_override_errors(void **state)
 {
 	(void)state;
@@ -550,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_override_merges_fields),
 		cmocka_unit_test(test_override_errors),
 		cmocka_unit_test(test_fp4_rate_measured_or_assumed),
+		cmocka_unit_test(test_amd_training_rates),
 		cmocka_unit_test(test_copy_is_independent),
 		cmocka_unit_test(test_duplicates_in_one_file),
 		cmocka_unit_test(test_later_file_overrides),

@@ -111,6 +111,33 @@ static void test_measured_hbm(void **state)
 	assert_true(k.hbm_bytes_per_s <= 4e12);
 }
 
+/* Training attention: with no measured ratio the attention efficiency stays
+ * MAMF x the global attention factor; with one it is the ratio times the
+ * in-step BF16 GEMM fraction (MAMF x the GEMM factor), at any GEMM precision;
+ * a calibrated attention efficiency is kept; never above 1. */
+static void test_training_attention(void **state)
+{
+	(void)state;
+	struct gpu_spec g;
+	struct roofline k;
+	gpu(&g);
+	roofline_init(&k, &g, PREC_FP8, &defaults);
+	roofline_training_attention(&k, &g, &defaults);
+	assert_close(k.attn_efficiency, 0.8 * roofline_default_attention_factor, 1e-15);
+	g.attn_train_over_gemm = 0.666;
+	roofline_training_attention(&k, &g, &defaults);
+	assert_close(k.attn_efficiency, 0.8 * roofline_default_gemm_factor * 0.666, 1e-15);
+	assert_close(k.attn_peak_flops_per_s, 1e15, 0);  /* attention still in 16-bit */
+	struct kernel_calibration cal = defaults;
+	cal.attention_efficiency = 0.3;
+	roofline_init(&k, &g, PREC_BF16, &cal);
+	roofline_training_attention(&k, &g, &cal);
+	assert_close(k.attn_efficiency, 0.3, 0);
+	g.attn_train_over_gemm = 4;
+	roofline_training_attention(&k, &g, &defaults);
+	assert_close(k.attn_efficiency, 1, 0);
+}
+
 /* Overlap: hidden communication costs the slowdown fraction of itself; what
  * compute cannot hide shows in full. */
 static void test_overlap(void **state)
@@ -259,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_calibration_and_precision),
 		cmocka_unit_test(test_memory_kernels),
 		cmocka_unit_test(test_measured_hbm),
+		cmocka_unit_test(test_training_attention),
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_gemm_waves),
 		cmocka_unit_test(test_gemm_huge),
