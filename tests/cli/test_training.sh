@@ -58,6 +58,9 @@ head -1 "$TMP/err" | grep -q '^validate: [0-9]* rows predicted, 0 not; median |e
 # per family, the mean signed error; the two MLPerf benchmarks apart
 grep -q '^validate: family mlperf_gpt3: 5 rows predicted, 0 not; mean signed error [-+][0-9.]*% ' "$TMP/err" && ok || fail "validate family mlperf_gpt3: $(cat "$TMP/err")"
 grep -q '^validate: family mlperf_llama2_lora: 18 rows predicted' "$TMP/err" && ok || fail "validate family mlperf_llama2_lora"
+# MLPerf Inference llama2-70b Offline: NVIDIA H100/H200/B200 and AMD MI300X/MI325X, within the
+# 8% family bias (docs/explanation/validation.md, family mlperf_inf_llama2)
+grep -q '^validate: family mlperf_inf_llama2: 6 rows predicted, 0 not; mean signed error [-+][0-7]\.[0-9]% ' "$TMP/err" && ok || fail "validate family mlperf_inf_llama2: $(grep mlperf_inf "$TMP/err")"
 tail -n +2 "$TMP/out" | awk -F, '{ e = $5 < 0 ? -$5 : $5; if (e > 25) bad = 1 } END { exit bad }' && ok || fail "a row beyond 25%"
 
 # trace: 2 stages x 8 micro-batches x (F + B) operations, each with its 16
