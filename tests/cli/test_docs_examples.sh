@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every example in README.md and docs/tutorial/*.md is a test: each command
-# block is run and its output compared with the output block that follows.
+# Every example in README.md, docs/tutorial/*.md and docs/howto/speculative-decoding.md is a
+# test: each command block is run and its output compared with the output block that follows.
 #
 # The markup (also described in CONTRIBUTING.md):
 #   ```sh                      a command block: lines starting with "$ " are
@@ -144,13 +144,13 @@ split_doc "$tmp/right.md" >/dev/null && check_pairs >/dev/null || { echo "FAIL: 
 fail=0
 pairs=0
 # DOCS (paths) checks other pages the same way, e.g. while writing one
-for doc in ${DOCS:-"$TOP/README.md" "$TOP"/docs/tutorial/*.md}; do
+for doc in ${DOCS:-"$TOP/README.md" "$TOP"/docs/tutorial/*.md "$TOP/docs/howto/speculative-decoding.md"}; do
 	[ -f "$doc" ] || continue
 	split_doc "$doc" || fail=1
 	check_pairs || fail=1
 	pairs=$((pairs + $(ls "$tmp"/ex/ | grep -c '\.mode$')))
 done
 # the runner's last line: each example a check, and the self-test one
-[ "$fail" = 0 ] && echo "ok: $pairs examples in README.md and docs/tutorial reproduce (and a planted wrong digit fails)" &&
+[ "$fail" = 0 ] && echo "ok: $pairs examples in README.md, docs/tutorial and docs/howto/speculative-decoding.md reproduce (and a planted wrong digit fails)" &&
 	echo "$((pairs + 1)) checks passed"
 exit "$fail"
