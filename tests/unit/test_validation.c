@@ -358,6 +358,7 @@ static void test_fp4_assumption_named(void **state)
 			assert_non_null(strstr(why, "assumption: no FP4 GEMM rate is measured for GB200"));
 		else
 			assert_string_equal(why, "");
+		scenario_release(&s);
 	}
 }
 
