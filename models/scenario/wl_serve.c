@@ -10,6 +10,7 @@
 #include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "models/scenario/serve_trace.h"
+#include "util/text.h"
 #include "models/scenario/wl_train.h"
 #include "models/serve/arrival.h"
 #include "models/serve/serve_sim.h"
@@ -434,7 +435,7 @@ static int read_speculative(struct jread *r, const json_t *v, const catalog *cat
 {
 	const json_t *x = json_object_get(v, "speculative"), *d;
 	int method = 0;
-	char msg[160];
+	char msg[512];
 
 	if (x == NULL)
 		return 0;
@@ -453,8 +454,8 @@ static int read_speculative(struct jread *r, const json_t *v, const catalog *cat
 				      "missing: give acceptance_length (mean tokens per verify step) or acceptance_rate "
 				      "(per draft token), as measured; there is no default");
 	if (has_len && sp->acceptance_length > sp->tokens + 1) {
-		snprintf(msg, sizeof msg, "%g exceeds num_speculative_tokens + 1 = %d (a step gives at most every draft "
-			 "token and the target's own)", sp->acceptance_length, sp->tokens + 1);
+		text_setf(msg, sizeof msg, "%g exceeds num_speculative_tokens + 1 = %d (a step gives at most every draft "
+			  "token and the target's own)", sp->acceptance_length, sp->tokens + 1);
 		return reader_fail_at(r, "acceptance_length", msg);
 	}
 	d = json_object_get(x, "draft_model");
@@ -468,9 +469,8 @@ static int read_speculative(struct jread *r, const json_t *v, const catalog *cat
 		if (base == NULL)
 			return reader_unknown_name(r, cat, CAT_MODELS, NULL, "model", json_string_value(d));
 		if (base->vocab != target->vocab) {
-			snprintf(msg, sizeof msg, "\"%s\" has a vocabulary of %d tokens, the served model %d (a draft "
-				 "proposes the target's tokens)", json_string_value(d), base->vocab, target->vocab);
-			return jread_fail(r, "%s", msg);
+			return jread_fail(r, "\"%s\" has a vocabulary of %d tokens, the served model %d (a draft "
+					  "proposes the target's tokens)", json_string_value(d), base->vocab, target->vocab);
 		}
 		sp->draft = *base;
 		jread_leave(r, m2);

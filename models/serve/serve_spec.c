@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/outcome.h"
 #include "util/text.h"
 
 const char *const spec_method_names[] = { "draft", "eagle", "mtp", NULL };
@@ -76,7 +77,7 @@ int serve_spec_init(struct serve_spec *ss, const struct serve_cost *target, cons
 	const struct speculative_spec *sp = &sv->spec;
 	struct serving_spec dsv = *sv;
 	struct model_spec dm;
-	char why[512];
+	char why[OUTCOME_REASON_MAX];  /* the drafter's reason (text_setf marks a cut) */
 	int rc;
 
 	assert(sp->method != SPEC_NONE && sp->tokens >= 1);
