@@ -44,7 +44,8 @@ ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
 LIB_SRC = $(wildcard util/*.c sim/*.c models/*/*.c output/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c cli/*/*.c))
-LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/catalog_builtin.o
+CORE_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ = $(CORE_OBJ) $(BUILD)/gen/catalog_tables.o
 MAIN_OBJ = $(BUILD)/cli/main.o
 CATALOG_JSON = $(sort $(wildcard scenarios/catalog/*.json))
 TEST_SRC = $(wildcard tests/unit/test_*.c)
@@ -68,12 +69,26 @@ $(BUILD)/%.o: %.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/gen/catalog_builtin.c: $(CATALOG_JSON) tools/embed.sh
+# The built-in catalog as C tables: tools/gencatalog.c, linked with the
+# library without the tables (gen/libcore.a), reads scenarios/catalog/*.json
+# and writes them (only when their text changes; the stamp records the run).
+$(BUILD)/gen/libcore.a: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	sh tools/embed.sh $@ $(CATALOG_JSON)
+	@rm -f $@
+	ar rcs $@ $^
 
-$(BUILD)/gen/catalog_builtin.o: $(BUILD)/gen/catalog_builtin.c $(BUILD)/CFLAGS
-	$(CC) $(ALL_CFLAGS) -w -c $< -o $@
+$(BUILD)/gen/gencatalog: tools/gencatalog.c $(BUILD)/gen/libcore.a $(BUILD)/CFLAGS
+	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(BUILD)/gen/libcore.a $(LIBS)
+
+$(BUILD)/gen/catalog_tables.stamp: $(BUILD)/gen/gencatalog $(CATALOG_JSON)
+	$(BUILD)/gen/gencatalog $(BUILD)/gen/catalog_tables.c $(CATALOG_JSON)
+	@touch $@
+
+$(BUILD)/gen/catalog_tables.c: $(BUILD)/gen/catalog_tables.stamp
+	@:
+
+$(BUILD)/gen/catalog_tables.o: $(BUILD)/gen/catalog_tables.c $(BUILD)/CFLAGS
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libclustersim.a: $(LIB_OBJ)
 	@rm -f $@

@@ -36,19 +36,13 @@ double precision_bytes(enum precision p)
 	return 0.0;
 }
 
-/* Generated from the JSON files of scenarios/catalog at build time (tools/embed.sh). */
-struct catalog_blob {
-	const char *file;
-	const unsigned char *data;
-	size_t len;
-};
-extern const struct catalog_blob catalog_builtin_blobs[];
-extern const size_t catalog_builtin_blob_count;
-
-/* A growable array of entries of one section. */
+/* A growable array of entries of one section. A borrowed section's items
+ * are a constant table (the built-in catalog's, catalog_new_tables): never
+ * written nor freed, copied to the heap by section_own before any change. */
 struct section {
 	void *items;
 	size_t n, cap, size;
+	bool borrowed;
 };
 
 struct catalog {
@@ -62,8 +56,23 @@ static void *section_at(const struct section *s, size_t i)
 	return (char *)s->items + i * s->size;
 }
 
+/* Make a borrowed section's items the section's own (a heap copy). */
+static void section_own(struct section *s)
+{
+	void *items;
+	if (!s->borrowed)
+		return;
+	items = xcalloc(s->n ? s->n : 1, s->size);
+	if (s->n > 0)
+		memcpy(items, s->items, s->n * s->size);
+	s->items = items;
+	s->cap = s->n;
+	s->borrowed = false;
+}
+
 static void *section_append(struct section *s)
 {
+	assert(!s->borrowed);
 	s->items = xgrow(s->items, &s->cap, s->n + 1, s->size, 16);
 	void *p = (char *)s->items + s->n * s->size;
 	memset(p, 0, s->size);
@@ -347,6 +356,7 @@ int catalog_merge_json(catalog *c, const json_t *root, const char *what, const c
 
 		if (arr == NULL)
 			continue;
+		section_own(s);
 		size_t inserted = 0, first = s->n;
 		mark = jread_enter_key(&r, d->key);
 		if (!json_is_array(arr))
@@ -398,21 +408,48 @@ static void catalog_init(catalog *c)
 	}
 }
 
-catalog *catalog_new_builtin(struct cs_error *err)
+catalog *catalog_new_tables(const struct catalog_tables *t)
 {
 	catalog *c = xcalloc(1, sizeof *c);
+	const struct {
+		struct section *s;
+		const void *items;
+		size_t n;
+	} from[N_SECTIONS] = {
+		{ &c->gpus, t->gpus, t->n_gpus }, { &c->fabrics, t->fabrics, t->n_fabrics },
+		{ &c->storage, t->storage, t->n_storage }, { &c->presets, t->presets, t->n_presets },
+		{ &c->prices, t->prices, t->n_prices }, { &c->billing, t->billing, t->n_billing },
+		{ &c->models, t->models, t->n_models }, { &c->sources, t->sources, t->n_sources },
+	};
+
 	catalog_init(c);
-	for (size_t i = 0; i < catalog_builtin_blob_count; i++) {
-		const struct catalog_blob *b = &catalog_builtin_blobs[i];
+	for (size_t k = 0; k < N_SECTIONS; k++) {
+		/* const is kept by borrowed: nothing writes through items before section_own */
+		from[k].s->items = (void *)from[k].items;
+		from[k].s->n = from[k].n;
+		from[k].s->borrowed = from[k].n > 0;
+	}
+	if (t->as_of != NULL)
+		text_copy(c->as_of, sizeof c->as_of, t->as_of);
+	return c;
+}
+
+catalog *catalog_new_json_files(const char *const *paths, size_t n, const char *what, struct cs_error *err)
+{
+	static const struct catalog_tables none = { 0 };
+	catalog *c = catalog_new_tables(&none);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(paths[i], '/') != NULL ? strrchr(paths[i], '/') + 1 : paths[i];
 		json_error_t jerr;
-		json_t *root = json_loadb((const char *)b->data, b->len, JSON_REJECT_DUPLICATES, &jerr);
+		json_t *root = json_load_file(paths[i], JSON_REJECT_DUPLICATES, &jerr);
 		int rc;
 		if (root == NULL) {
-			error_runtime(err, "built-in catalog '%s': line %d: %s", b->file, jerr.line, jerr.text);
+			error_runtime(err, "%s '%s': line %d: %s", what, base, jerr.line, jerr.text);
 			catalog_free(c);
 			return NULL;
 		}
-		rc = catalog_merge_json(c, root, "built-in catalog", b->file, NULL, err);
+		rc = catalog_merge_json(c, root, what, base, NULL, err);
 		json_decref(root);
 		if (rc < 0) {
 			err->kind = ERROR_RUNTIME;
@@ -421,7 +458,7 @@ catalog *catalog_new_builtin(struct cs_error *err)
 		}
 	}
 	if (catalog_check(c, err) < 0) {
-		error_prefix(err, "built-in catalog");
+		error_prefix(err, "%s", what);
 		err->kind = ERROR_RUNTIME;
 		catalog_free(c);
 		return NULL;
@@ -454,6 +491,10 @@ catalog *catalog_copy(const catalog *c)
 	for (size_t k = 0; k < N_SECTIONS; k++) {
 		const struct section *from = catalog_section((catalog *)c, &section_defs[k]);
 		struct section *to = catalog_section(d, &section_defs[k]);
+		if (from->borrowed) {  /* the same constant table */
+			*to = *from;
+			continue;
+		}
 		to->n = to->cap = from->n;
 		to->items = xcalloc(from->n ? from->n : 1, from->size);
 		if (from->n > 0)
@@ -467,8 +508,11 @@ void catalog_free(catalog *c)
 {
 	if (c == NULL)
 		return;
-	for (size_t k = 0; k < N_SECTIONS; k++)
-		free(catalog_section(c, &section_defs[k])->items);
+	for (size_t k = 0; k < N_SECTIONS; k++) {
+		struct section *s = catalog_section(c, &section_defs[k]);
+		if (!s->borrowed)
+			free(s->items);
+	}
 	free(c);
 }
 

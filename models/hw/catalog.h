@@ -1,9 +1,12 @@
 /*
  * catalog: GPUs, fabrics, storage tiers, node presets, prices and model shapes.
  *
- * The catalog is data: the JSON files in scenarios/catalog/ are compiled into
- * the binary (so clustersim works from any directory) and parsed here into
- * plain records, each keeping the source of its numbers. A user's JSON file
+ * The catalog is data: the JSON files in scenarios/catalog/ are read into
+ * plain records, each keeping the source of its numbers. The built-in
+ * catalog is read at build time: a generator (tools/gencatalog.c) loads the
+ * JSON files with catalog_new_json_files and writes the records as C tables,
+ * compiled into the binary, so that a process starts without parsing them
+ * and works from any directory. A user's JSON file
  * of the same form can add entries or override fields of existing ones (an
  * entry whose name matches is merged field by field; prices are prepended so
  * they win lookups). Names match case-insensitively, as do aliases.
@@ -27,10 +30,45 @@ struct json_t;
 
 typedef struct catalog catalog;
 
-/* The built-in catalog. Caller frees with catalog_free(). Fails only if the
- * compiled-in data is broken (a bug, reported as a runtime error). */
+/* The built-in catalog (the generated tables, models/hw/catalog_builtin.c).
+ * Caller frees with catalog_free(). Never fails today; err is kept for the
+ * callers' sake. */
 catalog *catalog_new_builtin(struct cs_error *err);
 void catalog_free(catalog *c);
+
+/* A catalog's records as constant tables, each section's entries in the
+ * catalog's order (prices and billing as lookups see them), and its as_of
+ * (NULL or ""). */
+struct catalog_tables {
+	const struct gpu_spec *gpus;
+	size_t n_gpus;
+	const struct fabric_spec *fabrics;
+	size_t n_fabrics;
+	const struct storage_spec *storage;
+	size_t n_storage;
+	const struct preset_spec *presets;
+	size_t n_presets;
+	const struct price_spec *prices;
+	size_t n_prices;
+	const struct billing_spec *billing;
+	size_t n_billing;
+	const struct model_spec *models;
+	size_t n_models;
+	const struct catalog_source *sources;
+	size_t n_sources;
+	const char *as_of;
+};
+
+/* A catalog over the tables, which it borrows (t's arrays must outlive it
+ * and are never written: a section is copied to the heap when a merge first
+ * changes it). Not checked: the tables are a checked catalog's. Caller frees. */
+catalog *catalog_new_tables(const struct catalog_tables *t);
+
+/* A catalog read from JSON files, merged in order (as catalog_merge_json,
+ * `what` naming them in messages with each file's base name) and then
+ * checked (catalog_check): what the built-in tables are generated from.
+ * NULL with a runtime error on bad input. Caller frees. */
+catalog *catalog_new_json_files(const char *const *paths, size_t n, const char *what, struct cs_error *err);
 
 /* A deep copy (to merge a scenario's additions into without touching the
  * original). Caller frees. */
