@@ -85,7 +85,7 @@ $(BUILD)/gen/catalog_tables.stamp: $(BUILD)/gen/gencatalog $(CATALOG_JSON)
 	@touch $@
 
 $(BUILD)/gen/catalog_tables.c: $(BUILD)/gen/catalog_tables.stamp
-	@:
+	@test -f $@ || $(BUILD)/gen/gencatalog $@ $(CATALOG_JSON)
 
 $(BUILD)/gen/catalog_tables.o: $(BUILD)/gen/catalog_tables.c $(BUILD)/CFLAGS
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
