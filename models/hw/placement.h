@@ -48,9 +48,9 @@ void placement_group(const struct placement *p, enum plan_dim dim, const int c[D
  * coordinates satisfy c[d] < count[d] for every d (1 <= count[d] <=
  * size[d]): e.g. count[DIM_DP] = dp and 1 elsewhere is rank 0's
  * data-parallel group. Arithmetic on the strides, without listing the GPUs:
- * at most min(count, gpus_per_node) steps for each dimension with a count
- * above 1 past the fastest one (O(1) for one dimension, O(gpus_per_node)
- * for two), never more than listing them.
+ * the product of min(count, gpus_per_node) over the dimensions with a count
+ * above 1 but the fastest of them (O(1) for one dimension, O(gpus_per_node)
+ * for two), never more steps than listing them.
  */
 long placement_nodes(const struct placement *p, const int count[DIM_COUNT], int gpus_per_node);
 
