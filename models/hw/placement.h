@@ -43,4 +43,15 @@ void placement_coords(const struct placement *p, long g, int c[DIM_COUNT]);
  */
 void placement_group(const struct placement *p, enum plan_dim dim, const int c[DIM_COUNT], long *out);
 
+/*
+ * How many distinct nodes (GPU / gpus_per_node) hold the ranks whose
+ * coordinates satisfy c[d] < count[d] for every d (1 <= count[d] <=
+ * size[d]): e.g. count[DIM_DP] = dp and 1 elsewhere is rank 0's
+ * data-parallel group. Arithmetic on the strides, without listing the GPUs:
+ * the product of min(count, gpus_per_node) over the dimensions with a count
+ * above 1 but the fastest of them (O(1) for one dimension, O(gpus_per_node)
+ * for two), never more steps than listing them.
+ */
+long placement_nodes(const struct placement *p, const int count[DIM_COUNT], int gpus_per_node);
+
 #endif

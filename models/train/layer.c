@@ -42,10 +42,22 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The shape (nodes x GPUs per node) of the group of `size` GPUs gpus[]. */
+/* The shape of a group of `size` GPUs on `nodes` distinct nodes: nodes x
+ * GPUs per node, or one rank per node when they do not split evenly. */
+static void shape_make(int size, long nodes, struct collective_group *g)
+{
+	if (nodes < 1)
+		nodes = 1;
+	if (size % nodes != 0)
+		nodes = size;  /* uneven: treat as one rank per node */
+	collective_group_make(g, (int)nodes, size / (int)nodes);
+}
+
+/* The shape of the group of `size` GPUs gpus[] in any order: its distinct
+ * nodes sorted and counted where they change. O(size log size); only the
+ * folded expert group (ep ranks) comes here. */
 static void shape_of(const struct layer_ctx *x, const long *gpus, int size, struct collective_group *g)
 {
-	/* the distinct nodes: sorted node numbers, counted where they change */
 	int *node = xcalloc((size_t)(size > 0 ? size : 1), sizeof *node);
 	for (int i = 0; i < size; i++)
 		node[i] = topology_node(&x->topo, gpus[i]);
@@ -54,23 +66,22 @@ static void shape_of(const struct layer_ctx *x, const long *gpus, int size, stru
 	for (int i = 1; i < size; i++)
 		nodes += node[i] != node[i - 1];
 	free(node);
-	if (nodes < 1)
-		nodes = 1;
-	if (size % nodes != 0)
-		nodes = size;  /* uneven: treat as one rank per node */
-	collective_group_make(g, nodes, size / nodes);
+	shape_make(size, nodes, g);
 }
 
+/* A smaller group is the first `size` of the dimension's: an expert-parallel
+ * group of DP replicas, an expert-TP group of TP ranks. Its nodes from the
+ * placement's strides (placement_nodes), without listing its GPUs. */
 void layer_group_shape(const struct layer_ctx *x, enum plan_dim dim, int size, struct collective_group *g)
 {
-	int c0[DIM_COUNT] = { 0, 0, 0, 0 };
+	int count[DIM_COUNT] = { 1, 1, 1, 1 };
 	int full = x->place.size[dim];
-	long *gpus = xcalloc((size_t)(size > full ? size : full), sizeof *gpus);
-	/* a smaller group is the first `size` of the dimension's: an
-	 * expert-parallel group of DP replicas, an expert-TP group of TP ranks */
-	placement_group(&x->place, dim, c0, gpus);
-	shape_of(x, gpus, size < full ? size : full, g);
-	free(gpus);
+	count[dim] = size < full ? size : full;
+	if (count[dim] < 1) {
+		shape_make(count[dim], 1, g);
+		return;
+	}
+	shape_make(count[dim], placement_nodes(&x->place, count, x->topo.gpus_per_node), g);
 }
 
 /* The expert-parallel group of the first rank. Not folded: the first ep
@@ -104,25 +115,10 @@ void layer_dp_cp_group_shape(const struct layer_ctx *x, struct collective_group 
 		layer_group_shape(x, DIM_DP, dp, g);
 		return;
 	}
-	size_t n = (size_t)cp * (size_t)dp;
-	long *gpus = xcalloc(n, sizeof *gpus);
-	int *node = xcalloc(n, sizeof *node);
-	int c0[DIM_COUNT] = { 0, 0, 0, 0 };
-	for (int k = 0; k < cp; k++) {
-		c0[DIM_CP] = k;
-		placement_group(&x->place, DIM_DP, c0, gpus + (size_t)k * dp);
-	}
-	for (size_t i = 0; i < n; i++)
-		node[i] = topology_node(&x->topo, gpus[i]);
-	qsort(node, n, sizeof *node, cmp_int);
-	int nodes = 1;
-	for (size_t i = 1; i < n; i++)
-		nodes += node[i] != node[i - 1];
-	free(node);
-	free(gpus);
-	if (n % (size_t)nodes != 0)
-		nodes = (int)n;  /* uneven: treat as one rank per node */
-	collective_group_make(g, nodes, (int)(n / (size_t)nodes));
+	int count[DIM_COUNT] = { 1, 1, 1, 1 };
+	count[DIM_CP] = cp;
+	count[DIM_DP] = dp;
+	shape_make(cp * dp, placement_nodes(&x->place, count, x->topo.gpus_per_node), g);
 }
 
 double layer_coll_s(const struct layer_ctx *x, const struct collective_group *g, enum collective_op op, double bytes)

@@ -5,9 +5,12 @@
 #include <string.h>
 
 #include "models/cost/billing.h"
+#include "models/hw/topology.h"
 #include "models/run/ckpt.h"
 #include "models/run/failure.h"
 #include "models/run/run.h"
+#include "sim/engine.h"
+#include "sim/flow.h"
 
 #include "catalog_fixture.h"
 
@@ -65,6 +68,70 @@ static void test_ckpt_write_time(void **state)
 	/* a read at the read rates */
 	assert_close(ckpt_transfer_s(&c, tier, 2, bytes, false) - lat, bytes / 8e9, 1e-6);
 	assert_int_equal(ckpt_tier_index(&c, "s3"), -1);
+}
+
+/* The write as ckpt_transfer_s simulated it before it made only the storage
+ * links: every writer's flow on the whole topology_net. */
+struct ref_transfer {
+	struct engine_handler done;
+	int64_t last_ns;
+};
+
+static void ref_done(engine *e, struct engine_handler *h, uint64_t arg)
+{
+	(void)arg;
+	((struct ref_transfer *)h)->last_ns = engine_now(e);
+}
+
+static double write_on_topology_s(const struct cluster_spec *c, int tier, int writers, double bytes)
+{
+	struct topology topo;
+	struct topology_net tn;
+	topology_init(&topo, c);
+	engine *e = engine_new();
+	flow_net *fn = flow_new(e);
+	topology_net_build(&tn, &topo, fn);
+	struct ref_transfer t = { .done = { ref_done }, .last_ns = 0 };
+	flow_batch_begin(fn);
+	for (int n = 0; n < writers; n++) {
+		flow_link path[FLOW_PATH_MAX];
+		int len = topology_net_storage_path(&tn, n, tier, path);
+		flow_start(fn, path, len, bytes / writers, 1, 0, &t.done, (uint64_t)n);
+	}
+	flow_batch_end(fn);
+	engine_run(e, INT64_MAX);
+	topology_net_release(&tn);
+	flow_free(fn);
+	engine_free(e);
+	return t.last_ns * 1e-9 + c->storage[tier].spec.latency_s;
+}
+
+/* A checkpoint write on the storage links alone takes, to the bit, what it
+ * took on the whole topology: node rates stated or spread from the
+ * aggregate (equal shares, where the solver's order decides the last bit),
+ * two tiers, one node, fewer writers than nodes, bytes that do not divide. */
+static void test_ckpt_write_matches_topology(void **state)
+{
+	(void)state;
+	static const char *const clusters[] = {
+		"{\"preset\": \"dgx-h100\", \"nodes\": 37, \"storage\": [{\"tier\": \"pfs\", \"kind\": \"parallel-fs\","
+		" \"aggregate_GBps\": 100}]}",
+		"{\"preset\": \"dgx-h100\", \"nodes\": 1, \"storage\": [{\"tier\": \"pfs\", \"kind\": \"parallel-fs\","
+		" \"aggregate_GBps\": 100}]}",
+		"{\"preset\": \"aws-p5.48xlarge\", \"nodes\": 70, \"storage\": [{\"tier\": \"nvme\", \"kind\": \"local-nvme\","
+		" \"write_GBps_per_node\": 6, \"read_GBps_per_node\": 7}, {\"tier\": \"pfs\", \"kind\": \"parallel-fs\", \"aggregate_GBps\": 33,"
+		" \"write_GBps_per_node\": 3}]}",
+	};
+	for (size_t k = 0; k < sizeof clusters / sizeof *clusters; k++) {
+		struct cluster_spec c;
+		cluster_of(clusters[k], &c);
+		for (int tier = 0; tier < c.n_storage; tier++)
+			for (int writers = 1; writers <= c.nodes; writers += 1 + writers / 3) {
+				double bytes = 7.77e11 + 13.0 * writers;
+				double want = write_on_topology_s(&c, tier, writers, bytes);
+				assert_true(ckpt_transfer_s(&c, tier, writers, bytes, true) == want);
+			}
+	}
 }
 
 /* Without failures, one trial: wall time = steps x step time + stalls exactly. */
@@ -699,6 +766,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_young_daly),
 		cmocka_unit_test(test_ckpt_write_time),
+		cmocka_unit_test(test_ckpt_write_matches_topology),
 		cmocka_unit_test(test_no_failures_exact),
 		cmocka_unit_test(test_lost_fraction_first_order),
 		cmocka_unit_test(test_daly_optimum),

@@ -53,12 +53,30 @@ static void test_wait(void **state)
 	assert_true(straggler_default_sigma > 0 && straggler_default_sigma < 0.05);
 }
 
+/* The memo gives each n its own value: 48 sizes (more than the memo's
+ * slots, so some share one) asked in one order and again in the reverse
+ * order come back as the same doubles, and n = 3 keeps its published value
+ * (3 / (2 sqrt(pi)), David and Nagaraja) after the others evicted it. */
+static void test_memo_keeps_values(void **state)
+{
+	(void)state;
+	double first[48];
+	for (int i = 0; i < 48; i++)
+		first[i] = straggler_expected_max(3 + 977L * i);
+	for (int i = 47; i >= 0; i--)
+		assert_true(straggler_expected_max(3 + 977L * i) == first[i]);
+	for (int i = 1; i < 48; i++)
+		assert_true(first[i] > first[i - 1]);
+	assert_close(straggler_expected_max(3), 3 / (2 * sqrt(M_PI)), 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expected_max),
 		cmocka_unit_test(test_asymptote),
 		cmocka_unit_test(test_wait),
+		cmocka_unit_test(test_memo_keeps_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,6 +139,76 @@ static void test_placement_other_order(void **state)
 	assert_non_null(strstr(err.msg, "must name tp, cp, pp and dp once each"));
 }
 
+/* The reference count placement_nodes replaced (layer.c's shape_of before):
+ * list the box's GPUs, sort their nodes and count where they change. */
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+static long nodes_by_sorting(const struct placement *p, const int count[DIM_COUNT], int gpus_per_node)
+{
+	long n = (long)count[0] * count[1] * count[2] * count[3], k = 0;
+	int *node = malloc((size_t)n * sizeof *node);
+	int c[DIM_COUNT];
+	assert_non_null(node);
+	for (c[DIM_TP] = 0; c[DIM_TP] < count[DIM_TP]; c[DIM_TP]++)
+		for (c[DIM_CP] = 0; c[DIM_CP] < count[DIM_CP]; c[DIM_CP]++)
+			for (c[DIM_PP] = 0; c[DIM_PP] < count[DIM_PP]; c[DIM_PP]++)
+				for (c[DIM_DP] = 0; c[DIM_DP] < count[DIM_DP]; c[DIM_DP]++)
+					node[k++] = (int)(placement_gpu(p, c) / gpus_per_node);
+	qsort(node, (size_t)n, sizeof *node, cmp_int);
+	long distinct = 1;
+	for (long i = 1; i < n; i++)
+		distinct += node[i] != node[i - 1];
+	free(node);
+	return distinct;
+}
+
+/* placement_nodes (arithmetic on the strides) counts the same nodes as
+ * sorting the listed GPUs, over random plans (uneven sizes such as 3, 5, 6
+ * and 7 included), every rank order, random sub-boxes (one to four
+ * dimensions, prefixes of each as expert groups take) and node sizes that
+ * do and do not divide the strides (1 to 72 GPUs). */
+static void test_placement_nodes_match_sorting(void **state)
+{
+	(void)state;
+	static const char *const orders[] = { "tp-cp-pp-dp", "tp-dp-pp-cp", "dp-tp-cp-pp", "pp-dp-cp-tp",
+					      "cp-tp-dp-pp", "tp-pp-cp-dp", "dp-pp-tp-cp", "cp-dp-pp-tp" };
+	static const int per_node[] = { 1, 2, 3, 4, 6, 8, 12, 16, 72 };
+	uint64_t x = 12345;
+	struct cs_error err;
+	for (int trial = 0; trial < 4000; trial++) {
+		int size[DIM_COUNT], count[DIM_COUNT];
+		for (int d = 0; d < DIM_COUNT; d++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			size[d] = 1 + (int)((x >> 33) % (d == DIM_DP ? 40 : 9));
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			/* half the time the whole dimension, else a random prefix */
+			count[d] = (x >> 40) % 2 ? size[d] : 1 + (int)((x >> 33) % (uint64_t)size[d]);
+		}
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		const char *order = orders[(x >> 33) % 8];
+		int g = per_node[(x >> 45) % 9];
+		struct placement p;
+		assert_int_equal(placement_init(&p, size[DIM_TP], size[DIM_CP], size[DIM_PP], size[DIM_DP], order, &err), 0);
+		long want = nodes_by_sorting(&p, count, g);
+		long got = placement_nodes(&p, count, g);
+		if (got != want)
+			print_error("order %s sizes %d %d %d %d counts %d %d %d %d, %d per node: %ld, sorting %ld\n", order,
+				    size[0], size[1], size[2], size[3], count[0], count[1], count[2], count[3], g, got, want);
+		assert_int_equal(got, want);
+	}
+	/* 64K GPUs: 8,192 data-parallel replicas of tp 8, on 8-GPU nodes */
+	struct placement big;
+	assert_int_equal(placement_init(&big, 8, 1, 1, 8192, NULL, &err), 0);
+	assert_int_equal(placement_nodes(&big, (int[DIM_COUNT]){ 1, 1, 1, 8192 }, 8), 8192);
+	assert_int_equal(placement_nodes(&big, (int[DIM_COUNT]){ 8, 1, 1, 8192 }, 8), 8192);
+	assert_int_equal(placement_nodes(&big, (int[DIM_COUNT]){ 8, 1, 1, 1 }, 8), 1);
+	assert_int_equal(placement_nodes(&big, (int[DIM_COUNT]){ 1, 1, 1, 1 }, 8), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_storage_aggregate),
 		cmocka_unit_test(test_placement_default_order),
 		cmocka_unit_test(test_placement_other_order),
+		cmocka_unit_test(test_placement_nodes_match_sorting),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
