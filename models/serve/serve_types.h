@@ -221,6 +221,7 @@ struct serve_sim_config {
 	const struct topology *topo;          /* disaggregated: the KV transfers' links */
 	uint64_t seed, row_id;
 	long max_requests;                    /* stop past this many (0: SERVE_SIM_REQUESTS_STOP; the tests' less) */
+	size_t exact_max;                     /* latencies kept for exact percentiles (0: QUANTILE_EXACT_MAX; the tests' less) */
 };
 
 /* Why serve_sim_run could not run a load (its negative returns; added
