@@ -101,10 +101,15 @@ void sketch_merge(struct sketch *into, const struct sketch *from)
 }
 
 /* The order statistic of rank r (0-based, r < count): negative values
- * (largest magnitude first), zeros, positive values; clamped to [min, max]. */
+ * (largest magnitude first), zeros, positive values; clamped to [min, max],
+ * which are the first and last exactly. */
 static double order_stat(const struct sketch *s, uint64_t r)
 {
 	double v = 0;
+	if (r == 0)
+		return s->min;
+	if (r == s->count - 1)
+		return s->max;
 	uint64_t c = 0;
 	bool found = false;
 	for (int i = s->neg.n - 1; i >= 0 && !found; i--)

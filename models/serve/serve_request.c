@@ -101,6 +101,11 @@ void serve_request_new(struct serve_state *s, int prompt, int output, int client
 		     SERVE_SIM_REQUESTS_MAX);
 		return;
 	}
+	if (s->sent - s->done >= SERVE_SIM_IN_FLIGHT_MAX) {
+		serve_state_fail(s, SERVE_SIM_TOO_LONG, "the serving simulation passed %ld requests in flight at once, the most it "
+		     "holds (the load is far beyond what the replicas serve)", SERVE_SIM_IN_FLIGHT_MAX);
+		return;
+	}
 	int si = s->free_head;
 	if (si >= 0) {
 		s->free_head = s->seqs[si].next;
