@@ -519,7 +519,8 @@ static int load_trace(struct jread *r, struct serving_spec *sv)
 /*
  * The work the load asks for, at r's serving path: its requests (given, a
  * rate x duration_s, a trace's rows) at most SERVE_SIM_REQUESTS_MAX, and
- * their memory within what this process may have. A closed loop for a
+ * the memory of as many in flight at once (at most SERVE_SIM_IN_FLIGHT_MAX)
+ * within what this process may have. A closed loop for a
  * duration sends as fast as it is served, unknown before it runs: the
  * simulation stops it (SERVE_SIM_REQUESTS_STOP).
  */
@@ -538,8 +539,9 @@ static int check_work(struct jread *r, const struct serving_spec *sv)
 	}
 	if (!(n > 0))
 		return 0;
-	return limits_check_memory(r, sv->requests > 0 ? "requests" : "arrival", "requests", n,
-				   SERVE_SIM_BYTES_PER_REQUEST);
+	/* at worst every request is in flight at once (offline, a backlog) */
+	return limits_check_memory(r, sv->requests > 0 ? "requests" : "arrival", "requests",
+				   n < SERVE_SIM_IN_FLIGHT_MAX ? n : SERVE_SIM_IN_FLIGHT_MAX, SERVE_SIM_BYTES_PER_REQUEST);
 }
 
 int wl_serve_read(struct jread *r, const json_t *v, const char *file, const catalog *cat,

@@ -2,12 +2,12 @@
 
 #include "sim/time.h"
 
-static void pct_of(struct stats_sample *x, struct serve_pct *p)
+static void pct_of(struct quantile *x, struct serve_pct *p)
 {
-	p->p50 = stats_sample_percentile(x, 50);
-	p->p90 = stats_sample_percentile(x, 90);
-	p->p99 = stats_sample_percentile(x, 99);
-	p->mean = stats_sample_mean(x);
+	p->p50 = quantile_percentile(x, 50);
+	p->p90 = quantile_percentile(x, 90);
+	p->p99 = quantile_percentile(x, 99);
+	p->mean = quantile_mean(x);
 }
 
 void serve_metrics_fill(struct serve_state *s, struct serve_metrics *m)
@@ -20,7 +20,7 @@ void serve_metrics_fill(struct serve_state *s, struct serve_metrics *m)
 		if (s->reps[i].peak_frac > m->kv_util_peak)
 			m->kv_util_peak = s->reps[i].peak_frac;
 	}
-	m->requests_sent = (long)s->n_seqs;
+	m->requests_sent = s->sent;
 	m->requests_done = s->done;
 	m->span_s = span;
 	pct_of(&s->ttft_ms, &m->ttft_ms);

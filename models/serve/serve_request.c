@@ -20,6 +20,7 @@
 #include "serve_request.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 
 #include "models/serve/serve_kv.h"
@@ -94,16 +95,27 @@ void serve_request_new(struct serve_state *s, int prompt, int output, int client
 		return;
 	}
 	long stop = s->cfg->max_requests > 0 ? s->cfg->max_requests : SERVE_SIM_REQUESTS_STOP;
-	if ((long)s->n_seqs >= stop) {
+	if (s->sent >= stop) {
 		serve_state_fail(s, SERVE_SIM_TOO_LONG, "the serving simulation passed %ld requests, the most it serves (a closed loop "
 		     "for a duration sends as many as finish in it; give requests, at most %ld)", stop,
 		     SERVE_SIM_REQUESTS_MAX);
 		return;
 	}
-	s->seqs = xgrow(s->seqs, &s->cap_seqs, s->n_seqs + 1, sizeof *s->seqs, 4096);
-	int si = (int)s->n_seqs++;
+	if (s->sent - s->done >= SERVE_SIM_IN_FLIGHT_MAX) {
+		serve_state_fail(s, SERVE_SIM_TOO_LONG, "the serving simulation passed %ld requests in flight at once, the most it "
+		     "holds (the load is far beyond what the replicas serve)", SERVE_SIM_IN_FLIGHT_MAX);
+		return;
+	}
+	int si = s->free_head;
+	if (si >= 0) {
+		s->free_head = s->seqs[si].next;
+	} else {
+		s->seqs = xgrow(s->seqs, &s->cap_seqs, s->n_seqs + 1, sizeof *s->seqs, 4096);
+		assert(s->n_seqs < INT_MAX);
+		si = (int)s->n_seqs++;
+	}
 	struct serve_seq *q = &s->seqs[si];
-	*q = (struct serve_seq){ .arrival_ns = now, .prompt = prompt, .output = output, .hit = hit, .computed = hit,
+	*q = (struct serve_seq){ .arrival_ns = now, .id = s->sent++, .prompt = prompt, .output = output, .hit = hit, .computed = hit,
 			   .rep = -1, .dest = -1, .client = client, .next = -1, .state = SEQ_WAITING };
 	if (!s->started) {
 		s->started = true;
@@ -136,11 +148,11 @@ static void finish(struct serve_state *s, struct serve_replica *r, int si)
 	q->blocks = 0;
 	q->state = SEQ_DONE;
 	r->outstanding--;
-	stats_sample_add(&s->e2e_s, e2e);
-	stats_sample_add(&s->ttft_ms, ttft * 1e3);
+	quantile_add(&s->e2e_s, e2e);
+	quantile_add(&s->ttft_ms, ttft * 1e3);
 	if (q->output > 1) {
 		double tpot = (e2e - ttft) / (q->output - 1);
-		stats_sample_add(&s->tpot_ms, tpot * 1e3);
+		quantile_add(&s->tpot_ms, tpot * 1e3);
 		if (sv->slo_tpot_p99_ms > 0 && tpot * 1e3 > sv->slo_tpot_p99_ms)
 			ok = false;
 	}
@@ -150,8 +162,11 @@ static void finish(struct serve_state *s, struct serve_replica *r, int si)
 	s->output_done += q->output;
 	stats_level_add(&s->in_system, now, -1);
 	s->t_end_ns = now;
-	if (q->client >= 0 && s->arrivals.ops->finished != NULL)
-		s->arrivals.ops->finished(&s->arrivals, q->client);  /* may move s->seqs */
+	int client = q->client;
+	q->next = s->free_head;  /* the record is free for the next arrival */
+	s->free_head = si;
+	if (client >= 0 && s->arrivals.ops->finished != NULL)
+		s->arrivals.ops->finished(&s->arrivals, client);  /* may move s->seqs and reuse si */
 }
 
 void serve_request_start_moves(struct serve_state *s, struct serve_replica *d)

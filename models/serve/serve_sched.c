@@ -191,7 +191,7 @@ static void batch_admit(struct serve_state *s, struct serve_replica *r, struct s
 		serve_kv_take(s, r, need);
 		q->blocks = need;
 		q->state = SEQ_RUNNING;
-		serve_state_running_insert(r, si);
+		serve_state_running_insert(s, r, si);
 		batch_prefill(s, r, b, si, chunk);
 		*budget -= chunk;
 	}

@@ -67,7 +67,7 @@ static void on_flow(engine *e, struct engine_handler *h, uint64_t arg)
 	if (!serve_state_tick(s) || --q->moves_left > 0)
 		return;
 	struct serve_replica *p = &s->reps[q->rep], *d = &s->reps[q->dest];
-	stats_sample_add(&s->move_ms, sim_time_to_s(now - q->move_ns) * 1e3);
+	quantile_add(&s->move_ms, sim_time_to_s(now - q->move_ns) * 1e3);
 	serve_kv_give(s, p, q->blocks);
 	q->blocks = q->move_blocks;
 	q->move_blocks = 0;
@@ -76,7 +76,7 @@ static void on_flow(engine *e, struct engine_handler *h, uint64_t arg)
 	q->first_ns = now;
 	q->last_ns = now;
 	d->n_moving--;
-	serve_state_running_insert(d, (int)arg);
+	serve_state_running_insert(s, d, (int)arg);
 	serve_request_kick(s, p);
 	serve_request_kick(s, d);
 }
@@ -100,7 +100,7 @@ static void arrivals_send(struct arrival_run *a, int prompt, int output, int cli
 
 static long arrivals_sent(const struct arrival_run *a)
 {
-	return (long)((const struct serve_state *)container_of(a, struct serve_state, arrivals))->n_seqs;
+	return ((const struct serve_state *)container_of(a, struct serve_state, arrivals))->sent;
 }
 
 static bool arrivals_stopped(const struct arrival_run *a)
@@ -183,10 +183,12 @@ int serve_sim_run(const struct serve_sim_config *cfg, struct serve_metrics *out,
 		return SERVE_SIM_UNSCHEDULABLE;
 	}
 	s->e = engine_new();
-	stats_sample_init(&s->ttft_ms);
-	stats_sample_init(&s->tpot_ms);
-	stats_sample_init(&s->e2e_s);
-	stats_sample_init(&s->move_ms);
+	s->free_head = -1;
+	s->itl.exact_max = cfg->exact_max;
+	quantile_init(&s->ttft_ms, cfg->exact_max);
+	quantile_init(&s->tpot_ms, cfg->exact_max);
+	quantile_init(&s->e2e_s, cfg->exact_max);
+	quantile_init(&s->move_ms, cfg->exact_max);
 	int n = cfg->disaggregated ? cfg->prefill.replicas + cfg->decode.replicas : cfg->colocated.replicas;
 	s->reps = xcalloc((size_t)n, sizeof *s->reps);
 	if (cfg->disaggregated) {
@@ -214,7 +216,7 @@ int serve_sim_run(const struct serve_sim_config *cfg, struct serve_metrics *out,
 	if (s->failed) {
 		rc = s->failure;
 	} else {
-		assert(s->done == (long)s->n_seqs);
+		assert(s->done == s->sent);
 		assert(s->emitted == s->output_done);
 		serve_metrics_fill(s, out);
 	}
@@ -230,10 +232,10 @@ int serve_sim_run(const struct serve_sim_config *cfg, struct serve_metrics *out,
 		flow_free(s->fn);
 	engine_free(s->e);
 	serve_load_release(&s->load);
-	stats_sample_release(&s->ttft_ms);
-	stats_sample_release(&s->tpot_ms);
-	stats_sample_release(&s->e2e_s);
-	stats_sample_release(&s->move_ms);
+	quantile_release(&s->ttft_ms);
+	quantile_release(&s->tpot_ms);
+	quantile_release(&s->e2e_s);
+	quantile_release(&s->move_ms);
 	serve_wsample_release(&s->itl);
 	arrival_run_release(&s->arrivals);
 	free(s->seqs);

@@ -58,10 +58,11 @@ int serve_state_pop_head(struct serve_state *s, int *head, int *tail)
 	return si;
 }
 
-void serve_state_running_insert(struct serve_replica *r, int si)
+void serve_state_running_insert(struct serve_state *s, struct serve_replica *r, int si)
 {
 	int i = r->n_running;
-	while (i > 0 && r->running[i - 1] > si) {
+	long id = s->seqs[si].id;
+	while (i > 0 && s->seqs[r->running[i - 1]].id > id) {
 		r->running[i] = r->running[i - 1];
 		i--;
 	}

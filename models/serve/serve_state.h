@@ -4,7 +4,9 @@
  * hand-off queues and batch, and the run's tallies; with the helpers every
  * part of the simulation shares: stopping the run with a reason, counting
  * handler calls, the FIFO lists through serve_seq.next and the running set
- * (kept sorted by arrival).
+ * (kept sorted by arrival). Only the requests in flight have a record: a
+ * finished one's goes to a free list for the next arrival, so memory
+ * follows the requests in flight, not the run's length.
  *
  * Internal to models/serve: the simulation's modules (serve_kv,
  * serve_sched, serve_request, serve_metrics, serve_sim) include it; nothing
@@ -24,14 +26,17 @@
 #include "models/serve/serve_wsample.h"
 #include "sim/engine.h"
 #include "sim/flow.h"
+#include "sim/quantile.h"
 #include "sim/stats.h"
 
 enum serve_seq_state { SEQ_WAITING, SEQ_RUNNING, SEQ_HANDOFF, SEQ_MOVING, SEQ_DONE };
 enum serve_rep_kind { REP_COLOCATED, REP_PREFILL, REP_DECODE };
 
-/* A request (a sequence) and where it stands. */
+/* A request (a sequence) and where it stands; its record is recycled
+ * when it finishes. */
 struct serve_seq {
 	int64_t arrival_ns, first_ns, last_ns, move_ns;
+	long id;                  /* the order it arrived in (from 0) */
 	int prompt, output, hit;  /* tokens: prompt, output, prompt tokens found in the prefix cache */
 	int computed;             /* tokens whose KV is computed (hits included) */
 	int generated;            /* output tokens emitted */
@@ -39,7 +44,7 @@ struct serve_seq {
 	int move_blocks;          /* disaggregated: blocks reserved on replica dest */
 	int rep, dest;
 	int client;               /* closed loop: the client, else -1 */
-	int next;                 /* waiting or hand-off list */
+	int next;                 /* waiting or hand-off list, or the free list */
 	int moves_left;           /* flows of its KV transfer still running */
 	int spec_steps;           /* speculative verify steps it decoded in (serve_spec_advance) */
 	unsigned char state;
@@ -56,7 +61,7 @@ struct serve_replica {
 	enum serve_rep_kind kind;
 	int index;                /* within its pool */
 	long blocks_total, blocks_free;
-	int *running, n_running;  /* sorted by arrival */
+	int *running, n_running;  /* sorted by arrival (serve_seq.id) */
 	int wait_head, wait_tail;
 	long n_waiting;
 	int hand_head, hand_tail; /* decode: requests waiting to move here */
@@ -83,15 +88,17 @@ struct serve_state {
 	int n_reps;
 	int entry_base, entry_n, dec_base, dec_n;  /* the pools' replicas in reps[] */
 	long rr_entry, rr_dec;
-	struct serve_seq *seqs;
-	size_t n_seqs, cap_seqs;
+	struct serve_seq *seqs;   /* the requests in flight, and free records */
+	size_t n_seqs, cap_seqs;  /* records made (the most in flight at once) */
+	int free_head;            /* finished records, linked through next (-1: none) */
+	long sent;                /* requests sent */
 	int block_tokens;
 	struct arrival_run arrivals;  /* the arrival process's state (arrival.h) */
 	bool started;
 	int64_t t0_ns, t_end_ns;
 	struct stats_level in_system, kv_used;
 	long blocks_all;
-	struct stats_sample ttft_ms, tpot_ms, e2e_s, move_ms;
+	struct quantile ttft_ms, tpot_ms, e2e_s, move_ms;
 	struct serve_wsample itl;
 	double busy_s, flops, hbm_bytes;
 	long prompt_done, output_done, emitted, slo_ok, done, preemptions;
@@ -117,9 +124,9 @@ void serve_state_push_tail(struct serve_state *s, int *head, int *tail, int si);
 void serve_state_push_head(struct serve_state *s, int *head, int *tail, int si);
 int serve_state_pop_head(struct serve_state *s, int *head, int *tail);
 
-/* Replica r's running set, sorted by arrival (sequence index): insert
- * si, remove si (it must be there). */
-void serve_state_running_insert(struct serve_replica *r, int si);
+/* Replica r's running set, sorted by arrival (serve_seq.id): insert si,
+ * remove si (it must be there). */
+void serve_state_running_insert(struct serve_state *s, struct serve_replica *r, int si);
 void serve_state_running_remove(struct serve_replica *r, int si);
 
 /* Whether q decodes next (its prompt and every token but the last

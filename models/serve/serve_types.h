@@ -195,23 +195,33 @@ struct serve_pool {
 
 /*
  * The most requests one simulation serves. The scenario reader refuses a
- * load that asks for more (`requests`, rate_per_s x duration_s, a trace's
- * rows); a run that sends more than SERVE_SIM_REQUESTS_STOP (a closed loop
- * for a duration, whose count is known only as it runs, or a Poisson count
- * far above its mean: 5% over 2e7 is 220 standard deviations) stops with
- * SERVE_SIM_TOO_LONG.
+ * load that asks for more (`requests`, rate_per_s x duration_s; a trace's
+ * rows are bounded by SERVE_TRACE_MAX_REQUESTS); a run that sends more than
+ * SERVE_SIM_REQUESTS_STOP (a closed loop for a duration, whose count is
+ * known only as it runs, or a Poisson count far above its mean: 5% over
+ * 1e9 is 1,581 standard deviations) stops with SERVE_SIM_TOO_LONG. Only
+ * the requests in flight hold memory (a finished request's record is
+ * reused, its latencies go to bounded samples: sim/quantile.h), so the
+ * bound is on time: some 30 us a request on 24 replicas.
  */
-#define SERVE_SIM_REQUESTS_MAX 20000000L
+#define SERVE_SIM_REQUESTS_MAX 1000000000L
 #define SERVE_SIM_REQUESTS_STOP (SERVE_SIM_REQUESTS_MAX + SERVE_SIM_REQUESTS_MAX / 20)
 
-/* Bytes a request holds at most while a simulation runs, for the reader's
- * memory check: its record (88 bytes) and its three latency samples (24),
- * each array up to twice its length while it grows, and a share of the
- * inter-token gaps kept (measured: 115 MB for 1e6 requests, 110 each). */
+/* The most requests in flight (sent, not finished) at once: a load far
+ * beyond what the replicas serve piles up its backlog here and stops with
+ * SERVE_SIM_TOO_LONG; every load of at most this many requests (the most a
+ * simulation served before records were reused) runs as before. */
+#define SERVE_SIM_IN_FLIGHT_MAX 20000000L
+
+/* Bytes a request in flight holds at most, for the reader's memory check
+ * (requests, at most SERVE_SIM_IN_FLIGHT_MAX, all in flight: an offline
+ * load, or a backlog): its record (96 bytes), twice while the records'
+ * array grows, and room for the samples that keep its latencies exactly
+ * up to QUANTILE_EXACT_MAX values. */
 #define SERVE_SIM_BYTES_PER_REQUEST 256.0
 
 /* The most engine events one simulation runs (SERVE_SIM_TOO_LONG past it). */
-#define SERVE_SIM_MAX_EVENTS UINT64_C(2000000000)
+#define SERVE_SIM_MAX_EVENTS UINT64_C(20000000000)
 
 struct serve_sim_config {
 	const struct serving_spec *sv;
@@ -221,6 +231,7 @@ struct serve_sim_config {
 	const struct topology *topo;          /* disaggregated: the KV transfers' links */
 	uint64_t seed, row_id;
 	long max_requests;                    /* stop past this many (0: SERVE_SIM_REQUESTS_STOP; the tests' less) */
+	size_t exact_max;                     /* latencies kept for exact percentiles (0: QUANTILE_EXACT_MAX; the tests' less) */
 };
 
 /* Why serve_sim_run could not run a load (its negative returns; added

@@ -5,8 +5,13 @@
  * H100, step times from serve_cost: target under 2 s. Also a load the
  * replica sustains (5 requests/s), to show the figures in steady state.
  */
+#define _DEFAULT_SOURCE 1  /* wait4 */
+
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,8 +50,8 @@ static void bench(const struct cluster_spec *c, const struct model_spec *m, doub
 		if (dt < best)
 			best = dt;
 	}
-	if (r.status != OUTCOME_OK) {
-		printf("serve %g/s: status %d: %s\n", rate, r.status, r.reason);
+	if (r.outcome.status != OUTCOME_OK) {
+		printf("serve %g/s: status %d: %s\n", rate, r.outcome.status, r.outcome.reason);
 		return;
 	}
 	printf("1 h at %g req/s, Llama 3 70B, 8x H100 (tp 8): %.3f s, %ld requests, %llu events, %.2f M events/s\n",
@@ -55,6 +60,60 @@ static void bench(const struct cluster_spec *c, const struct model_spec *m, doub
 	       "ITL P99 %.1f ms, KV util %.2f, preemptions %ld\n",
 	       r.m.span_s, r.m.output_tok_s, r.m.ttft_ms.p50, r.m.ttft_ms.p99, r.m.tpot_ms.p50, r.m.tpot_ms.p99,
 	       r.m.itl_ms.p99, r.m.kv_util, r.m.preemptions);
+}
+
+/* One run of duration_s at 100 requests/s in a child process: its
+ * figures through a pipe, its peak RSS from wait4. */
+static void horizon(const struct cluster_spec *c, const struct model_spec *m, double duration_s, const char *name)
+{
+	static const struct kernel_calibration cal = { .launch_s = -1, .flash_attention = true };
+	struct { double t_s; long requests; double ttft_p99, tpot_p99, itl_p99; int status; } out;
+	int fd[2];
+	if (pipe(fd) != 0)
+		return;
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct serving_spec sv;
+		static struct serve_result r;
+		memset(&sv, 0, sizeof sv);
+		sv.process = ARRIVAL_POISSON;
+		sv.rate_per_s = 100;
+		sv.duration_s = duration_s;
+		sv.prompt_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = 200, .min = 1, .max = 1 << 20 };
+		sv.output_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = 10, .min = 1, .max = 1 << 20 };
+		sv.max_batch_tokens = 8192;
+		sv.max_seqs = 256;
+		sv.chunked_prefill = true;
+		sv.block_tokens = 16;
+		sv.step_overhead_s = -1;
+		sv.router = ROUTER_ROUND_ROBIN;
+		sv.replicas = 1;
+		sv.tp = 8;
+		sv.pp = 1;
+		sv.ep = 1;
+		double t0 = bench_now_s();
+		serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal }, c, 42, 0, &r);
+		out.t_s = bench_now_s() - t0;
+		out.requests = r.m.requests_done;
+		out.ttft_p99 = r.m.ttft_ms.p99;
+		out.tpot_p99 = r.m.tpot_ms.p99;
+		out.itl_p99 = r.m.itl_ms.p99;
+		out.status = (int)r.outcome.status;
+		_exit(write(fd[1], &out, sizeof out) == (ssize_t)sizeof out ? 0 : 1);
+	}
+	close(fd[1]);
+	struct rusage ru;
+	int st;
+	ssize_t got = read(fd[0], &out, sizeof out);
+	close(fd[0]);
+	if (pid < 0 || wait4(pid, &st, 0, &ru) != pid || got != (ssize_t)sizeof out || out.status != OUTCOME_OK) {
+		printf("%s at 100 req/s: the run failed\n", name);
+		return;
+	}
+	printf("%-6s at 100 req/s, 1 replica: %9ld requests, %7.1f s (%.2f us a request), peak RSS %6.1f MB; "
+	       "TTFT/TPOT/ITL P99 %.0f/%.1f/%.1f ms\n", name, out.requests, out.t_s, out.t_s / out.requests * 1e6,
+	       ru.ru_maxrss / 1024.0, out.ttft_p99, out.tpot_p99, out.itl_p99);
 }
 
 int main(void)
@@ -74,6 +133,12 @@ int main(void)
 		return 1;
 	bench(&s.candidates[0], m, 100, 3);
 	bench(&s.candidates[0], m, 5, 3);
+	struct rusage self;
+	getrusage(RUSAGE_SELF, &self);
+	printf("memory against a run's length (the process before: %.1f MB):\n", self.ru_maxrss / 1024.0);
+	horizon(&s.candidates[0], m, 3600, "1 h");
+	horizon(&s.candidates[0], m, 86400, "1 day");
+	horizon(&s.candidates[0], m, 604800, "1 week");
 	scenario_release(&s);
 	catalog_free(cat);
 	return 0;

@@ -11,6 +11,7 @@
 #include "models/serve/serve_load.h"
 #include "models/serve/serve_sim.h"
 #include "models/train/train.h"
+#include "sim/sketch.h"
 
 #include "catalog_fixture.h"
 
@@ -77,6 +78,45 @@ static void run_ok(const struct serve_sim_config *cfg, struct serve_metrics *m)
 	if (rc != 0)
 		print_error("serve_sim_run: %s\n", reason);
 	assert_int_equal(rc, 0);
+}
+
+/* Percentiles from the sketch within its stated relative error of the
+ * exact ones, the mean the same to rounding. */
+static void assert_pct_within(const struct serve_pct *sk, const struct serve_pct *ex, const char *what)
+{
+	const double v[3][2] = { { sk->p50, ex->p50 }, { sk->p90, ex->p90 }, { sk->p99, ex->p99 } };
+	for (int i = 0; i < 3; i++)
+		if (!(fabs(v[i][0] - v[i][1]) <= SKETCH_ALPHA * fabs(v[i][1]) * (1 + 1e-9))) {
+			print_error("%s: percentile %d: sketch %.10g, exact %.10g\n", what, i, v[i][0], v[i][1]);
+			fail();
+		}
+	assert_close(sk->mean, ex->mean, 1e-9);
+}
+
+/* The same run with its latencies kept exactly and with a threshold of
+ * 200 values (so sketched past it): the simulation is the same (counts,
+ * span, levels to the bit) and every percentile of TTFT, TPOT, ITL,
+ * end-to-end and KV transfer is within SKETCH_ALPHA of the exact one. */
+static void assert_sketched_run(struct serve_sim_config *cfg)
+{
+	struct serve_metrics ex, sk;
+	cfg->exact_max = 0;
+	run_ok(cfg, &ex);
+	cfg->exact_max = 200;
+	run_ok(cfg, &sk);
+	assert_true(ex.requests_done > 1000);
+	assert_int_equal(sk.requests_done, ex.requests_done);
+	assert_int_equal(sk.requests_sent, ex.requests_sent);
+	assert_int_equal(sk.output_tokens_emitted, ex.output_tokens_emitted);
+	assert_int_equal(sk.preemptions, ex.preemptions);
+	assert_int_equal(sk.events, ex.events);
+	assert_true(sk.span_s == ex.span_s && sk.mean_in_system == ex.mean_in_system && sk.kv_util == ex.kv_util);
+	assert_true(sk.slo_attainment == ex.slo_attainment);
+	assert_pct_within(&sk.ttft_ms, &ex.ttft_ms, "ttft");
+	assert_pct_within(&sk.tpot_ms, &ex.tpot_ms, "tpot");
+	assert_pct_within(&sk.e2e_s, &ex.e2e_s, "e2e");
+	assert_pct_within(&sk.itl_ms, &ex.itl_ms, "itl");
+	assert_pct_within(&sk.kv_transfer_ms, &ex.kv_transfer_ms, "kv transfer");
 }
 
 /* One request on an idle replica: TTFT is the prefill step; e2e adds
@@ -657,6 +697,42 @@ static void test_request_stop(void **state)
 	assert_int_equal(m.requests_sent, m.requests_done);
 }
 
+/* Colocated (two replicas, preempting) and disaggregated (the KV
+ * transfers sketched too): percentiles past the exact threshold within
+ * the sketch's stated error. */
+static void test_sketched_percentiles(void **state)
+{
+	(void)state;
+	struct lin l = { 0.004, 1e-6, 2e-5, 1e-8 };
+	struct serving_spec sv = spec();
+	sv.rate_per_s = 8;
+	sv.duration_s = 400;
+	sv.prompt_tokens = (struct length_spec){ .dist = LEN_LOGNORMAL, .mean = 500, .sd = 300, .min = 1, .max = 4000 };
+	sv.output_tokens = (struct length_spec){ .dist = LEN_UNIFORM, .mean = 100, .min = 20, .max = 180 };
+	struct serve_sim_config cfg = colocated(&sv, &l, 3e4, 2);
+	assert_sketched_run(&cfg);
+
+	struct cluster_spec c;
+	cluster_of("{\"name\": \"x\", \"gpu\": \"H100-SXM\", \"nodes\": 5, \"gpus_per_node\": 8, \"scale_up\": \"nvlink4\","
+		   " \"nic\": \"ib-ndr\", \"nics_per_node\": 8, \"topology\": {\"kind\": \"rail\", \"nodes_per_leaf\": 2}}",
+		   &c);
+	struct topology t;
+	topology_init(&t, &c);
+	struct lin ld = { 0.004, 2e-6, 5e-5, 1e-8 };
+	sv.rate_per_s = 20;
+	sv.duration_s = 100;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.sv = &sv;
+	cfg.disaggregated = true;
+	cfg.topo = &t;
+	cfg.prefill = (struct serve_pool){ 2, model_of(&ld, 1e5), 0, 8 };
+	cfg.decode = (struct serve_pool){ 3, model_of(&ld, 6000), 16, 8 };
+	cfg.prefill.model.kv_bytes_per_token = 327680;
+	cfg.decode.model.kv_bytes_per_token = 327680;
+	cfg.seed = 7;
+	assert_sketched_run(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_engine_order),
 		cmocka_unit_test(test_engine_kv),
 		cmocka_unit_test(test_routers_split),
+		cmocka_unit_test(test_sketched_percentiles),
 		cmocka_unit_test(test_serve_run_layout),
 		cmocka_unit_test(test_serve_run_auto),
 	};

@@ -224,7 +224,7 @@ static void test_bad_values(void **state)
 		{ "{\"arrival\": {\"rate_per_s\": 1}, \"requests\": 10, \"duration_s\": 10, %s}",
 		  "workload.serving.duration_s: give requests or duration_s, not both" },
 		{ "{\"arrival\": {\"rate_per_s\": 1}, \"requests\": 0, %s}",
-		  "workload.serving.requests: expected an integer from 1 to 20000000, got 0" },
+		  "workload.serving.requests: expected an integer from 1 to 1000000000, got 0" },
 		{ "{\"arrival\": {\"process\": \"trace\"}, %s}",
 		  "workload.serving.arrival.trace: missing required key (process \"trace\")" },
 		{ "{\"arrival\": {\"process\": \"burst\"}, %s}",
@@ -508,29 +508,30 @@ static void test_trace_in_scenario(void **state)
 
 /*
  * The requests a load asks for are bounded when it is read: `requests`
- * from 1 to 20,000,000 (it was 1e8: 11 GB of records), rate_per_s x
- * duration_s at most as many (1e7 requests/s for the default 600 s grew
- * until memory ran out), and the requests' memory (256 bytes each) within
- * what this process may have. At the bound itself, the load is read when
- * the machine has the memory and refused with the memory's figures when
- * not: either is a fact of this machine, checked against its figure.
+ * from 1 to 1,000,000,000 (20,000,000 while every request kept its record:
+ * 1e8 needed 11 GB), rate_per_s x duration_s at most as many (1e7
+ * requests/s for the default 600 s), and the memory of as many requests in
+ * flight at once, at most 20,000,000 (256 bytes each), within what this
+ * process may have. At the bound itself, the load is read when the machine
+ * has the memory and refused with the memory's figures when not: either is
+ * a fact of this machine, checked against its figure.
  */
 static void test_work_bounds(void **state)
 {
 	(void)state;
 	const char *lens = "\"prompt_tokens\": 100, \"output_tokens\": 10";
 	char buf[1024];
-	snprintf(buf, sizeof buf, "{\"arrival\": {\"rate_per_s\": 1}, \"requests\": 100000000, %s}", lens);
-	assert_refused(buf, "workload.serving.requests: expected an integer from 1 to 20000000, got 100000000");
-	snprintf(buf, sizeof buf, "{\"arrival\": {\"process\": \"offline\"}, \"requests\": 20000001, %s}", lens);
-	assert_refused(buf, "workload.serving.requests: expected an integer from 1 to 20000000, got 20000001");
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"rate_per_s\": 1}, \"requests\": 10000000000, %s}", lens);
+	assert_refused(buf, "workload.serving.requests: expected an integer from 1 to 1000000000, got 10000000000");
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"process\": \"offline\"}, \"requests\": 1000000001, %s}", lens);
+	assert_refused(buf, "workload.serving.requests: expected an integer from 1 to 1000000000, got 1000000001");
 	snprintf(buf, sizeof buf, "{\"arrival\": {\"rate_per_s\": 1e7}, %s}", lens);
 	assert_refused(buf, "workload.serving.arrival.rate_per_s: 1e+07 requests/s for duration_s 600 s is 6e+09 "
-		       "requests, more than the 20000000 one simulation serves; lower rate_per_s or duration_s");
-	snprintf(buf, sizeof buf, "{\"arrival\": {\"process\": \"gamma\", \"rate_per_s\": 20000, \"cv\": 2},"
-		 " \"duration_s\": 1000.5, %s}", lens);
-	assert_refused(buf, "workload.serving.arrival.rate_per_s: 20000 requests/s for duration_s 1000.5 s is "
-		       "2.001e+07 requests, more than the 20000000");
+		       "requests, more than the 1000000000 one simulation serves; lower rate_per_s or duration_s");
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"process\": \"gamma\", \"rate_per_s\": 1000000, \"cv\": 2},"
+		 " \"duration_s\": 1001, %s}", lens);
+	assert_refused(buf, "workload.serving.arrival.rate_per_s: 1e+06 requests/s for duration_s 1001 s is "
+		       "1.001e+09 requests, more than the 1000000000");
 
 	/* at the bound: 2e7 requests, 5.12 GB */
 	struct limits_memory mem;
@@ -540,7 +541,15 @@ static void test_work_bounds(void **state)
 	snprintf(buf, sizeof buf, "{\"arrival\": {\"rate_per_s\": 20000}, \"duration_s\": 1000, %s}", lens);
 	if (mem.bytes == 0 || 2e7 * SERVE_SIM_BYTES_PER_REQUEST <= (double)mem.bytes) {
 		assert_int_equal(serving_of(buf, &s, &err), 0);
-		assert_close(s.workload.serving.rate_per_s * s.workload.serving.duration_s, SERVE_SIM_REQUESTS_MAX, 0);
+		assert_close(s.workload.serving.rate_per_s * s.workload.serving.duration_s, SERVE_SIM_IN_FLIGHT_MAX, 0);
+		scenario_release(&s);
+	} else {
+		assert_refused(buf, "workload.serving.arrival: 2e+07 requests would need about 5.12 GB (256 bytes each)");
+	}
+	/* a week at 100 requests/s: 6.048e7 requests, of which at most 2e7 in flight count */
+	snprintf(buf, sizeof buf, "{\"arrival\": {\"rate_per_s\": 100}, \"duration_s\": 604800, %s}", lens);
+	if (mem.bytes == 0 || 2e7 * SERVE_SIM_BYTES_PER_REQUEST <= (double)mem.bytes) {
+		assert_int_equal(serving_of(buf, &s, &err), 0);
 		scenario_release(&s);
 	} else {
 		assert_refused(buf, "workload.serving.arrival: 2e+07 requests would need about 5.12 GB (256 bytes each)");
