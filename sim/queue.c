@@ -52,6 +52,8 @@
  * the tests compare pop sequences against and tests/bench/bench_queue.c
  * times beside this one.
  */
+/* Bits of the sequence field; tests/unit/test_queue_seq.c builds this file
+ * with 6, so that renumbering runs every few dozen inserts. */
 #ifndef QUEUE_SEQ_BITS
 #define QUEUE_SEQ_BITS 30
 #endif
