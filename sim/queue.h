@@ -1,14 +1,16 @@
 /*
- * queue: the event queue, an array-backed 4-ary min-heap with a position index.
+ * queue: the event queue, an array-backed 4-ary min-heap of 128-bit keys.
  *
  * Events are ordered by (time, class, sequence). The sequence number grows on
  * every insert, so events with the same time and class come out in insertion
  * order and a rerun gives byte-identical results. Each event has an id that
  * stays valid until the event is popped or cancelled; through it the event can
- * be moved to another time or cancelled in O(log n) (the heap position of each
- * live id is kept in a side table). Moving counts as a new insertion for tie
- * breaking. The queue knows nothing of what events mean: each carries an
- * opaque pointer and a 64-bit argument, both borrowed.
+ * be moved to another time or cancelled in O(log n) amortized (lazily: the
+ * old heap node is left stale and dropped later; see the layout note in
+ * queue.c). Moving counts as a new insertion for tie breaking. The queue
+ * knows nothing of what events mean: each carries an opaque pointer and a
+ * 64-bit argument, both borrowed. At most 2^26 (67 million) events may be
+ * pending at once.
  */
 #ifndef CLUSTERSIM_SIM_QUEUE_H
 #define CLUSTERSIM_SIM_QUEUE_H

@@ -1,9 +1,11 @@
-/* Event queue: order against a sorted reference, ties, move and cancel. */
+/* Event queue: order against a sorted reference and against the queue as it
+ * was before its layout changed (queue_ref.h), ties, move and cancel. */
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue_diff.h"
 #include "sim/queue.h"
 #include "sim/rng.h"
 
@@ -183,6 +185,34 @@ static void test_stale_id_not_contained(void **state)
 	queue_free(q);
 }
 
+/* Many events at each instant and class: the order is decided by class and
+ * sequence, and must be the reference's, pop by pop. */
+static void test_same_as_reference_ties(void **state)
+{
+	(void)state;
+	const unsigned mix[4] = { 4, 3, 2, 1 };  /* push, pop, move, cancel */
+	queue_diff_run(11, 2000, 200000, 50, mix);
+}
+
+/* Moves and cancels outnumber pops: stale nodes pile up, reach the root
+ * and force rebuilds. */
+static void test_same_as_reference_moves_cancels(void **state)
+{
+	(void)state;
+	const unsigned mix[4] = { 3, 1, 3, 3 };
+	queue_diff_run(12, 3000, 200000, 1000000, mix);
+	const unsigned moves[4] = { 1, 1, 8, 0 };
+	queue_diff_run(13, 500, 100000, 100, moves);
+}
+
+/* The hold model over a wide range of times. */
+static void test_same_as_reference_hold(void **state)
+{
+	(void)state;
+	const unsigned mix[4] = { 1, 1, 0, 0 };
+	queue_diff_run(14, 5000, 200000, 1000000000, mix);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +222,9 @@ int main(void)
 		cmocka_unit_test(test_move_and_cancel),
 		cmocka_unit_test(test_interleaved_push_pop),
 		cmocka_unit_test(test_stale_id_not_contained),
+		cmocka_unit_test(test_same_as_reference_ties),
+		cmocka_unit_test(test_same_as_reference_moves_cancels),
+		cmocka_unit_test(test_same_as_reference_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
