@@ -14,6 +14,7 @@
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/pipeline.h"
+#include "models/train/pipeline_direct.h"
 #include "models/train/step_head.h"
 #include "models/train/step_trace.h"
 #include "models/train/straggler.h"
@@ -489,8 +490,8 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 
 	if (x->w->mode == TRAIN_FULL)
 		fullstep_run(x, &pc, chunks, &pr, full_dp_end, trace);
-	else
-		pipeline_run(&pc, &pr, trace);
+	else if (trace != NULL || !pipeline_direct_run(&pc, &pr))
+		pipeline_run(&pc, &pr, trace);  /* the same times, by events, with the trace */
 	if (trace != NULL)
 		step_trace_detail(x, in->P, tc, trace, logged_from);
 	double step = 0;
