@@ -241,13 +241,11 @@ static struct pipeline_sched_op nth_op(const struct pipeline_config *c, int x, b
 	return o;
 }
 
-int pipeline_stage_ops(const struct pipeline_config *c, int stage, struct pipeline_sched_op *out)
+void pipeline_order_start(struct pipeline_order *o, const struct pipeline_config *c, int stage)
 {
-	if (c->schedule == SCHED_DUALPIPEV)
-		return dualpipev_ops(c, stage, out);
 	int p = c->p, v = c->v, total = c->m * v;
-	int k = 0, nf = 0, nb = 0;
 	int warmup;
+	assert(c->schedule != SCHED_DUALPIPEV);
 	switch (c->schedule) {
 	case SCHED_GPIPE:
 		warmup = total;
@@ -259,15 +257,38 @@ int pipeline_stage_ops(const struct pipeline_config *c, int stage, struct pipeli
 		warmup = p - stage - 1;
 		break;
 	}
-	if (warmup > total)
-		warmup = total;
-	for (; nf < warmup; nf++)
-		out[k++] = nth_op(c, nf, true);
-	while (nb < total) {
-		if (nf < total)
-			out[k++] = nth_op(c, nf++, true);
-		out[k++] = nth_op(c, nb++, false);
+	*o = (struct pipeline_order){ .c = c, .total = total, .warmup = warmup > total ? total : warmup };
+}
+
+/* The warm-up's forwards, then a forward and a backward in turn while
+ * forwards are left, then the backwards left. */
+bool pipeline_order_next(struct pipeline_order *o, struct pipeline_sched_op *out)
+{
+	if (o->nf < o->warmup) {
+		*out = nth_op(o->c, o->nf++, true);
+		return true;
 	}
+	if (o->nb >= o->total)
+		return false;
+	if (!o->backward_due && o->nf < o->total) {
+		o->backward_due = true;
+		*out = nth_op(o->c, o->nf++, true);
+		return true;
+	}
+	o->backward_due = false;
+	*out = nth_op(o->c, o->nb++, false);
+	return true;
+}
+
+int pipeline_stage_ops(const struct pipeline_config *c, int stage, struct pipeline_sched_op *out)
+{
+	struct pipeline_order o;
+	int k = 0;
+	if (c->schedule == SCHED_DUALPIPEV)
+		return dualpipev_ops(c, stage, out);
+	pipeline_order_start(&o, c, stage);
+	while (pipeline_order_next(&o, &out[k]))
+		k++;
 	return k;
 }
 

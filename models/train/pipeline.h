@@ -100,6 +100,16 @@ static inline int pipeline_stage_ops_max(const struct pipeline_config *c)
  * pipeline_stage_ops_max(c)); returns how many. */
 int pipeline_stage_ops(const struct pipeline_config *c, int stage, struct pipeline_sched_op *out);
 
+/* The same order one operation at a time, for every schedule but
+ * DualPipeV: start, then next until it returns false. */
+struct pipeline_order {
+	const struct pipeline_config *c;
+	int total, warmup, nf, nb;
+	bool backward_due;
+};
+void pipeline_order_start(struct pipeline_order *o, const struct pipeline_config *c, int stage);
+bool pipeline_order_next(struct pipeline_order *o, struct pipeline_sched_op *out);
+
 /* The streams of a stage in a trace: operations (with what runs on their
  * critical path nested inside), data-parallel collectives, point-to-point
  * transfers between stages. */

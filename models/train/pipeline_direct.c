@@ -2,6 +2,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/time.h"
 #include "util/xalloc.h"
@@ -14,9 +15,30 @@
  * and comparing seconds (as pipeline.c does) is comparing nanoseconds. */
 static const int64_t LIMIT_NS = INT64_C(4000000000000000);
 
+/* A kind of operation of one stage (5 v + v v at most: F, B, B with its
+ * weight gradient put off, W per chunk, and a pair per two chunks): its
+ * time in seconds, as pipeline.c's op_time sums it, and on the clock, and
+ * the one or two operations (a pair's F then its B) whose results leave
+ * at its end. */
+struct part {
+	enum pipeline_op kind;
+	int vs;
+	bool grads;                /* produces the gradients of vs */
+};
+struct kind {
+	double dur_s;
+	int64_t dur_ns;
+	struct part part[2];
+	int nparts;
+};
+
 struct dstage {
-	const struct pipeline_sched_op *ops;
+	struct kind *kinds;        /* [5 v + v v] */
+	struct pipeline_order order;            /* every schedule but DualPipeV */
+	const struct pipeline_sched_op *ops;    /* DualPipeV: [nops] */
 	int nops, next;
+	struct pipeline_sched_op cur;           /* the next operation, if has_cur */
+	bool has_cur, done;
 	int64_t free_ns;           /* when its last operation ends */
 	int *w_pending;            /* ZB-H1: vs m + mb of the W operations not run yet */
 	int nw, w_head;
@@ -25,9 +47,10 @@ struct dstage {
 
 struct direct {
 	const struct pipeline_config *c;
-	int P, m;
-	bool zb;
+	int P, m, v;
 	int64_t *f_ready_ns, *b_ready_ns;  /* [P m] input arrival of F(mb, vs), B(mb, vs); UNKNOWN_NS */
+	int64_t *send_f_ns, *send_b_ns;    /* [P] the transfers on the clock */
+	int *stage_of;                     /* [P] */
 	int *grad_ops_done;                /* [P] */
 	struct dstage *st;
 	int *stack, nstack;
@@ -35,48 +58,90 @@ struct direct {
 	bool declined;                     /* a time outside what the equality rests on */
 };
 
-static int vstage(const struct direct *d, int stage, int chunk)
-{
-	return pipeline_vstage(d->c->p, d->c->schedule, stage, chunk);
-}
-
 /* pipeline.c's op_time: the same expression, so the same double. */
-static double op_time(const struct direct *d, const struct pipeline_sched_op *o, int vs)
+static double op_time(const struct pipeline_config *c, enum pipeline_op kind, bool split, int vs)
 {
-	const struct pipeline_config *c = d->c;
-	switch (o->kind) {
+	switch (kind) {
 	case PIPE_F: return c->f_s[vs];
-	case PIPE_B: return c->b_s[vs] + (c->schedule == SCHED_DUALPIPEV && !o->split ? c->w_s[vs] : 0);
+	case PIPE_B: return c->b_s[vs] + (c->schedule == SCHED_DUALPIPEV && !split ? c->w_s[vs] : 0);
 	case PIPE_W: return c->w_s[vs];
 	}
 	return 0;
 }
 
-static bool produces_grads(const struct direct *d, const struct pipeline_sched_op *o)
+/* pipeline.c's produces_grads. */
+static bool produces_grads(enum schedule_kind s, enum pipeline_op kind, bool split)
 {
-	switch (d->c->schedule) {
-	case SCHED_ZB_H1: return o->kind == PIPE_W;
-	case SCHED_DUALPIPEV: return o->kind == PIPE_W || (o->kind == PIPE_B && !o->split);
-	default: return o->kind == PIPE_B;
+	switch (s) {
+	case SCHED_ZB_H1: return kind == PIPE_W;
+	case SCHED_DUALPIPEV: return kind == PIPE_W || (kind == PIPE_B && !split);
+	default: return kind == PIPE_B;
 	}
 }
 
-/* t + the engine's nanoseconds for s seconds, or LIMIT_NS (declined) when
- * that leaves the range the equality holds in. */
-static int64_t later_ns(struct direct *d, int64_t t, double s)
+static struct part make_part(const struct pipeline_config *c, int stage, enum pipeline_op kind, int chunk,
+			     bool split)
 {
-	int64_t dt = sim_time_from_s(s);
-	if (dt >= LIMIT_NS || t + dt >= LIMIT_NS) {
-		d->declined = true;
-		return LIMIT_NS;
-	}
-	return t + dt;
+	struct part q = { .kind = kind, .vs = pipeline_vstage(c->p, c->schedule, stage, chunk),
+			  .grads = produces_grads(c->schedule, kind, split) };
+	return q;
 }
 
-/* The input of F or B (mb, vs) arrives at t: wake its stage if it waits. */
+/* Index of o's kind in a stage's table. */
+static int kind_index(const struct direct *d, const struct pipeline_sched_op *o)
+{
+	if (o->paired)
+		return 5 * d->v + o->chunk * d->v + o->pair_chunk;
+	switch (o->kind) {
+	case PIPE_F: return 5 * o->chunk;
+	case PIPE_B: return 5 * o->chunk + (o->split ? 2 : 1);
+	case PIPE_W: return 5 * o->chunk + 3;
+	}
+	return 0;
+}
+
+/* Stage i's table of kinds (W only where the schedule has weight
+ * gradients apart, pairs only in DualPipeV). */
+static void kinds_init(const struct direct *d, int i, struct kind *t)
+{
+	const struct pipeline_config *c = d->c;
+	int v = d->v;
+	for (int ch = 0; ch < v; ch++) {
+		int vs = pipeline_vstage(c->p, c->schedule, i, ch);
+		struct kind *k = &t[5 * ch];
+		k[0] = (struct kind){ .dur_s = op_time(c, PIPE_F, false, vs), .nparts = 1,
+				      .part = { make_part(c, i, PIPE_F, ch, false) } };
+		k[1] = (struct kind){ .dur_s = op_time(c, PIPE_B, false, vs), .nparts = 1,
+				      .part = { make_part(c, i, PIPE_B, ch, false) } };
+		if (c->w_s == NULL)
+			continue;
+		k[2] = (struct kind){ .dur_s = op_time(c, PIPE_B, true, vs), .nparts = 1,
+				      .part = { make_part(c, i, PIPE_B, ch, true) } };
+		k[3] = (struct kind){ .dur_s = op_time(c, PIPE_W, false, vs), .nparts = 1,
+				      .part = { make_part(c, i, PIPE_W, ch, false) } };
+	}
+	if (c->schedule == SCHED_DUALPIPEV)
+		for (int ch = 0; ch < v; ch++)
+			for (int pc = 0; pc < v; pc++) {
+				/* pipeline.c's start_op: the F's time, plus its pair's whole backward */
+				int vs = pipeline_vstage(c->p, c->schedule, i, ch);
+				int bvs = pipeline_vstage(c->p, c->schedule, i, pc);
+				double dur = op_time(c, PIPE_F, false, vs);
+				dur += op_time(c, PIPE_B, false, bvs);
+				t[5 * v + ch * v + pc] = (struct kind){ .dur_s = dur, .nparts = 2,
+					.part = { make_part(c, i, PIPE_F, ch, false), make_part(c, i, PIPE_B, pc, false) } };
+			}
+	for (int k = 0; k < 5 * v + v * v; k++)
+		t[k].dur_ns = sim_time_from_s(t[k].dur_s);
+}
+
+/* The input of F or B (mb, vs) arrives at t (on its slot): wake its stage
+ * if it waits; declined past LIMIT_NS. */
 static void arrive(struct direct *d, int64_t *slot, int vs, int64_t t)
 {
-	struct dstage *s = &d->st[pipeline_stage(d->c->p, d->c->schedule, vs)];
+	struct dstage *s = &d->st[d->stage_of[vs]];
+	if (t >= LIMIT_NS)
+		d->declined = true;
 	*slot = t;
 	if (!s->queued) {
 		s->queued = true;
@@ -84,30 +149,28 @@ static void arrive(struct direct *d, int64_t *slot, int vs, int64_t t)
 	}
 }
 
-/* pipeline.c's finish_op without the trace: what o (of virtual stage vs,
- * run from start to end) produced leaves at its end. */
-static void finish(struct direct *d, struct dstage *s, const struct pipeline_sched_op *o, int vs, int64_t start,
-		   int64_t end)
+/* pipeline.c's finish_op without the trace: what part q (of micro-batch
+ * mb, run from start to end) produced leaves at its end. */
+static void finish(struct direct *d, struct dstage *s, const struct part *q, int mb, int64_t start, int64_t end)
 {
-	const struct pipeline_config *c = d->c;
-	int m = d->m;
-	switch (o->kind) {
+	int m = d->m, vs = q->vs;
+	switch (q->kind) {
 	case PIPE_F:
 		if (vs + 1 < d->P)
-			arrive(d, &d->f_ready_ns[(vs + 1) * m + o->mb], vs + 1, later_ns(d, end, c->send_f_s[vs]));
+			arrive(d, &d->f_ready_ns[(vs + 1) * m + mb], vs + 1, end + d->send_f_ns[vs]);
 		else
-			arrive(d, &d->b_ready_ns[vs * m + o->mb], vs, end);
+			arrive(d, &d->b_ready_ns[vs * m + mb], vs, end);
 		break;
 	case PIPE_B:
 		if (vs > 0)
-			arrive(d, &d->b_ready_ns[(vs - 1) * m + o->mb], vs - 1, later_ns(d, end, c->send_b_s[vs - 1]));
+			arrive(d, &d->b_ready_ns[(vs - 1) * m + mb], vs - 1, end + d->send_b_ns[vs - 1]);
 		if (s->w_pending != NULL)
-			s->w_pending[s->nw++] = vs * m + o->mb;
+			s->w_pending[s->nw++] = vs * m + mb;
 		break;
 	case PIPE_W:
 		break;
 	}
-	if (produces_grads(d, o) && ++d->grad_ops_done[vs] == m) {
+	if (q->grads && ++d->grad_ops_done[vs] == m) {
 		double end_s = sim_time_to_s(end);
 		d->r->grads_final_s[vs] = end_s;
 		d->r->last_grad_op_s[vs] = end_s - sim_time_to_s(start);
@@ -117,36 +180,29 @@ static void finish(struct direct *d, struct dstage *s, const struct pipeline_sch
 /* pipeline.c's start_op and op_done: o runs on stage s from t. */
 static void run_op(struct direct *d, struct dstage *s, const struct pipeline_sched_op *o, int64_t t)
 {
-	int i = (int)(s - d->st), vs = vstage(d, i, o->chunk);
-	double dur = op_time(d, o, vs);
-	struct pipeline_sched_op b = { .kind = PIPE_B, .mb = o->pair_mb, .chunk = o->pair_chunk };
-	int bvs = vstage(d, i, b.chunk);
-	if (o->paired)
-		dur += op_time(d, &b, bvs);
-	if (sim_time_from_s(dur) < 1)
-		d->declined = true;  /* an operation within one instant */
-	int64_t end = later_ns(d, t, dur);
-	d->r->stage_busy_s[i] += dur;
+	const struct kind *k = &s->kinds[kind_index(d, o)];
+	int64_t end = t + k->dur_ns;
+	if (k->dur_ns < 1 || k->dur_ns >= LIMIT_NS || end >= LIMIT_NS) {
+		d->declined = true;  /* an operation within one instant, or past the limit */
+		return;
+	}
+	d->r->stage_busy_s[s - d->st] += k->dur_s;
 	s->free_ns = end;
-	if (o->paired) {
-		struct pipeline_sched_op f = *o;
-		f.paired = false;
-		finish(d, s, &f, vs, t, end);
-		finish(d, s, &b, bvs, t, end);
-	} else
-		finish(d, s, o, vs, t, end);
+	finish(d, s, &k->part[0], o->mb, t, end);
+	if (k->nparts == 2)
+		finish(d, s, &k->part[1], o->pair_mb, t, end);
 }
 
-/* When the input of o (both, for a pair) on stage i arrives, or UNKNOWN_NS. */
-static int64_t ready_ns(const struct direct *d, int i, const struct pipeline_sched_op *o)
+/* When the input of o (both, for a pair) arrives, or UNKNOWN_NS. */
+static int64_t ready_ns(const struct direct *d, const struct dstage *s, const struct pipeline_sched_op *o)
 {
-	int m = d->m;
+	const struct kind *k = &s->kinds[kind_index(d, o)];
+	int m = d->m, vs = k->part[0].vs;
 	if (o->kind == PIPE_W)
 		return 0;
-	int vs = vstage(d, i, o->chunk);
 	int64_t t = o->kind == PIPE_F ? d->f_ready_ns[vs * m + o->mb] : d->b_ready_ns[vs * m + o->mb];
 	if (o->paired && t != UNKNOWN_NS) {
-		int64_t tb = d->b_ready_ns[vstage(d, i, o->pair_chunk) * m + o->pair_mb];
+		int64_t tb = d->b_ready_ns[k->part[1].vs * m + o->pair_mb];
 		if (tb == UNKNOWN_NS || tb > t)
 			t = tb;
 	}
@@ -161,29 +217,44 @@ static void run_pending_w(struct direct *d, struct dstage *s)
 	run_op(d, s, &w, s->free_ns);
 }
 
+/* Stage s's next operation into s->cur; false when it has none left. */
+static bool peek(struct dstage *s)
+{
+	if (s->has_cur)
+		return true;
+	if (s->ops != NULL) {
+		if (s->next < s->nops) {
+			s->cur = s->ops[s->next++];
+			s->has_cur = true;
+		}
+	} else
+		s->has_cur = pipeline_order_next(&s->order, &s->cur);
+	return s->has_cur;
+}
+
 /* Advance stage s until its next input is not known yet, or it is done.
  * When it is free it starts its next operation if that operation's input
  * has arrived, else (ZB-H1) a pending W, else the operation when its input
  * arrives (pipeline.c's try_start at each wake). */
 static void advance(struct direct *d, struct dstage *s)
 {
-	int i = (int)(s - d->st);
 	while (!d->declined) {
-		if (s->next < s->nops) {
-			const struct pipeline_sched_op *o = &s->ops[s->next];
-			int64_t t = ready_ns(d, i, o);
+		if (peek(s)) {
+			int64_t t = ready_ns(d, s, &s->cur);
 			if (t == UNKNOWN_NS)
 				return;  /* woken by arrive() */
 			if (t > s->free_ns && s->w_head < s->nw) {
 				run_pending_w(d, s);
 				continue;
 			}
-			s->next++;
-			run_op(d, s, o, t > s->free_ns ? t : s->free_ns);
+			s->has_cur = false;
+			run_op(d, s, &s->cur, t > s->free_ns ? t : s->free_ns);
 		} else if (s->w_head < s->nw) {
 			run_pending_w(d, s);
-		} else
+		} else {
+			s->done = true;
 			return;
+		}
 	}
 }
 
@@ -209,57 +280,86 @@ static bool evaluate(struct direct *d)
 	if (d->declined)
 		return false;
 	for (int i = 0; i < c->p; i++) {
-		struct dstage *s = &d->st[i];
-		if (s->next < s->nops || s->w_head < s->nw)
+		if (!d->st[i].done)
 			return false;
-		d->r->stage_end_s[i] = sim_time_to_s(s->free_ns);
+		d->r->stage_end_s[i] = sim_time_to_s(d->st[i].free_ns);
 		if (d->r->stage_end_s[i] > d->r->span_s)
 			d->r->span_s = d->r->stage_end_s[i];
 	}
 	return true;
 }
 
+/* The transfers on the clock, and each virtual stage's stage; false when a
+ * transfer is past the limit. */
+static bool links_init(struct direct *d)
+{
+	const struct pipeline_config *c = d->c;
+	for (int vs = 0; vs < d->P; vs++) {
+		d->stage_of[vs] = pipeline_stage(c->p, c->schedule, vs);
+		if (vs + 1 < d->P) {
+			d->send_f_ns[vs] = sim_time_from_s(c->send_f_s[vs]);
+			d->send_b_ns[vs] = sim_time_from_s(c->send_b_s[vs]);
+			if (d->send_f_ns[vs] >= LIMIT_NS || d->send_b_ns[vs] >= LIMIT_NS)
+				return false;
+		}
+	}
+	return true;
+}
+
 bool pipeline_direct_run(const struct pipeline_config *c, struct pipeline_result *r)
 {
-	int p = c->p, P = c->p * c->v, m = c->m, cap = pipeline_stage_ops_max(c);
-	struct direct d = { .c = c, .P = P, .m = m, .zb = c->schedule == SCHED_ZB_H1 };
+	int p = c->p, v = c->v, P = c->p * c->v, m = c->m, nkinds = 5 * v + v * v;
+	bool dual = c->schedule == SCHED_DUALPIPEV, zb = c->schedule == SCHED_ZB_H1;
+	struct direct d = { .c = c, .P = P, .m = m, .v = v };
 	struct pipeline_result out;
 	size_t slots = (size_t)P * m;
+	int cap = dual ? pipeline_stage_ops_max(c) : 0;
 
-	if (pipeline_check(p, c->v, m, c->schedule) != NULL)
+	if (pipeline_check(p, v, m, c->schedule) != NULL)
 		return false;
 	result_alloc(&out, p, P);
 	d.r = &out;
-	d.f_ready_ns = xmalloc(2 * slots * sizeof *d.f_ready_ns);
+	d.f_ready_ns = xmalloc((2 * slots + 2 * (size_t)P) * sizeof *d.f_ready_ns);
 	d.b_ready_ns = d.f_ready_ns + slots;
-	for (size_t k = 0; k < 2 * slots; k++)
-		d.f_ready_ns[k] = UNKNOWN_NS;
+	d.send_f_ns = d.b_ready_ns + slots;
+	d.send_b_ns = d.send_f_ns + P;
+	memset(d.f_ready_ns, 0xff, 2 * slots * sizeof *d.f_ready_ns);  /* UNKNOWN_NS */
 	for (int mb = 0; mb < m; mb++)
 		d.f_ready_ns[mb] = 0;  /* the first virtual stage's inputs are there */
+	d.stage_of = xmalloc((size_t)P * sizeof *d.stage_of);
 	d.grad_ops_done = xcalloc((size_t)P, sizeof *d.grad_ops_done);
 	d.st = xcalloc((size_t)p, sizeof *d.st);
 	d.stack = xmalloc((size_t)p * sizeof *d.stack);
-	struct pipeline_sched_op *ops = xmalloc((size_t)p * cap * sizeof *ops);
-	int *w_block = d.zb ? xmalloc((size_t)p * m * c->v * sizeof *w_block) : NULL;
-	for (int i = p - 1; i >= 0; i--) {
+	struct kind *kinds = xcalloc((size_t)p * nkinds, sizeof *kinds);
+	struct pipeline_sched_op *ops = dual ? xmalloc((size_t)p * cap * sizeof *ops) : NULL;
+	int *w_block = zb ? xmalloc((size_t)p * m * v * sizeof *w_block) : NULL;
+	bool ok = links_init(&d);
+	for (int i = p - 1; i >= 0 && ok; i--) {
 		struct dstage *s = &d.st[i];
-		s->ops = ops + (size_t)i * cap;
-		s->nops = pipeline_stage_ops(c, i, ops + (size_t)i * cap);
+		s->kinds = kinds + (size_t)i * nkinds;
+		kinds_init(&d, i, s->kinds);
+		if (dual) {
+			s->ops = ops + (size_t)i * cap;
+			s->nops = pipeline_stage_ops(c, i, ops + (size_t)i * cap);
+		} else
+			pipeline_order_start(&s->order, c, i);
 		if (w_block != NULL)
-			s->w_pending = w_block + (size_t)i * m * c->v;
+			s->w_pending = w_block + (size_t)i * m * v;
 		s->queued = true;
 		d.stack[d.nstack++] = i;  /* stage 0 on top: it has the first inputs */
 	}
-	bool ok = evaluate(&d);
+	ok = ok && evaluate(&d);
 	if (ok)
 		*r = out;
 	else
 		pipeline_result_release(&out);
 	free(w_block);
 	free(ops);
+	free(kinds);
 	free(d.stack);
 	free(d.st);
 	free(d.grad_ops_done);
+	free(d.stage_of);
 	free(d.f_ready_ns);
 	return ok;
 }

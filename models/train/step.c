@@ -562,6 +562,12 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 		return true;
 	}
 	check_memory(&x, r);
+	if (r->outcome.status == OUTCOME_OOM && trace == NULL) {
+		/* rejected before any step is simulated: an OOM result gives
+		 * its plan, memory and batch, never a time (eval_train.c) */
+		fill_rates(r, &x, 0);
+		return true;
+	}
 	step_costs_init(&x, &k);
 	double busy_bound = filled_stage_s(&k.in, p);
 	if (busy_bound >= bound_s) {
