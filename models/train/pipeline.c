@@ -224,23 +224,6 @@ static int dualpipev_ops(const struct pipeline_config *c, int stage, struct pipe
 	return n;
 }
 
-/* The x-th forward (backward: forward false) of a stage in schedule
- * order: Megatron's interleaving takes micro-batches in groups of p,
- * chunk by chunk. */
-static struct pipeline_sched_op nth_op(const struct pipeline_config *c, int x, bool forward)
-{
-	struct pipeline_sched_op o = { .kind = forward ? PIPE_F : PIPE_B };
-	int p = c->p, v = c->v;
-	if (c->schedule == SCHED_INTERLEAVED && v > 1) {
-		int group = x / (p * v), within = x % (p * v);
-		o.chunk = forward ? within / p : v - 1 - within / p;
-		o.mb = group * p + within % p;
-	} else {
-		o.mb = x;
-	}
-	return o;
-}
-
 void pipeline_order_start(struct pipeline_order *o, const struct pipeline_config *c, int stage)
 {
 	int p = c->p, v = c->v, total = c->m * v;
@@ -258,26 +241,6 @@ void pipeline_order_start(struct pipeline_order *o, const struct pipeline_config
 		break;
 	}
 	*o = (struct pipeline_order){ .c = c, .total = total, .warmup = warmup > total ? total : warmup };
-}
-
-/* The warm-up's forwards, then a forward and a backward in turn while
- * forwards are left, then the backwards left. */
-bool pipeline_order_next(struct pipeline_order *o, struct pipeline_sched_op *out)
-{
-	if (o->nf < o->warmup) {
-		*out = nth_op(o->c, o->nf++, true);
-		return true;
-	}
-	if (o->nb >= o->total)
-		return false;
-	if (!o->backward_due && o->nf < o->total) {
-		o->backward_due = true;
-		*out = nth_op(o->c, o->nf++, true);
-		return true;
-	}
-	o->backward_due = false;
-	*out = nth_op(o->c, o->nb++, false);
-	return true;
 }
 
 int pipeline_stage_ops(const struct pipeline_config *c, int stage, struct pipeline_sched_op *out)

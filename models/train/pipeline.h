@@ -108,7 +108,44 @@ struct pipeline_order {
 	bool backward_due;
 };
 void pipeline_order_start(struct pipeline_order *o, const struct pipeline_config *c, int stage);
-bool pipeline_order_next(struct pipeline_order *o, struct pipeline_sched_op *out);
+
+/* The x-th forward (backward: forward false) of a stage in schedule
+ * order: Megatron's interleaving takes micro-batches in groups of p,
+ * chunk by chunk. */
+static inline struct pipeline_sched_op pipeline_order_nth(const struct pipeline_config *c, int x, bool forward)
+{
+	struct pipeline_sched_op o = { .kind = forward ? PIPE_F : PIPE_B };
+	int p = c->p, v = c->v;
+	if (c->schedule == SCHED_INTERLEAVED && v > 1) {
+		int group = x / (p * v), within = x % (p * v);
+		o.chunk = forward ? within / p : v - 1 - within / p;
+		o.mb = group * p + within % p;
+	} else {
+		o.mb = x;
+	}
+	return o;
+}
+
+/* The warm-up's forwards, then a forward and a backward in turn while
+ * forwards are left, then the backwards left. Inline: the direct
+ * evaluation asks for every operation of a step. */
+static inline bool pipeline_order_next(struct pipeline_order *o, struct pipeline_sched_op *out)
+{
+	if (o->nf < o->warmup) {
+		*out = pipeline_order_nth(o->c, o->nf++, true);
+		return true;
+	}
+	if (o->nb >= o->total)
+		return false;
+	if (!o->backward_due && o->nf < o->total) {
+		o->backward_due = true;
+		*out = pipeline_order_nth(o->c, o->nf++, true);
+		return true;
+	}
+	o->backward_due = false;
+	*out = pipeline_order_nth(o->c, o->nb++, false);
+	return true;
+}
 
 /* The streams of a stage in a trace: operations (with what runs on their
  * critical path nested inside), data-parallel collectives, point-to-point

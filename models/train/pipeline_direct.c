@@ -38,6 +38,7 @@ struct dstage {
 	const struct pipeline_sched_op *ops;    /* DualPipeV: [nops] */
 	int nops, next;
 	struct pipeline_sched_op cur;           /* the next operation, if has_cur */
+	const struct kind *cur_kind;            /* its kind */
 	bool has_cur, done;
 	int64_t free_ns;           /* when its last operation ends */
 	int *w_pending;            /* ZB-H1: vs m + mb of the W operations not run yet */
@@ -177,10 +178,10 @@ static void finish(struct direct *d, struct dstage *s, const struct part *q, int
 	}
 }
 
-/* pipeline.c's start_op and op_done: o runs on stage s from t. */
-static void run_op(struct direct *d, struct dstage *s, const struct pipeline_sched_op *o, int64_t t)
+/* pipeline.c's start_op and op_done: o, of kind k, runs on stage s from t. */
+static void run_op(struct direct *d, struct dstage *s, const struct pipeline_sched_op *o, const struct kind *k,
+		   int64_t t)
 {
-	const struct kind *k = &s->kinds[kind_index(d, o)];
 	int64_t end = t + k->dur_ns;
 	if (k->dur_ns < 1 || k->dur_ns >= LIMIT_NS || end >= LIMIT_NS) {
 		d->declined = true;  /* an operation within one instant, or past the limit */
@@ -193,10 +194,9 @@ static void run_op(struct direct *d, struct dstage *s, const struct pipeline_sch
 		finish(d, s, &k->part[1], o->pair_mb, t, end);
 }
 
-/* When the input of o (both, for a pair) arrives, or UNKNOWN_NS. */
-static int64_t ready_ns(const struct direct *d, const struct dstage *s, const struct pipeline_sched_op *o)
+/* When the input of o of kind k (both, for a pair) arrives, or UNKNOWN_NS. */
+static int64_t ready_ns(const struct direct *d, const struct pipeline_sched_op *o, const struct kind *k)
 {
-	const struct kind *k = &s->kinds[kind_index(d, o)];
 	int m = d->m, vs = k->part[0].vs;
 	if (o->kind == PIPE_W)
 		return 0;
@@ -214,11 +214,12 @@ static void run_pending_w(struct direct *d, struct dstage *s)
 {
 	int key = s->w_pending[s->w_head++];
 	struct pipeline_sched_op w = { .kind = PIPE_W, .mb = key % d->m, .chunk = (key / d->m) / d->c->p };
-	run_op(d, s, &w, s->free_ns);
+	run_op(d, s, &w, &s->kinds[kind_index(d, &w)], s->free_ns);
 }
 
-/* Stage s's next operation into s->cur; false when it has none left. */
-static bool peek(struct dstage *s)
+/* Stage s's next operation into s->cur (its kind into s->cur_kind);
+ * false when it has none left. */
+static bool peek(const struct direct *d, struct dstage *s)
 {
 	if (s->has_cur)
 		return true;
@@ -229,6 +230,8 @@ static bool peek(struct dstage *s)
 		}
 	} else
 		s->has_cur = pipeline_order_next(&s->order, &s->cur);
+	if (s->has_cur)
+		s->cur_kind = &s->kinds[kind_index(d, &s->cur)];
 	return s->has_cur;
 }
 
@@ -239,8 +242,8 @@ static bool peek(struct dstage *s)
 static void advance(struct direct *d, struct dstage *s)
 {
 	while (!d->declined) {
-		if (peek(s)) {
-			int64_t t = ready_ns(d, s, &s->cur);
+		if (peek(d, s)) {
+			int64_t t = ready_ns(d, &s->cur, s->cur_kind);
 			if (t == UNKNOWN_NS)
 				return;  /* woken by arrive() */
 			if (t > s->free_ns && s->w_head < s->nw) {
@@ -248,7 +251,7 @@ static void advance(struct direct *d, struct dstage *s)
 				continue;
 			}
 			s->has_cur = false;
-			run_op(d, s, &s->cur, t > s->free_ns ? t : s->free_ns);
+			run_op(d, s, &s->cur, s->cur_kind, t > s->free_ns ? t : s->free_ns);
 		} else if (s->w_head < s->nw) {
 			run_pending_w(d, s);
 		} else {

@@ -305,7 +305,7 @@ double step_norm_allreduce_s(const struct layer_ctx *x)
  */
 static void stage_tail(const struct layer_ctx *x, const struct collective_group *dpg, const struct stage_inputs *in,
 		       const struct bucket_chunk *chunks, const struct pipeline_result *pr, const double *full_dp_end_s,
-		       int i, struct timeline *trace, struct stage_tail *out)
+		       int i, double norm, struct timeline *trace, struct stage_tail *out)
 {
 	const struct train_plan *p = x->p;
 	bool full = x->w->mode == TRAIN_FULL;
@@ -348,10 +348,10 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	}
 	if (end > dp_end)
 		dp_end = end;
-	/* the gradient norm (clipping) and the loss: one all-reduce of a few
-	 * fp32 scalars over every GPU of the job before the update (Megatron's
-	 * clip_grad_norm over the model- and data-parallel groups), latency-bound */
-	double norm = step_norm_allreduce_s(x);
+	/* norm: the gradient norm (clipping) and the loss, one all-reduce of a
+	 * few fp32 scalars over every GPU of the job before the update
+	 * (Megatron's clip_grad_norm over the model- and data-parallel
+	 * groups), latency-bound: step_norm_allreduce_s, once a step */
 	/* Megatron's distributed optimizer shards over dp x cp, the routed
 	 * experts over the expert-data-parallel group (memory.c) */
 	double local = x->lora || p->zero < 1 ? grad_params
@@ -494,9 +494,9 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 		pipeline_run(&pc, &pr, trace);  /* the same times, by events, with the trace */
 	if (trace != NULL)
 		step_trace_detail(x, in->P, tc, trace, logged_from);
-	double step = 0;
+	double step = 0, norm = step_norm_allreduce_s(x);
 	for (int i = 0; i < p->pp; i++) {
-		stage_tail(x, dpg, in, chunks, &pr, full_dp_end, i, trace, &tails[i]);
+		stage_tail(x, dpg, in, chunks, &pr, full_dp_end, i, norm, trace, &tails[i]);
 		if (tails[i].total_s > step)
 			step = tails[i].total_s;
 	}
