@@ -197,7 +197,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 		if (next != stage) {  /* DualPipeV's turn of the V stays on its stage */
 			in->send_bytes[vs] = bytes;
 			in->send_f_s[vs] = p2p_s(x, a, b, bytes);
-			in->send_b_s[vs] = p2p_s(x, b, a, bytes);
+			in->send_b_s[vs] = in->send_f_s[vs];  /* p2p_s(x, b, a, bytes): symmetric in a and b */
 		}
 	}
 }
