@@ -17,17 +17,22 @@ static const int64_t LIMIT_NS = INT64_C(4000000000000000);
 
 /* A kind of operation of one stage (5 v + v v at most: F, B, B with its
  * weight gradient put off, W per chunk, and a pair per two chunks): its
- * time in seconds, as pipeline.c's op_time sums it, and on the clock, and
- * the one or two operations (a pair's F then its B) whose results leave
- * at its end. */
+ * time in seconds, as pipeline.c's op_time sums it, and on the clock,
+ * where its inputs arrive (a pair's two), and the one or two operations
+ * (a pair's F then its B) whose results leave at its end: to which
+ * arrival slots (indexed by micro-batch), after which transfer. */
 struct part {
-	enum pipeline_op kind;
+	int64_t *out;              /* NULL: nothing leaves (a W, the first virtual stage's B) */
+	int64_t send_ns;
+	int out_stage;             /* the stage that takes it */
 	int vs;
 	bool grads;                /* produces the gradients of vs */
+	bool defers_w;             /* ZB-H1's B: its W is run later */
 };
 struct kind {
 	double dur_s;
 	int64_t dur_ns;
+	const int64_t *in, *in_pair;  /* arrival slots; in NULL: a W, always ready */
 	struct part part[2];
 	int nparts;
 };
@@ -80,12 +85,39 @@ static bool produces_grads(enum schedule_kind s, enum pipeline_op kind, bool spl
 	}
 }
 
-static struct part make_part(const struct pipeline_config *c, int stage, enum pipeline_op kind, int chunk,
-			     bool split)
+/* The operation (kind, chunk, split) of stage `stage`: where it sends. */
+static struct part make_part(const struct direct *d, int stage, enum pipeline_op kind, int chunk, bool split)
 {
-	struct part q = { .kind = kind, .vs = pipeline_vstage(c->p, c->schedule, stage, chunk),
-			  .grads = produces_grads(c->schedule, kind, split) };
+	const struct pipeline_config *c = d->c;
+	int vs = pipeline_vstage(c->p, c->schedule, stage, chunk), m = d->m;
+	struct part q = { .vs = vs, .grads = produces_grads(c->schedule, kind, split) };
+	if (kind == PIPE_F && vs + 1 < d->P) {
+		q.out = d->f_ready_ns + (size_t)(vs + 1) * m;
+		q.send_ns = d->send_f_ns[vs];
+		q.out_stage = d->stage_of[vs + 1];
+	} else if (kind == PIPE_F) {
+		/* the last virtual stage's backward takes its own forward's output */
+		q.out = d->b_ready_ns + (size_t)vs * m;
+		q.out_stage = stage;
+	} else if (kind == PIPE_B && vs > 0) {
+		q.out = d->b_ready_ns + (size_t)(vs - 1) * m;
+		q.send_ns = d->send_b_ns[vs - 1];
+		q.out_stage = d->stage_of[vs - 1];
+	}
+	q.defers_w = kind == PIPE_B && c->schedule == SCHED_ZB_H1;
 	return q;
+}
+
+/* A kind of one operation (kind, chunk, split) of stage `stage`. */
+static struct kind make_kind(const struct direct *d, int stage, enum pipeline_op kind, int chunk, bool split)
+{
+	const struct pipeline_config *c = d->c;
+	int vs = pipeline_vstage(c->p, c->schedule, stage, chunk);
+	struct kind k = { .dur_s = op_time(c, kind, split, vs), .nparts = 1,
+			  .part = { make_part(d, stage, kind, chunk, split) } };
+	if (kind != PIPE_W)
+		k.in = (kind == PIPE_F ? d->f_ready_ns : d->b_ready_ns) + (size_t)vs * d->m;
+	return k;
 }
 
 /* Index of o's kind in a stage's table. */
@@ -108,18 +140,13 @@ static void kinds_init(const struct direct *d, int i, struct kind *t)
 	const struct pipeline_config *c = d->c;
 	int v = d->v;
 	for (int ch = 0; ch < v; ch++) {
-		int vs = pipeline_vstage(c->p, c->schedule, i, ch);
 		struct kind *k = &t[5 * ch];
-		k[0] = (struct kind){ .dur_s = op_time(c, PIPE_F, false, vs), .nparts = 1,
-				      .part = { make_part(c, i, PIPE_F, ch, false) } };
-		k[1] = (struct kind){ .dur_s = op_time(c, PIPE_B, false, vs), .nparts = 1,
-				      .part = { make_part(c, i, PIPE_B, ch, false) } };
+		k[0] = make_kind(d, i, PIPE_F, ch, false);
+		k[1] = make_kind(d, i, PIPE_B, ch, false);
 		if (c->w_s == NULL)
 			continue;
-		k[2] = (struct kind){ .dur_s = op_time(c, PIPE_B, true, vs), .nparts = 1,
-				      .part = { make_part(c, i, PIPE_B, ch, true) } };
-		k[3] = (struct kind){ .dur_s = op_time(c, PIPE_W, false, vs), .nparts = 1,
-				      .part = { make_part(c, i, PIPE_W, ch, false) } };
+		k[2] = make_kind(d, i, PIPE_B, ch, true);
+		k[3] = make_kind(d, i, PIPE_W, ch, false);
 	}
 	if (c->schedule == SCHED_DUALPIPEV)
 		for (int ch = 0; ch < v; ch++)
@@ -129,18 +156,22 @@ static void kinds_init(const struct direct *d, int i, struct kind *t)
 				int bvs = pipeline_vstage(c->p, c->schedule, i, pc);
 				double dur = op_time(c, PIPE_F, false, vs);
 				dur += op_time(c, PIPE_B, false, bvs);
-				t[5 * v + ch * v + pc] = (struct kind){ .dur_s = dur, .nparts = 2,
-					.part = { make_part(c, i, PIPE_F, ch, false), make_part(c, i, PIPE_B, pc, false) } };
+				struct kind *k = &t[5 * v + ch * v + pc];
+				*k = make_kind(d, i, PIPE_F, ch, false);
+				k->dur_s = dur;
+				k->in_pair = d->b_ready_ns + (size_t)bvs * d->m;
+				k->part[1] = make_part(d, i, PIPE_B, pc, false);
+				k->nparts = 2;
 			}
 	for (int k = 0; k < 5 * v + v * v; k++)
 		t[k].dur_ns = sim_time_from_s(t[k].dur_s);
 }
 
-/* The input of F or B (mb, vs) arrives at t (on its slot): wake its stage
- * if it waits; declined past LIMIT_NS. */
-static void arrive(struct direct *d, int64_t *slot, int vs, int64_t t)
+/* An input of stage `stage` arrives at t (on its slot): wake the stage if
+ * it waits; declined past LIMIT_NS. */
+static void arrive(struct direct *d, int64_t *slot, int stage, int64_t t)
 {
-	struct dstage *s = &d->st[d->stage_of[vs]];
+	struct dstage *s = &d->st[stage];
 	if (t >= LIMIT_NS)
 		d->declined = true;
 	*slot = t;
@@ -155,22 +186,10 @@ static void arrive(struct direct *d, int64_t *slot, int vs, int64_t t)
 static void finish(struct direct *d, struct dstage *s, const struct part *q, int mb, int64_t start, int64_t end)
 {
 	int m = d->m, vs = q->vs;
-	switch (q->kind) {
-	case PIPE_F:
-		if (vs + 1 < d->P)
-			arrive(d, &d->f_ready_ns[(vs + 1) * m + mb], vs + 1, end + d->send_f_ns[vs]);
-		else
-			arrive(d, &d->b_ready_ns[vs * m + mb], vs, end);
-		break;
-	case PIPE_B:
-		if (vs > 0)
-			arrive(d, &d->b_ready_ns[(vs - 1) * m + mb], vs - 1, end + d->send_b_ns[vs - 1]);
-		if (s->w_pending != NULL)
-			s->w_pending[s->nw++] = vs * m + mb;
-		break;
-	case PIPE_W:
-		break;
-	}
+	if (q->out != NULL)
+		arrive(d, &q->out[mb], q->out_stage, end + q->send_ns);
+	if (q->defers_w)
+		s->w_pending[s->nw++] = vs * m + mb;
 	if (q->grads && ++d->grad_ops_done[vs] == m) {
 		double end_s = sim_time_to_s(end);
 		d->r->grads_final_s[vs] = end_s;
@@ -195,14 +214,13 @@ static void run_op(struct direct *d, struct dstage *s, const struct pipeline_sch
 }
 
 /* When the input of o of kind k (both, for a pair) arrives, or UNKNOWN_NS. */
-static int64_t ready_ns(const struct direct *d, const struct pipeline_sched_op *o, const struct kind *k)
+static int64_t ready_ns(const struct pipeline_sched_op *o, const struct kind *k)
 {
-	int m = d->m, vs = k->part[0].vs;
-	if (o->kind == PIPE_W)
+	if (k->in == NULL)
 		return 0;
-	int64_t t = o->kind == PIPE_F ? d->f_ready_ns[vs * m + o->mb] : d->b_ready_ns[vs * m + o->mb];
-	if (o->paired && t != UNKNOWN_NS) {
-		int64_t tb = d->b_ready_ns[k->part[1].vs * m + o->pair_mb];
+	int64_t t = k->in[o->mb];
+	if (k->in_pair != NULL && t != UNKNOWN_NS) {
+		int64_t tb = k->in_pair[o->pair_mb];
 		if (tb == UNKNOWN_NS || tb > t)
 			t = tb;
 	}
@@ -243,7 +261,7 @@ static void advance(struct direct *d, struct dstage *s)
 {
 	while (!d->declined) {
 		if (peek(d, s)) {
-			int64_t t = ready_ns(d, &s->cur, s->cur_kind);
+			int64_t t = ready_ns(&s->cur, s->cur_kind);
 			if (t == UNKNOWN_NS)
 				return;  /* woken by arrive() */
 			if (t > s->free_ns && s->w_head < s->nw) {
