@@ -1,5 +1,6 @@
 #include "pipeline_direct.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@ struct dstage {
 struct direct {
 	const struct pipeline_config *c;
 	int P, m, v;
+	bool zb;
 	int64_t *f_ready_ns, *b_ready_ns;  /* [P m] input arrival of F(mb, vs), B(mb, vs); UNKNOWN_NS */
 	int64_t *send_f_ns, *send_b_ns;    /* [P] the transfers on the clock */
 	int *stage_of;                     /* [P] */
@@ -202,8 +204,10 @@ static void run_op(struct direct *d, struct dstage *s, const struct pipeline_sch
 		   int64_t t)
 {
 	int64_t end = t + k->dur_ns;
-	if (k->dur_ns < 1 || k->dur_ns >= LIMIT_NS || end >= LIMIT_NS) {
-		d->declined = true;  /* an operation within one instant, or past the limit */
+	if ((k->dur_ns < 1 && d->zb && k->in != NULL) || k->dur_ns >= LIMIT_NS || end >= LIMIT_NS) {
+		/* ZB-H1 with an F or B within one instant (pipeline_direct.h), or
+		 * past the limit */
+		d->declined = true;
 		return;
 	}
 	d->r->stage_busy_s[s - d->st] += k->dur_s;
@@ -331,11 +335,12 @@ bool pipeline_direct_run(const struct pipeline_config *c, struct pipeline_result
 {
 	int p = c->p, v = c->v, P = c->p * c->v, m = c->m, nkinds = 5 * v + v * v;
 	bool dual = c->schedule == SCHED_DUALPIPEV, zb = c->schedule == SCHED_ZB_H1;
-	struct direct d = { .c = c, .P = P, .m = m, .v = v };
+	struct direct d = { .c = c, .P = P, .m = m, .v = v, .zb = zb };
 	struct pipeline_result out;
 	size_t slots = (size_t)P * m;
 	int cap = dual ? pipeline_stage_ops_max(c) : 0;
 
+	assert(!pipeline_splits_backward(c->schedule) || c->w_s != NULL);
 	if (pipeline_check(p, v, m, c->schedule) != NULL)
 		return false;
 	result_alloc(&out, p, P);

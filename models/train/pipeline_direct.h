@@ -14,15 +14,19 @@
  * stage runs its oldest pending W when its next F or B has not arrived by
  * the time it is free.
  *
- * That equality rests on two facts of the event engine that it checks
- * rather than assumes: every operation takes at least 1 ns (so no
- * operation starts and ends within one instant, and what a stage decides
- * at an instant does not depend on the order of that instant's events),
- * and every time is under 4e6 s (where seconds = ns x 1e-9 is strictly
- * increasing in ns, so comparing seconds is comparing nanoseconds).
- * Otherwise it declines and the caller runs pipeline_run. It never traces
- * and has no hooks (training's full mode runs the engine). O(p v m) time
- * and memory.
+ * That equality rests on facts of the event engine that it checks rather
+ * than assumes. Every time is under 4e6 s, where seconds = ns x 1e-9 is
+ * strictly increasing in ns, so comparing seconds (as pipeline.c does) is
+ * comparing nanoseconds. A stage is woken at its own last end and at each
+ * arrival of its inputs, so its next operation starts at the later of the
+ * two whatever the order of one instant's events, even when an operation
+ * takes no time (a virtual stage without layers). Only ZB-H1's choice
+ * between its next F or B and a pending W is made once, at the instant
+ * the stage is free: an input that a 0 ns operation started at that same
+ * instant sends is there or not by the order of the instant's events, so
+ * there an F or B of 0 ns is declined (a W of 0 ns sends nothing).
+ * Declined, the caller runs pipeline_run. It never traces and has no
+ * hooks (training's full mode runs the engine). O(p v m) time and memory.
  */
 #ifndef CLUSTERSIM_MODELS_TRAIN_PIPELINE_DIRECT_H
 #define CLUSTERSIM_MODELS_TRAIN_PIPELINE_DIRECT_H
