@@ -34,20 +34,6 @@ const char *pipeline_check(int p, int v, int m, enum schedule_kind s)
 /* Stages look for work after all completions (class 0) and arrivals of an
  * instant, so simultaneous events do not look like waits. */
 
-/* An operation of a stage's order. DualPipeV's B is the whole backward
- * (input and weight gradients) unless `split` (its weight gradient is a
- * later W), and `paired` runs this F with the backward (pair_mb,
- * pair_chunk) as one overlapped operation: it starts when both inputs are
- * there and both results leave when it ends. */
-struct op {
-	enum pipeline_op kind;
-	int mb;
-	int chunk;
-	bool split;
-	bool paired;
-	int pair_mb, pair_chunk;
-};
-
 struct stage;
 
 /* One pipeline's state. */
@@ -76,12 +62,12 @@ struct stage {
 	pipeline_sim *sim;
 	int pipe;
 	int index;
-	struct op *ops;
+	struct pipeline_sched_op *ops;
 	int nops, next;
 	int *w_pending;               /* ZB: vs*m+mb of W ops ready to run */
 	int nw, w_head;
 	bool busy;
-	struct op running;
+	struct pipeline_sched_op running;
 	double run_start;
 };
 
@@ -196,23 +182,20 @@ int pipeline_dualpipev_order(int p, int i, int m, struct pipeline_step *out)
 /* DualPipeV's order with its micro-batches: each chunk's forwards and
  * backwards take micro-batches in order, and a W the oldest put-off
  * weight gradient. */
-static void build_dualpipev_ops(struct stage *st, const struct pipeline_config *c)
+static int dualpipev_ops(const struct pipeline_config *c, int stage, struct pipeline_sched_op *out)
 {
 	int m = c->m, cap = PIPELINE_DUALPIPEV_MAX_STEPS(m);
 	struct pipeline_step *steps = xcalloc((size_t)cap, sizeof *steps);
-	int n = pipeline_dualpipev_order(c->p, st->index, m, steps);
+	int n = pipeline_dualpipev_order(c->p, stage, m, steps);
 	int next_f[2] = { 0, 0 }, next_b[2] = { 0, 0 };
 	int *fifo = xcalloc((size_t)2 * m, sizeof *fifo);  /* chunk m + mb of put-off W */
 	int head = 0, tail = 0;
 
 	assert(n <= cap);
-	st->ops = xcalloc((size_t)n, sizeof *st->ops);
 	for (int k = 0; k < n; k++) {
 		const struct pipeline_step *q = &steps[k];
-		struct op *o = &st->ops[k];
-		o->kind = q->kind;
-		o->split = q->split;
-		o->paired = q->paired;
+		struct pipeline_sched_op *o = &out[k];
+		*o = (struct pipeline_sched_op){ .kind = q->kind, .split = q->split, .paired = q->paired };
 		switch (q->kind) {
 		case PIPE_F:
 			o->chunk = q->chunk;
@@ -236,72 +219,55 @@ static void build_dualpipev_ops(struct stage *st, const struct pipeline_config *
 		}
 	}
 	assert(next_f[0] == m && next_f[1] == m && next_b[0] == m && next_b[1] == m && head == tail);
-	st->nops = n;
 	free(fifo);
 	free(steps);
+	return n;
 }
 
-/* The schedule's order of operations on one stage. */
-static void build_ops(struct stage *st, const struct pipeline_config *c)
+void pipeline_order_start(struct pipeline_order *o, const struct pipeline_config *c, int stage)
 {
-	if (c->schedule == SCHED_DUALPIPEV) {
-		build_dualpipev_ops(st, c);
-		return;
-	}
-	int p = c->p, v = c->v, m = c->m, i = st->index;
-	int total = m * v;
-	int k = 0, nf = 0, nb = 0;
-
-	st->ops = xcalloc((size_t)total * 2, sizeof *st->ops);
-	struct op *fwd = xcalloc((size_t)total, sizeof *fwd);
-	struct op *bwd = xcalloc((size_t)total, sizeof *bwd);
-	for (int x = 0; x < total; x++) {
-		if (c->schedule == SCHED_INTERLEAVED && v > 1) {
-			/* Megatron: micro-batches in groups of p, chunk by chunk */
-			int group = x / (p * v), within = x % (p * v);
-			fwd[x].chunk = within / p;
-			fwd[x].mb = group * p + within % p;
-			bwd[x].chunk = v - 1 - within / p;
-			bwd[x].mb = fwd[x].mb;
-		} else {
-			fwd[x].chunk = bwd[x].chunk = 0;
-			fwd[x].mb = bwd[x].mb = x;
-		}
-		fwd[x].kind = PIPE_F;
-		bwd[x].kind = PIPE_B;
-	}
+	int p = c->p, v = c->v, total = c->m * v;
 	int warmup;
+	assert(c->schedule != SCHED_DUALPIPEV);
 	switch (c->schedule) {
 	case SCHED_GPIPE:
 		warmup = total;
 		break;
 	case SCHED_INTERLEAVED:
-		warmup = v > 1 ? (p - i - 1) * 2 + (v - 1) * p : p - i - 1;
+		warmup = v > 1 ? (p - stage - 1) * 2 + (v - 1) * p : p - stage - 1;
 		break;
 	default:
-		warmup = p - i - 1;
+		warmup = p - stage - 1;
 		break;
 	}
-	if (warmup > total)
-		warmup = total;
-	for (; nf < warmup; nf++)
-		st->ops[k++] = fwd[nf];
-	while (nb < total) {
-		if (nf < total)
-			st->ops[k++] = fwd[nf++];
-		st->ops[k++] = bwd[nb++];
-	}
-	st->nops = k;
+	*o = (struct pipeline_order){ .c = c, .total = total, .warmup = warmup > total ? total : warmup };
+}
+
+int pipeline_stage_ops(const struct pipeline_config *c, int stage, struct pipeline_sched_op *out)
+{
+	struct pipeline_order o;
+	int k = 0;
+	if (c->schedule == SCHED_DUALPIPEV)
+		return dualpipev_ops(c, stage, out);
+	pipeline_order_start(&o, c, stage);
+	while (pipeline_order_next(&o, &out[k]))
+		k++;
+	return k;
+}
+
+/* The schedule's order of operations on one stage. */
+static void build_ops(struct stage *st, const struct pipeline_config *c)
+{
+	st->ops = xcalloc((size_t)pipeline_stage_ops_max(c), sizeof *st->ops);
+	st->nops = pipeline_stage_ops(c, st->index, st->ops);
 	if (c->schedule == SCHED_ZB_H1)
-		st->w_pending = xcalloc((size_t)total, sizeof *st->w_pending);
-	free(fwd);
-	free(bwd);
+		st->w_pending = xcalloc((size_t)c->m * c->v, sizeof *st->w_pending);
 }
 
 /* Seconds of one operation alone (a pair's F part only). DualPipeV's b_s
  * is the input gradient, as ZB-H1's, and its unsplit B adds the weight
  * gradient. */
-static double op_time(const pipeline_sim *s, const struct op *o, int vs)
+static double op_time(const pipeline_sim *s, const struct pipeline_sched_op *o, int vs)
 {
 	switch (o->kind) {
 	case PIPE_F: return s->c->f_s[vs];
@@ -313,13 +279,13 @@ static double op_time(const pipeline_sim *s, const struct op *o, int vs)
 }
 
 /* The backward half of a paired operation. */
-static struct op pair_backward(const struct op *o)
+static struct pipeline_sched_op pair_backward(const struct pipeline_sched_op *o)
 {
-	struct op b = { .kind = PIPE_B, .mb = o->pair_mb, .chunk = o->pair_chunk };
+	struct pipeline_sched_op b = { .kind = PIPE_B, .mb = o->pair_mb, .chunk = o->pair_chunk };
 	return b;
 }
 
-static bool produces_grads(const pipeline_sim *s, const struct op *o)
+static bool produces_grads(const pipeline_sim *s, const struct pipeline_sched_op *o)
 {
 	switch (s->c->schedule) {
 	case SCHED_ZB_H1: return o->kind == PIPE_W;
@@ -328,13 +294,13 @@ static bool produces_grads(const pipeline_sim *s, const struct op *o)
 	}
 }
 
-static void start_op(struct stage *st, const struct op *o)
+static void start_op(struct stage *st, const struct pipeline_sched_op *o)
 {
 	pipeline_sim *s = st->sim;
 	struct pipe *pp = &s->pipes[st->pipe];
 	int vs = vstage(s, st->index, o->chunk);
 	double d = op_time(s, o, vs);
-	struct op g = *o;  /* the part that produces gradients, if any */
+	struct pipeline_sched_op g = *o;  /* the part that produces gradients, if any */
 	if (o->paired) {
 		g = pair_backward(o);
 		d += op_time(s, &g, vstage(s, st->index, g.chunk));
@@ -349,7 +315,7 @@ static void start_op(struct stage *st, const struct op *o)
 	engine_after(s->e, sim_time_from_s(d), ENGINE_CLASS_WORK, &st->done, 0);
 }
 
-static double input_ready(const pipeline_sim *s, const struct pipe *pp, const struct op *o, int stage)
+static double input_ready(const pipeline_sim *s, const struct pipe *pp, const struct pipeline_sched_op *o, int stage)
 {
 	int vs = vstage(s, stage, o->chunk);
 	return o->kind == PIPE_F ? pp->f_ready[vs * s->c->m + o->mb] : pp->b_ready[vs * s->c->m + o->mb];
@@ -365,10 +331,10 @@ static void try_start(struct stage *st)
 	if (st->busy)
 		return;
 	if (st->next < st->nops) {
-		const struct op *o = &st->ops[st->next];
+		const struct pipeline_sched_op *o = &st->ops[st->next];
 		double ready = o->kind == PIPE_W ? 0 : input_ready(s, pp, o, st->index);
 		if (o->paired) {
-			struct op b = pair_backward(o);
+			struct pipeline_sched_op b = pair_backward(o);
 			double rb = input_ready(s, pp, &b, st->index);
 			if (rb > ready)
 				ready = rb;
@@ -382,7 +348,7 @@ static void try_start(struct stage *st)
 	/* Zero bubble: weight gradients fill the wait, and finish the step. */
 	if (st->w_head < st->nw) {
 		int key = st->w_pending[st->w_head++];
-		struct op w = { .kind = PIPE_W, .mb = key % s->c->m, .chunk = (key / s->c->m) / s->c->p };
+		struct pipeline_sched_op w = { .kind = PIPE_W, .mb = key % s->c->m, .chunk = (key / s->c->m) / s->c->p };
 		start_op(st, &w);
 	}
 }
@@ -455,7 +421,7 @@ static void send(pipeline_sim *s, int pipe, int from, int to, int mb, bool forwa
 
 /* Operation o of stage st ran from start_s to end_s: log it, send what it
  * produced (now, at the end of a pair), count its gradients. */
-static void finish_op(struct stage *st, const struct op *o, double start_s, double end_s)
+static void finish_op(struct stage *st, const struct pipeline_sched_op *o, double start_s, double end_s)
 {
 	pipeline_sim *s = st->sim;
 	struct pipe *pp = &s->pipes[st->pipe];
@@ -512,7 +478,7 @@ static void op_done(engine *e, struct engine_handler *h, uint64_t arg)
 {
 	struct stage *st = container_of(h, struct stage, done);
 	pipeline_sim *s = st->sim;
-	struct op o = st->running;
+	struct pipeline_sched_op o = st->running;
 	double now = now_s(s);
 
 	(void)e;
@@ -521,7 +487,7 @@ static void op_done(engine *e, struct engine_handler *h, uint64_t arg)
 	s->pipes[st->pipe].r.stage_end_s[st->index] = now;
 	if (o.paired) {
 		/* logged as its forward then its backward; both results leave now */
-		struct op b = pair_backward(&o);
+		struct pipeline_sched_op b = pair_backward(&o);
 		double mid = st->run_start + op_time(s, &o, vstage(s, st->index, o.chunk));
 		o.paired = false;
 		finish_op(st, &o, st->run_start, mid);

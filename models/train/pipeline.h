@@ -74,6 +74,79 @@ struct pipeline_config {
 	const double *send_bytes; /* [p v] bytes per GPU of each transfer vs -> vs+1, for traces (may be NULL) */
 };
 
+/* An operation of a stage's order. DualPipeV's B is the whole backward
+ * (input and weight gradients) unless `split` (its weight gradient is a
+ * later W), and `paired` runs this F with the backward (pair_mb,
+ * pair_chunk) as one overlapped operation: it starts when both inputs are
+ * there and both results leave when it ends. ZB-H1's W operations are not
+ * in the order: a stage runs them where it would wait (pipeline.h's top). */
+struct pipeline_sched_op {
+	enum pipeline_op kind;
+	int mb;
+	int chunk;
+	bool split;
+	bool paired;
+	int pair_mb, pair_chunk;
+};
+
+/* Room pipeline_stage_ops needs for one stage of c. */
+static inline int pipeline_stage_ops_max(const struct pipeline_config *c)
+{
+	int fb = 2 * c->m * c->v, dual = PIPELINE_DUALPIPEV_MAX_STEPS(c->m);
+	return fb > dual ? fb : dual;
+}
+
+/* Stage `stage`'s operations of c in schedule order into out (room for
+ * pipeline_stage_ops_max(c)); returns how many. */
+int pipeline_stage_ops(const struct pipeline_config *c, int stage, struct pipeline_sched_op *out);
+
+/* The same order one operation at a time, for every schedule but
+ * DualPipeV: start, then next until it returns false. */
+struct pipeline_order {
+	const struct pipeline_config *c;
+	int total, warmup, nf, nb;
+	bool backward_due;
+};
+void pipeline_order_start(struct pipeline_order *o, const struct pipeline_config *c, int stage);
+
+/* The x-th forward (backward: forward false) of a stage in schedule
+ * order: Megatron's interleaving takes micro-batches in groups of p,
+ * chunk by chunk. */
+static inline struct pipeline_sched_op pipeline_order_nth(const struct pipeline_config *c, int x, bool forward)
+{
+	struct pipeline_sched_op o = { .kind = forward ? PIPE_F : PIPE_B };
+	int p = c->p, v = c->v;
+	if (c->schedule == SCHED_INTERLEAVED && v > 1) {
+		int group = x / (p * v), within = x % (p * v);
+		o.chunk = forward ? within / p : v - 1 - within / p;
+		o.mb = group * p + within % p;
+	} else {
+		o.mb = x;
+	}
+	return o;
+}
+
+/* The warm-up's forwards, then a forward and a backward in turn while
+ * forwards are left, then the backwards left. Inline: the direct
+ * evaluation asks for every operation of a step. */
+static inline bool pipeline_order_next(struct pipeline_order *o, struct pipeline_sched_op *out)
+{
+	if (o->nf < o->warmup) {
+		*out = pipeline_order_nth(o->c, o->nf++, true);
+		return true;
+	}
+	if (o->nb >= o->total)
+		return false;
+	if (!o->backward_due && o->nf < o->total) {
+		o->backward_due = true;
+		*out = pipeline_order_nth(o->c, o->nf++, true);
+		return true;
+	}
+	o->backward_due = false;
+	*out = pipeline_order_nth(o->c, o->nb++, false);
+	return true;
+}
+
 /* The streams of a stage in a trace: operations (with what runs on their
  * critical path nested inside), data-parallel collectives, point-to-point
  * transfers between stages. */
@@ -131,8 +204,9 @@ void pipeline_sim_result(const pipeline_sim *s, int pipe, struct pipeline_result
 /* Check p, v, m and schedule fit together; returns NULL or why not. */
 const char *pipeline_check(int p, int v, int m, enum schedule_kind s);
 
-/* Simulate; result arrays are allocated here (release with pipeline_result_release).
- * When trace is not NULL every operation is logged. */
+/* Simulate on the event engine; result arrays are allocated here (release
+ * with pipeline_result_release). When trace is not NULL every operation is
+ * logged. pipeline_direct.h gives the same times without the engine. */
 void pipeline_run(const struct pipeline_config *c, struct pipeline_result *r, struct timeline *trace);
 void pipeline_result_release(struct pipeline_result *r);
 

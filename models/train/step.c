@@ -14,6 +14,7 @@
 #include "models/train/memory.h"
 #include "models/train/parallel.h"
 #include "models/train/pipeline.h"
+#include "models/train/pipeline_direct.h"
 #include "models/train/step_head.h"
 #include "models/train/step_trace.h"
 #include "models/train/straggler.h"
@@ -196,7 +197,7 @@ static void fill_vstage(struct stage_inputs *in, const struct layer_ctx *x, int 
 		if (next != stage) {  /* DualPipeV's turn of the V stays on its stage */
 			in->send_bytes[vs] = bytes;
 			in->send_f_s[vs] = p2p_s(x, a, b, bytes);
-			in->send_b_s[vs] = p2p_s(x, b, a, bytes);
+			in->send_b_s[vs] = in->send_f_s[vs];  /* p2p_s(x, b, a, bytes): symmetric in a and b */
 		}
 	}
 }
@@ -304,7 +305,7 @@ double step_norm_allreduce_s(const struct layer_ctx *x)
  */
 static void stage_tail(const struct layer_ctx *x, const struct collective_group *dpg, const struct stage_inputs *in,
 		       const struct bucket_chunk *chunks, const struct pipeline_result *pr, const double *full_dp_end_s,
-		       int i, struct timeline *trace, struct stage_tail *out)
+		       int i, double norm, struct timeline *trace, struct stage_tail *out)
 {
 	const struct train_plan *p = x->p;
 	bool full = x->w->mode == TRAIN_FULL;
@@ -347,10 +348,10 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 	}
 	if (end > dp_end)
 		dp_end = end;
-	/* the gradient norm (clipping) and the loss: one all-reduce of a few
-	 * fp32 scalars over every GPU of the job before the update (Megatron's
-	 * clip_grad_norm over the model- and data-parallel groups), latency-bound */
-	double norm = step_norm_allreduce_s(x);
+	/* norm: the gradient norm (clipping) and the loss, one all-reduce of a
+	 * few fp32 scalars over every GPU of the job before the update
+	 * (Megatron's clip_grad_norm over the model- and data-parallel
+	 * groups), latency-bound: step_norm_allreduce_s, once a step */
 	/* Megatron's distributed optimizer shards over dp x cp, the routed
 	 * experts over the expert-data-parallel group (memory.c) */
 	double local = x->lora || p->zero < 1 ? grad_params
@@ -489,13 +490,13 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 
 	if (x->w->mode == TRAIN_FULL)
 		fullstep_run(x, &pc, chunks, &pr, full_dp_end, trace);
-	else
-		pipeline_run(&pc, &pr, trace);
+	else if (trace != NULL || !pipeline_direct_run(&pc, &pr))
+		pipeline_run(&pc, &pr, trace);  /* the same times, by events, with the trace */
 	if (trace != NULL)
 		step_trace_detail(x, in->P, tc, trace, logged_from);
-	double step = 0;
+	double step = 0, norm = step_norm_allreduce_s(x);
 	for (int i = 0; i < p->pp; i++) {
-		stage_tail(x, dpg, in, chunks, &pr, full_dp_end, i, trace, &tails[i]);
+		stage_tail(x, dpg, in, chunks, &pr, full_dp_end, i, norm, trace, &tails[i]);
 		if (tails[i].total_s > step)
 			step = tails[i].total_s;
 	}
@@ -561,6 +562,12 @@ bool step_simulate_bounded(const struct train_spec *w, const struct cluster_spec
 		return true;
 	}
 	check_memory(&x, r);
+	if (r->outcome.status == OUTCOME_OOM && trace == NULL) {
+		/* rejected before any step is simulated: an OOM result gives
+		 * its plan, memory and batch, never a time (eval_train.c) */
+		fill_rates(r, &x, 0);
+		return true;
+	}
 	step_costs_init(&x, &k);
 	double busy_bound = filled_stage_s(&k.in, p);
 	if (busy_bound >= bound_s) {

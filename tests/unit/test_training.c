@@ -40,6 +40,8 @@ static void test_oom_is_a_result(void **state)
 	assert_true(r.mem.weights > 100e9);
 	assert_non_null(strstr(r.outcome.reason, "needs "));
 	assert_non_null(strstr(r.outcome.reason, "weights"));
+	/* rejected before its step is simulated: no time */
+	assert_true(r.step_time_s == 0);
 	scenario_release(&s);
 }
 
