@@ -25,8 +25,6 @@
 
 const double straggler_default_sigma = STRAGGLER_SIGMA;
 
-#define STRAGGLER_MEMO 8
-
 /* The integrand of E[max of n] = int x n phi(x) Phi(x)^(n-1) dx. */
 static double max_density_x(double x, void *arg)
 {
@@ -74,14 +72,6 @@ static double expected_max_of(long n)
 		double a = sqrt(l) - (log(log((double)n)) + log(4 * M_PI)) / (2 * sqrt(l));
 		return a + 0.5772156649015329 / sqrt(l);
 	}
-	/* a sweep asks for the same few rank counts again and again, and the
-	 * integral takes about as long as a whole step: the last few answers
-	 * (per thread, as roofline.c's memo) */
-	static _Thread_local struct { long n; double v; } memo[STRAGGLER_MEMO];
-	static _Thread_local unsigned memo_next;
-	for (int i = 0; i < STRAGGLER_MEMO; i++)
-		if (memo[i].n == n)
-			return memo[i].v;
 	double dn = (double)n;
 	gsl_function f = { .function = max_density_x, .params = &dn };
 	gsl_integration_workspace *ws = gsl_integration_workspace_alloc(200);
@@ -91,9 +81,6 @@ static double expected_max_of(long n)
 	gsl_integration_workspace_free(ws);
 	assert(rc == GSL_SUCCESS);
 	(void)rc;
-	memo[memo_next].n = n;
-	memo[memo_next].v = result;
-	memo_next = (memo_next + 1) % STRAGGLER_MEMO;
 	return result;
 }
 
