@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/stats.h"
 #include "util/xalloc.h"
 
 void sketch_init(struct sketch *s, double alpha)
@@ -135,11 +136,11 @@ double sketch_percentile(const struct sketch *s, double p)
 	assert(p >= 0 && p <= 100);
 	if (s->count == 0)
 		return 0;
-	double h = (double)(s->count - 1) * p / 100;
-	uint64_t lo = (uint64_t)floor(h);
+	double frac;
+	uint64_t lo = stats_type7_rank(s->count, p, &frac);
 	double lo_v = order_stat(s, lo);
 	double hi_v = lo + 1 < s->count ? order_stat(s, lo + 1) : lo_v;
-	return lo_v + (h - (double)lo) * (hi_v - lo_v);
+	return lo_v + frac * (hi_v - lo_v);
 }
 
 double sketch_mean(const struct sketch *s)

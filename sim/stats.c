@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <gsl/gsl_sort.h>
+#include <math.h>
 #include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 
@@ -73,6 +74,15 @@ double stats_sample_percentile(struct stats_sample *s, double p)
 		s->sorted = 1;
 	}
 	return gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, p / 100.0);
+}
+
+uint64_t stats_type7_rank(uint64_t n, double p, double *frac)
+{
+	assert(n > 0 && p >= 0.0 && p <= 100.0);
+	double h = (double)(n - 1) * p / 100;
+	uint64_t k = (uint64_t)floor(h);
+	*frac = h - (double)k;
+	return k;
 }
 
 double stats_sample_mean(const struct stats_sample *s)

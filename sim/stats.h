@@ -50,4 +50,10 @@ double stats_sample_percentile(struct stats_sample *s, double p);
 
 double stats_sample_mean(const struct stats_sample *s);
 
+/* R type 7 (GSL's gsl_stats_quantile_from_sorted_data, numpy's default):
+ * percentile p in [0, 100] of n > 0 sorted values lies at *frac of the way
+ * from order statistic k to k + 1 (0-based); returns k. For samples kept
+ * in another form (weighted runs, a sketch's buckets). */
+uint64_t stats_type7_rank(uint64_t n, double p, double *frac);
+
 #endif

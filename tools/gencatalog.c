@@ -360,7 +360,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gencatalog: %s\n", err.msg);
 		return 1;
 	}
-	snprintf(tmp, sizeof tmp, "%s.tmp", argv[1]);
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", argv[1]) >= sizeof tmp) {
+		fprintf(stderr, "gencatalog: output path longer than %zu bytes: %s\n", sizeof tmp - 5, argv[1]);
+		catalog_free(c);
+		return 2;
+	}
 	f = fopen(tmp, "w");
 	if (f == NULL) {
 		perror(tmp);

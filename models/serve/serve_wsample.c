@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/quantile.h"
+#include "sim/stats.h"
 #include "util/xalloc.h"
 
 /* Past exact_max: every pair into the sketch but the last, kept as the
@@ -80,11 +81,11 @@ double serve_wsample_percentile(struct serve_wsample *w, double p)
 		wsample_flush(w);
 		return sketch_percentile(&w->sk, p);
 	}
-	double h = (double)(w->total - 1) * p / 100;
-	long lo = (long)floor(h);
+	double frac;
+	long lo = (long)stats_type7_rank((uint64_t)w->total, p, &frac);
 	double lo_v = wsample_order(w, lo);
 	double hi_v = lo + 1 < w->total ? wsample_order(w, lo + 1) : lo_v;
-	return lo_v + (h - (double)lo) * (hi_v - lo_v);
+	return lo_v + frac * (hi_v - lo_v);
 }
 
 double serve_wsample_mean(const struct serve_wsample *w)

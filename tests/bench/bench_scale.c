@@ -50,7 +50,12 @@ static double time_shape(catalog *cat, const char *model, int nodes, int reps, d
 {
 	char text[2048];
 	struct scenario s;
-	snprintf(text, sizeof text, scenario_fmt, model, 1024L * 8 * nodes, nodes);
+	int len = snprintf(text, sizeof text, scenario_fmt, model, 1024L * 8 * nodes, nodes);
+	if (len < 0 || (size_t)len >= sizeof text) {
+		fprintf(stderr, "bench_scale: the scenario for model \"%s\" is longer than %zu bytes\n", model,
+			sizeof text - 1);
+		return -1;
+	}
 	if (bench_load(cat, text, &s) != 0)
 		return -1;
 	size_t n;

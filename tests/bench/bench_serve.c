@@ -20,6 +20,29 @@
 #include "models/scenario/scenario.h"
 #include "models/serve/serve.h"
 
+/* One tp-8 replica under vLLM's defaults (8,192-token budget, 256
+ * sequences, chunked prefill, 16-token blocks), Poisson arrivals at rate
+ * for duration_s, fixed prompt and output lengths. */
+static void spec_fill(struct serving_spec *sv, double rate, double duration_s, double prompt, double output)
+{
+	memset(sv, 0, sizeof *sv);
+	sv->process = ARRIVAL_POISSON;
+	sv->rate_per_s = rate;
+	sv->duration_s = duration_s;
+	sv->prompt_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = prompt, .min = 1, .max = 1 << 20 };
+	sv->output_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = output, .min = 1, .max = 1 << 20 };
+	sv->max_batch_tokens = 8192;
+	sv->max_seqs = 256;
+	sv->chunked_prefill = true;
+	sv->block_tokens = 16;
+	sv->step_overhead_s = -1;
+	sv->router = ROUTER_ROUND_ROBIN;
+	sv->replicas = 1;
+	sv->tp = 8;
+	sv->pp = 1;
+	sv->ep = 1;
+}
+
 static void bench(const struct cluster_spec *c, const struct model_spec *m, double rate, int reps)
 {
 	static const struct kernel_calibration cal = { .launch_s = -1, .flash_attention = true };
@@ -27,22 +50,7 @@ static void bench(const struct cluster_spec *c, const struct model_spec *m, doub
 	static struct serve_result r;
 	double best = 1e9;
 
-	memset(&sv, 0, sizeof sv);
-	sv.process = ARRIVAL_POISSON;
-	sv.rate_per_s = rate;
-	sv.duration_s = 3600;
-	sv.prompt_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = 1000, .min = 1, .max = 1 << 20 };
-	sv.output_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = 200, .min = 1, .max = 1 << 20 };
-	sv.max_batch_tokens = 8192;
-	sv.max_seqs = 256;
-	sv.chunked_prefill = true;
-	sv.block_tokens = 16;
-	sv.step_overhead_s = -1;
-	sv.router = ROUTER_ROUND_ROBIN;
-	sv.replicas = 1;
-	sv.tp = 8;
-	sv.pp = 1;
-	sv.ep = 1;
+	spec_fill(&sv, rate, 3600, 1000, 200);
 	for (int i = 0; i < reps; i++) {
 		double t0 = bench_now_s();
 		serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal }, c, 42, 0, &r);
@@ -76,22 +84,7 @@ static void horizon(const struct cluster_spec *c, const struct model_spec *m, do
 	if (pid == 0) {
 		struct serving_spec sv;
 		static struct serve_result r;
-		memset(&sv, 0, sizeof sv);
-		sv.process = ARRIVAL_POISSON;
-		sv.rate_per_s = 100;
-		sv.duration_s = duration_s;
-		sv.prompt_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = 200, .min = 1, .max = 1 << 20 };
-		sv.output_tokens = (struct length_spec){ .dist = LEN_FIXED, .mean = 10, .min = 1, .max = 1 << 20 };
-		sv.max_batch_tokens = 8192;
-		sv.max_seqs = 256;
-		sv.chunked_prefill = true;
-		sv.block_tokens = 16;
-		sv.step_overhead_s = -1;
-		sv.router = ROUTER_ROUND_ROBIN;
-		sv.replicas = 1;
-		sv.tp = 8;
-		sv.pp = 1;
-		sv.ep = 1;
+		spec_fill(&sv, 100, duration_s, 200, 10);
 		double t0 = bench_now_s();
 		serve_run(&sv, &(struct workload_model){ .arch = *m, .precision = PREC_BF16, .kernels = cal }, c, 42, 0, &r);
 		out.t_s = bench_now_s() - t0;

@@ -73,11 +73,16 @@ int main(int argc, char **argv)
 	double cpu[KINDS] = { 0 }, med[KINDS];
 	static const char *const names[KINDS] = { "--version", "run", "run --dry-run" };
 
+	int len;
 	if (argc > 1)
-		snprintf(bin, sizeof bin, "%s", argv[1]);
+		len = snprintf(bin, sizeof bin, "%s", argv[1]);
 	else {
 		const char *slash = strrchr(argv[0], '/');
-		snprintf(bin, sizeof bin, "%.*s../clustersim", slash ? (int)(slash - argv[0] + 1) : 0, argv[0]);
+		len = snprintf(bin, sizeof bin, "%.*s../clustersim", slash ? (int)(slash - argv[0] + 1) : 0, argv[0]);
+	}
+	if (len < 0 || (size_t)len >= sizeof bin) {
+		fprintf(stderr, "bench_startup: the binary's path is longer than %zu bytes\n", sizeof bin - 1);
+		return 2;
 	}
 	int fd = mkstemp(path);
 	if (fd < 0 || write(fd, scenario, sizeof scenario - 1) != (ssize_t)(sizeof scenario - 1)) {

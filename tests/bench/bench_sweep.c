@@ -24,6 +24,7 @@
 #include "models/scenario/jobs.h"
 #include "models/scenario/scenario.h"
 #include "output/results.h"
+#include "output/writer.h"
 
 struct grid {
 	const char *label;
@@ -49,14 +50,13 @@ static const int rc_grid[] = { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FU
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* Write row `row` of rs to f as CSV-like text (every cell, formatted). */
+/* Write row `row` of rs to f as CSV-like text (every cell: text whole,
+ * numbers as the CSV writer formats them). */
 static void dump_row(FILE *f, const rowset *rs, size_t row)
 {
-	char buf[512];
-	for (size_t c = 0; c < rowset_ncols(rs); c++) {
-		rowset_format(rs, row, c, buf, sizeof buf);
-		fprintf(f, "%s%s", c ? "," : "", buf);
-	}
+	char buf[WRITER_CELL_MAX];
+	for (size_t c = 0; c < rowset_ncols(rs); c++)
+		fprintf(f, "%s%s", c ? "," : "", writer_csv_cell(rs, row, c, buf, sizeof buf));
 	fputc('\n', f);
 }
 

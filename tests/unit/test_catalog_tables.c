@@ -28,7 +28,8 @@ static catalog *json_catalog(void)
 	struct cs_error err;
 	catalog *c;
 
-	snprintf(pattern, sizeof pattern, "%s/scenarios/catalog/*.json", top != NULL ? top : ".");
+	int len = snprintf(pattern, sizeof pattern, "%s/scenarios/catalog/*.json", top != NULL ? top : ".");
+	assert_true(len > 0 && (size_t)len < sizeof pattern);
 	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
 	assert_true(g.gl_pathc >= 8);
 	error_clear(&err);
