@@ -7,10 +7,10 @@
 #   util  sim  models  output  cli
 # The feature folders of models/, in order (a file may include its own
 # folder and earlier ones): the README's layout table shows the same order.
-#   hw cost comm kernel train run serve fleet eval scenario validate plan
+#   hw cost comm kernel train run serve fleet eval scenario import measure validate calib plan
 # (fleet comes before eval: its records are part of eval's job and result,
 # and it reaches the evaluate call only through a callback, fleet.h)
-# Only jansson-reading modules may include <jansson.h>: models/scenario/,
+# Only jansson-reading modules may include <jansson.h>: models/scenario/, import/, measure/, calib/,
 # models/hw/catalog.c and catalog_read.c, util/jread, output/ and cli/.
 #
 # One awk pass over every file (a shell loop per include took half a
@@ -20,7 +20,7 @@ top=${1:-.}
 cd "$top" || exit 2
 
 layers="util sim models output cli"
-features="hw cost comm kernel train run serve fleet eval scenario validate plan"
+features="hw cost comm kernel train run serve fleet eval scenario import measure validate calib plan"
 
 files=$(find util sim models output cli -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || exit 0
@@ -34,7 +34,7 @@ function rank(word, list,    n, a, i) {
 	return 0
 }
 function jansson_allowed(f) {
-	return f ~ /^models\/scenario\// || f == "models/hw/catalog.c" || f == "models/hw/catalog_read.c" || f ~ /^util\/jread\./ ||
+	return f ~ /^models\/(scenario|import|measure|calib)\// || f == "models/hw/catalog.c" || f == "models/hw/catalog_read.c" || f ~ /^util\/jread\./ ||
 	       f ~ /^output\// || f ~ /^cli\//
 }
 FNR == 1 {
