@@ -84,6 +84,32 @@ static void collective_row(rowset *rs, const struct job *j, const struct result 
 	rowset_int(rs, "nodes", j->cluster->nodes);
 }
 
+static const char *const gemm_columns[] = {
+	"scenario", "candidate", "row_id", "seed", "status", "reason",
+	"gpu", "precision", "m", "n", "k", "time_us", "gemm_tflops", "peak_tflops", "mamf",
+	"shape_efficiency", "bound", NULL
+};
+
+/* One shape of a gemm workload (models/kernel/gemm_bench.h). */
+static void gemm_row(rowset *rs, const struct job *j, const struct result *r)
+{
+	const struct gemm_point *p = &r->gemm;
+	row_head(rs, j, r);
+	rowset_text(rs, "gpu", j->cluster->gpu.id.name);
+	rowset_text(rs, "precision", precision_names[p->precision]);
+	rowset_int(rs, "m", (int64_t)p->m);
+	rowset_int(rs, "n", (int64_t)p->n);
+	rowset_int(rs, "k", (int64_t)p->k);
+	if (r->outcome.status == OUTCOME_OK) {
+		rowset_real(rs, "time_us", p->time_s * 1e6);
+		rowset_real(rs, "gemm_tflops", p->flops_per_s / 1e12);
+		rowset_real(rs, "peak_tflops", p->peak_flops_per_s / 1e12);
+		rowset_real(rs, "mamf", p->mamf);
+		rowset_real(rs, "shape_efficiency", p->shape_efficiency);
+		rowset_text(rs, "bound", p->hbm_bound ? "hbm" : "compute");
+	}
+}
+
 static const char *const training_columns[] = {
 	"scenario", "candidate", "row_id", "seed", "status", "reason",
 	"gpu", "nodes", "gpus_per_node", "gpus", "tp", "pp", "vpp", "dp", "cp", "ep", "zero",
@@ -524,6 +550,8 @@ static const struct result_format {
 					"tpot_p50_ms,slo_attainment,usd_per_mtok,reason" },
 	[RESULT_COLLECTIVE] = { .columns = collective_columns, .row = collective_row,
 				.brief = "candidate,status,op,algorithm,gpus,bytes,time_us,busbw_GBps,reason" },
+	[RESULT_GEMM] = { .columns = gemm_columns, .row = gemm_row,
+			  .brief = "candidate,status,gpu,precision,m,n,k,time_us,gemm_tflops,shape_efficiency,reason" },
 	[RESULT_FLEET] = { .columns = fleet_columns, .row = fleet_row,
 			   .brief = "candidate,team,class,status,nodes,jobs_done,queue_wait_p50_h,queue_wait_p90_h,"
 				    "utilization,usd_total,sized_nodes,reason" },

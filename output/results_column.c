@@ -32,6 +32,15 @@ static const struct results_column columns[] = {
 	{ "usd_per_gpu_hour", UNIT_USD, "USD", "price of one GPU for an hour" },
 	{ "usd_per_hour", UNIT_USD, "USD", "price of the whole candidate for an hour (serving: of the whole nodes the replicas occupy)" },
 	{ "price_basis", UNIT_TEXT, "text", "where the price comes from (catalog entry and source, or the scenario)" },
+	/* a gemm workload (one standalone GEMM per shape) */
+	{ "m", UNIT_COUNT, "count", "GEMM rows of A and C" },
+	{ "n", UNIT_COUNT, "count", "GEMM columns of B and C" },
+	{ "k", UNIT_COUNT, "count", "GEMM inner (reduction) dimension" },
+	{ "gemm_tflops", UNIT_NUMBER, "TFLOP/s", "2 m n k / time of one GEMM, as a GEMM benchmark reports it" },
+	{ "peak_tflops", UNIT_NUMBER, "TFLOP/s", "one GPU's dense peak at the workload's precision" },
+	{ "mamf", UNIT_FRACTION, "fraction", "the catalog's maximum achievable fraction of that peak for large GEMMs" },
+	{ "shape_efficiency", UNIT_FRACTION, "fraction", "the shape's tile and wave efficiency (1: the large-GEMM rate)" },
+	{ "bound", UNIT_TEXT, "text", "compute or hbm: which bound set the GEMM's time" },
 	/* a collective */
 	{ "op", UNIT_TEXT, "text", "the collective (all_reduce, all_gather...)" },
 	{ "algorithm", UNIT_TEXT, "text", "ring, tree, hierarchical or nvls (auto: the fastest)" },

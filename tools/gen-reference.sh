@@ -99,6 +99,7 @@ columns_of() { # TITLE COMMAND...
 	columns_of "run: inference" "$cs" run scenarios/examples/llama3-70b-serving.json
 	columns_of "run: collective" "$cs" run scenarios/examples/nccl-allreduce.json
 	columns_of "run: fleet" "$cs" run scenarios/examples/fleet-three-teams.json
+	columns_of "run: gemm" "$cs" run scenarios/examples/gemm-bf16-shapes.json
 	columns_of "run --dry-run" "$cs" run scenarios/examples/llama3-70b-pretrain.json --dry-run
 	columns_of "sweep (the point's columns after the kind's)" "$cs" sweep scenarios/examples/sweep-nccl.json
 	columns_of "plan (after run's columns for the kind)" "$cs" plan scenarios/examples/llama3-70b-plan.json

@@ -17,6 +17,7 @@ void eval_train(const struct job *j, struct result *out);      /* eval_train.c: 
 void eval_serve(const struct job *j, struct result *out);      /* eval_serve.c: inference */
 void eval_fleet(const struct job *j, struct result *out);      /* eval_fleet.c */
 void eval_collective(const struct job *j, struct result *out); /* eval_collective.c */
+void eval_gemm(const struct job *j, struct result *out);       /* eval_gemm.c */
 
 /* evaluate.c: mark out unsupported for each thing the job asks for that is
  * read but not modelled; true when one of them voids the run's figures. */

@@ -6,7 +6,7 @@
 #include "models/eval/eval_kind.h"
 #include "models/hw/cluster.h"
 
-const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", "fleet", NULL };
+const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", "fleet", "gemm", NULL };
 
 static inline unsigned kind_bit(enum workload_kind k)
 {
@@ -156,6 +156,7 @@ static const struct evaluator {
 	[WORKLOAD_INFERENCE] = { .result = RESULT_INFERENCE, .run = eval_serve },
 	[WORKLOAD_COLLECTIVE] = { .result = RESULT_COLLECTIVE, .run = eval_collective },
 	[WORKLOAD_FLEET] = { .result = RESULT_FLEET, .run = eval_fleet },
+	[WORKLOAD_GEMM] = { .result = RESULT_GEMM, .run = eval_gemm },
 };
 
 enum result_kind evaluate_result_kind(enum workload_kind kind, bool shape_only)

@@ -3,7 +3,7 @@
  * cluster, with the seed and the row id its random streams derive from.
  *
  * The scenario reader turns a scenario into jobs (one per candidate, and
- * for a collective one per message size); evaluate() turns a job into a
+ * for a collective one per message size, for a gemm one per shape); evaluate() turns a job into a
  * result. Nothing here reads files.
  */
 #ifndef CLUSTERSIM_MODELS_EVAL_JOB_H
@@ -14,11 +14,13 @@
 #include "models/comm/nccl_tests.h"
 #include "models/fleet/fleet.h"
 #include "models/hw/hw.h"
+#include "models/kernel/gemm_bench.h"
 #include "models/run/run.h"
 #include "models/serve/serve.h"
 #include "models/train/train.h"
 
-enum workload_kind { WORKLOAD_TRAINING, WORKLOAD_FINETUNE, WORKLOAD_INFERENCE, WORKLOAD_COLLECTIVE, WORKLOAD_FLEET };
+enum workload_kind { WORKLOAD_TRAINING, WORKLOAD_FINETUNE, WORKLOAD_INFERENCE, WORKLOAD_COLLECTIVE, WORKLOAD_FLEET,
+		     WORKLOAD_GEMM };
 extern const char *const workload_kind_names[];
 
 /* A workload as the scenario describes it; each kind reads its part. */
@@ -31,6 +33,7 @@ struct workload_spec {
 	struct run_spec run;            /* training, finetune: the whole run */
 	struct serving_spec serving;    /* inference */
 	struct collective_spec collective;
+	struct gemm_spec gemm;          /* gemm: the shapes, one row each */
 	/* The values the model took for fields an inline model object did not
 	 * state ("" for a catalog name or when it states all): what run
 	 * --dry-run notes on standard error. */
@@ -63,6 +66,7 @@ struct job {
 	uint64_t row_id;
 	bool shape_only;               /* the cluster's shape and price, nothing simulated (--dry-run) */
 	double collective_bytes;       /* collective: the message size of this job */
+	size_t gemm_shape;             /* gemm: the index of this job's shape in workload->gemm */
 	struct timeline *trace;        /* training: log the step here; may be NULL */
 	struct fleet_series *fleet_series; /* fleet: the candidate's utilization over time here; may be NULL */
 };

@@ -19,13 +19,15 @@
 #include "models/cost/inference.h"
 #include "models/eval/objective.h"
 #include "models/fleet/fleet.h"
+#include "models/kernel/gemm_bench.h"
 #include "models/run/run.h"
 #include "models/serve/serve.h"
 #include "models/train/train.h"
 
 
 /* Which columns a result fills (output/results.c has one entry for each). */
-enum result_kind { RESULT_SHAPE, RESULT_TRAINING, RESULT_INFERENCE, RESULT_COLLECTIVE, RESULT_FLEET, RESULT_KIND_COUNT };
+enum result_kind { RESULT_SHAPE, RESULT_TRAINING, RESULT_INFERENCE, RESULT_COLLECTIVE, RESULT_FLEET, RESULT_GEMM,
+		  RESULT_KIND_COUNT };
 
 /* A candidate's size, peak and price, whatever runs on it. */
 struct cluster_figures {
@@ -51,6 +53,7 @@ struct result {
 	struct serve_result serve;         /* RESULT_INFERENCE */
 	struct inference_dollars serve_usd; /* RESULT_INFERENCE, with serve */
 	struct fleet_result fleet;         /* RESULT_FLEET */
+	struct gemm_point gemm;            /* RESULT_GEMM */
 };
 
 #endif

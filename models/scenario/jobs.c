@@ -6,6 +6,8 @@ static size_t jobs_per_candidate(const struct scenario *s, bool shape_only)
 {
 	if (!shape_only && s->workload.kind == WORKLOAD_COLLECTIVE)
 		return s->workload.collective.n_bytes;
+	if (!shape_only && s->workload.kind == WORKLOAD_GEMM)
+		return s->workload.gemm.n_shapes;
 	return 1;
 }
 
@@ -37,6 +39,8 @@ struct job *jobs_from_scenario(const struct scenario *s, bool shape_only, int64_
 			j->shape_only = shape_only;
 			if (!shape_only && s->workload.kind == WORKLOAD_COLLECTIVE)
 				j->collective_bytes = s->workload.collective.bytes[b];
+			if (!shape_only && s->workload.kind == WORKLOAD_GEMM)
+				j->gemm_shape = b;
 		}
 	}
 	*n = k;

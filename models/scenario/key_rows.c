@@ -25,8 +25,8 @@ const struct key_row key_rows[] = {
 	{ .sec = KS_TOP, .key = "candidates", .kinds = KINDS_ALL, .type = "array of objects",
 	  .range = "1 to 10,000 candidates", .required = true, .unit = "",
 	  .meaning = "the cluster shapes to compare (candidates[] below)" },
-	{ .sec = KS_TOP, .key = "monte_carlo", .kinds = KINDS_ALL & ~KIND_INFER, .own_refusal = true, .type = "object",
-	  .unit = "", .meaning = "whole-run trials (monte_carlo below); not for inference" },
+	{ .sec = KS_TOP, .key = "monte_carlo", .kinds = KINDS_ALL & ~(KIND_INFER | KIND_GEMM), .own_refusal = true, .type = "object",
+	  .unit = "", .meaning = "whole-run trials (monte_carlo below); not for inference or gemm" },
 	{ .sec = KS_TOP, .key = "objective", .kinds = KINDS_TRAINING | KIND_COLL, .own_refusal = true, .type = "object",
 	  .unit = "", .meaning = "{deadline_h, budget_usd}: not for inference (its objective is serving.slo) or fleet "
 				 "(fleet.objective.wait_p90_h); each training row says whether it meets them at P50 and P90; "
@@ -72,7 +72,7 @@ const struct key_row key_rows[] = {
 	  .def = "none; with failures or spot preemptions: synchronous, to the first pfs tier, at Daly's interval",
 	  .unit = "", .meaning = "checkpoints written during the run, simulated (workload.checkpoint below; "
 				 "docs/explanation/whole-run.md)" },
-	{ .sec = KS_WORKLOAD, .key = "failures", .kinds = KINDS_ALL, .type = "\"llama3\", \"none\" or object",
+	{ .sec = KS_WORKLOAD, .key = "failures", .kinds = KINDS_ALL & ~KIND_GEMM, .type = "\"llama3\", \"none\" or object",
 	  .def = "none", .unit = "",
 	  .meaning = "the failure model, simulated (docs/explanation/whole-run.md): \"llama3\" (419 unexpected interruptions in 54 "
 		     "days on 16,384 H100s), \"none\", or rates (workload.failures below); a fleet's fail its nodes; "
@@ -83,6 +83,9 @@ const struct key_row key_rows[] = {
 	  .meaning = "the load and the server (workload.serving below; docs/explanation/serving.md)" },
 	{ .sec = KS_WORKLOAD, .key = "collective", .kinds = KIND_COLL, .type = "object", .required = true, .unit = "",
 	  .meaning = "an nccl-tests-like benchmark: {op, bytes, algorithm, fidelity} (workload.collective below)" },
+	{ .sec = KS_WORKLOAD, .key = "gemm", .kinds = KIND_GEMM, .type = "object", .required = true, .unit = "",
+	  .meaning = "one standalone GEMM per shape, as a GEMM benchmark measures it: {m, n, k} (workload.gemm below; "
+		     "docs/explanation/calibration.md, \"A benchmark GEMM\")" },
 	{ .sec = KS_WORKLOAD, .key = "kernels", .kinds = KINDS_TRAINING | KIND_INFER | KIND_COLL, .own_refusal = true,
 	  .type = "object", .def = "the catalog's and the global constants", .unit = "",
 	  .meaning = "your own kernel measurements (workload.kernels below; docs/explanation/training.md, \"Kernel time\")" },
@@ -476,6 +479,17 @@ const struct key_row key_rows[] = {
 	{ .sec = KS_BYTES, .key = "factor", .kinds = KIND_COLL, .type = "number", .ranged = true, .lo = 1.01,
 	  .hi = 1024, .def = "2", .unit = "", .meaning = "each size is the last one x factor" },
 
+	/* ---- workload.gemm (wl_gemm.c) ---- */
+	{ .sec = KS_GEMM, .key = "m", .kinds = KIND_GEMM, .type = "integer or array of integers",
+	  .range = "1 to 2^24; 1 to 64 shapes", .required = true, .unit = "",
+	  .meaning = "rows of A and C; an array gives one shape per element (m, n and k arrays advance together, a "
+		     "number stands for every shape)" },
+	{ .sec = KS_GEMM, .key = "n", .kinds = KIND_GEMM, .type = "integer or array of integers",
+	  .range = "1 to 2^24; 1 to 64 shapes", .required = true, .unit = "", .meaning = "columns of B and C" },
+	{ .sec = KS_GEMM, .key = "k", .kinds = KIND_GEMM, .type = "integer or array of integers",
+	  .range = "1 to 2^24; 1 to 64 shapes", .required = true, .unit = "",
+	  .meaning = "the inner (reduction) dimension" },
+
 	/* ---- workload.fleet (wl_fleet.c; docs/explanation/fleet.md) ---- */
 #define FLEET .kinds = KIND_FLEET
 	{ .sec = KS_FLEET, FLEET, .key = "duration_h", .type = "number", .ranged = true, .lo = 0.001,
@@ -638,7 +652,7 @@ const struct key_row key_rows[] = {
 #undef PRICE
 
 	/* ---- monte_carlo, objective, validation (scenario.c) ---- */
-	{ .sec = KS_MONTE_CARLO, .key = "trials", .kinds = KINDS_ALL & ~KIND_INFER, .type = "integer", .ranged = true,
+	{ .sec = KS_MONTE_CARLO, .key = "trials", .kinds = KINDS_ALL & ~(KIND_INFER | KIND_GEMM), .type = "integer", .ranged = true,
 	  .lo = 1, .hi = 1000000, .def = "100", .unit = "trials", .meaning = "seeded trials for whole-run estimates "
 									     "(P50, P90)" },
 	{ .sec = KS_OBJECTIVE, .key = "deadline_h", .kinds = KINDS_TRAINING | KIND_COLL, .type = "number",

@@ -29,6 +29,7 @@ static const char *const section_paths[KS_COUNT] = {
 	[KS_SPECULATIVE] = "workload.serving.speculative",
 	[KS_COLLECTIVE] = "workload.collective",
 	[KS_BYTES] = "workload.collective.bytes",
+	[KS_GEMM] = "workload.gemm",
 	[KS_FLEET] = "workload.fleet",
 	[KS_FLEET_SCHEDULER] = "workload.fleet.scheduler",
 	[KS_FLEET_OBJECTIVE] = "workload.fleet.objective",

@@ -145,6 +145,8 @@ static int read_monte_carlo(struct jread *r, const json_t *x, struct scenario *s
 	if (s->workload.kind == WORKLOAD_INFERENCE)
 		return jread_fail(r, "not used by inference workloads (a serving load is one seeded run; "
 				  "vary --seed or workload.serving for more)");
+	if (s->workload.kind == WORKLOAD_GEMM)
+		return jread_fail(r, "not used by gemm workloads (one GEMM's time has nothing random)");
 	s->monte_carlo.given = true;
 	if (key_object(r, x, KS_MONTE_CARLO) < 0 ||
 	    key_int32(r, x, KS_MONTE_CARLO, "trials", &s->monte_carlo.trials) < 0)
@@ -158,6 +160,8 @@ static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 	static const char *const metrics[] = {
 		"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
 		"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps",
+		/* a gemm workload's rate */
+		"gemm_tflops",
 		/* serving (models/validate/validation.h) */
 		"output_tok_s", "throughput_tok_s", "request_per_s", "ttft_p50_ms", "ttft_mean_ms",
 		"tpot_p50_ms", "tpot_mean_ms", "itl_p50_ms", "itl_mean_ms", "e2e_p50_s", "e2e_mean_s", NULL
@@ -185,6 +189,8 @@ static int read_objective(struct jread *r, const json_t *x, struct scenario *s)
 	if (s->workload.kind == WORKLOAD_FLEET)
 		return jread_fail(r, "not used by fleet workloads (a fleet's objective is "
 				  "workload.fleet.objective.wait_p90_h)");
+	if (s->workload.kind == WORKLOAD_GEMM)
+		return jread_fail(r, "not used by gemm workloads (a GEMM benchmark has no deadline or budget)");
 	if (key_object(r, x, KS_OBJECTIVE) < 0 ||
 	    key_real(r, x, KS_OBJECTIVE, "deadline_h", &s->objective.deadline_h) < 0 ||
 	    key_real(r, x, KS_OBJECTIVE, "budget_usd", &s->objective.budget_usd) < 0)

@@ -8,6 +8,7 @@
 #include "models/scenario/reader.h"
 #include "models/scenario/wl_collective.h"
 #include "models/scenario/wl_fleet.h"
+#include "models/scenario/wl_gemm.h"
 #include "models/scenario/wl_serve.h"
 #include "models/scenario/wl_train.h"
 
@@ -27,6 +28,7 @@ static const struct wl_reader wl_readers[] = {
 	{ .kind = WORKLOAD_INFERENCE, .name = "inference", .keys = "workload", .read = wl_serve_read },
 	{ .kind = WORKLOAD_COLLECTIVE, .name = "collective", .keys = "workload", .read = wl_collective_read },
 	{ .kind = WORKLOAD_FLEET, .name = "fleet", .keys = "workload", .read = fleet_read },
+	{ .kind = WORKLOAD_GEMM, .name = "gemm", .keys = "workload", .read = wl_gemm_read },
 };
 
 enum { N_READERS = sizeof wl_readers / sizeof wl_readers[0] };

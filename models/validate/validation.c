@@ -47,6 +47,20 @@ static bool collective_metric(const struct result *r, const struct cluster_spec 
 	return true;
 }
 
+/* A metric of one standalone GEMM (a gemm workload's first shape). */
+static bool gemm_metric(const struct gemm_point *p, const char *metric, double *out, char *why, size_t size)
+{
+	if (strcmp(metric, "gemm_tflops") == 0)
+		*out = p->flops_per_s / 1e12;
+	else if (strcmp(metric, "time_us") == 0)
+		*out = p->time_s * 1e6;
+	else {
+		snprintf(why, size, "metric %s does not apply to a gemm", metric);
+		return false;
+	}
+	return true;
+}
+
 /* A metric of a training step (what the step model gives: a job that is
  * unsupported for its whole run still has its step). */
 static bool training_metric(const struct result *r, const struct workload_spec *w, const char *metric,
@@ -109,7 +123,7 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 	struct result r;
 	bool ok = false;
 
-	/* the first candidate (and, for a collective, the first size) */
+	/* the first candidate (and, for a collective, the first size; for a gemm, the first shape) */
 	evaluate(&jobs[0], &r);
 	if (r.outcome.status != OUTCOME_OK && !(r.kind == RESULT_TRAINING && r.outcome.status == OUTCOME_UNSUPPORTED)) {
 		bool named = r.kind == RESULT_TRAINING || r.kind == RESULT_INFERENCE;
@@ -130,6 +144,9 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 		break;
 	case RESULT_INFERENCE:
 		ok = serving_metric(&r.serve.m, metric, out, why, size);
+		break;
+	case RESULT_GEMM:
+		ok = gemm_metric(&r.gemm, metric, out, why, size);
 		break;
 	default:
 		snprintf(why, size, "workload kind %s is not validated yet", workload_kind_names[s->workload.kind]);

@@ -27,6 +27,9 @@ static const char *const base_inference =
 static const char *const base_collective =
 	"{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": {\"min\": 1024,"
 	" \"max\": 4096}}}, \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+static const char *const base_gemm =
+	"{\"workload\": {\"kind\": \"gemm\", \"gemm\": {\"m\": 4096, \"n\": 4096, \"k\": 4096}},"
+	" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
 static const char *const base_fleet =
 	"{\"workload\": {\"kind\": \"fleet\", \"fleet\": {\"duration_h\": 10, \"scheduler\": {}, \"objective\": {\"wait_p90_h\": 1},"
 	" \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 8,"
@@ -56,6 +59,7 @@ static const struct {
 	[KS_SPECULATIVE] = { &base_inference, { "workload", "serving", "speculative" } },
 	[KS_COLLECTIVE] = { &base_collective, { "workload", "collective" } },
 	[KS_BYTES] = { &base_collective, { "workload", "collective", "bytes" } },
+	[KS_GEMM] = { &base_gemm, { "workload", "gemm" } },
 	[KS_FLEET] = { &base_fleet, { "workload", "fleet" } },
 	[KS_FLEET_SCHEDULER] = { &base_fleet, { "workload", "fleet", "scheduler" } },
 	[KS_FLEET_OBJECTIVE] = { &base_fleet, { "workload", "fleet", "objective" } },

@@ -20,7 +20,7 @@ static void test_every_kind_has_a_reader(void **state)
 		assert_non_null(rd->read);
 		assert_non_null(rd->keys);
 	}
-	assert_int_equal(kinds, 5);
+	assert_int_equal(kinds, 6);
 	assert_null(wl_reader_of((enum workload_kind)kinds));
 }
 
