@@ -11,7 +11,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 
-const char *const validation_kind_names[] = { "training", "finetune", "collective", "serving", NULL };
+const char *const validation_kind_names[] = { "training", "finetune", "collective", "serving", "gemm", NULL };
 
 enum validation_kind validation_kind(const struct scenario *s)
 {
@@ -22,6 +22,8 @@ enum validation_kind validation_kind(const struct scenario *s)
 		return VALIDATION_COLLECTIVE;
 	case WORKLOAD_INFERENCE:
 		return VALIDATION_SERVING;
+	case WORKLOAD_GEMM:
+		return VALIDATION_GEMM;
 	default:
 		return VALIDATION_TRAINING;
 	}

@@ -33,6 +33,7 @@ enum validation_kind {
 	VALIDATION_FINETUNE,
 	VALIDATION_COLLECTIVE,
 	VALIDATION_SERVING,
+	VALIDATION_GEMM,
 	VALIDATION_KINDS
 };
 extern const char *const validation_kind_names[];
