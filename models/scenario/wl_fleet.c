@@ -233,9 +233,13 @@ static int read_class_workload(struct jread *r, const json_t *v, const char *fil
 	if (!json_is_object(x))
 		return jread_fail_value(r, x, "a training, finetune, inference or collective workload object");
 	const json_t *kind = json_object_get(x, "kind");
-	if (json_is_string(kind) && strcmp(json_string_value(kind), "fleet") == 0)
-		return reader_fail_at(r, "kind", "\"fleet\": a job class's workload is training, finetune, "
-				      "inference or collective");
+	if (json_is_string(kind) && (strcmp(json_string_value(kind), "fleet") == 0 ||
+				     strcmp(json_string_value(kind), "gemm") == 0)) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "\"%s\": a job class's workload is training, finetune, inference or collective",
+			 json_string_value(kind));
+		return reader_fail_at(r, "kind", msg);
+	}
 	if (json_object_get(x, "failures") != NULL)
 		return reader_fail_at(r, "failures", "not used in a job class (the fleet's nodes fail: "
 				      "workload.failures of the fleet)");
