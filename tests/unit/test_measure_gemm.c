@@ -254,6 +254,46 @@ static void test_bad_files(void **state)
 	measure_set_release(&set);
 }
 
+/* Hostile files end in an error or in rows, never in a crash or a leak
+ * (ASan): pseudo-random bytes, a line of 100,000 commas, a header then a
+ * row of 100,000 fields, a header without a newline. */
+static void test_hostile(void **state)
+{
+	(void)state;
+	struct measure_set set = { 0 };
+	struct cs_error err;
+	enum { LEN = 1 << 17 };
+	char *buf = xmalloc(LEN + 64);
+	uint32_t x = 12345;
+	for (size_t i = 0; i < LEN; i++) {
+		x = x * 1664525u + 1013904223u;
+		buf[i] = (char)(x >> 24);
+	}
+	buf[LEN] = '\0';
+	(void)fmt->detect("r", buf, LEN);
+	json_t *on = on_scenario(NULL);
+	assert_int_equal(fmt->load("r", buf, LEN, on, &set, &err), -1);
+	memset(buf, ',', LEN);
+	buf[LEN] = '\0';
+	assert_false(fmt->detect("r", buf, LEN));
+	assert_int_equal(fmt->load("r", buf, LEN, on, &set, &err), -1);
+	size_t n = (size_t)snprintf(buf, 64, "m,n,k,dtype,tflops\n");
+	memset(buf + n, ',', LEN - n);
+	buf[LEN] = '\0';
+	assert_int_equal(fmt->load("r", buf, LEN, on, &set, &err), -1);
+	assert_int_equal(set.n, 0);
+	const char *t = "m,n,k,dtype,tflops";
+	assert_int_equal(fmt->load("r", t, strlen(t), on, &set, &err), -1);
+	assert_string_equal(err.msg, "gemm sweep 'r': line 1: a header and no rows");
+	/* a last row without its newline is a row */
+	t = "m,n,k,dtype,tflops\n8,8,8,bf16,0.5";
+	assert_int_equal(fmt->load("r", t, strlen(t), on, &set, &err), 0);
+	assert_int_equal(set.n, 1);
+	json_decref(on);
+	free(buf);
+	measure_set_release(&set);
+}
+
 /* The model's prediction for document d (its first candidate, its shape). */
 static double predict(const json_t *d)
 {
@@ -329,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_hipblas_no_type_column),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
