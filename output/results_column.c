@@ -45,7 +45,7 @@ static const struct results_column columns[] = {
 	{ "op", UNIT_TEXT, "text", "the collective (all_reduce, all_gather...)" },
 	{ "algorithm", UNIT_TEXT, "text", "ring, tree, hierarchical or nvls (auto: the fastest)" },
 	{ "bytes", UNIT_COUNT, "bytes", "the message size" },
-	{ "time_us", UNIT_NUMBER, "us", "time of one collective" },
+	{ "time_us", UNIT_NUMBER, "us", "time of one collective, or of one GEMM (gemm)" },
 	{ "algbw_GBps", UNIT_NUMBER, "GB/s", "algorithm bandwidth: size / time (nccl-tests)" },
 	{ "busbw_GBps", UNIT_NUMBER, "GB/s", "bus bandwidth: algbw x the op's factor (nccl-tests)" },
 	{ "fidelity", UNIT_TEXT, "text", "analytic (alpha-beta) or flows (through the simulated fabric)" },
