@@ -21,8 +21,8 @@
  * - hipblas-bench and rocblas-bench: transA, transB, M, N, K, ...,
  *   hipblas-Gflops or rocblas-Gflops, us; no type column (the type is the
  *   command's -r).
- * - a script's own sweep (what users write from mamf-finder.py's shapes,
- *   whose own log is text, not CSV): m, n, k, dtype, tflops.
+ * - a script's own sweep: m, n, k, dtype, tflops.
+ * mamf-finder.py's text report is read by load_mamf below.
  * Names compare without case and surrounding spaces.
  */
 
@@ -46,16 +46,16 @@ static const char *const dtype_columns[] = { "dtype", "precision", "a_type", "d_
 /* The tools' type names and clustersim's precision for each: hipBLASLt's
  * hipDataType names (f16_r, bf16_r, f8_r = E4M3, bf8_r = E5M2, their _fnuz
  * MI300 variants, f4_r), torch's dtype names (mamf-finder.py's --dtype), and
- * the plain ones. FP8 E4M3 and E5M2 share the FP8 tensor rate. */
+ * the plain ones; "torch." before any of them is dropped. FP8 E4M3 and E5M2
+ * share the FP8 tensor rate. */
 static const struct {
 	const char *name;
 	enum precision precision;
 } dtype_names[] = {
 	{ "bf16", PREC_BF16 },         { "bf16_r", PREC_BF16 },        { "bfloat16", PREC_BF16 },
-	{ "torch.bfloat16", PREC_BF16 }, { "fp16", PREC_FP16 },        { "f16_r", PREC_FP16 },
-	{ "float16", PREC_FP16 },      { "half", PREC_FP16 },          { "torch.float16", PREC_FP16 },
-	{ "fp32", PREC_FP32 },         { "f32_r", PREC_FP32 },         { "float32", PREC_FP32 },
-	{ "float", PREC_FP32 },        { "torch.float32", PREC_FP32 }, { "tf32", PREC_TF32 },
+	{ "fp16", PREC_FP16 },         { "f16_r", PREC_FP16 },         { "float16", PREC_FP16 },
+	{ "half", PREC_FP16 },         { "fp32", PREC_FP32 },          { "f32_r", PREC_FP32 },
+	{ "float32", PREC_FP32 },      { "float", PREC_FP32 },         { "tf32", PREC_TF32 },
 	{ "xf32_r", PREC_TF32 },       { "fp64", PREC_FP64 },          { "f64_r", PREC_FP64 },
 	{ "float64", PREC_FP64 },      { "double", PREC_FP64 },        { "fp8", PREC_FP8 },
 	{ "f8_r", PREC_FP8 },          { "bf8_r", PREC_FP8 },          { "f8_fnuz_r", PREC_FP8 },
@@ -176,6 +176,8 @@ static bool next_line(const char *text, size_t len, size_t *pos, const char **li
 	return true;
 }
 
+static bool is_mamf_report(const char *text, size_t len);
+
 static bool gemm_detect(const char *file, const char *text, size_t len)
 {
 	struct fields f = { 0 };
@@ -184,6 +186,8 @@ static bool gemm_detect(const char *file, const char *text, size_t len)
 	size_t pos = 0, line_len;
 	bool found = false;
 	(void)file;
+	if (is_mamf_report(text, len))
+		return true;
 	if (len > DETECT_BYTES_MAX)
 		len = DETECT_BYTES_MAX;
 	for (int n = 0; !found && n < DETECT_LINES_MAX && next_line(text, len, &pos, &line, &line_len); n++) {
@@ -259,6 +263,8 @@ static int read_rate(struct sweep *sw, const struct fields *f, long line, double
 /* The precision a type name stands for; -1 when clustersim has none. */
 static int precision_of_name(const char *name)
 {
+	if (strncmp(name, "torch.", 6) == 0) /* torch's dtype as mamf-finder.py prints it */
+		name += 6;
 	for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++)
 		if (text_equal_nocase(name, dtype_names[i].name))
 			return (int)dtype_names[i].precision;
@@ -321,6 +327,21 @@ static json_t *shape_doc(const json_t *on, enum precision pr, const double dims[
 	return d;
 }
 
+/* The document of one measured shape into set; its id unique among the
+ * file's documents (those from first on). */
+static int add_shape(const char *file, long line, const json_t *on, enum precision pr, const double dims[3],
+		     double tflops, struct measure_set *set, size_t first, struct cs_error *err)
+{
+	char id[128], source[1024];
+	text_setf(id, sizeof id, "gemm_%s_%.0fx%.0fx%.0f", precision_names[pr], dims[0], dims[1], dims[2]);
+	if (id_taken(set, first, id))
+		text_appendf(id, sizeof id, "_line%ld", line);
+	if (!text_setf(source, sizeof source, "%s:%ld", file, line))
+		return error_set(err, "gemm sweep '%s': the file's name is too long for a source", file);
+	measure_set_add(set, shape_doc(on, pr, dims, tflops, id, source), file, line);
+	return 0;
+}
+
 /* One data line into a document of set. */
 static int read_row(struct sweep *sw, const struct fields *f, long line, const json_t *on, struct measure_set *set,
 		    size_t first)
@@ -331,14 +352,7 @@ static int read_row(struct sweep *sw, const struct fields *f, long line, const j
 	    read_dim(sw, f, line, sw->c.k, &dims[2]) < 0 || read_precision(sw, f, line, &pr) < 0 ||
 	    read_rate(sw, f, line, &tflops) < 0)
 		return -1;
-	char id[128], source[1024];
-	text_setf(id, sizeof id, "gemm_%s_%.0fx%.0fx%.0f", precision_names[pr], dims[0], dims[1], dims[2]);
-	if (id_taken(set, first, id))
-		text_appendf(id, sizeof id, "_line%ld", line);
-	if (!text_setf(source, sizeof source, "%s:%ld", sw->file, line))
-		return error_set(sw->err, "gemm sweep '%s': the file's name is too long for a source", sw->file);
-	measure_set_add(set, shape_doc(on, pr, dims, tflops, id, source), sw->file, line);
-	return 0;
+	return add_shape(sw->file, line, on, pr, dims, tflops, set, first, sw->err);
 }
 
 /* True when a line whose field count is not the header's still has the
@@ -435,13 +449,138 @@ static int read_lines(struct sweep *sw, const char *text, size_t len, const json
 	return rc;
 }
 
+/*
+ * mamf-finder.py's report (stas00/ml-engineering
+ * compute/accelerator/benchmarks/mamf-finder.py, at 744d01e): its header
+ * has "** Dtype: torch.bfloat16"; each shape prints a progress record
+ * "N | MEAN(mean) MEDIAN(median) MAX(max) @ MxNxK | best: ..." ended by a
+ * carriage return (the --output_file copy too); the end has "median: X
+ * TFLOPS @ MxNxK (MxNxK)" under "the best outcomes were:", and the 2024
+ * versions "The best outcome was X TFLOPS @ MxNxK (MxNxK) (tried N shapes)".
+ * Each progress record is a measurement at its median; a report without
+ * them (a summary pasted alone) gives its best shape's.
+ */
+static const char mamf_dtype_mark[] = "** Dtype:";
+
+/* The first place needle is in text's first len bytes, or NULL. */
+static const char *find_text(const char *text, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= len; i++)
+		if (text[i] == needle[0] && memcmp(text + i, needle, n) == 0)
+			return text + i;
+	return NULL;
+}
+
+static bool is_mamf_report(const char *text, size_t len)
+{
+	return find_text(text, len, mamf_dtype_mark) != NULL &&
+	       (find_text(text, len, "(median)") != NULL || find_text(text, len, "The best outcome was") != NULL ||
+		find_text(text, len, "the best outcomes were:") != NULL);
+}
+
+/* One record's shape and rate, checked, into dims and *tflops. */
+static int mamf_values(const char *file, long line, const double v[4], double dims[3], double *tflops,
+		       struct cs_error *err)
+{
+	for (int i = 0; i < 3; i++) {
+		if (!(v[i] >= 1 && v[i] <= GEMM_DIM_MAX) || v[i] != floor(v[i]))
+			return error_set(err, "mamf-finder report '%s': line %ld: shape dimension %g is not a whole number "
+					 "from 1 to 16777216", file, line, v[i]);
+		dims[i] = v[i];
+	}
+	if (!isfinite(v[3]) || !(v[3] > 0) || !(v[3] <= 1e6))
+		return error_set(err, "mamf-finder report '%s': line %ld: rate %g TFLOP/s is not positive and at most 1e6",
+				 file, line, v[3]);
+	*tflops = v[3];
+	return 0;
+}
+
+/* What one record of a report is: 'p' a progress record, 's' a summary
+ * line, 0 neither; its shape and rate in v (m, n, k, TFLOP/s). */
+static int mamf_record(const char *rec, double v[4])
+{
+	double mean, max;
+	char d[3][12]; /* the shape as digits: %lf would read "0x8" as hexadecimal */
+	int kind = 0;
+	if (sscanf(rec, " %*[0-9] | %lf(mean) %lf(median) %lf(max) @ %11[0-9]x%11[0-9]x%11[0-9]", &mean, &v[3], &max,
+		   d[0], d[1], d[2]) == 6)
+		kind = 'p';
+	else if (sscanf(rec, " The best outcome was %lf TFLOPS @ %11[0-9]x%11[0-9]x%11[0-9]", &v[3], d[0], d[1], d[2]) ==
+			 4 ||
+		 sscanf(rec, " median: %lf TFLOPS @ %11[0-9]x%11[0-9]x%11[0-9]", &v[3], d[0], d[1], d[2]) == 4)
+		kind = 's';
+	for (int i = 0; kind != 0 && i < 3; i++)
+		v[i] = strtod(d[i], NULL);
+	return kind;
+}
+
+/* The report's dtype (the first "** Dtype:" line) as a precision. */
+static int mamf_precision(const char *file, const char *text, size_t len, enum precision *out, struct cs_error *err)
+{
+	const char *at = find_text(text, len, mamf_dtype_mark);
+	const char *end = text + len, *s = at + strlen(mamf_dtype_mark);
+	long line = 1;
+	for (const char *c = text; c < at; c++)
+		line += *c == '\n';
+	while (s < end && *s == ' ')
+		s++;
+	size_t n = 0;
+	while (s + n < end && s[n] != '\n' && s[n] != '\r' && s[n] != ' ')
+		n++;
+	char name[64], shown[96];
+	text_setf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), s);
+	int p = precision_of_name(name);
+	if (p < 0) {
+		text_quote(name, shown, sizeof shown);
+		return error_set(err, "mamf-finder report '%s': line %ld: dtype %s is not one clustersim models (bf16, "
+				 "fp16, fp32, fp8, fp4 and their torch names)", file, line, shown);
+	}
+	*out = (enum precision)p;
+	return 0;
+}
+
+/* A report's records (split at newlines and carriage returns) into set:
+ * every progress record, or the summary's shapes when it has none. */
+static int load_mamf(const char *file, const char *text, size_t len, const json_t *on, struct measure_set *set,
+		     size_t first, struct cs_error *err)
+{
+	enum precision pr = PREC_BF16;
+	if (mamf_precision(file, text, len, &pr, err) < 0)
+		return -1;
+	for (int pass = 'p'; pass != 0; pass = pass == 'p' && set->n == first ? 's' : 0) {
+		long line = 1;
+		size_t i = 0;
+		while (i < len) {
+			size_t j = i;
+			while (j < len && text[j] != '\n' && text[j] != '\r')
+				j++;
+			char rec[512];
+			double v[4] = { 0, 0, 0, 0 }, dims[3] = { 0, 0, 0 }, tflops = 0;
+			text_setf(rec, sizeof rec, "%.*s", (int)(j - i < 511 ? j - i : 511), text + i);
+			if (mamf_record(rec, v) == pass &&
+			    (mamf_values(file, line, v, dims, &tflops, err) < 0 ||
+			     add_shape(file, line, on, pr, dims, tflops, set, first, err) < 0))
+				return -1;
+			line += j < len && text[j] == '\n';
+			i = j + 1;
+		}
+	}
+	if (set->n == first)
+		return error_set(err, "mamf-finder report '%s': no shape's rate (no \"N | ...(median) ... @ MxNxK\" "
+				 "record nor a best outcome)", file);
+	return 0;
+}
+
 static int gemm_load(const char *file, const char *text, size_t len, const json_t *on, struct measure_set *set,
 		     struct cs_error *err)
 {
 	struct sweep sw = { .file = file, .err = err };
 	size_t first = set->n;
 	int rc = check_on(&sw, on);
-	if (rc == 0)
+	if (rc == 0 && is_mamf_report(text, len))
+		rc = load_mamf(file, text, len, on, set, first, err);
+	else if (rc == 0)
 		rc = read_lines(&sw, text, len, on, set);
 	fields_release(&sw.header);
 	if (rc < 0) {

@@ -167,6 +167,60 @@ static void test_hipblas_no_type_column(void **state)
 				     "(dtype, precision, a_type or d_type), and the --on scenario states no workload.precision");
 }
 
+/* stas00/ml-engineering PR 60: mamf-finder.py's report of a GH200 BF16
+ * search, "The best outcome was 821.0TFLOPS @ 11264x19712x1536". */
+static void test_mamf_report_pr60(void **state)
+{
+	(void)state;
+	struct measure_set set = { 0 };
+	struct cs_error err;
+	assert_int_equal(load_file("mamf-finder-gh200-pr60.txt", NULL, &set, &err), 0);
+	assert_int_equal(set.n, 1);
+	check_doc(&set, 0, 11264, 19712, 1536, "bf16", 821.0, 16);
+	measure_set_release(&set);
+}
+
+/* The progress records of mamf-finder.py at 744d01e (its print of
+ * "N | MEAN(mean) MEDIAN(median) MAX(max) @ MxNxK | best: ...", each ended
+ * by a carriage return) are the measurements, at their median; the
+ * summary's "median:" line is not counted again. The figures here are
+ * made up to test the parse, not measurements. */
+static void test_mamf_progress_records(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"** Dtype: torch.float8_e4m3fn\n\nWarming up the accelerator for 30 secs ... accelerator warmup finished\n"
+		"     1 |  100.0(mean)  110.5(median)  120.0(max) @ 1024x2048x4096        | best:  100.0(mean)  110.5(median)  120.0(max) TFLOPS\r"
+		"     2 |  200.0(mean)  210.5(median)  220.0(max) @ 2048x2048x4096        | best:  200.0(mean)  210.5(median)  220.0(max) TFLOPS\r"
+		"\nTried 2 shapes => the best outcomes were:\nmean:   200.0 TFLOPS @ 2048x2048x4096 (MxNxK)\n"
+		"median: 210.5 TFLOPS @ 2048x2048x4096 (MxNxK)\nmax:    220.0 TFLOPS @ 2048x2048x4096 (MxNxK)\n";
+	struct measure_set set = { 0 };
+	struct cs_error err;
+	json_t *on = on_scenario(NULL);
+	assert_true(fmt->detect("log.txt", text, strlen(text)));
+	if (fmt->load("log.txt", text, strlen(text), on, &set, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(set.n, 2);
+	const json_t *g = json_object_get(json_object_get(set.docs[1].scenario, "workload"), "gemm");
+	assert_int_equal(json_integer_value(json_object_get(g, "m")), 2048);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(set.docs[1].scenario, "workload"),
+							      "precision")), "fp8");
+	assert_close(json_real_value(json_object_get(json_object_get(set.docs[1].scenario, "validation"), "published")),
+		     210.5, 1e-12);
+	assert_int_equal(set.docs[0].line, 4);
+	measure_set_release(&set);
+	/* a dtype clustersim has no rate for, and a shape of zero */
+	static const char bad1[] = "** Dtype: torch.int8\nThe best outcome was 1.0TFLOPS @ 8x8x8 (MxNxK)\n";
+	assert_int_equal(fmt->load("r.txt", bad1, strlen(bad1), on, &set, &err), -1);
+	assert_string_equal(err.msg, "mamf-finder report 'r.txt': line 1: dtype \"torch.int8\" is not one clustersim "
+				     "models (bf16, fp16, fp32, fp8, fp4 and their torch names)");
+	static const char bad2[] = "** Dtype: torch.bfloat16\nThe best outcome was 1.0TFLOPS @ 0x8x8 (MxNxK)\n";
+	assert_int_equal(fmt->load("r.txt", bad2, strlen(bad2), on, &set, &err), -1);
+	assert_int_equal(set.n, 0);
+	assert_non_null(strstr(err.msg, "mamf-finder report 'r.txt': line 2: "));
+	json_decref(on);
+}
+
 /* What detect() takes and leaves: other tools' outputs are not sweeps. */
 static void test_detect(void **state)
 {
@@ -367,6 +421,8 @@ int main(void)
 		cmocka_unit_test(test_hipblaslt_pr3066),
 		cmocka_unit_test(test_hipblaslt_banner),
 		cmocka_unit_test(test_hipblas_no_type_column),
+		cmocka_unit_test(test_mamf_report_pr60),
+		cmocka_unit_test(test_mamf_progress_records),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_hostile),
