@@ -156,8 +156,8 @@ static int store(struct mgctx *c, struct mg *m, const struct mg_arg *arg, size_t
 		char key[80];
 		text_setf(key, sizeof key, " %.60s ", v);
 		if (arg->choices != NULL && strstr(arg->choices, key) == NULL)
-			return error_set(c->err, "megatron %s: --%s: '%.60s' is not one of Megatron-LM's choices (%s)",
-					 where, arg->name, v, arg->choices + 1);
+			return error_set(c->err, "megatron %s: --%s: '%.60s' is not one of Megatron-LM's choices (%.*s)",
+					 where, arg->name, v, (int)strlen(arg->choices) - 2, arg->choices + 1);
 		if (!text_setf(slot, 64, "%s", v))
 			return error_set(c->err, "megatron %s: --%s: '%.60s' is too long", where, arg->name, v);
 		return 0;
@@ -412,9 +412,9 @@ static void run_shape(struct mgctx *c, const struct mg *m, json_t *w)
 	else if (given(m, "global-batch-size"))
 		import_note(c->notes, "not written: --global-batch-size %d without --seq-length", m->gbs);
 	if (given(m, "seq-length") && given(m, "train-samples"))
-		json_object_set_new(w, "tokens", json_real((double)m->train_samples * m->seq));
+		json_object_set_new(w, "tokens", json_integer((json_int_t)m->train_samples * m->seq));
 	else if (given(m, "seq-length") && given(m, "global-batch-size") && given(m, "train-iters"))
-		json_object_set_new(w, "tokens", json_real((double)m->train_iters * m->gbs * m->seq));
+		json_object_set_new(w, "tokens", json_integer((json_int_t)m->train_iters * m->gbs * m->seq));
 }
 
 json_t *import_megatron(const struct import_args *a, struct import_notes *notes, struct cs_error *err)
