@@ -7,6 +7,7 @@
 #include "models/import/import.h"
 #include "models/kernel/transformer.h"
 #include "output/outfile.h"
+#include "util/jread.h"
 #include "util/text.h"
 
 static const char usage_text[] =
@@ -14,13 +15,13 @@ static const char usage_text[] =
 	"       clustersim import megatron [ARGS...] [--file ARGS.txt] [-o FILE]\n"
 	"       clustersim import vllm [ARGS...] [--file ARGS.txt] [-o FILE]\n\n"
 	"Writes what a user already has as clustersim JSON, to standard output or FILE:\n"
-	"  hf        a Hugging Face config.json -> a catalog fragment {\"models\": [ENTRY]} to pass\n"
-	"            with --catalog (model_type llama, mistral, qwen2, qwen3, gemma, gemma2,\n"
+	"  hf        a Hugging Face config.json -> a catalog fragment {\"models\": [ENTRY]}, a catalog\n"
+	"            file for run, plan and sweep (model_type llama, mistral, qwen2, qwen3, gemma, gemma2,\n"
 	"            gemma3(_text), mixtral, qwen3_moe, deepseek_v3, gpt2, gpt_neox); the parameter\n"
 	"            count (clustersim's, and the config's own with its biases and norms) goes to\n"
 	"            standard error. NAME defaults to the file's name without .json (its folder's\n"
 	"            name for config.json)\n"
-	"  megatron  Megatron-LM / NeMo arguments (--tensor-model-parallel-size 8 ...) -> a\n"
+	"  megatron  Megatron-LM / NeMo arguments (tensor-model-parallel-size 8 ...) -> a\n"
 	"            training workload {\"workload\": {...}}: parallelism, precision, batch,\n"
 	"            sequence, recompute, optimizer sharding, and the model when its shape is given;\n"
 	"            arguments not given take Megatron-LM's defaults (each default written is said)\n"
@@ -34,12 +35,14 @@ static const char usage_text[] =
 	"after megatron or vllm is the tool's.\n"
 	"  -o, --output FILE  write the fragment to FILE (atomically; never over an input)\n"
 	"  --file FILE        (megatron, vllm) read the arguments from FILE (- = standard input)\n"
+	"  --into SCENARIO    (megatron, vllm) write SCENARIO with the fragment merged into it\n"
+	"                     (objects merged key by key, the fragment's values win)\n"
 	"  --name NAME        (hf) the catalog entry's name\n"
 	"  -h, --help         print this help\n";
 
 /* clustersim's own options among the words after the kind. */
 struct import_opts {
-	const char *output, *file, *name, *config;
+	const char *output, *file, *name, *config, *into;
 	bool help;
 };
 
@@ -60,6 +63,8 @@ static int split_options(char **w, size_t n, bool hf, struct import_opts *o, str
 			slot = &o->output;
 		else if (!hf && strcmp(s, "--file") == 0)
 			slot = &o->file;
+		else if (!hf && strcmp(s, "--into") == 0)
+			slot = &o->into;
 		else if (hf && strcmp(s, "--name") == 0)
 			slot = &o->name;
 		else if (strncmp(s, "--output=", 9) == 0 || (!hf && strncmp(s, "--file=", 7) == 0) ||
@@ -132,6 +137,8 @@ static void print_counts(const char *name, const struct import_hf_result *res)
 {
 	double total = transformer_params_total(&res->model), active = transformer_params_active(&res->model);
 	double diff = res->config_params > 0 ? (total / res->config_params - 1) * 100 : 0;
+	if (diff > -0.005 && diff < 0.005)
+		diff = 0;  /* no "-0.00%" */
 	fprintf(stderr, "import hf: '%s' (model_type %s): %.2fB parameters", name, res->arch, total / 1e9);
 	if (res->model.experts > 0)
 		fprintf(stderr, ", %.2fB active", active / 1e9);
@@ -143,6 +150,15 @@ static void print_counts(const char *name, const struct import_hf_result *res)
 		fprintf(stderr, "import hf: warning: the two counts differ by more than 2%%: a field of the config "
 				"is not read as its architecture means it\n");
 }
+
+/* The options also read before the kind (cli_invoke's table); after it,
+ * split_options() reads the same names. */
+static const struct cli_option import_options[] = {
+	{ .name = "file", .key = 'F', .takes_value = true },
+	{ .name = "into", .key = 'I', .takes_value = true },
+	{ .name = "name", .key = 'N', .takes_value = true },
+	{ .name = NULL },
+};
 
 static int import_exec(struct cli_call *call, struct cs_error *err)
 {
@@ -158,6 +174,14 @@ static int import_exec(struct cli_call *call, struct cs_error *err)
 
 	if (!hf && strcmp(kind, "megatron") != 0 && strcmp(kind, "vllm") != 0)
 		return cli_usage_error(err, "import", "unknown kind '%.60s' (hf, megatron or vllm)", kind);
+	o.output = call->o.output;
+	o.file = cli_value(call, 'F');
+	o.into = cli_value(call, 'I');
+	o.name = cli_value(call, 'N');
+	if ((hf && (o.file != NULL || o.into != NULL)) || (!hf && o.name != NULL)) {
+		rc = cli_usage_error(err, "import", "%s does not take %s", kind, hf ? "--file or --into" : "--name");
+		goto out;
+	}
 	if (split_options(call->operands + 1, call->n_operands - 1, hf, &o, &args, err) != 0)
 		goto out;
 	if (o.help) {
@@ -171,7 +195,8 @@ static int import_exec(struct cli_call *call, struct cs_error *err)
 	}
 	if (o.output != NULL &&
 	    ((o.config != NULL && outfile_check_not_input(o.output, o.config, "config file", err) < 0) ||
-	     (o.file != NULL && outfile_check_not_input(o.output, o.file, "argument file", err) < 0)))
+	     (o.file != NULL && outfile_check_not_input(o.output, o.file, "argument file", err) < 0) ||
+	     (o.into != NULL && outfile_check_not_input(o.output, o.into, "scenario", err) < 0)))
 		goto out;
 	if (hf) {
 		if (o.name != NULL ? !text_setf(name, sizeof name, "%s", o.name)
@@ -188,6 +213,13 @@ static int import_exec(struct cli_call *call, struct cs_error *err)
 			goto out;
 		}
 		doc = strcmp(kind, "vllm") == 0 ? import_vllm(&args, &notes, err) : import_megatron(&args, &notes, err);
+	}
+	if (doc != NULL && o.into != NULL) {
+		json_t *base = jread_load("scenario", o.into, err);
+		if (base != NULL)
+			json_object_update_recursive(base, doc);
+		json_decref(doc);
+		doc = base;
 	}
 	if (doc == NULL) {
 		rc = cli_status(err);
@@ -209,6 +241,8 @@ const struct cli_command cli_cmd_import = {
 	.name = "import",
 	.summary = "a Hugging Face config, Megatron-LM or vllm serve arguments as clustersim JSON",
 	.usage = usage_text,
+	.common = CLI_OUTPUT,
+	.options = import_options,
 	.operands = { .min = 1, .max = SIZE_MAX, .name = "KIND (hf, megatron or vllm)" },
 	.load = CLI_LOAD_NOTHING,
 	.exec = import_exec,

@@ -82,6 +82,12 @@ status_is 0 "$CLUSTERSIM" import megatron --file "$TMP/mg.args" && cmp -s "$TMP/
 status_is 0 "$CLUSTERSIM" run "$TMP/mg-scenario.json" --format csv --columns status,tp,pp,vpp,dp &&
 	grep -q '^ok,2,4,2,4$' "$TMP/out" && ok || fail "import megatron: the merged scenario does not run as tp 2 pp 4 vpp 2"
 
+# --into: the scenario with the fragment merged in, the rest kept.
+status_is 0 "$CLUSTERSIM" import megatron --into "$TOP/scenarios/examples/llama3-70b-pretrain.json" \
+	--tensor-model-parallel-size 4 --pipeline-model-parallel-size 2 --bf16 &&
+	tr -d ' \n' <"$TMP/out" | grep -q '"model":"llama3-70b",.*"parallelism":{"tp":4,"pp":2,' &&
+	grep -q '"name": "llama3-70b-pretrain"' "$TMP/out" && ok || fail "import megatron --into: not merged"
+
 # vllm serve arguments, as the vLLM docs write them.
 status_is 0 "$CLUSTERSIM" import vllm vllm serve meta-llama/Llama-3.1-8B --dtype bfloat16 -tp 1 --max-num-seqs 64 \
 	--max-num-batched-tokens 4096 --gpu-memory-utilization 0.85 --kv-cache-dtype fp8 --enable-chunked-prefill \
