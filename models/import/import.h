@@ -48,8 +48,8 @@ void import_args_add(struct import_args *a, const char *arg, long line);
  * `\` at the end of a line continuing it, `#` starting a comment at the
  * start of a word; the words appended to a with their lines. A word that
  * holds an unexpanded shell variable ($NAME, ${NAME}, $(...)) is an input
- * error naming the file and line, as is an unterminated quote, a NUL byte
- * or a file over 1 MiB. Returns 0, or -1 with err set. */
+ * error naming the file and line, as is an unterminated quote,
+ * a control byte (not a text file) or a file over 1 MiB. Returns 0, or -1 with err set. */
 int import_args_read_file(struct import_args *a, const char *file, struct cs_error *err);
 
 /* Free what a owns and leave it empty. */

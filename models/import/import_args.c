@@ -99,8 +99,9 @@ static int split_words(struct import_args *a, const char *file, const char *text
 
 	for (size_t i = 0; i <= len && rc == 0; i++) {
 		char c = i < len ? text[i] : '\n';
-		if (i < len && c == '\0') {
-			rc = error_set(err, "arguments '%s' line %ld: a NUL byte: not a text file", file, line);
+		if (i < len && (unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+			rc = error_set(err, "arguments '%s' line %ld: control byte 0x%02x: not a text file", file, line,
+				       (unsigned)(unsigned char)c);
 		} else if (c == '\\' && i + 1 < len && text[i + 1] == '\n') {
 			i++;
 			line++;

@@ -79,12 +79,12 @@ static int get_int(struct hf *h, const char *key, bool required, int def, int *o
 		*out = def;
 		return 0;
 	}
-	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= (1 << 30)) {
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= (1 << 24)) {
 		*out = (int)json_integer_value(v);
 		return 0;
 	}
 	jread_describe(v, got, sizeof got);
-	return error_set(h->err, "config '%s': %s: expected a whole number from 0 to 2^30, got %s", h->file, key, got);
+	return error_set(h->err, "config '%s': %s: expected a whole number from 0 to 2^24, got %s", h->file, key, got);
 }
 
 static bool get_bool(const struct hf *h, const char *key, bool def)

@@ -265,10 +265,10 @@ static int parallelism(struct mgctx *c, const struct mg *m, json_t *p)
 		json_object_set_new(p, "expert_tp", json_integer(m->etp));
 	if (given(m, "num-layers-per-virtual-pipeline-stage")) {
 		int pp = given(m, "pipeline-model-parallel-size") ? m->pp : 1;
-		if (!given(m, "num-layers") || m->vpp_layers < 1 || m->layers % (pp * m->vpp_layers) != 0)
+		if (!given(m, "num-layers") || m->vpp_layers < 1 || m->layers % ((long long)pp * m->vpp_layers) != 0)
 			return error_set(c->err, "megatron: --num-layers-per-virtual-pipeline-stage %d: needs --num-layers "
 					 "a multiple of it times the pipeline size", m->vpp_layers);
-		vpp = m->layers / (pp * m->vpp_layers);
+		vpp = (int)(m->layers / ((long long)pp * m->vpp_layers));
 	}
 	if (vpp > 1) {
 		json_object_set_new(p, "vpp", json_integer(vpp));
@@ -324,12 +324,24 @@ static void recompute(struct mgctx *c, const struct mg *m, json_t *p)
 	}
 }
 
+/* The FFN: --ffn-hidden-size, else Megatron-LM's default (arguments.py:
+ * 4h, or with --swiglu int(4h * 2/3 / 64) * 64). */
+static int ffn_of(const struct mg *m)
+{
+	if (given(m, "ffn-hidden-size"))
+		return m->ffn;
+	long long four_h = 4LL * m->hidden;  /* hidden <= 2^30: no overflow */
+	if (m->swiglu)
+		return (int)((4.0 * m->hidden * 2 / 3) / 64) * 64;
+	return four_h > (1 << 30) ? 1 << 30 : (int)four_h;
+}
+
 /* The model from the shape arguments, or NULL (noted) when they are not
  * all there. */
 static json_t *model(struct mgctx *c, const struct mg *m)
 {
 	json_t *e;
-	int ffn = m->ffn, kv = m->gqa ? (given(m, "num-query-groups") ? m->groups : 1) : m->heads;
+	int ffn = ffn_of(m), kv = m->gqa ? (given(m, "num-query-groups") ? m->groups : 1) : m->heads;
 	if (!given(m, "num-layers") && !given(m, "hidden-size") && !given(m, "num-attention-heads"))
 		return NULL;
 	if (!given(m, "num-layers") || !given(m, "hidden-size") || !given(m, "num-attention-heads") ||
@@ -338,8 +350,6 @@ static json_t *model(struct mgctx *c, const struct mg *m)
 				      "and --vocab-size (a tokenizer's vocabulary is not read); set workload.model");
 		return NULL;
 	}
-	if (!given(m, "ffn-hidden-size"))  /* arguments.py: the default FFN */
-		ffn = m->swiglu ? (int)((4.0 * m->hidden * 2 / 3) / 64) * 64 : 4 * m->hidden;
 	e = json_object();
 	json_object_set_new(e, "layers", json_integer(m->layers));
 	json_object_set_new(e, "hidden", json_integer(m->hidden));
@@ -350,7 +360,7 @@ static json_t *model(struct mgctx *c, const struct mg *m)
 		json_object_set_new(e, "q_lora_rank", json_integer(m->q_lora));
 		json_object_set_new(e, "kv_lora_rank", json_integer(m->kv_lora));
 		json_object_set_new(e, "qk_rope_dim", json_integer(m->qk_pos));
-	} else if (given(m, "kv-channels") && m->kv_channels * m->heads != m->hidden) {
+	} else if (given(m, "kv-channels") && (long long)m->kv_channels * m->heads != m->hidden) {
 		json_object_set_new(e, "head_dim", json_integer(m->kv_channels));
 	}
 	json_object_set_new(e, "ffn", json_integer(ffn));
@@ -386,7 +396,7 @@ static int check(struct mgctx *c, const struct mg *m)
 		return error_set(c->err, "megatron: --v-head-dim %d differs from --qk-head-dim %d: clustersim's "
 				 "Multi-head Latent Attention has one head_dim for both", m->v_head, m->qk_head);
 	if (given(m, "num-experts") && m->experts > 0 && m->shared_ffn > 0) {
-		int eff = given(m, "moe-ffn-hidden-size") ? m->moe_ffn : m->ffn;
+		int eff = given(m, "moe-ffn-hidden-size") ? m->moe_ffn : ffn_of(m);
 		if (eff <= 0 || m->shared_ffn % eff != 0)
 			return error_set(c->err, "megatron: --moe-shared-expert-intermediate-size %d: not a multiple of "
 					 "the expert FFN %d", m->shared_ffn, eff);
@@ -411,10 +421,14 @@ static void run_shape(struct mgctx *c, const struct mg *m, json_t *w)
 		json_object_set_new(w, "global_batch_tokens", json_integer((json_int_t)m->gbs * m->seq));
 	else if (given(m, "global-batch-size"))
 		import_note(c->notes, "not written: --global-batch-size %d without --seq-length", m->gbs);
-	if (given(m, "seq-length") && given(m, "train-samples"))
-		json_object_set_new(w, "tokens", json_integer((json_int_t)m->train_samples * m->seq));
-	else if (given(m, "seq-length") && given(m, "global-batch-size") && given(m, "train-iters"))
-		json_object_set_new(w, "tokens", json_integer((json_int_t)m->train_iters * m->gbs * m->seq));
+	/* each factor is at most 2^30: in double, exact below 2^53 */
+	double tokens = given(m, "seq-length") && given(m, "train-samples") ? (double)m->train_samples * m->seq
+			: given(m, "seq-length") && given(m, "global-batch-size") && given(m, "train-iters")
+			? (double)m->train_iters * m->gbs * m->seq : 0;
+	if (tokens > 0 && tokens <= 9e15)
+		json_object_set_new(w, "tokens", json_integer((json_int_t)tokens));
+	else if (tokens > 0)
+		import_note(c->notes, "not written: tokens %.3g (over 9e15)", tokens);
 }
 
 json_t *import_megatron(const struct import_args *a, struct import_notes *notes, struct cs_error *err)

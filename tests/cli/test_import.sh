@@ -127,6 +127,8 @@ bad "arguments '$TMP/var.args' line 2: '\$TP_SIZE' holds a shell variable" \
 	"$CLUSTERSIM" import megatron --file "$TMP/var.args"
 printf -- '--num-layers 32\n--split "99,1,0\n' >"$TMP/quote.args"
 bad "line 2: unterminated \" quote" "$CLUSTERSIM" import megatron --file "$TMP/quote.args"
+printf -- '--num-layers 32\n--bf16\000\n' >"$TMP/binary.args"
+bad "arguments '$TMP/binary.args' line 2: control byte 0x00: not a text file" "$CLUSTERSIM" import megatron --file "$TMP/binary.args"
 bad "'--max-num-seqs': .*\|--max-num-seqs: expected a whole number from 1 .* got 'many'" \
 	"$CLUSTERSIM" import vllm --max-num-seqs many
 bad "--quantization: 'awq' is not modelled" "$CLUSTERSIM" import vllm -q awq
