@@ -115,6 +115,33 @@ static void test_megatron_swiglu_ffn(void **state)
 	import_args_release(&a);
 }
 
+/* GPT-2 small (the shape of huggingface.co/gpt2 config.json: 12 layers,
+ * n_embd 768, 12 heads, vocab 50257, n_positions 1024, n_inner null):
+ * GPT2LMHeadModel holds 124,439,808 weights, biases, LayerNorms and the
+ * learned positions included, the output head tied. */
+static void test_hf_gpt2_count(void **state)
+{
+	(void)state;
+	char path[64];
+	struct import_hf_result res;
+	struct import_notes notes = { 0 };
+	struct cs_error err;
+	json_t *doc;
+	error_clear(&err);
+	write_temp(path, sizeof path,
+		   "{\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"], \"n_layer\": 12, "
+		   "\"n_embd\": 768, \"n_head\": 12, \"n_inner\": null, \"vocab_size\": 50257, \"n_positions\": 1024}");
+	doc = import_hf(path, "gpt2", &res, &notes, &err);
+	assert_non_null(doc);
+	assert_true(res.config_params == 124439808.0);
+	assert_int_equal(res.model.ffn, 3072);
+	assert_int_equal(res.model.mlp, MLP_GELU);
+	assert_true(res.model.tied_embeddings);
+	json_decref(doc);
+	import_notes_release(&notes);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_args_file_variable),
 		cmocka_unit_test(test_megatron_defaults),
 		cmocka_unit_test(test_megatron_swiglu_ffn),
+		cmocka_unit_test(test_hf_gpt2_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
