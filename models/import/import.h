@@ -87,7 +87,8 @@ const char *import_hf_known(void);
 json_t *import_megatron(const struct import_args *a, struct import_notes *notes, struct cs_error *err);
 
 /* The scenario fragment {"workload": {...}} for `vllm serve` arguments a
- * (a leading "vllm serve" and the model operand allowed). As
+ * (a leading "vllm serve" or "python -m vllm.entrypoints.openai.api_server"
+ * and the model, operand or --model, allowed). As
  * import_megatron(). */
 json_t *import_vllm(const struct import_args *a, struct import_notes *notes, struct cs_error *err);
 

@@ -17,7 +17,7 @@
 #include "util/text.h"
 
 enum vl_key { V_TP, V_PP, V_DP, V_SEQS, V_TOKENS, V_BLOCK, V_GPU_MEM, V_KV_DTYPE, V_DTYPE, V_QUANT, V_CHUNKED,
-	      V_NO_CHUNKED, V_PREFIX, V_NO_PREFIX, V_EP, V_MAX_LEN, V_SPEC, V_OTHER, V_OTHER_FLAG };
+	      V_NO_CHUNKED, V_PREFIX, V_NO_PREFIX, V_EP, V_MAX_LEN, V_SPEC, V_MODEL, V_OTHER, V_OTHER_FLAG };
 
 struct vl_arg {
 	const char *name, *short_name;
@@ -34,7 +34,7 @@ static const struct vl_arg vl_args[] = {
 	{ "enable-chunked-prefill", NULL, V_CHUNKED, true }, { "no-enable-chunked-prefill", NULL, V_NO_CHUNKED, true },
 	{ "enable-prefix-caching", NULL, V_PREFIX, true }, { "no-enable-prefix-caching", NULL, V_NO_PREFIX, true },
 	{ "enable-expert-parallel", NULL, V_EP, true }, { "max-model-len", NULL, V_MAX_LEN, false },
-	{ "speculative-config", NULL, V_SPEC, false },
+	{ "speculative-config", NULL, V_SPEC, false }, { "model", NULL, V_MODEL, false },
 	{ "host", NULL, V_OTHER, false }, { "port", NULL, V_OTHER, false }, { "served-model-name", NULL, V_OTHER, false },
 	{ "api-key", NULL, V_OTHER, false }, { "seed", NULL, V_OTHER, false }, { "tokenizer", NULL, V_OTHER, false },
 	{ "download-dir", NULL, V_OTHER, false }, { "uvicorn-log-level", NULL, V_OTHER, false },
@@ -175,6 +175,10 @@ static int apply(struct vl *c, const struct vl_arg *arg, size_t i, const char *v
 	case V_MAX_LEN:
 		import_note(c->notes, "not modelled: --max-model-len %s (prompts are as the workload draws them)", v);
 		return 0;
+	case V_MODEL:
+		import_note(c->notes, "not written: model '%s': set workload.model (clustersim import hf its "
+				      "config.json makes a catalog entry)", v);
+		return 0;
 	case V_SPEC:
 		import_note(c->notes, "not written: --speculative-config %s: clustersim needs the acceptance you "
 				      "measured: add workload.serving.speculative (docs/howto/speculative-decoding.md)", v);
@@ -198,8 +202,12 @@ static int parse(struct vl *c)
 	char where[300];
 	bool model_seen = false;
 
+	/* the command itself: `vllm serve`, or the OpenAI server module */
 	if (a->n >= 2 && strcmp(a->argv[0], "vllm") == 0 && strcmp(a->argv[1], "serve") == 0)
 		i = 2;
+	else if (a->n >= 3 && (strcmp(a->argv[0], "python") == 0 || strcmp(a->argv[0], "python3") == 0) &&
+		 strcmp(a->argv[1], "-m") == 0 && strcmp(a->argv[2], "vllm.entrypoints.openai.api_server") == 0)
+		i = 3;
 	for (; i < a->n; i++) {
 		const char *s = a->argv[i], *name, *eq, *v = NULL;
 		bool dash_short = s[0] == '-' && s[1] != '-';

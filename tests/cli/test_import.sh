@@ -82,6 +82,13 @@ status_is 0 "$CLUSTERSIM" import megatron --file "$TMP/mg.args" && cmp -s "$TMP/
 status_is 0 "$CLUSTERSIM" run "$TMP/mg-scenario.json" --format csv --columns status,tp,pp,vpp,dp &&
 	grep -q '^ok,2,4,2,4$' "$TMP/out" && ok || fail "import megatron: the merged scenario does not run as tp 2 pp 4 vpp 2"
 
+# A real launch script of vLLM's OpenAI server: the fragment and the notes.
+status_is 0 "$CLUSTERSIM" import vllm --file "$FIX/vllm-run-model-server.sh" &&
+	tr -d ' \n' <"$TMP/out" | grep -qx '{"workload":{"kind":"inference","precision":"fp16","serving":{"engine":"vllm-v1","tp":2,"kv_precision":"fp8"}}}' &&
+	grep -q "not written: model './model/checkpoint-5500_merged'" "$TMP/err" &&
+	grep -q 'not modelled: --max-model-len 512' "$TMP/err" && grep -q 'not modelled: --served-model-name pacer' "$TMP/err" &&
+	ok || fail "import vllm --file run_model_server.sh: the fragment or its notes"
+
 # --into: the scenario with the fragment merged in, the rest kept.
 status_is 0 "$CLUSTERSIM" import megatron --into "$TOP/scenarios/examples/llama3-70b-pretrain.json" \
 	--tensor-model-parallel-size 4 --pipeline-model-parallel-size 2 --bf16 &&
