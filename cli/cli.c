@@ -322,10 +322,12 @@ static const struct option help_option = { "help", no_argument, NULL, HELP_KEY }
 /* getopt_long's tables for cmd: the common options it takes, its own and
  * --help; short ones are -o (with --output), -h and the own ones marked so. */
 static void option_tables(const struct cli_command *cmd, struct option longopts[N_COMMON + CLI_OWN_MAX + 2],
-			  char shortopts[2 * (CLI_OWN_MAX + 2) + 2])
+			  char shortopts[2 * (CLI_OWN_MAX + 2) + 3])
 {
 	size_t n = 0, ns = 0;
 
+	if (cmd->options_before_operands)
+		shortopts[ns++] = '+';  /* getopt stops at the first operand */
 	shortopts[ns++] = ':';
 	for (size_t i = 0; i < N_COMMON; i++) {
 		if ((cmd->common & common_options[i].bit) == 0)
@@ -397,7 +399,7 @@ static int parse_args(struct cli_call *call, int argc, char **argv, bool *helped
 {
 	const struct cli_command *cmd = call->cmd;
 	struct option longopts[N_COMMON + CLI_OWN_MAX + 2];
-	char shortopts[2 * (CLI_OWN_MAX + 2) + 2];
+	char shortopts[2 * (CLI_OWN_MAX + 2) + 3];
 	int ch;
 
 	option_tables(cmd, longopts, shortopts);

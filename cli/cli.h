@@ -100,6 +100,9 @@ struct cli_command {
 	} operands;
 	enum cli_load load;
 	int (*exec)(struct cli_call *call, struct cs_error *err);
+	/* Options are read only before the first operand; the words after it
+	 * are the exec's own (import's argument lists of other tools). */
+	bool options_before_operands;
 };
 
 /* What cli_invoke() prepared for a command's exec; released after it. */
@@ -176,6 +179,7 @@ extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_merge;
 extern const struct cli_command cli_cmd_plan;
 extern const struct cli_command cli_cmd_plot;
+extern const struct cli_command cli_cmd_import;
 extern const struct cli_command cli_cmd_help_keys;  /* `help keys`, dispatched by main() */
 
 #endif

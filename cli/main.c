@@ -29,6 +29,7 @@ static const struct cli_command *const commands[] = {
 	&cli_cmd_merge,
 	&cli_cmd_plan,
 	&cli_cmd_plot,
+	&cli_cmd_import,
 	&cli_cmd_help,
 };
 

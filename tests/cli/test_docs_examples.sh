@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every example in README.md, docs/tutorial/*.md and docs/howto/speculative-decoding.md is a
+# Every example in README.md, docs/tutorial/*.md, docs/howto/speculative-decoding.md and import-configs.md is a
 # test: each command block is run and its output compared with the output block that follows.
 #
 # The markup (also described in CONTRIBUTING.md):
@@ -30,6 +30,7 @@ mkdir -p "$tmp/work/build"
 ln -s "$CLUSTERSIM" "$tmp/work/build/clustersim"
 ln -s "$TOP/scenarios" "$tmp/work/scenarios"
 ln -s "$TOP/tools" "$tmp/work/tools"
+ln -s "$TOP/tests" "$tmp/work/tests"
 
 # split DOC into $tmp/ex/N.cmd, N.out, N.mode (exact|excerpt), N.where;
 # prints markup errors and exits 1 on them
@@ -144,7 +145,7 @@ split_doc "$tmp/right.md" >/dev/null && check_pairs >/dev/null || { echo "FAIL: 
 fail=0
 pairs=0
 # DOCS (paths) checks other pages the same way, e.g. while writing one
-for doc in ${DOCS:-"$TOP/README.md" "$TOP"/docs/tutorial/*.md "$TOP/docs/howto/speculative-decoding.md"}; do
+for doc in ${DOCS:-"$TOP/README.md" "$TOP"/docs/tutorial/*.md "$TOP/docs/howto/speculative-decoding.md" "$TOP/docs/howto/import-configs.md"}; do
 	[ -f "$doc" ] || continue
 	split_doc "$doc" || fail=1
 	check_pairs || fail=1
