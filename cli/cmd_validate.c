@@ -287,7 +287,7 @@ static int validate_exec(struct cli_call *call, struct cs_error *err)
 	}
 	rs = rowset_new(cols);
 	for (size_t i = 0; i < vf.n; i++) {
-		bool ok = measure_file_format(vf.names[i]) != NULL
+		bool ok = measure_file_format(vf.names[i]) != NULL || !measure_file_is_scenario(vf.names[i])
 			? validate_measurements(vf.names[i], on, call->cat, rs, &sum, &status, err)
 			: validate_file(vf.names[i], call->cat, rs, &sum, &status, err);
 		if (!ok)

@@ -77,6 +77,25 @@ const struct measure_format *measure_file_format(const char *file)
 	return fmt;
 }
 
+bool measure_file_is_scenario(const char *file)
+{
+	struct cs_error err;
+	size_t len;
+	if (strcmp(file, "-") == 0)
+		return true;
+	char *text = read_whole(file, &len, &err);
+	if (text == NULL)
+		return true;  /* the scenario reader says why, as before */
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+	bool yes = doc == NULL ? text[strspn(text, " \t\r\n")] == '{' :
+		   json_is_object(doc) && (json_object_get(doc, "workload") != NULL ||
+					   json_object_get(doc, "candidates") != NULL ||
+					   json_object_get(doc, "validation") != NULL);
+	json_decref(doc);
+	free(text);
+	return yes;
+}
+
 void measure_file_stem(const char *path, char *buf, size_t size)
 {
 	const char *base = strrchr(path, '/');
@@ -111,7 +130,7 @@ static int load_one(const char *file, const json_t *on, const char *on_file, str
 	if (fmt == NULL) {
 		format_names(names, sizeof names);
 		error_set(err, "measurements '%s': not a measurement file of a known format (read: %s; a scenario "
-			  "file needs a \"measured\" block)", shown(file), names);
+			  "file needs a \"validation\" or \"measured\" block)", shown(file), names);
 	} else if (fmt->needs_scenario && on == NULL) {
 		error_set(err, "measurements '%s': %s output says what was measured but not on what: give the "
 			  "cluster's (and deployment's) scenario with --on SCENARIO", shown(file), fmt->name);

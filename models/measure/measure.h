@@ -94,6 +94,13 @@ int measure_load_files(const char *const *files, size_t n, const char *on_scenar
  * and anything else are not. */
 const struct measure_format *measure_file_format(const char *file);
 
+/* True when file is meant as a scenario (validate's own rows): standard
+ * input, a file that cannot be read, JSON that starts like an object but is
+ * not JSON, or an object with a workload, candidates or validation key.
+ * Validate reads any other file as measurements, whose error names the
+ * formats read. */
+bool measure_file_is_scenario(const char *file);
+
 /* The base name of path without its directory and last extension into buf
  * ("runs/a.b.jsonl" -> "a.b"): the default id prefix and family of its rows. */
 void measure_file_stem(const char *path, char *buf, size_t size);
