@@ -1,13 +1,13 @@
 /*
  * measure_trtllm: the report `trtllm-bench ... throughput` prints, as
  * written by NVIDIA/TensorRT-LLM tensorrt_llm/bench/dataclasses/reporting.py
- * (report_statistics) and, before it, tensorrt_llm/bench/run/utils.py
- * (0.12: "= STATISTICS"): "Key: value" lines under "= WORLD + RUNTIME
+ * (report_statistics; the 0.12 report's "= STATISTICS" layout too):
+ * "Key: value" lines under "= WORLD + RUNTIME
  * INFORMATION" (TP Size, PP Size, Max Runtime Batch Size, Max Runtime
  * Tokens), "= REQUEST DETAILS" or the overview (Number of requests, Average
  * Input/Output Length (tokens)) and "= PERFORMANCE OVERVIEW" (Request
- * Throughput (req/sec), Total Output Throughput (tokens/sec) or, before
- * 0.18, Token Throughput (tokens/sec), which is output tokens / total
+ * Throughput (req/sec), Total Output Throughput (tokens/sec) or, in older
+ * reports, Token Throughput (tokens/sec), which is output tokens / total
  * latency; Total Token Throughput; with streaming, Average
  * time-to-first-token [TTFT] (ms), Average time-per-output-token [TPOT]
  * (ms), and "[TTFT] P50 : x" breakdowns). Each figure becomes a serving
