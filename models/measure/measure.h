@@ -74,6 +74,10 @@ extern const struct measure_format measure_format_nccl;    /* measure_nccl.c */
 extern const struct measure_format measure_format_vllm;    /* measure_vllm.c */
 extern const struct measure_format measure_format_trtllm;  /* measure_trtllm.c */
 
+/* The largest count (requests, tokens, clients) a measurement file may
+ * state: beyond it a count is not one (and would not fit a long). */
+#define MEASURE_COUNT_MAX 1e12
+
 /* The most bytes one measurement file may hold (as a scenario: 64 MiB). */
 #define MEASURE_FILE_MAX_BYTES (64u << 20)
 

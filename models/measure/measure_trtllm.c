@@ -127,6 +127,10 @@ static int set_deployment(const char *file, const struct trt_report *rep, json_t
 		if (!rep->has_setting[need[i]] || rep->setting[need[i]] < 1)
 			return error_set(err, "measurements '%s': no \"%s\" of 1 or more: is the report cut short?",
 					 shown(file), trt_settings[need[i]]);
+	for (int i = 0; i < SETTINGS; i++)
+		if (rep->has_setting[i] && rep->setting[i] > MEASURE_COUNT_MAX)
+			return error_set(err, "measurements '%s': \"%s\" beyond %.0e", shown(file), trt_settings[i],
+					 MEASURE_COUNT_MAX);
 	json_t *sched = json_object_get(serving, "scheduler");
 	if (!json_is_object(sched)) {
 		sched = json_object();

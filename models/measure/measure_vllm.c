@@ -99,6 +99,10 @@ static int set_pattern(const json_t *root, const char *file, json_t *serving, ch
 	if (in < completed || out < completed || burst <= 0)
 		return error_set(err, "measurements '%s': total_input_tokens, total_output_tokens or burstiness below "
 				 "what %g completed requests need", shown(file), completed);
+	if (prompts > MEASURE_COUNT_MAX || completed > MEASURE_COUNT_MAX || conc > MEASURE_COUNT_MAX ||
+	    in / completed > MEASURE_COUNT_MAX || out / completed > MEASURE_COUNT_MAX)
+		return error_set(err, "measurements '%s': num_prompts, completed, max_concurrency or a mean length "
+				 "beyond %.0e", shown(file), MEASURE_COUNT_MAX);
 	long n = lround(prompts >= 1 ? prompts : completed);
 	long isl = lround(in / completed), osl = lround(out / completed);
 	json_object_del(serving, "duration_s");

@@ -70,6 +70,24 @@ static void test_nccl_fixture(void **state)
 	assert_int_equal(set.docs[0].line, 32);  /* the first row's line in the file */
 }
 
+/* Two tests in one file, and mpirun --tag-output's prefixes: the same
+ * rows, read through the prefix, once per test. */
+static void test_nccl_concatenated(void **state)
+{
+	(void)state;
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "f=%s; { cat $f; sed 's/^/[1,0]<stdout>:/' $f; } > %s/two.txt",
+		 FIX "nccl-tests-a3mega-h100x16-all_reduce.txt", test_dir());
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s/two.txt", test_dir());
+	assert_int_equal(load(cmd, FIX "on-a3mega-h100x16.json"), 0);
+	assert_int_equal(set.n, 62);
+	assert_close(published(set.docs[30].scenario), 338.82, 1e-12);
+	assert_close(published(set.docs[61].scenario), 338.82, 1e-12);
+	assert_close(published(set.docs[31].scenario), 135.8, 1e-12);
+	assert_int_equal(set.docs[61].gpus, 16);
+}
+
 /* vLLM at 10 requests/s: the throughputs, TTFT/TPOT/ITL mean, median and
  * p99 as written, and the pattern: 300 requests, Poisson at 10/s, mean
  * lengths 299700 / 300 = 999 and 81050 / 300 = 270 (rounded). */
@@ -219,6 +237,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nccl_fixture),
+		cmocka_unit_test(test_nccl_concatenated),
 		cmocka_unit_test(test_vllm_fixture_rate),
 		cmocka_unit_test(test_vllm_fixture_inf),
 		cmocka_unit_test(test_trtllm_fixture),
