@@ -7,13 +7,15 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "models/measure/measure.h"
 #include "models/validate/validation.h"
+#include "output/outfile.h"
 #include "sim/stats.h"
 #include "util/xalloc.h"
 
 static const char usage_text[] =
-	"usage: clustersim validate [FILES...] [--format table|csv|json] [--catalog FILE]... [--columns LIST]\n"
-	"                           [-o FILE]\n\n"
+	"usage: clustersim validate [FILES...] [--on SCENARIO] [--format table|csv|json] [--catalog FILE]...\n"
+	"                           [--columns LIST] [-o FILE]\n\n"
 	"Runs every validation scenario (default: scenarios/validation/*.json, or the installed\n"
 	"copy) and prints id,metric,published,predicted,error_pct,status,reason,source,kind\n"
 	"(kind: training, finetune, collective or serving). A summary goes to standard error:\n"
@@ -21,6 +23,12 @@ static const char usage_text[] =
 	"error (+ = the model is too fast or optimistic; a time's sign is flipped) and |error|.\n"
 	"A family is validation.family, else the id up to its first '_' (docs/explanation/validation.md).\n"
 	"Exit status 1 when the median absolute error exceeds 10% or any row exceeds 25%.\n"
+	"FILES may also be your own measurements, recognised by their content: scenarios with a\n"
+	"\"measured\" block (JSON, a JSON array or JSON Lines), nccl-tests output, the JSON vLLM's\n"
+	"serving benchmark saves, trtllm-bench's report (docs/reference/measurements.md); their\n"
+	"rows' published column is the measured figure.\n"
+	"  --on SCENARIO      the cluster (first candidate) and deployment the measurements without\n"
+	"                     one ran on: nccl-tests, vLLM and trtllm-bench files\n"
 	"  --format F         table (on a terminal), csv (otherwise) or json\n"
 	"  --catalog FILE     merge a user's catalog file before reading the scenarios\n"
 	"  --columns a,b,c    print only these columns, in this order\n"
@@ -126,6 +134,8 @@ static void validate_predict_row(const struct scenario *s, rowset *rs, struct va
 	validation_summary_add(sum, v->id, validation_kind(s), family, ok, e, signed_e);
 }
 
+static void validate_row(const struct scenario *s, rowset *rs, struct validation_summary *sum);
+
 /* Load one validation scenario (over a copy of base: a file's catalog block
  * stays its own) and add its row. Returns false, with *status set, when the
  * file cannot be read or has no validation block. */
@@ -145,15 +155,53 @@ static bool validate_file(const char *file, const catalog *base, rowset *rs, str
 		*status = cli_usage_error(err, "validate", "'%s' has no \"validation\" block", file);
 		return false;
 	}
-	rowset_add_row(rs);
-	rowset_text(rs, "id", s.validation.id);
-	rowset_text(rs, "metric", s.validation.metric);
-	rowset_real(rs, "published", s.validation.published);
-	rowset_text(rs, "source", s.validation.source);
-	rowset_text(rs, "kind", validation_kind_names[validation_kind(&s)]);
-	validate_predict_row(&s, rs, sum);
+	validate_row(&s, rs, sum);
 	scenario_release(&s);
 	return true;
+}
+
+/* The rows of a measurement file (measure.h), each read over a copy of
+ * base as a scenario file is. Returns false, with *status set, when the
+ * file or a document of it is bad. */
+static bool validate_measurements(const char *file, const char *on, const catalog *base, rowset *rs,
+				  struct validation_summary *sum, int *status, struct cs_error *err)
+{
+	struct measure_set set = { 0 };
+	const char *files[1] = { file };
+	bool ok = measure_load_files(files, 1, on, &set, err) == 0;
+	for (size_t i = 0; ok && i < set.n; i++) {
+		const struct measure_doc *d = &set.docs[i];
+		char name[1100];
+		struct scenario s;
+		catalog *cat = catalog_copy(base);
+		snprintf(name, sizeof name, d->line > 0 && d->anchor == NULL ? "%s:%ld" : "%s", d->anchor ? d->anchor : d->file,
+			 d->line);
+		ok = scenario_from_json(d->scenario, name, cat, &s, err) == 0;
+		catalog_free(cat);
+		if (!ok)
+			break;
+		ok = measure_doc_check(d, &s, err) == 0;
+		if (ok)
+			validate_row(&s, rs, sum);
+		scenario_release(&s);
+	}
+	if (!ok)
+		*status = cli_status(err);
+	measure_set_release(&set);
+	return ok;
+}
+
+/* The row of s, a scenario with its validation block. */
+static void validate_row(const struct scenario *s_in, rowset *rs, struct validation_summary *sum)
+{
+	const struct scenario *sp = s_in;
+	rowset_add_row(rs);
+	rowset_text(rs, "id", sp->validation.id);
+	rowset_text(rs, "metric", sp->validation.metric);
+	rowset_real(rs, "published", sp->validation.published);
+	rowset_text(rs, "source", sp->validation.source);
+	rowset_text(rs, "kind", validation_kind_names[validation_kind(sp)]);
+	validate_predict_row(sp, rs, sum);
 }
 
 /* One summary line of group g ("" for all rows, else "KIND: "); the number
@@ -216,6 +264,7 @@ static int validate_exec(struct cli_call *call, struct cs_error *err)
 	static const char *const cols[] = {
 		"id", "metric", "published", "predicted", "error_pct", "status", "reason", "source", "kind", NULL
 	};
+	const char *on = cli_value(call, 'O');
 	struct validate_files vf;
 	struct validation_summary sum;
 	rowset *rs = NULL;
@@ -231,10 +280,19 @@ static int validate_exec(struct cli_call *call, struct cs_error *err)
 	validation_summary_init(&sum);
 	if (!validate_files_list(call, &vf, &status, err))
 		goto out;
+	if (on != NULL && call->o.output != NULL &&
+	    outfile_check_not_input(call->o.output, on, "scenario file", err) < 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
 	rs = rowset_new(cols);
-	for (size_t i = 0; i < vf.n; i++)
-		if (!validate_file(vf.names[i], call->cat, rs, &sum, &status, err))
+	for (size_t i = 0; i < vf.n; i++) {
+		bool ok = measure_file_format(vf.names[i]) != NULL || !measure_file_is_scenario(vf.names[i])
+			? validate_measurements(vf.names[i], on, call->cat, rs, &sum, &status, err)
+			: validate_file(vf.names[i], call->cat, rs, &sum, &status, err);
+		if (!ok)
 			goto out;
+	}
 	if (cli_write(&call->o, rs, err) < 0) {
 		status = cli_status(err);
 		goto out;
@@ -247,11 +305,17 @@ out:
 	return status;
 }
 
+static const struct cli_option validate_options[] = {
+	{ .name = "on", .key = 'O', .takes_value = true },
+	{ .name = NULL },
+};
+
 const struct cli_command cli_cmd_validate = {
 	.name = "validate",
 	.summary = "predict published runs, collectives and serving benchmarks; report the error",
 	.usage = usage_text,
 	.common = CLI_FORMAT | CLI_OUTPUT | CLI_CATALOG | CLI_COLUMNS,
+	.options = validate_options,
 	.operands = { .min = 0, .max = SIZE_MAX, .name = "FILES" },
 	.load = CLI_LOAD_CATALOG,
 	.exec = validate_exec,

@@ -23,6 +23,10 @@ struct measure_doc {
 	json_t *scenario;  /* owned: the scenario, its "validation" block filled */
 	char *file;        /* owned: the measurement file it came from */
 	long line;         /* its line in that file; 0: the whole file */
+	/* owned, or NULL: the file the scenario's relative paths are relative
+	 * to when it is not `file` (the --on scenario a format built it from) */
+	char *anchor;
+	int gpus;          /* the GPUs the measurement ran on when the file says; 0: not stated */
 };
 
 /* The documents of one or more measurement files, in file order. */
@@ -33,6 +37,14 @@ struct measure_set {
 
 /* Append a document to set, taking the reference to scenario. */
 void measure_set_add(struct measure_set *set, json_t *scenario, const char *file, long line);
+
+/* Append a document whose "validation" block is built here from the
+ * figure: scenario (taken) gets validation {id, metric, published = value,
+ * source, family}; family "" is left out (validate's default). Returns the
+ * document, owned by set. */
+struct measure_doc *measure_set_add_figure(struct measure_set *set, json_t *scenario, const char *file, long line,
+					   const char *id, const char *metric, double value, const char *source,
+					   const char *family);
 
 /* Free what set owns and leave it empty; safe to call twice. */
 void measure_set_release(struct measure_set *set);
@@ -52,5 +64,55 @@ struct measure_format {
 	int (*load)(const char *file, const char *text, size_t len, const json_t *on,
 		    struct measure_set *set, struct cs_error *err);
 };
+
+/* The formats, one entry each (an integrator adds a format with one line to
+ * measure_formats[] in measure.c), ended by NULL; detection tries them in
+ * this order. */
+extern const struct measure_format *const measure_formats[];
+extern const struct measure_format measure_format_runs;    /* measure_runs.c */
+extern const struct measure_format measure_format_nccl;    /* measure_nccl.c */
+extern const struct measure_format measure_format_vllm;    /* measure_vllm.c */
+extern const struct measure_format measure_format_trtllm;  /* measure_trtllm.c */
+
+/* The largest count (requests, tokens, clients) a measurement file may
+ * state: beyond it a count is not one (and would not fit a long). */
+#define MEASURE_COUNT_MAX 1e12
+
+/* The most bytes one measurement file may hold (as a scenario: 64 MiB). */
+#define MEASURE_FILE_MAX_BYTES (64u << 20)
+
+/*
+ * Read files[0..n) ("-" = standard input, once), recognise each one's
+ * format from its content and append its documents to set, in file order.
+ * on_scenario_file (NULL: none) is the scenario of the cluster and
+ * deployment (--on) that formats which need one build on. Returns 0, or -1
+ * with err set to one line naming the file and the line or key (a file of
+ * no known format names the formats read); set then holds what came before
+ * (the caller releases it).
+ */
+int measure_load_files(const char *const *files, size_t n, const char *on_scenario_file, struct measure_set *set,
+		       struct cs_error *err);
+
+/* The format of file when it is a measurement file (read whole, bounded),
+ * else NULL: a scenario file with a "validation" block, unreadable files
+ * and anything else are not. */
+const struct measure_format *measure_file_format(const char *file);
+
+/* True when file is meant as a scenario (validate's own rows): standard
+ * input, a file that cannot be read, JSON that starts like an object but is
+ * not JSON, or an object with a workload, candidates or validation key.
+ * Validate reads any other file as measurements, whose error names the
+ * formats read. */
+bool measure_file_is_scenario(const char *file);
+
+/* The base name of path without its directory and last extension into buf
+ * ("runs/a.b.jsonl" -> "a.b"): the default id prefix and family of its rows. */
+void measure_file_stem(const char *path, char *buf, size_t size);
+
+/* Check a document against the scenario read from it: when the measurement
+ * states its GPU count, the first candidate must have that many. 0, or -1
+ * with err naming both counts. */
+struct scenario;
+int measure_doc_check(const struct measure_doc *d, const struct scenario *s, struct cs_error *err);
 
 #endif

@@ -35,6 +35,9 @@ const struct key_row key_rows[] = {
 	  .meaning = "catalog additions and overrides (docs/explanation/catalog.md)" },
 	{ .sec = KS_TOP, .key = "validation", .kinds = KINDS_ALL, .type = "object", .unit = "",
 	  .meaning = "the published figure the scenario reproduces (scenarios/validation, docs/explanation/validation.md)" },
+	{ .sec = KS_TOP, .key = "measured", .kinds = KINDS_ALL, .type = "object", .unit = "",
+	  .meaning = "a figure the user measured on this scenario's cluster, for validate and calibrate "
+		     "(docs/reference/measurements.md); not with validation" },
 	{ .sec = KS_TOP, .key = "search", .kinds = KINDS_ALL, .type = "object", .unit = "",
 	  .meaning = "the shapes clustersim plan searches (docs/explanation/planning.md); other commands read, check and ignore it" },
 
@@ -670,6 +673,17 @@ const struct key_row key_rows[] = {
 	  .meaning = "where it was published" },
 	{ .sec = KS_VALIDATION, .key = "family", .kinds = KINDS_ALL, .type = "string", .def = "the id's prefix",
 	  .unit = "", .meaning = "the published source the row belongs to, for validate's per-family summary" },
+	{ .sec = KS_MEASURED, .key = "metric", .kinds = KINDS_ALL, .type = "name",
+	  .range = "validation.metric's names", .required = true, .unit = "",
+	  .meaning = "the metric measured" },
+	{ .sec = KS_MEASURED, .key = "value", .kinds = KINDS_ALL, .type = "number", .ranged = true, .lo = 1e-12,
+	  .hi = 1e15, .required = true, .unit = "the metric's", .meaning = "the measured figure" },
+	{ .sec = KS_MEASURED, .key = "with", .kinds = KINDS_ALL, .type = "string", .unit = "",
+	  .meaning = "what it was measured with (tool, version, command), free text; the row's source with the file" },
+	{ .sec = KS_MEASURED, .key = "id", .kinds = KINDS_ALL, .type = "string", .def = "the file's name (and line)",
+	  .unit = "", .meaning = "the row's id" },
+	{ .sec = KS_MEASURED, .key = "family", .kinds = KINDS_ALL, .type = "string", .def = "the file's name",
+	  .unit = "", .meaning = "the group of rows for validate's per-family summary" },
 
 	/* ---- search (space.c; docs/explanation/planning.md) ---- */
 #define SEARCH .sec = KS_SEARCH, .kinds = KINDS_ALL

@@ -43,6 +43,7 @@ static const char *const section_paths[KS_COUNT] = {
 	[KS_MONTE_CARLO] = "monte_carlo",
 	[KS_OBJECTIVE] = "objective",
 	[KS_VALIDATION] = "validation",
+	[KS_MEASURED] = "measured",
 	[KS_SEARCH] = "search",
 	[KS_SEARCH_NODES] = "search.nodes",
 	[KS_SEARCH_SPOT] = "search.spot",

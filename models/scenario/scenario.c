@@ -154,28 +154,70 @@ static int read_monte_carlo(struct jread *r, const json_t *x, struct scenario *s
 	return 0;
 }
 
+/* The metrics a validation or measured block may name
+ * (models/validate/validation.h). */
+static const char *const validation_metrics[] = {
+	"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
+	"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps",
+	/* a gemm workload's rate */
+	"gemm_tflops",
+	/* serving (models/validate/validation.h) */
+	"output_tok_s", "throughput_tok_s", "request_per_s", "ttft_p50_ms", "ttft_mean_ms",
+	"tpot_p50_ms", "tpot_mean_ms", "itl_p50_ms", "itl_mean_ms", "e2e_p50_s", "e2e_mean_s",
+	"ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms", "tpot_p99_ms", "itl_p90_ms", "itl_p99_ms",
+	"e2e_p90_s", "e2e_p99_s", NULL
+};
+
 /* The optional `validation` object: the published figure reproduced. */
 static int read_validation(struct jread *r, const json_t *x, struct scenario *s)
 {
-	static const char *const metrics[] = {
-		"tflops_per_gpu", "mfu", "hfu", "step_time_s", "tokens_per_s", "samples_per_s",
-		"busbw_GBps", "algbw_GBps", "time_us", "busbw_per_nic_GBps",
-		/* a gemm workload's rate */
-		"gemm_tflops",
-		/* serving (models/validate/validation.h) */
-		"output_tok_s", "throughput_tok_s", "request_per_s", "ttft_p50_ms", "ttft_mean_ms",
-		"tpot_p50_ms", "tpot_mean_ms", "itl_p50_ms", "itl_mean_ms", "e2e_p50_s", "e2e_mean_s", NULL
-	};
 	struct validation_spec *v = &s->validation;
 	int metric = 0;
 	if (key_object(r, x, KS_VALIDATION) < 0 ||
 	    jread_string(r, x, "id", true, v->id, sizeof v->id) < 0 ||
-	    jread_enum(r, x, "metric", true, metrics, &metric) < 0 ||
+	    jread_enum(r, x, "metric", true, validation_metrics, &metric) < 0 ||
 	    key_real(r, x, KS_VALIDATION, "published", &v->published) < 0 ||
 	    jread_string(r, x, "source", false, v->source, sizeof v->source) < 0 ||
 	    jread_string(r, x, "family", false, v->family, sizeof v->family) < 0)
 		return -1;
-	text_copy(v->metric, sizeof v->metric, metrics[metric]);
+	text_copy(v->metric, sizeof v->metric, validation_metrics[metric]);
+	v->present = true;
+	return 0;
+}
+
+/* The optional `measured` object: a figure the user measured, read into
+ * the same record as a published one (docs/reference/measurements.md): the
+ * value is the published figure, the source what it was measured with and
+ * the file; id and family default to the file's name without its
+ * directory and extension. */
+static int read_measured(struct jread *r, const json_t *x, const char *file, struct scenario *s)
+{
+	struct validation_spec *v = &s->validation;
+	char with[CAT_NOTE_MAX / 2] = "", stem[CAT_NAME_MAX];
+	int metric = 0;
+	if (v->present)
+		return jread_fail(r, "not with a validation block: a scenario states a published figure or a measured one");
+	if (key_object(r, x, KS_MEASURED) < 0 ||
+	    jread_enum(r, x, "metric", true, validation_metrics, &metric) < 0 ||
+	    key_real(r, x, KS_MEASURED, "value", &v->published) < 0 ||
+	    jread_string(r, x, "with", false, with, sizeof with) < 0 ||
+	    jread_string(r, x, "id", false, v->id, sizeof v->id) < 0 ||
+	    jread_string(r, x, "family", false, v->family, sizeof v->family) < 0)
+		return -1;
+	const char *base = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 : file;
+	const char *dot = strrchr(base, '.');
+	int n = (int)(dot != NULL && dot != base ? (size_t)(dot - base) : strlen(base));
+	if (!text_setf(stem, sizeof stem, "%.*s", n, strcmp(file, "-") == 0 ? "stdin" : base))
+		return jread_fail(r, "the file's name is longer than %d bytes, the most an id takes: give measured.id",
+				  CAT_NAME_MAX - 1);
+	if (v->id[0] == '\0')
+		text_copy(v->id, sizeof v->id, stem);
+	if (v->family[0] == '\0')
+		text_copy(v->family, sizeof v->family, stem);
+	if (!text_setf(v->source, sizeof v->source, "measured with %s; %s", with[0] != '\0' ? with : "(not stated)",
+		       strcmp(file, "-") == 0 ? "<stdin>" : file))
+		return jread_fail(r, "measured.with and the file's name are longer than %d bytes together", CAT_NOTE_MAX - 1);
+	text_copy(v->metric, sizeof v->metric, validation_metrics[metric]);
 	v->present = true;
 	return 0;
 }
@@ -205,6 +247,7 @@ static const struct {
 } trailing_blocks[] = {
 	{ .key = "monte_carlo", .read = read_monte_carlo },
 	{ .key = "validation", .read = read_validation },
+	{ .key = "measured", .read = NULL },  /* read_measured: it names the file */
 	{ .key = "objective", .read = read_objective },
 };
 
@@ -245,7 +288,7 @@ static int read_scenario(struct jread *r, json_t *root, const char *file, catalo
 		if ((x = json_object_get(root, trailing_blocks[i].key)) == NULL)
 			continue;
 		mark = jread_enter_key(r, trailing_blocks[i].key);
-		if (trailing_blocks[i].read(r, x, s) < 0)
+		if (trailing_blocks[i].read != NULL ? trailing_blocks[i].read(r, x, s) < 0 : read_measured(r, x, file, s) < 0)
 			return -1;
 		jread_leave(r, mark);
 	}

@@ -107,6 +107,14 @@ static bool serving_metric(const struct serve_metrics *m, const char *metric, do
 		{ "itl_mean_ms", offsetof(struct serve_metrics, itl_ms.mean) },
 		{ "e2e_p50_s", offsetof(struct serve_metrics, e2e_s.p50) },
 		{ "e2e_mean_s", offsetof(struct serve_metrics, e2e_s.mean) },
+		{ "ttft_p90_ms", offsetof(struct serve_metrics, ttft_ms.p90) },
+		{ "ttft_p99_ms", offsetof(struct serve_metrics, ttft_ms.p99) },
+		{ "tpot_p90_ms", offsetof(struct serve_metrics, tpot_ms.p90) },
+		{ "tpot_p99_ms", offsetof(struct serve_metrics, tpot_ms.p99) },
+		{ "itl_p90_ms", offsetof(struct serve_metrics, itl_ms.p90) },
+		{ "itl_p99_ms", offsetof(struct serve_metrics, itl_ms.p99) },
+		{ "e2e_p90_s", offsetof(struct serve_metrics, e2e_s.p90) },
+		{ "e2e_p99_s", offsetof(struct serve_metrics, e2e_s.p99) },
 	};
 	for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
 		if (strcmp(metric, metrics[i].name) == 0) {

@@ -23,8 +23,9 @@
  * (an inference workload, the whole first candidate): output_tok_s,
  * throughput_tok_s (prompt + output), request_per_s, ttft_p50_ms,
  * ttft_mean_ms, tpot_p50_ms, tpot_mean_ms, itl_p50_ms, itl_mean_ms,
- * e2e_p50_s, e2e_mean_s; a gemm workload (its first shape): gemm_tflops,
- * time_us. */
+ * e2e_p50_s, e2e_mean_s, and the tails ttft_p90_ms, ttft_p99_ms, tpot_p90_ms,
+ * tpot_p99_ms, itl_p90_ms, itl_p99_ms, e2e_p90_s, e2e_p99_s; a gemm workload
+ * (its first shape): gemm_tflops, time_us. */
 
 /* What kind of figure a validation row is, for the rows' `kind` column and
  * the summary of each kind. */

@@ -30,6 +30,9 @@ static const char *const base_collective =
 static const char *const base_gemm =
 	"{\"workload\": {\"kind\": \"gemm\", \"gemm\": {\"m\": 4096, \"n\": 4096, \"k\": 4096}},"
 	" \"candidates\": [{\"preset\": \"dgx-h100\"}]}";
+static const char *const base_measured =
+	"{\"workload\": {\"kind\": \"collective\", \"collective\": {\"op\": \"all_reduce\", \"bytes\": 1024}},"
+	" \"candidates\": [{\"preset\": \"dgx-h100\"}], \"measured\": {\"metric\": \"busbw_GBps\", \"value\": 100}}";
 static const char *const base_fleet =
 	"{\"workload\": {\"kind\": \"fleet\", \"fleet\": {\"duration_h\": 10, \"scheduler\": {}, \"objective\": {\"wait_p90_h\": 1},"
 	" \"jobs\": [{\"arrival\": {\"process\": \"poisson\", \"rate_per_h\": 1}, \"gpus\": 8,"
@@ -73,6 +76,7 @@ static const struct {
 	[KS_MONTE_CARLO] = { &base_finetune, { "monte_carlo" } },
 	[KS_OBJECTIVE] = { &base_finetune, { "objective" } },
 	[KS_VALIDATION] = { &base_finetune, { "validation" } },
+	[KS_MEASURED] = { &base_measured, { "measured" } },
 	[KS_SEARCH] = { &base_finetune, { "search" } },
 	[KS_SEARCH_NODES] = { &base_finetune, { "search", "nodes" } },
 	[KS_SEARCH_SPOT] = { &base_finetune, { "search", "spot" } },
