@@ -87,7 +87,7 @@ $(BUILD)/gen/catalog_tables.stamp: $(BUILD)/gen/gencatalog $(CATALOG_JSON)
 $(BUILD)/gen/catalog_tables.c: $(BUILD)/gen/catalog_tables.stamp
 	@test -f $@ || $(BUILD)/gen/gencatalog $@ $(CATALOG_JSON)
 
-$(BUILD)/gen/catalog_tables.o: $(BUILD)/gen/catalog_tables.c $(BUILD)/CFLAGS
+$(BUILD)/gen/catalog_tables.o: $(BUILD)/gen/catalog_tables.c $(BUILD)/CFLAGS models/hw/hw.h
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libclustersim.a: $(LIB_OBJ)

@@ -174,6 +174,7 @@ int cli_usage_error(struct cs_error *err, const char *cmd, const char *fmt, ...)
 extern const struct cli_command cli_cmd_run;
 extern const struct cli_command cli_cmd_catalog;
 extern const struct cli_command cli_cmd_validate;
+extern const struct cli_command cli_cmd_calibrate;
 extern const struct cli_command cli_cmd_trace;
 extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_merge;

@@ -24,6 +24,7 @@ static const struct cli_command *const commands[] = {
 	&cli_cmd_run,
 	&cli_cmd_catalog,
 	&cli_cmd_validate,
+	&cli_cmd_calibrate,
 	&cli_cmd_trace,
 	&cli_cmd_sweep,
 	&cli_cmd_merge,

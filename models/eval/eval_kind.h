@@ -30,4 +30,9 @@ void evaluate_note_no_price(const struct job *j, struct result *out);
  * measurement supports (FP4 on a GPU without a catalog mamf_fp4). */
 void evaluate_note_assumed_rates(const struct job *j, struct result *out);
 
+/* evaluate.c: note in out's reason the calibration each catalog entry the
+ * job runs on comes from (a `clustersim calibrate` overlay: its entries'
+ * "calibration"), "calibrated: ENTRIES (SOURCE)"; nothing without one. */
+void evaluate_note_calibration(const struct job *j, struct result *out);
+
 #endif

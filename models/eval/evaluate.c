@@ -5,6 +5,7 @@
 #include "models/cost/billing.h"
 #include "models/eval/eval_kind.h"
 #include "models/hw/cluster.h"
+#include "util/text.h"
 
 const char *const workload_kind_names[] = { "training", "finetune", "inference", "collective", "fleet", "gemm", NULL };
 
@@ -138,6 +139,25 @@ void evaluate_note_assumed_rates(const struct job *j, struct result *out)
 		    "assumption: no FP4 GEMM rate is measured for %s (catalog mamf_fp4); its FP4 GEMMs reach %.3g "
 		    "of peak, %.2f x its FP8 fraction %.3g (B200's measured FP4/FP8 ratio)",
 		    g->id.name, g->mamf[PREC_FP4], catalog_fp4_over_fp8_mamf, g->mamf[PREC_FP8]);
+}
+
+void evaluate_note_calibration(const struct job *j, struct result *out)
+{
+	const struct cluster_spec *c = j->cluster;
+	const char *names[3] = { c->gpu.id.name, c->scale_up.id.name, c->has_nic ? c->nic.id.name : "" };
+	const char *cals[3] = { c->gpu.calibration, c->scale_up.calibration, c->has_nic ? c->nic.calibration : "" };
+	for (int i = 0; i < 3; i++) {
+		bool first = cals[i][0] != '\0';
+		for (int k = 0; k < i && first; k++)
+			first = strcmp(cals[k], cals[i]) != 0;
+		if (!first)
+			continue;  /* none, or named with an earlier entry of the same calibration */
+		char who[3 * CAT_NAME_MAX + 8] = "";
+		for (int k = i; k < 3; k++)
+			if (strcmp(cals[k], cals[i]) == 0)
+				text_appendf(who, sizeof who, "%s%s", who[0] ? ", " : "", names[k]);
+		outcome_add(&out->outcome, "calibrated: %s (%s)", who, cals[i]);
+	}
 }
 
 static void evaluate_shape(const struct job *j, struct result *out)

@@ -89,7 +89,7 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 		"tflops_tf32", "tflops_bf16", "tflops_fp8", "tflops_fp4", "mamf_bf16", "mamf_fp8",
 		"mamf_fp4", "mamf_note", "scale_up", "scale_up_GBps", "host_link", "tdp_w", "year", "sms", "sms_source",
 		"mem_bw_measured_GBps", "mem_bw_source", "attn_train_over_gemm", "attn_train_assumed",
-		"attn_train_note", NULL
+		"attn_train_note", "calibration", NULL
 	};
 	struct gpu_spec *g = entry;
 	bool req = is_new;
@@ -120,7 +120,8 @@ int catalog_read_gpu(struct jread *r, const json_t *obj, void *entry, bool is_ne
 	    jread_string(r, obj, "mem_bw_source", false, g->mem_bw_source, sizeof g->mem_bw_source) < 0 ||
 	    jread_real(r, obj, "attn_train_over_gemm", false, 0, 4, &g->attn_train_over_gemm) < 0 ||
 	    jread_bool(r, obj, "attn_train_assumed", false, &g->attn_train_assumed) < 0 ||
-	    jread_string(r, obj, "attn_train_note", false, g->attn_train_note, sizeof g->attn_train_note) < 0)
+	    jread_string(r, obj, "attn_train_note", false, g->attn_train_note, sizeof g->attn_train_note) < 0 ||
+	    jread_string(r, obj, "calibration", false, g->calibration, sizeof g->calibration) < 0)
 		return -1;
 	g->memory_bytes = g->memory_gib * 1073741824.0;
 	/* Derived rates: fp16 runs at bf16's rate; the GEMM efficiency of a
@@ -144,7 +145,7 @@ int catalog_read_fabric(struct jread *r, const json_t *obj, void *entry, bool is
 {
 	static const char *const keys[] = {
 		ID_KEYS, "kind", "topology", "domain_gpus", "bw_GBps", "pair_GBps", "line_rate_gbps",
-		"latency_us", "efficiency", "nvls_algbw_efficiency", "direct_collectives", NULL
+		"latency_us", "efficiency", "nvls_algbw_efficiency", "direct_collectives", "calibration", NULL
 	};
 	struct fabric_spec *f = entry;
 	bool req = is_new;
@@ -161,7 +162,8 @@ int catalog_read_fabric(struct jread *r, const json_t *obj, void *entry, bool is
 	    read_scaled(r, obj, "latency_us", req, 0, 1e6, 1e-6, &f->latency_s) < 0 ||
 	    jread_real(r, obj, "efficiency", req, 0.01, 1.5, &f->efficiency) < 0 ||
 	    jread_real(r, obj, "nvls_algbw_efficiency", false, 0, 1.5, &f->nvls_algbw_efficiency) < 0 ||
-	    jread_bool(r, obj, "direct_collectives", false, &f->direct_collectives) < 0)
+	    jread_bool(r, obj, "direct_collectives", false, &f->direct_collectives) < 0 ||
+	    jread_string(r, obj, "calibration", false, f->calibration, sizeof f->calibration) < 0)
 		return -1;
 	f->kind = (enum fabric_kind)kind;
 	if (is_new && json_object_get(obj, "topology") == NULL)

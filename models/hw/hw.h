@@ -88,6 +88,10 @@ struct gpu_spec {
 	double attn_train_over_gemm;
 	bool attn_train_assumed;
 	char attn_train_note[CAT_NOTE_MAX];
+	/* The calibration its measured fields come from (catalog calibration,
+	 * written by `clustersim calibrate`); "" = the catalog's own. Rows
+	 * computed on it name it ("calibrated: ..."). */
+	char calibration[CAT_TEXT_MAX];
 };
 
 enum fabric_kind { FABRIC_SCALE_UP, FABRIC_HOST, FABRIC_SCALE_OUT };
@@ -108,6 +112,7 @@ struct fabric_spec {
 	double efficiency;            /* large ring all-reduce busbw / bw */
 	double nvls_algbw_efficiency; /* 0 = no in-switch reduction */
 	bool direct_collectives;      /* mesh: the library exchanges with every peer at once (RCCL on xGMI) */
+	char calibration[CAT_TEXT_MAX]; /* as gpu_spec's: "" = the catalog's own figures */
 };
 
 enum storage_kind { STORAGE_LOCAL_NVME, STORAGE_PARALLEL_FS, STORAGE_OBJECT, STORAGE_MANAGED_LUSTRE };

@@ -71,7 +71,7 @@ done
 # help: `help CMD` prints what `CMD --help` does, `help` the general help, an
 # unknown name is one line naming it (with the closest command, if any).
 cmds=$("$CLUSTERSIM" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p')
-[ "$(echo $cmds)" = "run catalog validate trace sweep merge plan plot import help" ] && ok || fail "commands in --help: $(echo $cmds)"
+[ "$(echo $cmds)" = "run catalog validate calibrate trace sweep merge plan plot import help" ] && ok || fail "commands in --help: $(echo $cmds)"
 "$CLUSTERSIM" --help >"$TMP/general"
 status_is 0 "$CLUSTERSIM" help && cmp -s "$TMP/out" "$TMP/general" && ok || fail "help alone is --help"
 for cmd in $cmds; do

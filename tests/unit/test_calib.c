@@ -1,0 +1,206 @@
+/* calib: recovery of known factors from measurements the model itself
+ * generates, held-out predictions, bounds, measurements it cannot predict. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "models/calib/calib.h"
+#include "models/calib/calib_param.h"
+#include "models/scenario/scenario.h"
+
+/* The synthetic cluster's true rates: the catalog's H100-SXM and nvlink4
+ * (mamf_bf16 0.8, mem_bw_measured none (2900 GB/s assumed), efficiency
+ * 0.822, latency 1 us) times 0.9, 0.85, 0.8 and 2. */
+static const char truth_json[] =
+	"{\"gpus\": [{\"name\": \"H100-SXM\", \"mamf_bf16\": 0.72, \"mem_bw_measured_GBps\": 2465}],"
+	" \"fabrics\": [{\"name\": \"nvlink4\", \"efficiency\": 0.6576, \"latency_us\": 2}]}";
+
+/* Training step times at three shapes, all-reduces at five sizes and GPU counts. */
+static const char *const files[] = {
+	"mpt_7b_h100_512.json", "mpt_13b_h100_512.json", "mpt_30b_h100_512.json",
+	"nccl_h100_16m.json", "nccl_h100_128m.json", "nccl_h100_256m.json",
+	"nccl_h100_ring_2g.json", "nccl_h100_ring_4g.json",
+};
+#define N_FILES (sizeof files / sizeof files[0])
+
+static catalog *base, *truth;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct cs_error err;
+	json_error_t jerr;
+	json_t *t = json_loads(truth_json, 0, &jerr);
+	base = catalog_new_builtin(&err);
+	truth = catalog_copy(base);
+	int rc = catalog_merge_json(truth, t, "truth", "truth", NULL, &err);
+	json_decref(t);
+	return rc;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_free(base);
+	catalog_free(truth);
+	return 0;
+}
+
+/* The measurement of file i: its scenario with the value the model gives
+ * under the true catalog, times factor, as the measured figure. */
+static json_t *measured_doc(size_t i, double factor, char *path, size_t size)
+{
+	const char *top = getenv("TOP");
+	struct cs_error err;
+	struct scenario s;
+	double v;
+	char why[4096] = "";
+	snprintf(path, size, "%s/scenarios/validation/%s", top != NULL ? top : ".", files[i]);
+	json_t *doc = scenario_read_json("measurement", path, &err);
+	assert_non_null(doc);
+	catalog *c = catalog_copy(truth);
+	assert_int_equal(scenario_from_json(doc, path, c, &s, &err), 0);
+	assert_true(validation_predict(&s, &v, why, sizeof why));
+	scenario_release(&s);
+	catalog_free(c);
+	json_object_set_new(json_object_get(doc, "validation"), "published", json_real(v * factor));
+	return doc;
+}
+
+static void make_set(struct measure_set *set, size_t n, size_t odd, double odd_factor)
+{
+	char path[1024];
+	for (size_t i = 0; i < n; i++)
+		measure_set_add(set, measured_doc(i, i == odd ? odd_factor : 1.0, path, sizeof path), path, 0);
+}
+
+static const struct calib_param *find(const struct calib_result *r, const char *entry, const char *field)
+{
+	for (size_t j = 0; j < r->n_params; j++)
+		if (strcasecmp(r->params[j].entry, entry) == 0 && strcmp(r->params[j].field, field) == 0)
+			return &r->params[j];
+	return NULL;
+}
+
+static void assert_factor(const struct calib_result *r, const char *entry, const char *field, double factor)
+{
+	const struct calib_param *p = find(r, entry, field);
+	assert_non_null(p);
+	assert_int_equal(p->state, CALIB_FITTED);
+	double got = p->after / p->before;
+	if (fabs(got / factor - 1) > 0.01)
+		fail_msg("%s.%s: factor %.6g, true %.6g", entry, field, got, factor);
+}
+
+static void test_recovery(void **state)
+{
+	(void)state;
+	struct measure_set set = { 0 };
+	struct calib_result r;
+	struct cs_error err;
+	make_set(&set, N_FILES, SIZE_MAX, 1);
+	assert_int_equal(calib_run(base, &set, &r, &err), 0);
+	assert_factor(&r, "H100-SXM", "mamf_bf16", 0.9);
+	assert_factor(&r, "H100-SXM", "mem_bw_measured_GBps", 0.85);
+	assert_factor(&r, "nvlink4", "efficiency", 0.8);
+	assert_factor(&r, "nvlink4", "latency_us", 2.0);
+	/* No measurement computes in FP8: not fitted, not in the overlay. */
+	const struct calib_param *fp8 = find(&r, "H100-SXM", "mamf_fp8");
+	assert_non_null(fp8);
+	assert_int_equal(fp8->state, CALIB_UNUSED);
+	json_t *ov = calib_overlay(&r, "calibrate from test on 2026-01-01");
+	json_t *gpu = json_array_get(json_object_get(ov, "gpus"), 0);
+	assert_non_null(gpu);
+	assert_null(json_object_get(gpu, "mamf_fp8"));
+	assert_string_equal(json_string_value(json_object_get(gpu, "calibration")), "calibrate from test on 2026-01-01");
+	for (size_t i = 0; i < r.n_points; i++) {
+		assert_true(r.points[i].after_ok);
+		assert_true(fabs(calib_error_pct(r.points[i].measured, r.points[i].after)) < 0.1);
+	}
+	json_decref(ov);
+	calib_result_release(&r);
+	measure_set_release(&set);
+}
+
+/* A point 1.5x off the others: the fit without it (held out) recovers the
+ * truth, so its held-out prediction misses it by a third, and differs from
+ * the prediction of the fit that used it. */
+static void test_heldout(void **state)
+{
+	(void)state;
+	struct measure_set set = { 0 };
+	struct calib_result r;
+	struct cs_error err;
+	const size_t odd = 4;  /* nccl_h100_128m */
+	make_set(&set, N_FILES, odd, 1.5);
+	assert_int_equal(calib_run(base, &set, &r, &err), 0);
+	const struct calib_point *pt = &r.points[odd];
+	assert_true(pt->has_heldout);
+	double held = calib_error_pct(pt->measured, pt->heldout);
+	if (!(fabs(held) > 30 && fabs(pt->heldout / pt->after - 1) > 1e-3))
+		fail_msg("held out %.4g%%, after %.6g, held-out prediction %.6g", held, pt->after, pt->heldout);
+	/* The points of the other kinds are held out too (3 training points). */
+	assert_true(r.points[0].has_heldout);
+	calib_result_release(&r);
+	measure_set_release(&set);
+}
+
+/* A training run faster than the datasheet allows: mamf_bf16 stops at 1. */
+static void test_bound(void **state)
+{
+	(void)state;
+	struct measure_set set = { 0 };
+	struct calib_result r;
+	struct cs_error err;
+	make_set(&set, 1, 0, 1.6 / 0.9);  /* 1.6x the catalog's 0.8: 1.28 */
+	assert_int_equal(calib_run(base, &set, &r, &err), 0);
+	const struct calib_param *p = find(&r, "H100-SXM", "mamf_bf16");
+	assert_non_null(p);
+	assert_int_equal(p->state, CALIB_FITTED);
+	assert_true(p->at_bound);
+	assert_true(p->after == 1.0);
+	assert_int_equal(r.n_fitted, 1);  /* one measurement, one constant */
+	assert_false(r.points[0].has_heldout);
+	calib_result_release(&r);
+	measure_set_release(&set);
+}
+
+/* No measurements: an error. One the model cannot predict (a serving metric
+ * of a training run): listed with the reason, not fitted, no crash. */
+static void test_bad(void **state)
+{
+	(void)state;
+	struct measure_set set = { 0 };
+	struct calib_result r;
+	struct cs_error err;
+	char path[1024];
+	assert_int_equal(calib_run(base, &set, &r, &err), -1);
+	json_t *doc = measured_doc(0, 1, path, sizeof path);
+	json_object_set_new(json_object_get(doc, "validation"), "metric", json_string("output_tok_s"));
+	measure_set_add(&set, doc, path, 0);
+	assert_int_equal(calib_run(base, &set, &r, &err), 0);
+	assert_false(r.points[0].ok);
+	assert_true(r.points[0].why[0] != '\0');
+	assert_int_equal(r.n_fitted, 0);
+	assert_null(calib_overlay(&r, "x"));
+	calib_result_release(&r);
+	measure_set_release(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recovery),
+		cmocka_unit_test(test_heldout),
+		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_bad),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
