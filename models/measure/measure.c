@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/measure/measure_gemm.h"
 #include "models/scenario/scenario.h"
 #include "util/jread.h"
 #include "util/text.h"

@@ -73,6 +73,9 @@ extern const struct measure_format measure_format_runs;    /* measure_runs.c */
 extern const struct measure_format measure_format_nccl;    /* measure_nccl.c */
 extern const struct measure_format measure_format_vllm;    /* measure_vllm.c */
 extern const struct measure_format measure_format_trtllm;  /* measure_trtllm.c */
+/* A GEMM sweep CSV (hipblaslt-bench, hipblas-bench, rocblas-bench, or
+ * m,n,k,dtype,tflops) or mamf-finder.py's report: docs/reference/gemm-sweeps.md. */
+extern const struct measure_format measure_format_gemm_csv; /* measure_gemm.c */
 
 /* The largest count (requests, tokens, clients) a measurement file may
  * state: beyond it a count is not one (and would not fit a long). */

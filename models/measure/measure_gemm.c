@@ -1,4 +1,16 @@
-#include "measure_gemm.h"
+/*
+ * measure_gemm: a GEMM sweep as measurements: a CSV with a header naming
+ * the shape (m, n, k), the number format (dtype, precision, a_type or
+ * d_type) and a rate (TFLOP/s, or GFLOP/s as hipblaslt-bench, hipblas-bench
+ * and rocblas-bench print it), one row per shape; or mamf-finder.py's text
+ * report, one shape per progress record. Each shape becomes a `gemm`
+ * workload on the --on scenario's first candidate whose validation block
+ * holds the measured rate (metric gemm_tflops). The columns and names the
+ * real tools write are in docs/reference/gemm-sweeps.md.
+ *
+ * Reads only the text it is given; never prints.
+ */
+#include "models/measure/measure.h"
 
 #include <csv.h>
 #include <math.h>

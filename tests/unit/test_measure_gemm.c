@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "catalog_fixture.h"
-#include "models/measure/measure_gemm.h"
+#include "models/measure/measure.h"
 #include "models/validate/validation.h"
 #include "util/text.h"
 #include "util/xalloc.h"
