@@ -107,7 +107,7 @@ void measure_file_stem(const char *path, char *buf, size_t size)
 		base = "stdin";
 		n = 5;
 	}
-	snprintf(buf, size, "%.*s", (int)n, base);
+	text_setf(buf, size, "%.*s", (int)n, base);
 }
 
 /* The formats' names for the message of a file of none of them. */

@@ -152,9 +152,9 @@ static int add_row(struct nccl_read *rd, long line, double bytes, const char *me
 	json_object_del(doc, "objective");
 	json_object_del(doc, "monte_carlo");
 	json_object_del(doc, "validation");
-	snprintf(id, sizeof id, "%s_%s_%.0f", rd->stem, test, bytes);
+	text_setf(id, sizeof id, "%s_%s_%.0f", rd->stem, test, bytes);
 	json_object_set_new(doc, "name", json_string(id));
-	snprintf(source, sizeof source, "nccl-tests %s_perf, %.0f bytes, out-of-place %s; %s:%ld", test, bytes,
+	text_setf(source, sizeof source, "nccl-tests %s_perf, %.0f bytes, out-of-place %s; %s:%ld", test, bytes,
 		 strcmp(metric, "time_us") == 0 ? "time (busbw below 1 GB/s)" : "busbw", shown(rd->file), line);
 	struct measure_doc *d = measure_set_add_figure(rd->set, doc, rd->file, line, id, metric, value, source,
 							rd->stem);

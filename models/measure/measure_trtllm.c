@@ -150,7 +150,7 @@ static int set_deployment(const char *file, const struct trt_report *rep, json_t
 		json_object_set_new(sched, "max_seqs", json_integer(lround(rep->setting[SET_BATCH])));
 	if (rep->has_setting[SET_TOKENS] && rep->setting[SET_TOKENS] >= 1)
 		json_object_set_new(sched, "max_batch_tokens", json_integer(lround(rep->setting[SET_TOKENS])));
-	snprintf(note, size, "%ld requests at once, mean lengths %ld/%ld, parallelism and batch limits from the report",
+	text_setf(note, size, "%ld requests at once, mean lengths %ld/%ld, parallelism and batch limits from the report",
 		 lround(rep->setting[SET_REQUESTS]), lround(rep->setting[SET_ISL]), lround(rep->setting[SET_OSL]));
 	return 0;
 }
@@ -200,8 +200,8 @@ static int load_trtllm(const char *file, const char *text, size_t len, const jso
 		if (rep.figure_line[i] == 0 || rep.figure[i] <= 0)
 			continue;
 		json_t *doc = json_deep_copy(base);
-		snprintf(id, sizeof id, "%s_%s", stem, trt_figures[i].metric);
-		snprintf(source, sizeof source, "trtllm-bench throughput \"%s\" (%s); %s:%ld", trt_figures[i].label, note,
+		text_setf(id, sizeof id, "%s_%s", stem, trt_figures[i].metric);
+		text_setf(source, sizeof source, "trtllm-bench throughput \"%s\" (%s); %s:%ld", trt_figures[i].label, note,
 			 shown(file), rep.figure_line[i]);
 		json_object_set_new(doc, "name", json_string(id));
 		json_object_del(doc, "search");

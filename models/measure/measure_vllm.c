@@ -112,14 +112,14 @@ static int set_pattern(const json_t *root, const char *file, json_t *serving, ch
 	if (inf && conc >= 1) {
 		json_object_set_new(serving, "arrival", json_pack("{s:s, s:I}", "process", "closed-loop", "concurrency",
 								  (json_int_t)lround(conc)));
-		snprintf(note, size, "%ld requests, %ld clients, mean lengths %ld/%ld from the file", n, lround(conc), isl, osl);
+		text_setf(note, size, "%ld requests, %ld clients, mean lengths %ld/%ld from the file", n, lround(conc), isl, osl);
 	} else if (inf) {
 		json_object_set_new(serving, "arrival", json_pack("{s:s}", "process", "offline"));
-		snprintf(note, size, "%ld requests at once, mean lengths %ld/%ld from the file", n, isl, osl);
+		text_setf(note, size, "%ld requests at once, mean lengths %ld/%ld from the file", n, isl, osl);
 	} else {
 		json_object_set_new(serving, "arrival", burst == 1 ? json_pack("{s:s, s:f}", "process", "poisson", "rate_per_s", rate)
 			: json_pack("{s:s, s:f, s:f}", "process", "gamma", "rate_per_s", rate, "cv", 1 / sqrt(burst)));
-		snprintf(note, size, "%ld requests at %g/s%s, mean lengths %ld/%ld from the file%s", n, rate,
+		text_setf(note, size, "%ld requests at %g/s%s, mean lengths %ld/%ld from the file%s", n, rate,
 			 burst == 1 ? "" : " (gamma)", isl, osl,
 			 conc >= 1 ? "; its max_concurrency cap with a rate is not modelled" : "");
 	}
@@ -158,8 +158,8 @@ static int load_vllm(const char *file, const char *text, size_t len, const json_
 		if (got <= 0 || v <= 0)
 			continue;
 		json_t *doc = json_deep_copy(base);
-		snprintf(id, sizeof id, "%s_%s", stem, vllm_figures[i].metric);
-		snprintf(source, sizeof source, "vLLM bench serve --save-result %s (%s); %s", vllm_figures[i].key, note,
+		text_setf(id, sizeof id, "%s_%s", stem, vllm_figures[i].metric);
+		text_setf(source, sizeof source, "vLLM bench serve --save-result %s (%s); %s", vllm_figures[i].key, note,
 			 shown(file));
 		json_object_set_new(doc, "name", json_string(id));
 		json_object_del(doc, "search");
