@@ -5,5 +5,5 @@ void eval_collective(const struct job *j, struct result *out)
 {
 	nccl_tests_point(j->cluster, &j->workload->collective, j->collective_bytes, &out->collective);
 	out->outcome = out->collective.outcome;
-	evaluate_note_calibration(j, out);
+	evaluate_note_calibration(j, out, true);
 }

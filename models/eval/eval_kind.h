@@ -32,7 +32,8 @@ void evaluate_note_assumed_rates(const struct job *j, struct result *out);
 
 /* evaluate.c: note in out's reason the calibration each catalog entry the
  * job runs on comes from (a `clustersim calibrate` overlay: its entries'
- * "calibration"), "calibrated: ENTRIES (SOURCE)"; nothing without one. */
-void evaluate_note_calibration(const struct job *j, struct result *out);
+ * "calibration"), "calibrated: ENTRIES (SOURCE)"; nothing without one. The
+ * GPU only without with_fabrics (a gemm runs on one GPU). */
+void evaluate_note_calibration(const struct job *j, struct result *out, bool with_fabrics);
 
 #endif

@@ -25,6 +25,6 @@ void eval_serve(const struct job *j, struct result *out)
 			    s->gpus_used, out->cluster.gpus, out->serve_usd.instances,
 			    out->serve_usd.instances == 1 ? "" : "s", j->cluster->gpus_per_node);
 	evaluate_note_assumed_rates(j, out);
-	evaluate_note_calibration(j, out);
+	evaluate_note_calibration(j, out, true);
 	evaluate_note_no_price(j, out);
 }

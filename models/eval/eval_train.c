@@ -52,6 +52,6 @@ void eval_train(const struct job *j, struct result *out)
 	train_reason_notes(&w->train, r, &out->outcome);
 	train_reason_assumed_attention(&w->train, &j->cluster->gpu, &out->outcome);
 	evaluate_note_assumed_rates(j, out);
-	evaluate_note_calibration(j, out);
+	evaluate_note_calibration(j, out, true);
 	evaluate_note_no_price(j, out);
 }

@@ -141,19 +141,20 @@ void evaluate_note_assumed_rates(const struct job *j, struct result *out)
 		    g->id.name, g->mamf[PREC_FP4], catalog_fp4_over_fp8_mamf, g->mamf[PREC_FP8]);
 }
 
-void evaluate_note_calibration(const struct job *j, struct result *out)
+void evaluate_note_calibration(const struct job *j, struct result *out, bool with_fabrics)
 {
 	const struct cluster_spec *c = j->cluster;
 	const char *names[3] = { c->gpu.id.name, c->scale_up.id.name, c->has_nic ? c->nic.id.name : "" };
 	const char *cals[3] = { c->gpu.calibration, c->scale_up.calibration, c->has_nic ? c->nic.calibration : "" };
-	for (int i = 0; i < 3; i++) {
+	int n = with_fabrics ? 3 : 1;
+	for (int i = 0; i < n; i++) {
 		bool first = cals[i][0] != '\0';
 		for (int k = 0; k < i && first; k++)
 			first = strcmp(cals[k], cals[i]) != 0;
 		if (!first)
 			continue;  /* none, or named with an earlier entry of the same calibration */
 		char who[3 * CAT_NAME_MAX + 8] = "";
-		for (int k = i; k < 3; k++)
+		for (int k = i; k < n; k++)
 			if (strcmp(cals[k], cals[i]) == 0)
 				text_appendf(who, sizeof who, "%s%s", who[0] ? ", " : "", names[k]);
 		outcome_add(&out->outcome, "calibrated: %s (%s)", who, cals[i]);

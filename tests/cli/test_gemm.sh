@@ -39,4 +39,12 @@ for mv in "gemm_tflops $tf" "time_us $us"; do
 	awk -F, -v m="$1" 'NR == 2 { e = $3 < 0 ? -$3 : $3; exit !($2 == m && e < 1e-3 && $4 == "gemm") }' "$TMP/out" &&
 		ok || fail "validate $1: $(cat "$TMP/out")"
 done
+
+# a calibrated GPU (an overlay's "calibration") is named in the row's reason: the
+# GPU only, a gemm uses no fabric; the overlay's rate is the one used
+printf '{ "gpus": [ { "name": "H100-SXM", "mamf_bf16": 0.4, "calibration": "calibrate from t on 2026-01-01" } ] }\n' >"$TMP/cal.json"
+expect_status 0 "$C" run "$ex" --catalog "$TMP/cal.json" --format csv \
+	--columns gpu,mamf,reason || true
+awk -F, 'NR == 2 { exit !($1 == "H100-SXM" && $2 == 0.4 && $3 == "calibrated: H100-SXM (calibrate from t on 2026-01-01)") }' \
+	"$TMP/out" && ok || fail "gemm reason names the calibration: $(head -2 "$TMP/out")"
 finish
