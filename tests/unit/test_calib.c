@@ -106,7 +106,7 @@ static void test_recovery(void **state)
 	struct calib_result r;
 	struct cs_error err;
 	make_set(&set, N_FILES, SIZE_MAX, 1);
-	assert_int_equal(calib_run(base, &set, &r, &err), 0);
+	assert_int_equal(calib_run(base, &set, 1e-4, &r, &err), 0);
 	assert_factor(&r, "H100-SXM", "mamf_bf16", 0.9);
 	assert_factor(&r, "H100-SXM", "mem_bw_measured_GBps", 0.85);
 	assert_factor(&r, "nvlink4", "efficiency", 0.8);
@@ -140,7 +140,7 @@ static void test_heldout(void **state)
 	struct cs_error err;
 	const size_t odd = 4;  /* nccl_h100_128m */
 	make_set(&set, N_FILES, odd, 1.5);
-	assert_int_equal(calib_run(base, &set, &r, &err), 0);
+	assert_int_equal(calib_run(base, &set, 1e-4, &r, &err), 0);
 	const struct calib_point *pt = &r.points[odd];
 	assert_true(pt->has_heldout);
 	double held = calib_error_pct(pt->measured, pt->heldout);
@@ -160,7 +160,7 @@ static void test_bound(void **state)
 	struct calib_result r;
 	struct cs_error err;
 	make_set(&set, 1, 0, 1.6 / 0.9);  /* 1.6x the catalog's 0.8: 1.28 */
-	assert_int_equal(calib_run(base, &set, &r, &err), 0);
+	assert_int_equal(calib_run(base, &set, 1e-4, &r, &err), 0);
 	const struct calib_param *p = find(&r, "H100-SXM", "mamf_bf16");
 	assert_non_null(p);
 	assert_int_equal(p->state, CALIB_FITTED);
@@ -181,11 +181,11 @@ static void test_bad(void **state)
 	struct calib_result r;
 	struct cs_error err;
 	char path[1024];
-	assert_int_equal(calib_run(base, &set, &r, &err), -1);
+	assert_int_equal(calib_run(base, &set, 1e-4, &r, &err), -1);
 	json_t *doc = measured_doc(0, 1, path, sizeof path);
 	json_object_set_new(json_object_get(doc, "validation"), "metric", json_string("output_tok_s"));
 	measure_set_add(&set, doc, path, 0);
-	assert_int_equal(calib_run(base, &set, &r, &err), 0);
+	assert_int_equal(calib_run(base, &set, 1e-4, &r, &err), 0);
 	assert_false(r.points[0].ok);
 	assert_true(r.points[0].why[0] != '\0');
 	assert_int_equal(r.n_fitted, 0);
