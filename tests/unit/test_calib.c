@@ -95,6 +95,7 @@ static void assert_factor(const struct calib_result *r, const char *entry, const
 	assert_non_null(p);
 	assert_int_equal(p->state, CALIB_FITTED);
 	double got = p->after / p->before;
+	print_message("%s.%s: factor %.6g (true %.6g), +/- %.3g\n", entry, field, got, factor, got * p->sd_post);
 	if (fabs(got / factor - 1) > 0.01)
 		fail_msg("%s.%s: factor %.6g, true %.6g", entry, field, got, factor);
 }
