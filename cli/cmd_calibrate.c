@@ -1,6 +1,7 @@
 /* clustersim calibrate: fit the catalog's measured constants to a user's
  * measurements; write the overlay of what moved and report every
  * measurement's error before, after and held out. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,36 +15,62 @@
 #include "util/xalloc.h"
 
 static const char usage_text[] =
-	"usage: clustersim calibrate FILES... [-o OVERLAY] [--on SCENARIO] [--catalog FILE]...\n"
+	"usage: clustersim calibrate FILES... [-o OVERLAY] [--on SCENARIO] [--error PCT] [--catalog FILE]...\n"
 	"                            [--format table|csv|json] [--columns LIST]\n\n"
 	"Fits the catalog constants that the measurements in FILES determine (per GPU: mamf_bf16,\n"
 	"mamf_fp8, mamf_fp4, mem_bw_measured_GBps, attn_train_over_gemm; per fabric: efficiency,\n"
-	"latency_us, nvls_algbw_efficiency), within their physical bounds, and writes the entries\n"
-	"that moved as a catalog overlay to OVERLAY, for --catalog in plan, run, sweep and validate.\n"
+	"latency_us, nvls_algbw_efficiency): the maximum a posteriori values, the catalog's as the\n"
+	"prior, within their physical bounds. A constant is fitted when its posterior sd is below\n"
+	"half its prior sd (or the fit holds it at its physical bound); the others keep the\n"
+	"catalog's value. Writes the entries that moved as a catalog overlay to OVERLAY, for\n"
+	"--catalog in plan, run, sweep and validate.\n"
 	"A measurement is a scenario whose \"validation\" block holds the measured figure (metric,\n"
 	"published = the measured value, id, source), as in scenarios/validation/.\n"
-	"Prints id,kind,metric,measured,before,after,factor,error_before_pct,error_after_pct,\n"
-	"heldout_error_pct,status,reason,source: one row per measurement (predicted before and after\n"
-	"the fit; held out: by a fit without it, when its kind has at least 3 measurements), then one\n"
-	"per candidate constant (kind constant: before, after, factor; status fitted, at-bound or\n"
-	"not-fitted, with the reason). A summary goes to standard error (docs/explanation/calibration.md).\n"
+	"Prints id,kind,metric,measured,before,after,factor,factor_sd,error_before_pct,\n"
+	"error_after_pct,heldout_error_pct,status,reason,source: one row per measurement (predicted\n"
+	"before and after the fit; held out: at the constants fitted without it, to first order (one\n"
+	"Gauss-Newton step from the fit's optimum), when its kind has at least 3 measurements), then\n"
+	"one per candidate constant (kind constant: before, after, factor and its posterior sd;\n"
+	"status fitted, at-bound or not-fitted, with the reason). A summary goes to standard error\n"
+	"(docs/explanation/calibration.md).\n"
 	"  -o, --output OVERLAY  write the overlay to OVERLAY (atomically; never over an input)\n"
 	"  --on SCENARIO      the scenario of the cluster a measurement file ran on (for the\n"
 	"                     formats that do not say)\n"
+	"  --error PCT        the error of a prediction when the constants are right, in percent\n"
+	"                     (model plus measurement; default 5.5, from the built-in validation)\n"
 	"  --format F         table (on a terminal), csv (otherwise) or json\n"
 	"  --catalog FILE     merge a user's catalog file first (the catalog being calibrated)\n"
 	"  --columns a,b,c    print only these columns, in this order\n"
 	"  -h, --help         print this help\n";
 
-enum { KEY_ON = 'N' };
+enum { KEY_ON = 'N', KEY_ERROR = 'E' };
+
+/* --error PCT: a percentage in (0, 100). */
+static int read_error(const char *cmd, const char *arg, double *pct, struct cs_error *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !(v > 0) || !(v < 100))
+		return cli_usage_error(err, cmd, "--error expects a percentage above 0 and below 100, got '%.40s'", arg);
+	*pct = v;
+	return 0;
+}
+
+static int check_error(const char *cmd, const char *arg, struct cs_error *err)
+{
+	double v;
+	return read_error(cmd, arg, &v, err);
+}
 
 static const struct cli_option options[] = {
 	{ .name = "on", .key = KEY_ON, .takes_value = true },
+	{ .name = "error", .key = KEY_ERROR, .takes_value = true, .check = check_error },
 	{ .name = NULL },
 };
 
 static const char *const cols[] = {
-	"id", "kind", "metric", "measured", "before", "after", "factor", "error_before_pct", "error_after_pct",
+	"id", "kind", "metric", "measured", "before", "after", "factor", "factor_sd", "error_before_pct", "error_after_pct",
 	"heldout_error_pct", "status", "reason", "source", NULL
 };
 
@@ -141,6 +168,8 @@ static void param_row(rowset *rs, const struct calib_result *res, const struct c
 	rowset_real(rs, "before", p->before);
 	rowset_real(rs, "after", p->after);
 	rowset_real(rs, "factor", p->after / p->before);
+	if (p->state == CALIB_FITTED)
+		rowset_real(rs, "factor_sd", p->after / p->before * p->sd_post);  /* sd of log(value), to first order */
 	rowset_text(rs, "status", p->state != CALIB_FITTED ? "not-fitted" : p->at_bound ? "at-bound" : "fitted");
 	if (why[0] != '\0')
 		rowset_text(rs, "reason", why);
@@ -203,6 +232,7 @@ static void calib_summary(const struct calib_result *res)
 			res->n_points);
 	fprintf(stderr, "calibrate: fitted %zu constants (%s); not fitted: %s%sthe overlap, straggler and serving-engine constants (not catalog data)\n",
 		res->n_fitted, fitted ? fitted : "none", unfitted ? unfitted : "", unfitted ? "; " : "");
+	fprintf(stderr, "calibrate: %zu model predictions, %d fit iterations\n", res->n_evals, res->iterations);
 	double before = median_abs(res, 0), after = median_abs(res, 1), held = median_abs(res, 2);
 	if (isnan(before)) {
 		fprintf(stderr, "calibrate: no measurement predicted\n");
@@ -240,7 +270,8 @@ static int write_overlay(const char *path, const struct calib_result *res, const
 static int calibrate_exec(struct cli_call *call, struct cs_error *err)
 {
 	/* -o names the overlay; the report goes to standard output. */
-	const char *overlay = call->o.output, *on = cli_value(call, KEY_ON);
+	const char *overlay = call->o.output, *on = cli_value(call, KEY_ON), *error = cli_value(call, KEY_ERROR);
+	double error_pct = 100 * CALIB_ERROR_DEFAULT;
 	struct cli_options report = call->o;
 	struct measure_set set = { 0 };
 	struct calib_result res = { 0 };
@@ -249,6 +280,8 @@ static int calibrate_exec(struct cli_call *call, struct cs_error *err)
 	char source[CAT_TEXT_MAX];
 
 	report.output = NULL;
+	if (error != NULL)
+		read_error("calibrate", error, &error_pct, err);  /* checked where read */
 
 	if (cli_columns_help(&call->o)) {
 		if (cli_write(&report, rs, err) < 0)
@@ -261,7 +294,7 @@ static int calibrate_exec(struct cli_call *call, struct cs_error *err)
 		goto out;
 	}
 	if (calib_load_files(call->operands, call->n_operands, on, &set, err) < 0 ||
-	    calib_run(call->cat, &set, &res, err) < 0) {
+	    calib_run(call->cat, &set, error_pct / 100, &res, err) < 0) {
 		status = cli_status(err);
 		goto out;
 	}

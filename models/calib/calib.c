@@ -97,75 +97,93 @@ static void predict_at(const catalog *base, struct calib_result *res, const doub
 	catalog_free(cat);
 }
 
-/* Held out: each point of a kind with >= LOO_MIN predicted points, predicted
- * by the selection and fit of every other point. */
-static void leave_one_out(const catalog *base, struct calib_result *res)
+/* The first-order held-out fit (calib_fit_drop_row) of each point of a
+ * kind with >= LOO_MIN predicted points, and its exact prediction there. */
+static void leave_one_out(struct calib_fit_ctx *c, const struct calib_map *m)
 {
-	size_t np = res->n_params, count[VALIDATION_KINDS] = { 0 };
-	size_t *rows = xcalloc(res->n_points + 1, sizeof *rows), *cols = xcalloc(np + 1, sizeof *cols);
-	size_t *twin = xcalloc(np + 1, sizeof *twin);
-	enum calib_state *state = xcalloc(np + 1, sizeof *state);
-	double *values = xcalloc(np + 1, sizeof *values);
-	bool *at_bound = xcalloc(np + 1, sizeof *at_bound);
+	struct calib_result *res = c->res;
+	size_t count[VALIDATION_KINDS] = { 0 };
+	double *values = xcalloc(res->n_params + 1, sizeof *values);
 	for (size_t i = 0; i < res->n_points; i++)
 		count[res->points[i].kind] += res->points[i].ok;
-	for (size_t i = 0; i < res->n_points; i++) {
-		struct calib_point *pt = &res->points[i];
-		if (!pt->ok)
-			continue;
+	for (size_t r = 0; r < c->n_rows; r++) {
+		struct calib_point *pt = &res->points[c->rows[r]];
 		if (count[pt->kind] < LOO_MIN) {
 			snprintf(pt->heldout_why, sizeof pt->heldout_why, "fewer than %d predicted %s measurements",
 				 LOO_MIN, validation_kind_names[pt->kind]);
 			continue;
 		}
-		size_t n = rows_except(res, i, rows);
-		size_t k = calib_select(base, res, rows, n, state, twin, cols);
-		calib_fit_values(base, res, rows, n, cols, k, values, at_bound);
-		predict_at(base, res, values, i);
+		calib_fit_drop_row(c, m, r, values);
+		predict_at(c->base, res, values, c->rows[r]);
 		if (!pt->has_heldout)
 			snprintf(pt->heldout_why, sizeof pt->heldout_why, "not predicted by the held-out fit");
 	}
-	free(rows);
-	free(cols);
-	free(twin);
-	free(state);
 	free(values);
-	free(at_bound);
 }
 
-/* The fit on every predicted point: the params' states and after values. */
-static void fit_all(const catalog *base, struct calib_result *res)
+/* The MAP fit of every constant some point moves; those its posterior sd
+ * determines (or a physical bound holds) are fitted again alone, the
+ * others stay at the catalog's value. m: that second fit. */
+static void fit_all(struct calib_fit_ctx *c, struct calib_map *m)
 {
-	size_t np = res->n_params;
-	size_t *rows = xcalloc(res->n_points + 1, sizeof *rows), *cols = xcalloc(np + 1, sizeof *cols);
-	size_t *twin = xcalloc(np + 1, sizeof *twin);
-	enum calib_state *state = xcalloc(np + 1, sizeof *state);
-	double *values = xcalloc(np + 1, sizeof *values);
-	bool *at_bound = xcalloc(np + 1, sizeof *at_bound);
-	size_t n = rows_except(res, SIZE_MAX, rows);
-	size_t k = calib_select(base, res, rows, n, state, twin, cols);
-	res->iterations = calib_fit_values(base, res, rows, n, cols, k, values, at_bound);
-	res->n_fitted = k;
+	struct calib_result *res = c->res;
+	size_t np = res->n_params, k = 0, kd = 0;
+	size_t *cols = xcalloc(np + 1, sizeof *cols), *det = xcalloc(np + 1, sizeof *det);
+	struct calib_map all;
 	for (size_t j = 0; j < np; j++) {
-		res->params[j].state = state[j];
-		res->params[j].twin = twin[j];
-		res->params[j].after = values[j];
-		res->params[j].at_bound = at_bound[j];
+		res->params[j].state = CALIB_UNUSED;
+		for (size_t r = 0; r < c->n_rows; r++)
+			if (calib_point_uses(&res->points[c->rows[r]], &res->params[j])) {
+				cols[k++] = j;
+				break;
+			}
 	}
-	predict_at(base, res, values, SIZE_MAX);
-	free(rows);
+	k = calib_fit_used(c, cols, k);
+	double *start = xcalloc(np + 1, sizeof *start);
+	for (size_t j = 0; j < np; j++)
+		start[j] = res->params[j].before;
+	calib_fit_map(c, cols, k, start, &all);
+	for (size_t o = 0; o < k; o++) {
+		struct calib_param *p = &res->params[cols[o]];
+		p->sd_post = all.sd[cols[o]];
+		bool held = all.at_bound[cols[o]] && all.values[cols[o]] >= p->upper * (1 - 1e-9) && p->upper > 0;
+		if (held || (p->sd_post > 0 && p->sd_post < CALIB_DETERMINED * p->sd_prior)) {
+			det[kd++] = cols[o];
+			start[cols[o]] = all.values[cols[o]];
+		} else {
+			p->state = CALIB_UNDETERMINED;
+		}
+	}
+	calib_fit_map(c, det, kd, start, m);
+	res->iterations = all.iterations + m->iterations;
+	res->n_fitted = kd;
+	for (size_t o = 0; o < kd; o++) {
+		struct calib_param *p = &res->params[det[o]];
+		p->state = CALIB_FITTED;
+		p->sd_post = m->sd[det[o]];
+		p->at_bound = m->at_bound[det[o]];
+		p->after = p->at_bound ? (m->values[det[o]] > p->before ? p->hi : p->lo) : calib_round(m->values[det[o]]);
+	}
+	double *after = xcalloc(np + 1, sizeof *after);
+	for (size_t j = 0; j < np; j++)
+		after[j] = res->params[j].after;
+	predict_at(c->base, res, after, SIZE_MAX);
+	calib_map_release(&all);
+	free(after);
+	free(start);
 	free(cols);
-	free(twin);
-	free(state);
-	free(values);
-	free(at_bound);
+	free(det);
 }
 
-int calib_run(const catalog *base, const struct measure_set *set, struct calib_result *res, struct cs_error *err)
+int calib_run(const catalog *base, const struct measure_set *set, double error_rel, struct calib_result *res,
+	      struct cs_error *err)
 {
 	memset(res, 0, sizeof *res);
 	if (set->n == 0)
 		return error_set(err, "calibrate: no measurements to fit");
+	if (!(error_rel > 0) || !(error_rel < 1))
+		error_rel = CALIB_ERROR_DEFAULT;
+	res->error_rel = error_rel;
 	res->points = xcalloc(set->n, sizeof *res->points);
 	for (size_t i = 0; i < set->n; i++) {
 		if (point_load(base, &set->docs[i], &res->points[i], err) < 0) {
@@ -175,9 +193,43 @@ int calib_run(const catalog *base, const struct measure_set *set, struct calib_r
 		res->n_points++;
 	}
 	calib_params_collect(base, res);
-	fit_all(base, res);
-	leave_one_out(base, res);
+	size_t *rows = xcalloc(res->n_points + 1, sizeof *rows);
+	struct calib_fit_ctx c = { base, res, calib_cache_new(res->n_params), rows, rows_except(res, SIZE_MAX, rows),
+				   NULL };
+	struct calib_map m;
+	c.moves = xcalloc(c.n_rows * res->n_params + 1, sizeof *c.moves);
+	fit_all(&c, &m);
+	leave_one_out(&c, &m);
+	calib_map_release(&m);
+	calib_cache_free(c.cache);
+	free(c.moves);
+	free(rows);
 	return 0;
+}
+
+int calib_heldout_refit(const catalog *base, struct calib_result *res, size_t i, double *pred)
+{
+	size_t np = res->n_params, k = 0;
+	size_t *rows = xcalloc(res->n_points + 1, sizeof *rows), *cols = xcalloc(np + 1, sizeof *cols);
+	double *start = xcalloc(np + 1, sizeof *start);
+	struct calib_fit_ctx c = { base, res, calib_cache_new(np), rows, rows_except(res, i, rows), NULL };
+	struct calib_map m;
+	char why[8];
+	for (size_t j = 0; j < np; j++) {
+		start[j] = res->params[j].after;
+		if (res->params[j].state == CALIB_FITTED)
+			cols[k++] = j;
+	}
+	calib_fit_map(&c, cols, k, start, &m);
+	catalog *cat = calib_catalog_at(base, res->params, np, m.values);
+	int rc = cat != NULL && calib_predict(cat, &res->points[i], pred, why, sizeof why) ? 0 : -1;
+	catalog_free(cat);
+	calib_map_release(&m);
+	calib_cache_free(c.cache);
+	free(rows);
+	free(cols);
+	free(start);
+	return rc;
 }
 
 void calib_result_release(struct calib_result *res)

@@ -12,21 +12,21 @@
  * compile-time constants of their modules, not catalog data: calib does not
  * fit them and says so.
  *
- * Which constants the measurements determine is read from the data: the
- * sensitivity of every measurement's prediction to every constant (finite
- * differences in log space, the Jacobian J), then a greedy selection by
- * rank (the SVD of J's normalised columns): a constant no prediction moves
- * is "not used", one whose column lies in the span of those already chosen
- * is "not separable" from the chosen one it is most aligned with. Only the
- * chosen constants are fitted (GSL's trust-region Levenberg-Marquardt,
- * gsl_multifit_nlinear, on the residuals log(predicted / measured)), each
- * through a bounded reparameterisation, log v = log lo + (log hi - log lo)
- * / (1 + e^-z), where hi is the smaller of its physical bound (mamf <= 1,
- * efficiency <= 1, measured HBM rate <= the datasheet's) and CALIB_RANGE
- * times its catalog value, and lo that value over CALIB_RANGE. Leave-one-out: where a kind has
- * at least three predicted measurements, each is predicted by a whole
- * selection and fit made without it. Deterministic: fixed orders, no
- * randomness.
+ * The fit is the maximum a posteriori one (calib_fit): residuals
+ * log(predicted / measured) / error_rel per measurement and
+ * log(value / catalog value) / sd_prior per constant (the catalog's values
+ * are measurements too; sd_prior per kind of constant, calib_param), within
+ * hard physical bounds (mamf <= 1, efficiency <= 1, measured HBM rate <= the
+ * datasheet's) and CALIB_RANGE of the catalog. A constant is fitted when
+ * the measurements determine it: its posterior sd (the Laplace
+ * approximation, (A^T A)^-1 with the prior rows) is below CALIB_DETERMINED
+ * times its prior sd, or the fit holds it at its physical bound; the others
+ * keep the catalog's value and the determined ones are fitted again alone.
+ * Held out: where a kind has at least three predicted measurements, each
+ * is predicted exactly at the constants fitted without it to first order
+ * (one Gauss-Newton step from the full fit's optimum on its Jacobian less
+ * that row, prior rows included). Predictions are cached per (measurement,
+ * constants) within a run. Deterministic: fixed orders, no randomness.
  *
  * This module never prints.
  */
@@ -42,12 +42,18 @@
 #include "models/measure/measure.h"
 #include "util/error.h"
 
-/* Fit the constants of base that set's measurements determine. Returns 0
+/* Fit the constants of base that set's measurements determine, error_rel
+ * the sd of log(predicted / measured) (<= 0: CALIB_ERROR_DEFAULT). Returns 0
  * (also when nothing could be fitted: every constant then keeps its value),
  * or -1 with err set: an empty set, a document that is not a scenario with
  * a validation block. */
-int calib_run(const catalog *base, const struct measure_set *set, struct calib_result *res,
+int calib_run(const catalog *base, const struct measure_set *set, double error_rel, struct calib_result *res,
 	      struct cs_error *err);
+
+/* The prediction of point i of res (after calib_run) by an exact refit of
+ * res's fitted constants without it (what the held-out column approximates
+ * to first order): 0, or -1 when the model gives none. */
+int calib_heldout_refit(const catalog *base, struct calib_result *res, size_t i, double *pred);
 
 void calib_result_release(struct calib_result *res);
 

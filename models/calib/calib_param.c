@@ -18,7 +18,7 @@ void calib_param_name(const struct calib_param *p, char *buf, size_t size)
 
 void calib_param_reason(const struct calib_result *res, const struct calib_param *p, char *buf, size_t size)
 {
-	char twin[2 * CAT_NAME_MAX];
+	(void)res;
 	buf[0] = '\0';
 	if (p->state == CALIB_FITTED && p->at_bound && p->after == p->upper)
 		snprintf(buf, size, "held at its physical bound %.6g (the datasheet's): the measurements ask for more",
@@ -28,17 +28,37 @@ void calib_param_reason(const struct calib_result *res, const struct calib_param
 			 p->after > p->before ? "x" : "1/", CALIB_RANGE, p->after > p->before ? "more" : "less");
 	else if (p->state == CALIB_UNUSED)
 		snprintf(buf, size, "no measurement depends on it");
-	else if (p->state == CALIB_WEAK)
-		snprintf(buf, size, "the measurements depend on it too weakly (a 1%% change moves none by 0.05%%)");
-	else if (p->state == CALIB_INSEPARABLE) {
-		calib_param_name(&res->params[p->twin], twin, sizeof twin);
-		snprintf(buf, size, "not separable from %s", twin);
-	}
+	else if (p->state == CALIB_UNDETERMINED)
+		snprintf(buf, size, "not determined by these measurements (posterior sd %.3g%% vs prior %.3g%%)",
+			 100 * p->sd_post, 100 * p->sd_prior);
 }
 
 double calib_error_pct(double measured, double predicted)
 {
 	return 100.0 * (predicted - measured) / measured;
+}
+
+/* The prior sd of log(value) of each kind of constant: how far the
+ * catalog's value may be from a user's cluster (docs/explanation/
+ * calibration.md, "The prior"). The GEMM fractions and HBM rates are
+ * single public benchmark figures per GPU type (10%); the attention ratio
+ * and the in-switch reduction efficiency are fitted to fewer published
+ * points (20%); a fabric's large-message efficiency comes from published
+ * bus bandwidths (10%); its per-hop latency is often an assumption (50%). */
+double calib_prior_sd(const char *field)
+{
+	static const struct {
+		const char *field;
+		double sd;
+	} prior[] = {
+		{ "mamf_bf16", 0.10 },	   { "mamf_fp8", 0.10 },   { "mamf_fp4", 0.10 },
+		{ "mem_bw_measured_GBps", 0.10 }, { "attn_train_over_gemm", 0.20 }, { "efficiency", 0.10 },
+		{ "nvls_algbw_efficiency", 0.20 }, { "latency_us", 0.50 },
+	};
+	for (size_t i = 0; i < sizeof prior / sizeof prior[0]; i++)
+		if (strcmp(prior[i].field, field) == 0)
+			return prior[i].sd;
+	return 0.20;
 }
 
 static void add_param(struct calib_result *res, size_t *cap, enum calib_section sec, const char *entry,
@@ -57,6 +77,7 @@ static void add_param(struct calib_result *res, size_t *cap, enum calib_section 
 	p->upper = upper > 0 && before > upper ? before : upper;
 	p->lo = before / CALIB_RANGE;
 	p->hi = p->upper > 0 ? fmin(p->upper, before * CALIB_RANGE) : before * CALIB_RANGE;
+	p->sd_prior = calib_prior_sd(field);
 	p->state = CALIB_UNUSED;
 }
 

@@ -34,6 +34,9 @@ void calib_param_name(const struct calib_param *p, char *buf, size_t size);
  * buf; "" for a constant fitted inside its range. */
 void calib_param_reason(const struct calib_result *res, const struct calib_param *p, char *buf, size_t size);
 
+/* The prior sd of log(value) of a constant named field. */
+double calib_prior_sd(const char *field);
+
 /* The relative error of a prediction, in percent (validate's). */
 double calib_error_pct(double measured, double predicted);
 

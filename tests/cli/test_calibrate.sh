@@ -18,6 +18,10 @@ grep -q '"calibration": "calibrate from 6 files (the first .*) on 2026-01-01"' "
 	fail "overlay's calibration: $(cat "$TMP/ov.json")"
 grep -q 'mamf_fp8' "$TMP/ov.json" && fail "an unfitted constant in the overlay" || ok
 
+# every fitted constant has its posterior sd (factor_sd); an unfitted one none
+columns "$TMP/report.csv" kind,status,factor_sd | awk -F, 'NR > 1 && $1 == "constant" && (($2 == "fitted") != ($3 != "")) { bad = 1 } END { exit bad }' &&
+	ok || fail "factor_sd: $(columns "$TMP/report.csv" id,status,factor_sd)"
+
 # validate --catalog OVERLAY predicts the measurements' "after" values
 # shellcheck disable=SC2086
 status_is 0 "$CLUSTERSIM" validate $files --catalog "$TMP/ov.json" --format csv --columns id,predicted && ok || fail "validate with the overlay"
@@ -49,6 +53,8 @@ cp "$V/nccl_h100_16m.json" "$TMP/in.json"
 status_is 2 "$CLUSTERSIM" calibrate "$TMP/in.json" -o "$TMP/in.json" && cmp -s "$TMP/in.json" "$V/nccl_h100_16m.json" && ok ||
 	fail "-o over an input"
 expect_status 2 "$CLUSTERSIM" calibrate
+status_is 2 "$CLUSTERSIM" calibrate "$V/nccl_h100_16m.json" --error 0 -o "$TMP/bad_ov.json" && [ ! -e "$TMP/bad_ov.json" ] &&
+	grep -q -- "--error expects a percentage" "$TMP/err" && ok || fail "--error 0: $(cat "$TMP/err")"
 printf '{"name": "x", "validation": ' >"$TMP/trunc.json"
 status_is 2 "$CLUSTERSIM" calibrate "$TMP/trunc.json" -o "$TMP/bad_ov.json" && [ ! -e "$TMP/bad_ov.json" ] && ok ||
 	fail "truncated JSON"
