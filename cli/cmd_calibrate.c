@@ -24,8 +24,11 @@ static const char usage_text[] =
 	"half its prior sd (or the fit holds it at its physical bound); the others keep the\n"
 	"catalog's value. Writes the entries that moved as a catalog overlay to OVERLAY, for\n"
 	"--catalog in plan, run, sweep and validate.\n"
-	"A measurement is a scenario whose \"validation\" block holds the measured figure (metric,\n"
-	"published = the measured value, id, source), as in scenarios/validation/.\n"
+	"FILES are read as validate reads them: your measurements (runs with a \"measured\" block,\n"
+	"nccl-tests output, vLLM's and trtllm-bench's reports, GEMM sweeps: the last four with\n"
+	"--on; docs/reference/measurements.md) or scenarios with a \"validation\" block.\n"
+	"Measurements the model still misses by more than 3 sigma after the fit weigh little\n"
+	"(Cauchy's loss) and are named in a warning.\n"
 	"Prints id,kind,metric,measured,before,after,factor,factor_sd,error_before_pct,\n"
 	"error_after_pct,heldout_error_pct,status,reason,source: one row per measurement (predicted\n"
 	"before and after the fit; held out: at the constants fitted without it, to first order (one\n"
@@ -204,6 +207,38 @@ static double median_abs(const struct calib_result *res, int which)
 
 /* The summary line on standard error, and a warning per constant at its
  * bound and per measurement not predicted. */
+/* Say when the fitted model still misses measurements by more than 3
+ * sigma: no constants it fits make its form follow them (a fabric whose
+ * library switches algorithm at some size, a kernel the model lacks), and
+ * the fitted values are a compromise among the rest. */
+static void misfit_warning(const struct calib_result *res)
+{
+	size_t n = 0, off = 0, worst = SIZE_MAX;
+	double worst_z = 0;
+	for (size_t i = 0; i < res->n_points; i++) {
+		const struct calib_point *pt = &res->points[i];
+		if (!pt->ok || !pt->after_ok)
+			continue;
+		n++;
+		double z = fabs(log(pt->after / pt->measured)) / res->error_rel;
+		if (z > 3) {
+			off++;
+			if (z > worst_z) {
+				worst_z = z;
+				worst = i;
+			}
+		}
+	}
+	if (off == 0)
+		return;
+	const struct calib_point *w = &res->points[worst];
+	fprintf(stderr,
+		"calibrate: warning: %zu of %zu measurements are still off by more than 3 x the stated error "
+		"(%.1f%%), the worst %s by %+.1f%%: no value of the fitted constants makes the model follow them, "
+		"and the fitted values are a compromise; read the after column before you plan with the overlay\n",
+		off, n, 100 * (exp(3 * res->error_rel) - 1), w->id, 100 * (w->after / w->measured - 1));
+}
+
 static void calib_summary(const struct calib_result *res)
 {
 	char *fitted = NULL, *unfitted = NULL, *piece;
@@ -233,6 +268,7 @@ static void calib_summary(const struct calib_result *res)
 	fprintf(stderr, "calibrate: fitted %zu constants (%s); not fitted: %s%sthe overlap, straggler and serving-engine constants (not catalog data)\n",
 		res->n_fitted, fitted ? fitted : "none", unfitted ? unfitted : "", unfitted ? "; " : "");
 	fprintf(stderr, "calibrate: %zu model predictions, %d fit iterations\n", res->n_evals, res->iterations);
+	misfit_warning(res);
 	double before = median_abs(res, 0), after = median_abs(res, 1), held = median_abs(res, 2);
 	if (isnan(before)) {
 		fprintf(stderr, "calibrate: no measurement predicted\n");

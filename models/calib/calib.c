@@ -121,15 +121,18 @@ static void leave_one_out(struct calib_fit_ctx *c, const struct calib_map *m)
 	free(values);
 }
 
-/* The MAP fit of every constant some point moves; those its posterior sd
- * determines (or a physical bound holds) are fitted again alone, the
- * others stay at the catalog's value. m: that second fit. */
+/* The MAP fit of every constant some point moves, then, one at a time,
+ * the constant its posterior sd determines least is set back to the
+ * catalog's value and the rest fitted again, until every one left is
+ * determined (or held at a physical bound). One at a time: two constants
+ * that move the same predictions (two latencies on one path) each have a
+ * wide sd while either is free, and one of them is determined once the
+ * other is fixed. m: the last fit. */
 static void fit_all(struct calib_fit_ctx *c, struct calib_map *m)
 {
 	struct calib_result *res = c->res;
 	size_t np = res->n_params, k = 0, kd = 0;
 	size_t *cols = xcalloc(np + 1, sizeof *cols), *det = xcalloc(np + 1, sizeof *det);
-	struct calib_map all;
 	for (size_t j = 0; j < np; j++) {
 		res->params[j].state = CALIB_UNUSED;
 		for (size_t r = 0; r < c->n_rows; r++)
@@ -142,20 +145,35 @@ static void fit_all(struct calib_fit_ctx *c, struct calib_map *m)
 	double *start = xcalloc(np + 1, sizeof *start);
 	for (size_t j = 0; j < np; j++)
 		start[j] = res->params[j].before;
-	calib_fit_map(c, cols, k, start, &all);
-	for (size_t o = 0; o < k; o++) {
-		struct calib_param *p = &res->params[cols[o]];
-		p->sd_post = all.sd[cols[o]];
-		bool held = all.at_bound[cols[o]] && all.values[cols[o]] >= p->upper * (1 - 1e-9) && p->upper > 0;
-		if (held || (p->sd_post > 0 && p->sd_post < CALIB_DETERMINED * p->sd_prior)) {
-			det[kd++] = cols[o];
-			start[cols[o]] = all.values[cols[o]];
-		} else {
-			p->state = CALIB_UNDETERMINED;
+	memcpy(det, cols, k * sizeof *det);
+	kd = k;
+	res->iterations = 0;
+	for (;;) {
+		calib_fit_map(c, det, kd, start, m);
+		res->iterations += m->iterations;
+		size_t worst = SIZE_MAX;
+		double worst_ratio = CALIB_DETERMINED;
+		for (size_t o = 0; o < kd; o++) {
+			struct calib_param *p = &res->params[det[o]];
+			bool held = m->at_bound[det[o]] && m->values[det[o]] >= p->upper * (1 - 1e-9) && p->upper > 0;
+			double ratio = m->sd[det[o]] > 0 ? m->sd[det[o]] / p->sd_prior : HUGE_VAL;
+			if (!held && ratio >= worst_ratio) {
+				worst = o;
+				worst_ratio = ratio;
+			}
 		}
+		if (worst == SIZE_MAX)
+			break;
+		struct calib_param *p = &res->params[det[worst]];
+		p->state = CALIB_UNDETERMINED;
+		p->sd_post = m->sd[det[worst]];
+		for (size_t o = 0; o < kd; o++)
+			start[det[o]] = m->values[det[o]];
+		start[det[worst]] = p->before;
+		memmove(det + worst, det + worst + 1, (kd - worst - 1) * sizeof *det);
+		kd--;
+		calib_map_release(m);
 	}
-	calib_fit_map(c, det, kd, start, m);
-	res->iterations = all.iterations + m->iterations;
 	res->n_fitted = kd;
 	for (size_t o = 0; o < kd; o++) {
 		struct calib_param *p = &res->params[det[o]];
@@ -168,7 +186,6 @@ static void fit_all(struct calib_fit_ctx *c, struct calib_map *m)
 	for (size_t j = 0; j < np; j++)
 		after[j] = res->params[j].after;
 	predict_at(c->base, res, after, SIZE_MAX);
-	calib_map_release(&all);
 	free(after);
 	free(start);
 	free(cols);

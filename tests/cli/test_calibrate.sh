@@ -38,9 +38,12 @@ status_is 0 "$CLUSTERSIM" run "$V/mpt_7b_h100_512.json" --catalog "$TMP/ov.json"
 status_is 0 "$CLUSTERSIM" calibrate $files -o "$TMP/ov2.json" --format csv && cmp -s "$TMP/ov.json" "$TMP/ov2.json" &&
 	cmp -s "$TMP/out" "$TMP/report.csv" && ok || fail "a second run gives other bytes"
 
-# a training run faster than the datasheet: mamf_bf16 held at 1, said so
-sed 's/"published": *[0-9.]*/"published": 800/' "$V/mpt_7b_h100_512.json" >"$TMP/fast.json"
-status_is 0 "$CLUSTERSIM" calibrate "$TMP/fast.json" -o "$TMP/fast_ov.json" --format csv &&
+# three training runs faster than the datasheet: mamf_bf16 held at 1, said so
+for m in 7b 13b 30b; do
+	sed 's/"published": *[0-9.]*/"published": 800/' "$V/mpt_${m}_h100_512.json" >"$TMP/fast_$m.json"
+done
+status_is 0 "$CLUSTERSIM" calibrate "$TMP/fast_7b.json" "$TMP/fast_13b.json" "$TMP/fast_30b.json" \
+	-o "$TMP/fast_ov.json" --format csv &&
 	grep -q '"mamf_bf16": 1.0,' "$TMP/fast_ov.json" && grep -q 'warning: H100-SXM.mamf_bf16 held at its physical bound 1' "$TMP/err" &&
 	ok || fail "bound: $(cat "$TMP/fast_ov.json" "$TMP/err")"
 

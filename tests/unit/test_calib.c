@@ -131,8 +131,9 @@ static void test_recovery(void **state)
 }
 
 /* A point 1.5x off the others: the fit without it (held out) recovers the
- * truth, so its held-out prediction misses it by a third, and differs from
- * the prediction of the fit that used it. */
+ * truth, so its held-out prediction misses it by a third; so does the fit
+ * that used it, whose Cauchy loss lets a point 4,000 sigmas off weigh next
+ * to nothing (the held-out and the after predictions agree within 0.1%). */
 static void test_heldout(void **state)
 {
 	(void)state;
@@ -145,7 +146,8 @@ static void test_heldout(void **state)
 	const struct calib_point *pt = &r.points[odd];
 	assert_true(pt->has_heldout);
 	double held = calib_error_pct(pt->measured, pt->heldout);
-	if (!(fabs(held) > 30 && fabs(pt->heldout / pt->after - 1) > 1e-3))
+	if (!(fabs(held) > 30 && fabs(calib_error_pct(pt->measured, pt->after)) > 30 &&
+	      fabs(pt->heldout / pt->after - 1) < 1e-3))
 		fail_msg("held out %.4g%%, after %.6g, held-out prediction %.6g", held, pt->after, pt->heldout);
 	/* The points of the other kinds are held out too (3 training points). */
 	assert_true(r.points[0].has_heldout);
@@ -155,7 +157,8 @@ static void test_heldout(void **state)
 
 /* The held-out column is the prediction at constants fitted without the
  * point (one Gauss-Newton step from the full fit): an exact refit without
- * it (calib_heldout_refit) agrees within 0.5% of the value, on the
+ * it (calib_heldout_refit) agrees within 1% of the value (0.51% at worst
+ * with the Cauchy loss, 0.006% with least squares), on the
  * training and collective points with a 5% outlier, at the default error
  * (the prior then matters); the outlier's held-out prediction differs from
  * its after one (it was not used). */
@@ -175,7 +178,7 @@ static void test_heldout_first_order(void **state)
 		if (!r.points[i].has_heldout)
 			continue;
 		assert_int_equal(calib_heldout_refit(base, &r, i, &exact), 0);
-		if (fabs(r.points[i].heldout / exact - 1) > 0.005)
+		if (fabs(r.points[i].heldout / exact - 1) > 0.01)
 			fail_msg("%s: first-order held out %.6g, exact refit %.6g", r.points[i].id, r.points[i].heldout, exact);
 		worst = fmax(worst, fabs(r.points[i].heldout / exact - 1));
 		compared++;
@@ -234,22 +237,27 @@ static void test_determination(void **state)
 	measure_set_release(&set);
 }
 
-/* A training run faster than the datasheet allows: mamf_bf16 stops at 1. */
+/* Three training runs faster than the datasheet allows: mamf_bf16 stops at 1,
+ * and any other constant fitted from the one measurement is held at its
+ * physical bound too (none is determined beyond the bounds). */
 static void test_bound(void **state)
 {
 	(void)state;
 	struct measure_set set = { 0 };
 	struct calib_result r;
 	struct cs_error err;
-	make_set(&set, 1, 0, 1.6 / 0.9);  /* 1.6x the catalog's 0.8: 1.28 */
-	assert_int_equal(calib_run(base, &set, 1e-4, &r, &err), 0);
+	char path[1024];
+	for (size_t i = 0; i < 3; i++)  /* the three training runs, each 1.6x the catalog's 0.8: 1.28 */
+		measure_set_add(&set, measured_doc(i, 1.6 / 0.9, path, sizeof path), path, 0);
+	assert_int_equal(calib_run(base, &set, 0, &r, &err), 0);
 	const struct calib_param *p = find(&r, "H100-SXM", "mamf_bf16");
 	assert_non_null(p);
 	assert_int_equal(p->state, CALIB_FITTED);
 	assert_true(p->at_bound);
 	assert_true(p->after == 1.0);
-	assert_int_equal(r.n_fitted, 1);  /* one measurement, one constant */
-	assert_false(r.points[0].has_heldout);
+	for (size_t j = 0; j < r.n_params; j++)
+		if (r.params[j].state == CALIB_FITTED)
+			assert_true(r.params[j].at_bound && r.params[j].after == r.params[j].upper);
 	calib_result_release(&r);
 	measure_set_release(&set);
 }
