@@ -167,7 +167,7 @@ FUZZ_SANITIZE = address,undefined
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_LIB = $(BUILD)/fuzz/lib/libclustersim.a
-FUZZ_SEEDS = $(sort $(wildcard scenarios/*/*.json tests/bad/* tests/golden/*.out))
+FUZZ_SEEDS = $(sort $(wildcard scenarios/*/*.json tests/bad/* tests/golden/*.out tests/fixtures/*/*))
 
 .PHONY: fuzz fuzz-build valgrind
 

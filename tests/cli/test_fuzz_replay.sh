@@ -14,9 +14,9 @@ for t in "$dir"/fuzz_*; do
 	[ -x "$t" ] || continue
 	count=$((count + 1))
 	# shellcheck disable=SC2086
-	"$t" "$TOP"/tests/bad/* "$TOP"/scenarios/*/*.json "$TOP"/tests/golden/*.out >"$TMP/out" 2>"$TMP/err"
+	"$t" "$TOP"/tests/bad/* "$TOP"/scenarios/*/*.json "$TOP"/tests/golden/*.out "$TOP"/tests/fixtures/*/* >"$TMP/out" 2>"$TMP/err"
 	st=$?
-	nfiles=$(ls "$TOP"/tests/bad/* "$TOP"/scenarios/*/*.json "$TOP"/tests/golden/*.out | wc -l)
+	nfiles=$(ls "$TOP"/tests/bad/* "$TOP"/scenarios/*/*.json "$TOP"/tests/golden/*.out "$TOP"/tests/fixtures/*/* | wc -l)
 	if [ "$st" -eq 0 ] && grep -qx "replay: $nfiles inputs" "$TMP/out"; then
 		ok
 	else
