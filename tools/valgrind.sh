@@ -1,7 +1,8 @@
 #!/bin/sh
 # valgrind.sh BUILD: every unit test binary in BUILD/tests and a few commands
 # of BUILD/clustersim (run of examples, catalog, a bad input, sweep with one
-# and two worker processes, --resume, merge) under valgrind memcheck. Any
+# and two worker processes, --resume, merge, measurements, calibrate, plan on
+# its overlay, import) under valgrind memcheck. Any
 # memory error or definitely/indirectly lost block fails the run, as does an
 # exit status other than the one each command must give. Needs a build
 # without SANITIZE (ASan and valgrind do not mix).
@@ -64,6 +65,15 @@ vg 0 "sweep with an invalid point" "$C" sweep "$tmp/inv.json" --format csv
 printf 'row_id,x\n0,1\n' >"$tmp/other.csv"
 vg 2 "merge of mismatched headers" "$C" merge "$tmp/p0.csv" "$tmp/other.csv"
 vg 2 "sweep of a bad sweep file" "$C" sweep "$top/tests/bad/unknown-gpu.json"
+cal="$ex/calibrate"
+vg 0 "run gemm" "$C" run "$ex/gemm-bf16-shapes.json" --format csv
+vg 1 "validate nccl-tests --on" "$C" validate "$cal/nccl-tests.txt" --on "$cal/my-cluster.json" --format csv
+vg 0 "calibrate -o" "$C" calibrate "$cal/my-training-runs.jsonl" "$cal/nccl-tests.txt" --on "$cal/my-cluster.json" \
+	-o "$tmp/cal.json"
+vg 0 "plan --catalog overlay" "$C" plan "$cal/plan-a3mega.json" --catalog "$tmp/cal.json"
+vg 0 "import hf" "$C" import hf "$top/tests/fixtures/import/deepseek-ai--DeepSeek-V3.json"
+vg 0 "import megatron --file" "$C" import megatron --file "$top/tests/fixtures/import/megatron-gpt3-175b.args"
+vg 2 "import megatron, a value missing" "$C" import megatron --tensor-model-parallel-size
 
 for f in s1 s2 cut m; do
 	cmp -s "$tmp/$f.csv" "$tmp/s1.csv" || { echo "valgrind.sh: $f.csv differs from s1.csv"; failed=$((failed + 1)); }
