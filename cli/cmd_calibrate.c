@@ -12,6 +12,7 @@
 #include "models/calib/calib.h"
 #include "models/calib/calib_param.h"
 #include "output/outfile.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 static const char usage_text[] =
@@ -126,10 +127,12 @@ static void calib_source(char *const *files, size_t n, char *buf, size_t size)
 	}
 	str_append(&s, " on ");
 	str_append(&s, date);
+	/* Too long for a catalog source: the count and the first file, the cut
+	 * marked (text_setf) when even that does not fit. */
 	if (strlen(s) < size)
-		snprintf(buf, size, "%s", s);
+		text_setf(buf, size, "%s", s);
 	else
-		snprintf(buf, size, "calibrate from %zu files (the first %.120s) on %s", n, files[0], date);
+		text_setf(buf, size, "calibrate from %zu files (the first %s) on %s", n, files[0], date);
 	free(s);
 }
 

@@ -172,12 +172,12 @@ static bool validate_measurements(const char *file, const char *on, const catalo
 	bool ok = measure_load_files(files, 1, on, &set, err) == 0;
 	for (size_t i = 0; ok && i < set.n; i++) {
 		const struct measure_doc *d = &set.docs[i];
-		char name[1100];
 		struct scenario s;
 		catalog *cat = catalog_copy(base);
-		snprintf(name, sizeof name, d->line > 0 && d->anchor == NULL ? "%s:%ld" : "%s", d->anchor ? d->anchor : d->file,
-			 d->line);
+		char *name = d->line > 0 && d->anchor == NULL ? xasprintf("%s:%ld", d->file, d->line)
+							     : xstrdup(d->anchor ? d->anchor : d->file);
 		ok = scenario_from_json(d->scenario, name, cat, &s, err) == 0;
+		free(name);
 		catalog_free(cat);
 		if (!ok)
 			break;

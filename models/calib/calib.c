@@ -9,6 +9,7 @@
 
 #include "models/calib/calib_fit.h"
 #include "models/calib/calib_param.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* Leave-one-out needs at least this many predicted points of a kind. */
@@ -63,7 +64,7 @@ static int point_load(const catalog *base, const struct measure_doc *d, struct c
 	pt->ok = pt->measured > 0 && validation_predict(&s, &pt->before, why, sizeof why) && isfinite(pt->before) &&
 		 pt->before > 0;
 	if (!pt->ok)
-		snprintf(pt->why, sizeof pt->why, "%s", why[0] ? why : "the model gives no positive value");
+		text_setf(pt->why, sizeof pt->why, "%s", why[0] ? why : "the model gives no positive value");
 	scenario_release(&s);
 	catalog_free(c);
 	return 0;

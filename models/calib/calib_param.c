@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "models/kernel/roofline.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 void calib_param_name(const struct calib_param *p, char *buf, size_t size)
@@ -179,12 +180,12 @@ bool calib_predict(const catalog *cat, const struct calib_point *pt, double *out
 	catalog *c = catalog_copy(cat);
 	bool ok = false;
 	if (scenario_from_json(pt->doc->scenario, pt->doc->anchor != NULL ? pt->doc->anchor : pt->doc->file, c, &s, &err) < 0) {
-		snprintf(why, size, "%s", err.msg);
+		text_setf(why, size, "%s", err.msg);
 	} else {
 		char w[4096] = "";
 		ok = validation_predict(&s, out, w, sizeof w) && isfinite(*out) && *out > 0;
 		if (!ok)
-			snprintf(why, size, "%s", w[0] ? w : "the model gives no positive value");
+			text_setf(why, size, "%s", w[0] ? w : "the model gives no positive value");
 		scenario_release(&s);
 	}
 	catalog_free(c);

@@ -129,10 +129,9 @@ static const char *trimmed(const char *cell, char *buf, size_t size)
 	size_t len = strlen(cell);
 	while (len > 0 && (cell[len - 1] == ' ' || cell[len - 1] == '\t' || cell[len - 1] == '\r'))
 		len--;
-	if (len >= size)
-		len = size - 1;
-	memcpy(buf, cell, len);
-	buf[len] = '\0';
+	/* A cell longer than buf ends in text_setf's cut mark, so that it is
+	 * never read as a number, a type or a column name it is not. */
+	text_setf(buf, size, "%.*s", (int)len, cell);
 	return buf;
 }
 

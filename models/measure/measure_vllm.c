@@ -11,7 +11,8 @@
  * pattern is the file's: num_prompts requests; the rate (Poisson, or gamma
  * with cv 1/sqrt(burstiness): vLLM draws gamma gaps of shape burstiness),
  * else offline, or a closed loop of max_concurrency clients when the rate is
- * inf; prompt and output lengths the means total / completed.
+ * inf (a finite rate with max_concurrency is refused: not modelled); prompt
+ * and output lengths the means total / completed.
  */
 #define _GNU_SOURCE  /* memmem */
 #include "models/measure/measure.h"
@@ -103,6 +104,13 @@ static int set_pattern(const json_t *root, const char *file, json_t *serving, ch
 	    in / completed > MEASURE_COUNT_MAX || out / completed > MEASURE_COUNT_MAX)
 		return error_set(err, "measurements '%s': num_prompts, completed, max_concurrency or a mean length "
 				 "beyond %.0e", shown(file), MEASURE_COUNT_MAX);
+	/* Poisson arrivals held back by a cap on requests in flight: no arrival
+	 * process clustersim has; refused rather than predicted as if uncapped. */
+	if (!inf && conc >= 1)
+		return error_set(err, "measurements '%s': max_concurrency %g with request_rate %g: arrivals at a rate "
+				 "under a cap on requests in flight are not modelled (a run with --request-rate inf and "
+				 "--max-concurrency is a closed loop; one without --max-concurrency, Poisson arrivals)",
+				 shown(file), conc, rate);
 	long n = lround(prompts >= 1 ? prompts : completed);
 	long isl = lround(in / completed), osl = lround(out / completed);
 	json_object_del(serving, "duration_s");
@@ -119,9 +127,8 @@ static int set_pattern(const json_t *root, const char *file, json_t *serving, ch
 	} else {
 		json_object_set_new(serving, "arrival", burst == 1 ? json_pack("{s:s, s:f}", "process", "poisson", "rate_per_s", rate)
 			: json_pack("{s:s, s:f, s:f}", "process", "gamma", "rate_per_s", rate, "cv", 1 / sqrt(burst)));
-		text_setf(note, size, "%ld requests at %g/s%s, mean lengths %ld/%ld from the file%s", n, rate,
-			 burst == 1 ? "" : " (gamma)", isl, osl,
-			 conc >= 1 ? "; its max_concurrency cap with a rate is not modelled" : "");
+		text_setf(note, size, "%ld requests at %g/s%s, mean lengths %ld/%ld from the file", n, rate,
+			 burst == 1 ? "" : " (gamma)", isl, osl);
 	}
 	return 0;
 }

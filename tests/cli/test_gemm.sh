@@ -47,4 +47,11 @@ expect_status 0 "$C" run "$ex" --catalog "$TMP/cal.json" --format csv \
 	--columns gpu,mamf,reason || true
 awk -F, 'NR == 2 { exit !($1 == "H100-SXM" && $2 == 0.4 && $3 == "calibrated: H100-SXM (calibrate from t on 2026-01-01)") }' \
 	"$TMP/out" && ok || fail "gemm reason names the calibration: $(head -2 "$TMP/out")"
+
+# a cell longer than the reader's buffer is refused whole, never read as its
+# cut start (16777216.000...0001 is not the whole number 16777216)
+printf 'm,n,k,dtype,tflops\n16777216.%s1,8192,8192,bf16,500\n' "$(printf '%070d' 0)" >"$TMP/long.csv"
+expect_status 2 "$C" validate "$TMP/long.csv" --on "$TOP/tests/fixtures/measure/on-a3mega-h100x16.json" || true
+grep -q "line 2, column m: expected a whole number" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+	fail "a long cell: $(cat "$TMP/err")"
 finish

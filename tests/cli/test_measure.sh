@@ -86,6 +86,11 @@ sed 's/"value": 480.5, //' "$TMP/my-h100-step.json" >"$TMP/novalue.json"
 bad "missing value" "measured.value" "$TMP/novalue.json"
 { tr -d '\n' <"$TMP/my-h100-step.json"; echo; echo '{"measured": '; } >"$TMP/runs.jsonl"
 bad "JSONL line not JSON" "runs.jsonl': line 2: not JSON" "$TMP/runs.jsonl"
+# a rate under a max_concurrency cap is no arrival process the model has: refused, not
+# predicted as if uncapped
+sed 's/"max_concurrency": null/"max_concurrency": 32/' "$fix/vllm-bench-llama32-3b-l40s-10qps.json" >"$TMP/capped.json"
+bad "rate with a concurrency cap" "max_concurrency 32 with request_rate 10: arrivals at a rate under a cap" \
+	"$TMP/capped.json" --on "$fix/on-llama32-3b-l40s-x4.json"
 
 # -o never replaces the --on scenario
 cp "$fix/on-a3mega-h100x16.json" "$TMP/on.json"
