@@ -147,6 +147,7 @@ static void put_gpu(FILE *f, const struct gpu_spec *g)
 	field_double(f, "attn_train_over_gemm", g->attn_train_over_gemm);
 	field_bool(f, "attn_train_assumed", g->attn_train_assumed);
 	field_str(f, "attn_train_note", g->attn_train_note);
+	field_str(f, "calibration", g->calibration);
 }
 
 static void put_fabric(FILE *f, const struct fabric_spec *b)
@@ -162,6 +163,7 @@ static void put_fabric(FILE *f, const struct fabric_spec *b)
 	field_double(f, "efficiency", b->efficiency);
 	field_double(f, "nvls_algbw_efficiency", b->nvls_algbw_efficiency);
 	field_bool(f, "direct_collectives", b->direct_collectives);
+	field_str(f, "calibration", b->calibration);
 }
 
 static void put_storage(FILE *f, const struct storage_spec *s)
@@ -272,6 +274,22 @@ static void put_source(FILE *f, const struct catalog_source *s)
 	field_str(f, "text", s->text);
 }
 
+static void put_engine(FILE *f, const struct engine_spec *e)
+{
+	static const char *const kinds[] = { "serving", "training" };
+	field_id(f, &e->id);
+	field_enum(f, "kind", (int)e->kind, kinds);
+	field_double(f, "step_overhead_s", e->step_overhead_s);
+	field_double(f, "seq_overhead_s", e->seq_overhead_s);
+	field_double(f, "kernel_s", e->kernel_s);
+	field_double(f, "gemm_over_mamf", e->gemm_over_mamf);
+	field_double(f, "hbm_efficiency", e->hbm_efficiency);
+	field_double(f, "overlap_slowdown", e->overlap_slowdown);
+	field_double(f, "ep_overlap_slowdown", e->ep_overlap_slowdown);
+	field_double(f, "straggler_sigma", e->straggler_sigma);
+	field_str(f, "calibration", e->calibration);
+}
+
 /* One section: `static const TYPE NAME[] = { { ... }, ... };` (a section
  * without entries is a NULL table). */
 #define PUT_SECTION(f, c, type, table, count, at, put)                              \
@@ -307,6 +325,7 @@ static void put_catalog(FILE *f, const catalog *c)
 	PUT_SECTION(f, c, struct billing_spec, billing, catalog_billing_count, catalog_billing_at, put_billing);
 	PUT_SECTION(f, c, struct model_spec, models, catalog_model_count, catalog_model_at, put_model);
 	PUT_SECTION(f, c, struct catalog_source, sources, catalog_source_count, catalog_source_at, put_source);
+	PUT_SECTION(f, c, struct engine_spec, engines, catalog_engine_count, catalog_engine_at, put_engine);
 	fputs("\nconst struct catalog_tables catalog_builtin_tables = {\n", f);
 	put_table_ref(f, "gpus", "gpus", catalog_gpu_count(c));
 	put_table_ref(f, "fabrics", "fabrics", catalog_fabric_count(c));
@@ -316,6 +335,7 @@ static void put_catalog(FILE *f, const catalog *c)
 	put_table_ref(f, "billing", "billing", catalog_billing_count(c));
 	put_table_ref(f, "models", "models", catalog_model_count(c));
 	put_table_ref(f, "sources", "sources", catalog_source_count(c));
+	put_table_ref(f, "engines", "engines", catalog_engine_count(c));
 	fputs("\t.as_of = ", f);
 	put_str(f, catalog_as_of(c));
 	fputs(",\n};\n", f);

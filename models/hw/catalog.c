@@ -19,6 +19,12 @@ const char *const storage_kind_names[] = { "local-nvme", "parallel-fs", "object-
 const char *const topology_kind_names[] = { "rail", "fat-tree", NULL };
 const char *const price_type_names[] = { "on-demand", "spot", "reserved", "owned", NULL };
 const char *const mlp_kind_names[] = { "gelu", "swiglu", NULL };
+/* The engines the model knows (hw.h): the serving engines of
+ * workload.serving.engine, then training's one entry. */
+const char *const catalog_engine_names[] = { "vllm-v0", "vllm-v1", "trtllm", "sglang", "training", NULL };
+const enum engine_kind catalog_engine_kinds[] = {
+	ENGINE_SERVING, ENGINE_SERVING, ENGINE_SERVING, ENGINE_SERVING, ENGINE_TRAINING
+};
 
 double precision_bytes(enum precision p)
 {
@@ -46,7 +52,7 @@ struct section {
 };
 
 struct catalog {
-	struct section gpus, fabrics, storage, presets, prices, billing, models, sources;
+	struct section gpus, fabrics, storage, presets, prices, billing, models, sources, engines;
 	char as_of[16];  /* the catalog's reference date (YYYY-MM-DD) for price ages */
 };
 
@@ -141,6 +147,7 @@ static const struct section_def section_defs[] = {
 	{ "billing", offsetof(struct catalog, billing), sizeof(struct billing_spec), MERGE_PREPEND, catalog_read_billing },
 	{ "models", offsetof(struct catalog, models), sizeof(struct model_spec), MERGE_BY_NAME, catalog_read_model_entry },
 	{ "sources", offsetof(struct catalog, sources), sizeof(struct catalog_source), MERGE_BY_ID, catalog_read_source },
+	{ "engines", offsetof(struct catalog, engines), sizeof(struct engine_spec), MERGE_BY_NAME, catalog_read_engine },
 };
 #define N_SECTIONS (sizeof section_defs / sizeof section_defs[0])
 
@@ -420,6 +427,7 @@ catalog *catalog_new_tables(const struct catalog_tables *t)
 		{ &c->storage, t->storage, t->n_storage }, { &c->presets, t->presets, t->n_presets },
 		{ &c->prices, t->prices, t->n_prices }, { &c->billing, t->billing, t->n_billing },
 		{ &c->models, t->models, t->n_models }, { &c->sources, t->sources, t->n_sources },
+		{ &c->engines, t->engines, t->n_engines },
 	};
 
 	catalog_init(c);
@@ -543,6 +551,11 @@ const struct model_spec *catalog_model(const catalog *c, const char *name)
 	return section_find(&c->models, name);
 }
 
+const struct engine_spec *catalog_engine(const catalog *c, const char *name)
+{
+	return section_find(&c->engines, name);
+}
+
 #define CATALOG_ITER(fn, member, type)                                  \
 	size_t catalog_##fn##_count(const catalog *c) { return c->member.n; } \
 	const type *catalog_##fn##_at(const catalog *c, size_t i) { return section_at(&c->member, i); }
@@ -555,6 +568,7 @@ CATALOG_ITER(price, prices, struct price_spec)
 CATALOG_ITER(billing, billing, struct billing_spec)
 CATALOG_ITER(model, models, struct model_spec)
 CATALOG_ITER(source, sources, struct catalog_source)
+CATALOG_ITER(engine, engines, struct engine_spec)
 
 void catalog_suggest(const catalog *c, enum catalog_section section, const char *wanted,
 		     char *buf, size_t size)
@@ -716,6 +730,15 @@ int catalog_check(const catalog *c, struct cs_error *err)
 						 "cannot give: name a tier with a total rate (aggregate_GBps)",
 						 owner, k, p->storage[k]);
 		}
+	}
+	/* The model reads every engine's constants (hw.h): a catalog lacks none.
+	 * A user's file is merged over the built-in catalog, which has them all. */
+	for (size_t k = 0; catalog_engine_names[k] != NULL; k++) {
+		if (catalog_engine(c, catalog_engine_names[k]) != NULL)
+			continue;
+		catalog_engine_names_text(hint, sizeof hint);
+		return error_set(err, "engines: no entry \"%s\": the model needs every engine's constants (%s)",
+				 catalog_engine_names[k], hint);
 	}
 	for (size_t i = 0; i < c->prices.n; i++) {
 		const struct price_spec *p = section_at(&c->prices, i);

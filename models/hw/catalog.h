@@ -56,6 +56,8 @@ struct catalog_tables {
 	size_t n_models;
 	const struct catalog_source *sources;
 	size_t n_sources;
+	const struct engine_spec *engines;
+	size_t n_engines;
 	const char *as_of;
 };
 
@@ -88,6 +90,8 @@ const struct fabric_spec *catalog_fabric(const catalog *c, const char *name);
 const struct storage_spec *catalog_storage(const catalog *c, const char *name);
 const struct preset_spec *catalog_preset(const catalog *c, const char *name);
 const struct model_spec *catalog_model(const catalog *c, const char *name);
+/* The engine entry of that name (catalog_engine_names), or NULL. */
+const struct engine_spec *catalog_engine(const catalog *c, const char *name);
 
 /* Iteration. */
 size_t catalog_gpu_count(const catalog *c);
@@ -106,6 +110,8 @@ size_t catalog_model_count(const catalog *c);
 const struct model_spec *catalog_model_at(const catalog *c, size_t i);
 size_t catalog_source_count(const catalog *c);
 const struct catalog_source *catalog_source_at(const catalog *c, size_t i);
+size_t catalog_engine_count(const catalog *c);
+const struct engine_spec *catalog_engine_at(const catalog *c, size_t i);
 
 /* Sections for suggestions and messages. */
 enum catalog_section { CAT_GPUS, CAT_FABRICS, CAT_STORAGE, CAT_PRESETS, CAT_MODELS };

@@ -458,3 +458,102 @@ int catalog_read_source(struct jread *r, const json_t *obj, void *entry, bool is
 		return -1;
 	return 0;
 }
+
+/* ---- engines ------------------------------------------------------------ */
+
+/* The names of the engines of one kind (-1: every engine), quoted, with ", ". */
+static void engine_names(int kind, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t k = 0; catalog_engine_names[k] != NULL; k++)
+		if (kind < 0 || (int)catalog_engine_kinds[k] == kind)
+			text_append_itemf(buf, size, ", ", "\"%s\"", catalog_engine_names[k]);
+}
+
+void catalog_engine_names_text(char *buf, size_t size)
+{
+	engine_names(-1, buf, size);
+}
+
+/* The keys of each kind of engine (hw.h, struct engine_spec). */
+#define ENGINE_SERVING_KEYS "step_overhead_ms", "seq_overhead_us", "kernel_us", "gemm_over_mamf", "hbm_efficiency"
+#define ENGINE_TRAINING_KEYS "overlap_slowdown", "ep_overlap_slowdown", "straggler_sigma"
+
+/* Fail at the first key of `other` in obj: a key of the other kind of engine. */
+static int refuse_other_kind(struct jread *r, const json_t *obj, const char *const *other,
+			     enum engine_kind other_kind)
+{
+	for (size_t i = 0; other[i] != NULL; i++) {
+		if (json_object_get(obj, other[i]) == NULL)
+			continue;
+		char names[128];
+		size_t mark = jread_enter_key(r, other[i]);
+		engine_names((int)other_kind, names, sizeof names);
+		jread_fail(r, "a %s engine's key (%s), not a %s engine's",
+			   other_kind == ENGINE_SERVING ? "serving" : "training", names,
+			   other_kind == ENGINE_SERVING ? "training" : "serving");
+		jread_leave(r, mark);
+		return -1;
+	}
+	return 0;
+}
+
+/* A number in (0, max]: jread_real's check, with 0 itself refused. */
+static int read_above_zero(struct jread *r, const json_t *obj, const char *key, bool required, double max,
+			   double *out)
+{
+	const json_t *v = json_object_get(obj, key);
+	if (v != NULL && json_is_number(v) && !(json_number_value(v) > 0)) {
+		char expect[64];
+		size_t mark = jread_enter_key(r, key);
+		snprintf(expect, sizeof expect, "a number above 0 and at most %g", max);
+		jread_fail_value(r, v, expect);
+		jread_leave(r, mark);
+		return -1;
+	}
+	return jread_real(r, obj, key, required, 0, max, out);
+}
+
+int catalog_read_engine(struct jread *r, const json_t *obj, void *entry, bool is_new)
+{
+	static const char *const keys[] = { ID_KEYS, ENGINE_SERVING_KEYS, ENGINE_TRAINING_KEYS, "calibration", NULL };
+	static const char *const serving_keys[] = { ENGINE_SERVING_KEYS, NULL };
+	static const char *const training_keys[] = { ENGINE_TRAINING_KEYS, NULL };
+	struct engine_spec *e = entry;
+	size_t k = 0;
+
+	/* Only the engines the model knows are entries (hw.h): an entry for
+	 * another would be read and never used. */
+	while (catalog_engine_names[k] != NULL && !text_equal_nocase(catalog_engine_names[k], e->id.name))
+		k++;
+	if (catalog_engine_names[k] == NULL) {
+		char q[96], names[128];
+		size_t mark = jread_enter_key(r, "name");
+		text_quote(e->id.name, q, sizeof q);
+		catalog_engine_names_text(names, sizeof names);
+		jread_fail(r, "%s is not an engine the model knows: the engines are %s", q, names);
+		jread_leave(r, mark);
+		return -1;
+	}
+	text_copy(e->id.name, sizeof e->id.name, catalog_engine_names[k]);  /* the model's spelling */
+	e->kind = catalog_engine_kinds[k];
+	bool serving = e->kind == ENGINE_SERVING;
+	bool req_s = is_new && serving, req_t = is_new && !serving;  /* a later file may give only some */
+
+	if (jread_object(r, obj, keys) < 0 ||
+	    refuse_other_kind(r, obj, serving ? training_keys : serving_keys,
+			      serving ? ENGINE_TRAINING : ENGINE_SERVING) < 0 ||
+	    read_id(r, obj, &e->id) < 0)
+		return -1;
+	if (read_scaled(r, obj, "step_overhead_ms", req_s, 0, 10000, 1e-3, &e->step_overhead_s) < 0 ||
+	    read_scaled(r, obj, "seq_overhead_us", req_s, 0, 1e6, 1e-6, &e->seq_overhead_s) < 0 ||
+	    read_scaled(r, obj, "kernel_us", req_s, 0, 1e6, 1e-6, &e->kernel_s) < 0 ||
+	    read_above_zero(r, obj, "gemm_over_mamf", req_s, 1.5, &e->gemm_over_mamf) < 0 ||
+	    read_above_zero(r, obj, "hbm_efficiency", req_s, 1.0, &e->hbm_efficiency) < 0 ||
+	    jread_real(r, obj, "overlap_slowdown", req_t, 0, 1, &e->overlap_slowdown) < 0 ||
+	    jread_real(r, obj, "ep_overlap_slowdown", req_t, 0, 1, &e->ep_overlap_slowdown) < 0 ||
+	    jread_real(r, obj, "straggler_sigma", req_t, 0, 0.5, &e->straggler_sigma) < 0 ||
+	    jread_string(r, obj, "calibration", false, e->calibration, sizeof e->calibration) < 0)
+		return -1;
+	return 0;
+}

@@ -1,7 +1,7 @@
 /*
  * catalog_read: one catalog entry from its JSON object into its plain
  * record (a GPU, fabric, storage tier, node preset, price, billing record,
- * model shape or source), with the units converted and every field checked.
+ * model shape, source or engine), with the units converted and every field checked.
  *
  * The catalog (catalog.c) owns the sections and the merge of documents; it
  * calls these readers through its table of sections. Each reader reads into
@@ -15,6 +15,7 @@
 #define CLUSTERSIM_MODELS_HW_CATALOG_READ_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "models/hw/hw.h"
 
@@ -27,7 +28,7 @@ bool catalog_read_iso_date(const char *s, bool day_required);
 
 /* The readers of one entry of each section (entry: a struct gpu_spec,
  * fabric_spec, storage_spec, preset_spec, price_spec, billing_spec,
- * model_spec or catalog_source). 0, or -1 with the jread's error set. */
+ * model_spec, catalog_source or engine_spec). 0, or -1 with the jread's error set. */
 int catalog_read_gpu(struct jread *r, const struct json_t *obj, void *entry, bool is_new);
 int catalog_read_fabric(struct jread *r, const struct json_t *obj, void *entry, bool is_new);
 int catalog_read_storage(struct jread *r, const struct json_t *obj, void *entry, bool is_new);
@@ -36,6 +37,12 @@ int catalog_read_price(struct jread *r, const struct json_t *obj, void *entry, b
 int catalog_read_billing(struct jread *r, const struct json_t *obj, void *entry, bool is_new);
 int catalog_read_model_entry(struct jread *r, const struct json_t *obj, void *entry, bool is_new);
 int catalog_read_source(struct jread *r, const struct json_t *obj, void *entry, bool is_new);
+/* An engine's entry: its name one of catalog_engine_names (its kind follows),
+ * the keys of that kind only. */
+int catalog_read_engine(struct jread *r, const struct json_t *obj, void *entry, bool is_new);
+
+/* catalog_engine_names as a message lists them: "vllm-v0", "vllm-v1", ... */
+void catalog_engine_names_text(char *buf, size_t size);
 
 /* Default parse of a model object (catalog form); used by scenario files too.
  * `base` (may be NULL) supplies values for keys the object leaves out. */

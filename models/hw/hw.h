@@ -253,6 +253,46 @@ struct billing_spec {
 	char note[CAT_NOTE_MAX];
 };
 
+/*
+ * The global constants of one engine's step model (catalog section
+ * "engines"): a serving engine's (workload.serving.engine: vllm-v0,
+ * vllm-v1, trtllm, sglang) or training's (the entry "training": every
+ * training and fine-tuning workload). Only the names in catalog_engine_names
+ * are entries: the model knows no other engine. `clustersim calibrate` fits
+ * them from a user's own runs and writes them in an overlay, as it does a
+ * GPU's rates; docs/explanation/calibration.md says how the built-in values
+ * were set.
+ */
+enum engine_kind { ENGINE_SERVING, ENGINE_TRAINING };
+
+/* Every engine entry's name, NULL-terminated, and the kind of each. */
+extern const char *const catalog_engine_names[];
+extern const enum engine_kind catalog_engine_kinds[];
+
+struct engine_spec {
+	struct catalog_id id;
+	enum engine_kind kind;        /* from its name */
+	/* serving: a step's host time the GPU does not hide (step_overhead_ms),
+	 * the host time per sequence of a step (seq_overhead_us), the fixed
+	 * time of each kernel beyond its roofline (kernel_us), the fraction of
+	 * the GPU's MAMF its GEMMs reach (gemm_over_mamf) and of HBM bandwidth
+	 * its memory-bound work reaches (hbm_efficiency) */
+	double step_overhead_s;
+	double seq_overhead_s;
+	double kernel_s;
+	double gemm_over_mamf;
+	double hbm_efficiency;
+	/* training: the fraction of overlapped communication time computation
+	 * still loses (overlap_slowdown), the same for an expert all-to-all
+	 * beside 1F1B's other micro-batch (ep_overlap_slowdown), and the spread
+	 * of GPUs' speed that makes a step wait for its slowest rank
+	 * (straggler_sigma) */
+	double overlap_slowdown;
+	double ep_overlap_slowdown;
+	double straggler_sigma;
+	char calibration[CAT_TEXT_MAX]; /* as gpu_spec's: "" = the catalog's own figures */
+};
+
 struct catalog_source {
 	char id[CAT_NAME_MAX];
 	char text[CAT_NOTE_MAX];

@@ -84,6 +84,7 @@ static void test_tables_equal_json(void **state)
 	SAME_SECTION(t, j, catalog_billing_count, catalog_billing_at, struct billing_spec, "billing");
 	SAME_SECTION(t, j, catalog_model_count, catalog_model_at, struct model_spec, "models");
 	SAME_SECTION(t, j, catalog_source_count, catalog_source_at, struct catalog_source, "sources");
+	SAME_SECTION(t, j, catalog_engine_count, catalog_engine_at, struct engine_spec, "engines");
 	/* and the tables pass the checks the JSON passed */
 	assert_int_equal(catalog_check(t, &err), 0);
 	catalog_free(j);
