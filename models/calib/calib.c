@@ -60,6 +60,11 @@ static int point_load(const catalog *base, const struct measure_doc *d, struct c
 		if (cl->has_nic)
 			point_entry(pt, cl->nic.id.name);
 	}
+	/* the engine: a serving row's scheduler's, a training row's "training" */
+	if (s.workload.kind == WORKLOAD_INFERENCE)
+		snprintf(pt->engine, sizeof pt->engine, "%s", serve_engine_names[s.workload.serving.engine]);
+	else if (s.workload.kind == WORKLOAD_TRAINING || s.workload.kind == WORKLOAD_FINETUNE)
+		snprintf(pt->engine, sizeof pt->engine, "training");
 	char why[4096] = "";
 	pt->ok = pt->measured > 0 && validation_predict(&s, &pt->before, why, sizeof why) && isfinite(pt->before) &&
 		 pt->before > 0;
@@ -268,8 +273,8 @@ json_t *calib_overlay(const struct calib_result *res, const char *source)
 		json_decref(root);
 		return NULL;
 	}
-	const char *const secs[] = { "gpus", "fabrics" };
-	for (int s = 0; s < 2; s++) {
+	const char *const secs[] = { "gpus", "fabrics", "engines" };
+	for (int s = 0; s < 3; s++) {
 		json_t *arr = json_object_get(root, secs[s]), *e;
 		size_t i;
 		json_array_foreach(arr, i, e) {

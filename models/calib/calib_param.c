@@ -45,7 +45,13 @@ double calib_error_pct(double measured, double predicted)
  * single public benchmark figures per GPU type (10%); the attention ratio
  * and the in-switch reduction efficiency are fitted to fewer published
  * points (20%); a fabric's large-message efficiency comes from published
- * bus bandwidths (10%); its per-hop latency is often an assumption (50%). */
+ * bus bandwidths (10%); its per-hop latency is often an assumption (50%).
+ * An engine's: serving's GEMM and HBM fractions were fitted on a grid whose
+ * neighbours were 5-10% apart (10%), its kernel time on 4-6 us (30%), its
+ * host times per sequence and per step are reasoned or fitted on few rows
+ * (50%); training's overlap slowdowns come from SM counts of one GPU and one
+ * fitted row (30%), the straggler spread from one study of five clusters
+ * (50%). */
 double calib_prior_sd(const char *field)
 {
 	static const struct {
@@ -55,6 +61,9 @@ double calib_prior_sd(const char *field)
 		{ "mamf_bf16", 0.10 },	   { "mamf_fp8", 0.10 },   { "mamf_fp4", 0.10 },
 		{ "mem_bw_measured_GBps", 0.10 }, { "attn_train_over_gemm", 0.20 }, { "efficiency", 0.10 },
 		{ "nvls_algbw_efficiency", 0.20 }, { "latency_us", 0.50 },
+		{ "gemm_over_mamf", 0.10 }, { "hbm_efficiency", 0.10 }, { "kernel_us", 0.30 },
+		{ "seq_overhead_us", 0.50 }, { "step_overhead_ms", 0.50 }, { "overlap_slowdown", 0.30 },
+		{ "ep_overlap_slowdown", 0.30 }, { "straggler_sigma", 0.50 },
 	};
 	for (size_t i = 0; i < sizeof prior / sizeof prior[0]; i++)
 		if (strcmp(prior[i].field, field) == 0)
@@ -108,6 +117,25 @@ static void fabric_params(struct calib_result *res, size_t *cap, const struct fa
 		add_param(res, cap, CALIB_FABRIC, f->id.name, "nvls_algbw_efficiency", f->nvls_algbw_efficiency, 1.0);
 }
 
+/* An engine's candidates: a serving engine's step constants, training's
+ * overlap and straggler terms, in the JSON's units. A serving step's GEMMs
+ * never beat the GPU's measured MAMF (the best of a sweep of shapes), and no
+ * fraction passes 1. */
+static void engine_params(struct calib_result *res, size_t *cap, const struct engine_spec *e)
+{
+	if (e->kind == ENGINE_SERVING) {
+		add_param(res, cap, CALIB_ENGINE, e->id.name, "gemm_over_mamf", e->gemm_over_mamf, 1.0);
+		add_param(res, cap, CALIB_ENGINE, e->id.name, "hbm_efficiency", e->hbm_efficiency, 1.0);
+		add_param(res, cap, CALIB_ENGINE, e->id.name, "kernel_us", e->kernel_s * 1e6, 0);
+		add_param(res, cap, CALIB_ENGINE, e->id.name, "seq_overhead_us", e->seq_overhead_s * 1e6, 0);
+		add_param(res, cap, CALIB_ENGINE, e->id.name, "step_overhead_ms", e->step_overhead_s * 1e3, 0);
+	} else {
+		add_param(res, cap, CALIB_ENGINE, e->id.name, "overlap_slowdown", e->overlap_slowdown, 1.0);
+		add_param(res, cap, CALIB_ENGINE, e->id.name, "ep_overlap_slowdown", e->ep_overlap_slowdown, 1.0);
+		add_param(res, cap, CALIB_ENGINE, e->id.name, "straggler_sigma", e->straggler_sigma, 0.5);
+	}
+}
+
 static bool point_uses(const struct calib_point *pt, const char *entry)
 {
 	for (int i = 0; i < pt->n_entries; i++)
@@ -118,6 +146,8 @@ static bool point_uses(const struct calib_point *pt, const char *entry)
 
 bool calib_point_uses(const struct calib_point *pt, const struct calib_param *p)
 {
+	if (p->section == CALIB_ENGINE)
+		return strcasecmp(pt->engine, p->entry) == 0;
 	return point_uses(pt, p->entry);
 }
 
@@ -140,12 +170,20 @@ void calib_params_collect(const catalog *base, struct calib_result *res)
 				break;
 			}
 	}
+	for (size_t i = 0; i < catalog_engine_count(base); i++) {
+		const struct engine_spec *e = catalog_engine_at(base, i);
+		for (size_t k = 0; k < res->n_points; k++)
+			if (res->points[k].ok && strcasecmp(res->points[k].engine, e->id.name) == 0) {
+				engine_params(res, &cap, e);
+				break;
+			}
+	}
 }
 
 /* The entry object of p's entry in the overlay's section, made when absent. */
 static json_t *overlay_entry(json_t *root, const struct calib_param *p)
 {
-	const char *sec = p->section == CALIB_GPU ? "gpus" : "fabrics";
+	const char *sec = p->section == CALIB_GPU ? "gpus" : p->section == CALIB_FABRIC ? "fabrics" : "engines";
 	json_t *arr = json_object_get(root, sec);
 	size_t i;
 	json_t *e;

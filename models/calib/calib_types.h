@@ -12,7 +12,7 @@
 #include "models/measure/measure.h"
 #include "models/validate/validation.h"
 
-enum calib_section { CALIB_GPU, CALIB_FABRIC };
+enum calib_section { CALIB_GPU, CALIB_FABRIC, CALIB_ENGINE };
 
 /* Why a constant was or was not fitted. */
 enum calib_state {
@@ -67,6 +67,7 @@ struct calib_point {
 	char heldout_why[128];          /* when no held-out prediction: why */
 	char entries[4][CAT_NAME_MAX];  /* the catalog entries it runs on: gpu, scale-up, host, nic */
 	int n_entries;
+	char engine[CAT_NAME_MAX];      /* the engines entry whose constants it uses ("": none) */
 };
 
 struct calib_result {

@@ -144,16 +144,25 @@ void evaluate_note_assumed_rates(const struct job *j, struct result *out)
 void evaluate_note_calibration(const struct job *j, struct result *out, bool with_fabrics)
 {
 	const struct cluster_spec *c = j->cluster;
-	const char *names[3] = { c->gpu.id.name, c->scale_up.id.name, c->has_nic ? c->nic.id.name : "" };
-	const char *cals[3] = { c->gpu.calibration, c->scale_up.calibration, c->has_nic ? c->nic.calibration : "" };
+	const struct workload_spec *w = j->workload;
+	const char *names[4] = { c->gpu.id.name, c->scale_up.id.name, c->has_nic ? c->nic.id.name : "", "" };
+	const char *cals[4] = { c->gpu.calibration, c->scale_up.calibration, c->has_nic ? c->nic.calibration : "", "" };
 	int n = with_fabrics ? 3 : 1;
+	/* the engine whose constants the row used (serving's scheduler's, training's) */
+	if (j->kind == WORKLOAD_INFERENCE) {
+		names[n] = serve_engine_names[w->serving.engine];
+		cals[n++] = w->serving.constants.calibration;
+	} else if (j->kind == WORKLOAD_TRAINING || j->kind == WORKLOAD_FINETUNE) {
+		names[n] = "training";
+		cals[n++] = w->model.training.calibration;
+	}
 	for (int i = 0; i < n; i++) {
 		bool first = cals[i][0] != '\0';
 		for (int k = 0; k < i && first; k++)
 			first = strcmp(cals[k], cals[i]) != 0;
 		if (!first)
 			continue;  /* none, or named with an earlier entry of the same calibration */
-		char who[3 * CAT_NAME_MAX + 8] = "";
+		char who[4 * CAT_NAME_MAX + 8] = "";
 		for (int k = i; k < n; k++)
 			if (strcmp(cals[k], cals[i]) == 0)
 				text_appendf(who, sizeof who, "%s%s", who[0] ? ", " : "", names[k]);

@@ -27,13 +27,6 @@
 #ifndef LAUNCH_S
 #define LAUNCH_S 10e-6
 #endif
-#ifndef OVERLAP_SLOWDOWN
-#define OVERLAP_SLOWDOWN 0.22
-#endif
-#ifndef EP_OVERLAP_SLOWDOWN
-#define EP_OVERLAP_SLOWDOWN 0.54
-#endif
-
 /* Bytes per element of a GEMM's output (16-bit). */
 #define OUTPUT_BYTES 2.0
 
@@ -60,23 +53,6 @@ const double roofline_default_gemm_factor = GEMM_FACTOR;
  * together: 0.375 x 0.80 = 30% of H100's dense peak (FlashAttention-2
  * measures 35-40% forward and less backward, whose 2.5x FLOPs dominate). */
 const double roofline_default_attention_factor = ATTN_FACTOR;
-/* Communication overlapped with computation still costs it: NCCL's kernels
- * hold SMs while they run (one thread block per channel: 24 for an FSDP
- * all-gather on H100 as Nsight Systems shows it, up to NCCL's 32 channels,
- * of 132 SMs: 0.18-0.24), so computation slows by this fraction of the
- * overlapped time. 0.22 (29 SMs' worth) from the fit on the Megatron
- * families, checked on the others (docs/explanation/calibration.md, "Overlap slowdown"). */
-const double roofline_overlap_slowdown = OVERLAP_SLOWDOWN;
-/* What an expert all-to-all still costs, per second of it hidden beside
- * the other micro-batch's computation, when Megatron-Core's 1F1B overlap
- * merges a forward and a backward (layer_moe_pair_exposed): 0.54, fitted
- * to the MoE-ModelZoo Qwen3-235B DeepEP EP 32 row with the overlap and
- * checked on NeMo's three H100 MoE rows that run it (docs/explanation/calibration.md,
- * "1F1B all-to-all overlap"). More than the 0.22 above: the dispatch and
- * combine kernels move every token through SMs (DeepEP's normal kernels
- * hold 20-24 of H100's 132) while the GEMMs beside them also want every
- * SM, and each phase of the merged layer ends at a synchronization. */
-const double roofline_ep_overlap_slowdown = EP_OVERLAP_SLOWDOWN;
 
 double roofline_hbm_scale(const struct gpu_spec *g)
 {
@@ -249,8 +225,8 @@ double roofline_memory_s(const struct roofline *k, double bytes, int kernels)
 	return bytes / k->hbm_bytes_per_s + kernels * k->launch_s;
 }
 
-double roofline_overlap_s(double comm_s, double compute_s)
+double roofline_overlap_s(double slowdown, double comm_s, double compute_s)
 {
 	double hidden = comm_s < compute_s ? comm_s : compute_s;
-	return (comm_s - hidden) + roofline_overlap_slowdown * hidden;
+	return (comm_s - hidden) + slowdown * hidden;
 }

@@ -106,9 +106,10 @@ double roofline_gemm_shape_efficiency(const struct roofline *k, double M, double
 double roofline_memory_s(const struct roofline *k, double bytes, int kernels);
 
 /* Seconds that communication of comm_s overlapped with compute of
- * compute_s adds: the part compute does not hide, plus the slowdown
- * (roofline_overlap_slowdown) the hidden part causes. */
-double roofline_overlap_s(double comm_s, double compute_s);
+ * compute_s adds: the part compute does not hide, plus `slowdown` times the
+ * hidden part (computation loses the SMs the communication's kernels hold:
+ * the training engine's overlap_slowdown, workload_model.h). */
+double roofline_overlap_s(double slowdown, double comm_s, double compute_s);
 
 /* Global defaults of the kernel model (docs/explanation/calibration.md). */
 extern const double roofline_default_hbm_efficiency;
@@ -116,7 +117,5 @@ extern const double roofline_hbm_reference_fraction;
 extern const double roofline_default_launch_s;
 extern const double roofline_default_attention_factor;
 extern const double roofline_default_gemm_factor;
-extern const double roofline_overlap_slowdown;
-extern const double roofline_ep_overlap_slowdown;
 
 #endif

@@ -356,9 +356,9 @@ const struct key_row key_rows[] = {
 	{ SERVE, .key = "kv_precision", .type = "name", .range = "bf16, fp16, fp8", .def = "workload.precision",
 	  .unit = "", .meaning = "the KV cache's format (vLLM's --kv-cache-dtype); required when workload.precision is "
 				 "one no KV cache is kept in (fp4, tf32, fp64)" },
-	{ SERVE, .key = "step_overhead_s", .type = "number", .ranged = true, .lo = 0, .hi = 10, .def = "0.001",
-	  .unit = "s", .meaning = "host time per step the GPU does not hide (docs/explanation/calibration.md, \"Serving step "
-				  "time\")" },
+	{ SERVE, .key = "step_overhead_s", .type = "number", .ranged = true, .lo = 0, .hi = 10, .def = "the engine's",
+	  .unit = "s", .meaning = "host time per step the GPU does not hide; default: the engine's step_overhead_ms in the "
+				  "catalog (`clustersim catalog engines`)" },
 	{ SERVE, .key = "router", .type = "name", .names = serve_router_names, .def = "round-robin", .unit = "",
 	  .meaning = "how a request picks its replica: least-outstanding (fewest requests in flight), shortest-queue "
 		     "(fewest waiting)" },

@@ -209,7 +209,7 @@ static void serving_defaults(struct serving_spec *sv)
 	sv->chunked_prefill = true;
 	sv->block_tokens = 16;           /* vLLM's default --block-size */
 	sv->gpu_memory_fraction = 0.9;   /* vLLM's default --gpu-memory-utilization */
-	sv->step_overhead_s = -1;        /* the global default (docs/explanation/calibration.md) */
+	sv->step_overhead_s = -1;        /* the engine's (the catalog's engines entry) */
 	sv->router = ROUTER_ROUND_ROBIN;
 	sv->engine = SERVE_ENGINE_VLLM_V1;  /* vLLM's engine since v0.8 */
 	sv->replicas = 1;
@@ -570,6 +570,10 @@ int wl_serve_read(struct jread *r, const json_t *v, const char *file, const cata
 	    (x = reader_enter_required(r, v, "serving", &mark)) == NULL ||
 	    read_serving(r, x, file, &w->serving) < 0)
 		return -1;
+	const struct engine_spec *e = catalog_engine(cat, serve_engine_names[w->serving.engine]);
+	if (e == NULL)  /* catalog_check keeps every engine's entry */
+		return reader_fail_at(r, "engine", "the catalog has no engines entry of this name");
+	serve_constants_of(&w->serving.constants, e);
 	if (check_kv_precision(r, w) < 0 ||
 	    read_speculative(r, x, cat, &w->model.arch, &w->serving.spec) < 0 ||
 	    (w->serving.process == ARRIVAL_TRACE && load_trace(r, &w->serving) < 0) ||

@@ -601,6 +601,12 @@ int wl_train_read_model(struct jread *r, const json_t *v, const catalog *cat,
 	if (x == NULL || read_model_field(r, x, cat, &w->model.arch, w->model_defaults, sizeof w->model_defaults) < 0)
 		return -1;
 	jread_leave(r, mark);
+	/* the training engine's constants (every kind with a model copies them:
+	 * one record, workload_model.h) */
+	const struct engine_spec *e = catalog_engine(cat, "training");
+	if (e == NULL)  /* catalog_check keeps every engine's entry */
+		return jread_fail(r, "the catalog has no engines entry \"training\"");
+	train_constants_of(&w->model.training, e);
 	w->has_model = true;
 	return 0;
 }

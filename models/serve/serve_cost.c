@@ -13,29 +13,12 @@
 #include "util/text.h"
 
 /*
- * The constants of the serving step model (docs/explanation/calibration.md, "Serving
- * step time", says how each was set). Everything else is the roofline's
+ * The serving step model's constants are its engine's, from the catalog
+ * (scenarios/catalog/engines.json, hw.h struct engine_spec; copied into
+ * serving_spec.constants): docs/explanation/calibration.md, "Serving
+ * calibration", says how they were set. Everything else is the roofline's
  * (kernel/roofline.c) and the collective model's.
  */
-#ifndef SERVE_STEP_OVERHEAD_S
-#define SERVE_STEP_OVERHEAD_S 1.0e-3
-#endif
-
-/* Fitted to TensorRT-LLM's max-throughput figures for Llama 3.1 8B FP8 on
- * one H100 (docs/explanation/calibration.md, "Serving calibration"); the other serving
- * rows of scenarios/validation are held out. */
-#ifndef SERVE_GEMM_FACTOR
-#define SERVE_GEMM_FACTOR 0.95
-#endif
-#ifndef SERVE_HBM_EFF
-#define SERVE_HBM_EFF 0.90
-#endif
-#ifndef SERVE_SEQ_OVERHEAD_S
-#define SERVE_SEQ_OVERHEAD_S 3.0e-6
-#endif
-#ifndef SERVE_KERNEL_S
-#define SERVE_KERNEL_S 5.0e-6
-#endif
 /* Kernels of one layer besides its GEMMs and attention: two norms (the
  * residual adds fused in), rotary embedding, the MLP's activation. */
 #define ELEMENTWISE_KERNELS_PER_LAYER 4
@@ -45,28 +28,6 @@
 
 #define GIB 1073741824.0
 
-/* Host time per iteration the GPU does not hide: scheduling, input
- * preparation, sampling's synchronisation, output processing. */
-const double serve_default_step_overhead_s = SERVE_STEP_OVERHEAD_S;
-/* A serving step's GEMMs reach this fraction of the GPU's measured MAMF
- * (training's roofline_default_gemm_factor is lower: docs/explanation/calibration.md): one GPU's CUDA graph
- * of large fused GEMMs, without training's concurrent communication
- * kernels and full-node power draw. */
-const double serve_gemm_factor = SERVE_GEMM_FACTOR;
-/* Serving's memory-bound work (weights streamed at decode batch sizes, the
- * KV cache read by decode attention, elementwise kernels) moves data at
- * this fraction of HBM bandwidth (training's roofline default is 0.80). */
-const double serve_hbm_efficiency = SERVE_HBM_EFF;
-/* Fixed time of every kernel of a step beyond its roofline time: the gap
- * between kernels of a CUDA graph and the ramp and tail of a kernel, where
- * it neither streams HBM nor fills the SMs; it is what bounds a decode of
- * one sequence (docs/explanation/calibration.md, "Serving step time"). */
-const double serve_kernel_s = SERVE_KERNEL_S;
-/* Host time per sequence of a step the GPU does not hide: the scheduler's
- * and the sampler's per-request work (input ids, positions, block tables,
- * stop checks, the token's return), which bounds a step of thousands of
- * short sequences (docs/explanation/calibration.md, "Serving step time"). */
-const double serve_seq_overhead_s = SERVE_SEQ_OVERHEAD_S;
 /* vLLM's memory profile of Llama 3 8B on H100 (vllm PR #10511, 2024-12):
  * non-torch memory 1.79 GiB at tp 1, 3.58 GiB at tp 2 (NCCL and the custom
  * all-reduce's buffers). */
@@ -231,17 +192,21 @@ static int check_layout(const struct model_spec *m, const struct cluster_spec *c
 	return SERVE_COST_OK;
 }
 
-/* The roofline's rates with serving's own GEMM and HBM efficiencies where
- * the scenario's kernel calibration leaves them at 0. */
+/* The roofline's rates with the engine's GEMM and HBM efficiencies where
+ * the scenario's kernel calibration leaves them at 0. A serving step's
+ * GEMMs reach gemm_over_mamf of the GPU's measured MAMF (training's
+ * roofline_default_gemm_factor is lower): one GPU's CUDA graph of large
+ * fused GEMMs, without training's concurrent communication kernels and
+ * full-node power draw. */
 static void serving_roofline(struct roofline *k, const struct gpu_spec *g, enum precision pr,
-			     const struct kernel_calibration *cal)
+			     const struct kernel_calibration *cal, const struct serve_constants *e)
 {
 	struct kernel_calibration kc = *cal;
 	if (!(kc.gemm_efficiency > 0))
-		kc.gemm_efficiency = g->mamf[pr] * serve_gemm_factor;
+		kc.gemm_efficiency = g->mamf[pr] * e->gemm_over_mamf;
 	if (!(kc.hbm_efficiency > 0)) {
 		/* a measured streaming rate scales it (roofline_hbm_scale) */
-		kc.hbm_efficiency = serve_hbm_efficiency * roofline_hbm_scale(g);
+		kc.hbm_efficiency = e->hbm_efficiency * roofline_hbm_scale(g);
 		if (kc.hbm_efficiency > 1)
 			kc.hbm_efficiency = 1;
 	}
@@ -272,13 +237,15 @@ int serve_cost_init(struct serve_cost *sc, const struct model_spec *m, const str
 	sc->compute = pr;
 	sc->weights = sv->has_weight_precision ? sv->weight_precision : pr;
 	sc->kv = sv->has_kv_precision ? sv->kv_precision : pr;
-	serving_roofline(&sc->k, &c->gpu, pr, cal);
+	serving_roofline(&sc->k, &c->gpu, pr, cal, &sv->constants);
 	topology_init(&sc->topo, c);
 	sc->moe_layers = transformer_moe_layers(m);
 	sc->weight_bytes_per_param = weight_bytes_of(sc->weights);
 	sc->kv_elem_bytes = sc->kv == PREC_FP4 ? 0.5 : precision_bytes(sc->kv);
 	sc->kv_heads_per_gpu = m->kv_heads >= tp ? m->kv_heads / tp : 1;
-	sc->overhead_s = sv->step_overhead_s >= 0 ? sv->step_overhead_s : serve_default_step_overhead_s;
+	sc->overhead_s = sv->step_overhead_s >= 0 ? sv->step_overhead_s : sv->constants.step_overhead_s;
+	sc->kernel_s = sv->constants.kernel_s;
+	sc->seq_overhead_s = sv->constants.seq_overhead_s;
 	sc->tp_link_bytes_per_s = sc->topo.su.bw_bytes_per_s * sc->topo.su.efficiency;
 	sc->tp_link_latency_s = sc->topo.su.latency_s;
 	sc->peak_flops_per_s = sc->gpus * sc->k.peak_flops_per_s;
@@ -581,8 +548,8 @@ double serve_cost_step_s(const struct serve_cost *sc, const struct serve_batch *
 
 	double kernels = dense_l * dense.kernels + moe_l * moe.kernels + head.kernels;
 	double seqs = (double)b->decode_seqs + b->prefill_seqs;
-	t = dense_l * dense.s + moe_l * moe.s + head.s + pp_s + kernels * serve_kernel_s + sc->overhead_s +
-	    seqs * serve_seq_overhead_s;
+	t = dense_l * dense.s + moe_l * moe.s + head.s + pp_s + kernels * sc->kernel_s + sc->overhead_s +
+	    seqs * sc->seq_overhead_s;
 	if (use != NULL) {
 		double ranks = (double)sc->tp * sc->ep;
 		use->flops = ranks * (dense_l * dense.flops + moe_l * moe.flops + head.flops);

@@ -45,7 +45,9 @@ struct serve_cost {
 	double weight_bytes_per_gpu;
 	double kv_bytes_per_token;       /* replica */
 	double kv_capacity_tokens;       /* replica */
-	double overhead_s;
+	double overhead_s;               /* host time per step (the engine's or the scenario's) */
+	double kernel_s;                 /* the engine's fixed time per kernel */
+	double seq_overhead_s;           /* the engine's host time per sequence */
 	double tp_link_bytes_per_s;      /* the scale-up path the all-reduces take */
 	double tp_link_latency_s;
 	double peak_flops_per_s;         /* replica */
@@ -76,17 +78,6 @@ double serve_cost_step_s(const struct serve_cost *sc, const struct serve_batch *
 
 /* The model the simulation calls (borrows sc). */
 void serve_cost_model(const struct serve_cost *sc, struct serve_step_model *out);
-
-/* Global default of the per-step overhead (docs/explanation/calibration.md). */
-extern const double serve_default_step_overhead_s;
-/* Serving's GEMM factor (of the GPU's MAMF) and HBM efficiency, used where
- * the scenario's kernel calibration gives none (docs/explanation/calibration.md). */
-extern const double serve_gemm_factor;
-extern const double serve_hbm_efficiency;
-/* Fixed time per kernel of a serving step (docs/explanation/calibration.md). */
-extern const double serve_kernel_s;
-/* Host time per sequence of a serving step (docs/explanation/calibration.md). */
-extern const double serve_seq_overhead_s;
 
 /* Memory a serving process holds outside its weights and KV cache besides
  * the activation peak (CUDA context, cuBLAS and NCCL buffers, CUDA graphs):

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "models/hw/hw.h"
 #include "models/hw/topology.h"
@@ -44,6 +45,30 @@ extern const char *const arrival_process_names[];
 
 enum serve_router { ROUTER_ROUND_ROBIN, ROUTER_LEAST_OUTSTANDING, ROUTER_SHORTEST_QUEUE };
 extern const char *const serve_router_names[];
+
+/* The step-time constants of the engine a replica runs (the catalog's
+ * engines entry of its name: hw.h struct engine_spec), copied by the
+ * scenario reader; calibration names the overlay they come from ("" = the
+ * catalog's own). */
+struct serve_constants {
+	double step_overhead_s;  /* host time per step the GPU does not hide */
+	double seq_overhead_s;   /* host time per sequence of a step */
+	double kernel_s;         /* fixed time per kernel beyond its roofline */
+	double gemm_over_mamf;   /* GEMMs' rate: this x the GPU's measured MAMF */
+	double hbm_efficiency;   /* memory-bound work's fraction of HBM bandwidth */
+	char calibration[CAT_TEXT_MAX];
+};
+
+/* The constants of engine entry e. */
+static inline void serve_constants_of(struct serve_constants *k, const struct engine_spec *e)
+{
+	k->step_overhead_s = e->step_overhead_s;
+	k->seq_overhead_s = e->seq_overhead_s;
+	k->kernel_s = e->kernel_s;
+	k->gemm_over_mamf = e->gemm_over_mamf;
+	k->hbm_efficiency = e->hbm_efficiency;
+	memcpy(k->calibration, e->calibration, sizeof k->calibration);
+}
 
 /* The serving engine whose scheduler a replica runs (serve_engine.h). */
 enum serve_engine { SERVE_ENGINE_VLLM_V0, SERVE_ENGINE_VLLM_V1, SERVE_ENGINE_TRTLLM, SERVE_ENGINE_SGLANG };
@@ -96,9 +121,10 @@ struct serving_spec {
 	enum precision weight_precision;  /* weights stored (fp4 = 4-bit), else workload.precision */
 	bool has_kv_precision;
 	enum precision kv_precision;      /* KV cache, else workload.precision (bf16 or fp8) */
-	double step_overhead_s;     /* < 0: the global default (docs/explanation/calibration.md) */
+	double step_overhead_s;     /* < 0: the engine's (constants.step_overhead_s) */
 	enum serve_router router;
 	enum serve_engine engine;   /* the scheduler's engine (vLLM v1 by default) */
+	struct serve_constants constants; /* its step-time constants (the catalog's) */
 	double slo_ttft_p99_ms, slo_tpot_p99_ms;   /* 0 = no such SLO */
 	int replicas;               /* PLAN_AUTO: the fewest that meet the SLO */
 	int tp, pp, ep;

@@ -38,9 +38,9 @@ double bucket_stream_end_s(const struct bucket_chunk *b, double end_s, double du
 	return t;
 }
 
-double bucket_slowdown_s(const struct bucket_chunk *b, double duration_s)
+double bucket_slowdown_s(const struct bucket_chunk *b, double duration_s, double slowdown)
 {
 	double all = b->buckets * b->cost.time_s;
 	double under = all < duration_s ? all : duration_s;
-	return roofline_overlap_slowdown * under;
+	return slowdown * under;
 }

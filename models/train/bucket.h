@@ -5,7 +5,7 @@
  * bucket per layer (an all-reduce, or a reduce-scatter under ZeRO-1/2);
  * the buckets become ready evenly over the chunk's last backward operation
  * and run one after another on a communication stream, and what runs
- * under that backward slows it (roofline_overlap_slowdown). Both ways of
+ * under that backward slows it (the training engine's overlap_slowdown). Both ways of
  * running a step use these facts: step.h in closed form, fullstep.h as
  * flows. This module never simulates anything itself.
  */
@@ -39,6 +39,6 @@ double bucket_stream_end_s(const struct bucket_chunk *b, double end_s, double du
 
 /* Seconds the buckets reduced under the chunk's last backward operation
  * (taking duration_s) add to it. */
-double bucket_slowdown_s(const struct bucket_chunk *b, double duration_s);
+double bucket_slowdown_s(const struct bucket_chunk *b, double duration_s, double slowdown);
 
 #endif

@@ -283,13 +283,13 @@ static void tp_comm(const struct layer_ctx *x, double gemms_s, double mlp_gemms_
 	if (p->tp_overlap) {
 		/* userbuffers: each all-gather runs under the GEMM that consumes
 		 * it and each reduce-scatter under the one that produces it */
-		lt->tp_fwd = roofline_overlap_s(lt->tp_fwd, gemms_s);
-		lt->tp_bwd = roofline_overlap_s(lt->tp_bwd, 2 * gemms_s);
+		lt->tp_fwd = layer_overlap_s(x, lt->tp_fwd, gemms_s);
+		lt->tp_bwd = layer_overlap_s(x, lt->tp_bwd, 2 * gemms_s);
 	}
 	if (p->recompute == RECOMPUTE_FULL)
 		lt->tp_bwd += lt->tp_fwd;
 	else if (replay_mlp)
-		lt->tp_bwd += p->tp_overlap ? roofline_overlap_s(mlp, mlp_gemms_s) : mlp;
+		lt->tp_bwd += p->tp_overlap ? layer_overlap_s(x, mlp, mlp_gemms_s) : mlp;
 	if (p->distribute_saved && p->recompute == RECOMPUTE_FULL) {
 		/* distributed checkpoints: the layer's input gathered back from
 		 * the tp ranks before its recompute, nothing to hide it under
@@ -394,11 +394,12 @@ struct moe_sides {
  * and experts bwd + dispatch_bwd. *fwd_s and *bwd_s get the exposed time
  * of the forward's and of the backward's all-to-alls (the middle phase's
  * shared by halves), each plus what its hidden part still costs
- * (roofline_ep_overlap_slowdown, fitted: docs/explanation/calibration.md).
+ * (`slowdown`: the training engine's ep_overlap_slowdown, fitted:
+ * docs/explanation/calibration.md, "1F1B all-to-all overlap").
  */
 void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double dispatch_bwd, double combine_bwd,
-			    double attn_fwd, double mlp_fwd, double attn_bwd, double mlp_bwd, double *fwd_s,
-			    double *bwd_s)
+			    double attn_fwd, double mlp_fwd, double attn_bwd, double mlp_bwd, double slowdown,
+			    double *fwd_s, double *bwd_s)
 {
 	double first = combine_bwd - attn_fwd, last = combine_fwd - attn_bwd;
 	double comm = dispatch_fwd + dispatch_bwd, comp = mlp_bwd + mlp_fwd, mid = comm > comp ? comm : comp;
@@ -411,7 +412,7 @@ void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double disp
 	double middle = mid - comp;
 	double fwd_exposed = last + middle / 2, bwd_exposed = first + middle / 2;
 	double fwd_comm = dispatch_fwd + combine_fwd, bwd_comm = dispatch_bwd + combine_bwd;
-	double slow = roofline_ep_overlap_slowdown;
+	double slow = slowdown;
 	*fwd_s = fwd_exposed + slow * (fwd_comm - fwd_exposed > 0 ? fwd_comm - fwd_exposed : 0);
 	*bwd_s = bwd_exposed + slow * (bwd_comm - bwd_exposed > 0 ? bwd_comm - bwd_exposed : 0);
 }
@@ -465,10 +466,11 @@ static void ep_comm(const struct layer_ctx *x, const struct moe_sides *sides, st
 		/* the backward's transfer towards the experts is the combine's
 		 * gradient, the one back the dispatch's */
 		layer_moe_pair_exposed(dispatch, combine, combine, dispatch, sides->attn_fwd, sides->mlp_fwd,
-				       sides->attn_bwd, sides->mlp_bwd, &paired_fwd, &paired_bwd);
+				       sides->attn_bwd, sides->mlp_bwd, x->w->model->training.ep_overlap_slowdown,
+				       &paired_fwd, &paired_bwd);
 	} else {
-		paired_fwd = roofline_overlap_s(a2a, lt->bwd_input + lt->bwd_weight + lt->recompute);
-		paired_bwd = roofline_overlap_s(a2a, lt->fwd);
+		paired_fwd = layer_overlap_s(x, a2a, lt->bwd_input + lt->bwd_weight + lt->recompute);
+		paired_bwd = layer_overlap_s(x, a2a, lt->fwd);
 	}
 	lt->ep_fwd = (1 - f) * a2a + f * paired_fwd;
 	lt->ep_bwd = (1 - f) * a2a + f * paired_bwd;
@@ -493,8 +495,8 @@ static void cp_comm(const struct layer_ctx *x, double attn_fwd_s, double attn_bw
 	collective_group_make(&pair, cg.nodes > 1 ? 2 : 1, cg.nodes > 1 ? 1 : 2);
 	double step = layer_coll_s(x, &pair, COLL_SEND_RECV, step_bytes);
 	double comm = (p->cp - 1) * step;
-	lt->cp_fwd = roofline_overlap_s(comm, attn_fwd_s);
-	lt->cp_bwd = roofline_overlap_s(2 * comm, attn_bwd_s);
+	lt->cp_fwd = layer_overlap_s(x, comm, attn_fwd_s);
+	lt->cp_bwd = layer_overlap_s(x, 2 * comm, attn_bwd_s);
 }
 
 /* A frozen base stored in another format than the GEMMs read (QLoRA's NF4,

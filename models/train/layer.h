@@ -52,6 +52,13 @@ struct layer_time {
 			       * recompute (0 when the GEMMs read it as stored) */
 };
 
+/* Seconds communication of comm_s overlapped with compute_s adds
+ * (roofline_overlap_s at the training engine's overlap_slowdown). */
+static inline double layer_overlap_s(const struct layer_ctx *x, double comm_s, double compute_s)
+{
+	return roofline_overlap_s(x->w->model->training.overlap_slowdown, comm_s, compute_s);
+}
+
 /* Set x up for plan p of w on c; returns 0, or -1 with err set when the
  * plan's rank order is not valid. Nothing to release. */
 int layer_ctx_init(struct layer_ctx *x, const struct train_spec *w, const struct cluster_spec *c,
@@ -96,10 +103,12 @@ double layer_moe_paired_share(enum moe_overlap mode, enum schedule_kind schedule
  * another's backward (its combine's and dispatch's gradients, attention
  * and experts): three phases, combine_bwd beside the attention forward,
  * both dispatches beside both experts' passes, combine_fwd beside the
- * attention backward. Into *fwd_s (the forward's all-to-alls) and *bwd_s. */
+ * attention backward. Into *fwd_s (the forward's all-to-alls) and *bwd_s;
+ * `slowdown` is what a second of hidden all-to-all still costs (the
+ * training engine's ep_overlap_slowdown). */
 void layer_moe_pair_exposed(double dispatch_fwd, double combine_fwd, double dispatch_bwd, double combine_bwd,
-			    double attn_fwd, double mlp_fwd, double attn_bwd, double mlp_bwd, double *fwd_s,
-			    double *bwd_s);
+			    double attn_fwd, double mlp_fwd, double attn_bwd, double mlp_bwd, double slowdown,
+			    double *fwd_s, double *bwd_s);
 
 /* Seconds of a MoE layer's token permutation and unpermutation in one pass
  * (memory-bound: 2 (1 + k) T h activation bytes). */

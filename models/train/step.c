@@ -110,9 +110,9 @@ static void zero3_per_layer(const struct layer_ctx *x, const struct collective_g
 	double ag = layer_coll_s(x, dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * layer_params);
 	/* gradients are reduced in the plan's gradient precision (fp32 by default) */
 	double rs = layer_coll_s(x, dpg, COLL_REDUCE_SCATTER, p->grad_bytes * layer_params);
-	*f_s = roofline_overlap_s(ag, dense->fwd);
+	*f_s = layer_overlap_s(x, ag, dense->fwd);
 	double bwd = dense->bwd_input + dense->bwd_weight + dense->recompute;
-	*b_s = roofline_overlap_s(ag + rs, bwd);
+	*b_s = layer_overlap_s(x, ag + rs, bwd);
 }
 
 static void stage_inputs_init(struct stage_inputs *in, const struct train_plan *p)
@@ -322,7 +322,8 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 		/* the part hidden under the last backward slowed it */
 		for (int ch = 0; ch < p->vpp; ch++) {
 			int vs = pipeline_vstage(p->pp, p->schedule, i, ch);
-			end += bucket_slowdown_s(&chunks[vs], pr->last_grad_op_s[vs]);
+			end += bucket_slowdown_s(&chunks[vs], pr->last_grad_op_s[vs],
+						 x->w->model->training.overlap_slowdown);
 		}
 		if (full_dp_end_s[i] > dp_end)
 			dp_end = full_dp_end_s[i];
@@ -332,7 +333,7 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 			int vs = pipeline_vstage(p->pp, p->schedule, i, ch);
 			const struct bucket_chunk *b = &chunks[vs];
 			double t_end = bucket_stream_end_s(b, pr->grads_final_s[vs], pr->last_grad_op_s[vs], &comm_free);
-			end += bucket_slowdown_s(b, pr->last_grad_op_s[vs]);
+			end += bucket_slowdown_s(b, pr->last_grad_op_s[vs], x->w->model->training.overlap_slowdown);
 			if (t_end > dp_end)
 				dp_end = t_end;
 			if (trace != NULL && b->cost.time_s > 0) {
@@ -372,7 +373,7 @@ static void stage_tail(const struct layer_ctx *x, const struct collective_group 
 		if (!p->param_gather_overlap)
 			ag_exposed = ag;
 		else
-			ag_exposed = ag / buckets + roofline_overlap_s(ag * (buckets - 1) / buckets, first_fwd);
+			ag_exposed = ag / buckets + layer_overlap_s(x, ag * (buckets - 1) / buckets, first_fwd);
 	}
 	out->total_s = dp_end + norm + opt + ag_exposed;
 	out->dp_s = dp_end - pr->stage_end_s[i] + norm + ag_exposed;
@@ -504,7 +505,7 @@ static void run_step(const struct layer_ctx *x, const struct collective_group *d
 	/* every GPU of the job meets at the step's end: the step waits for the
 	 * slowest one's kernels (straggler.h) */
 	long ranks = (long)p->tp * p->cp * p->pp * p->dp;
-	r->br.straggler = straggler_wait_s(r->br.compute, ranks, straggler_default_sigma);
+	r->br.straggler = straggler_wait_s(r->br.compute, ranks, x->w->model->training.straggler_sigma);
 	if (trace != NULL && r->br.straggler > 0)
 		for (int i = 0; i < p->pp; i++) {
 			struct timeline_span *sp = timeline_add(trace, i, PIPE_STREAM_COMPUTE, "straggler",

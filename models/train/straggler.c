@@ -10,20 +10,10 @@
 #include <gsl/gsl_randist.h>
 
 /*
- * sigma: GPUs of one SKU in one cluster run the same GEMM benchmark 8%
- * apart on average, from the slowest to the fastest non-outlier GPU
- * (Sinha et al., "Not All GPUs Are Created Equal", SC'22: 18,800 hours on
- * over 90% of the GPUs of Summit, Vortex, Frontera, Longhorn and Corona;
- * outliers up to 1.5x slower were left out). Reading that range as a box
- * plot's whiskers (Q1 - 1.5 IQR to Q3 + 1.5 IQR, 5.4 standard deviations of
- * a normal distribution) gives sigma = 0.08 / 5.4 = 1.5%. A macro only so
- * that tools/calibrate.sh can rebuild with another value.
+ * sigma, the relative spread of GPUs' speed, is the training engine's
+ * straggler_sigma in the catalog (scenarios/catalog/engines.json: 1.5%, from
+ * Sinha et al., "Not All GPUs Are Created Equal", SC'22).
  */
-#ifndef STRAGGLER_SIGMA
-#define STRAGGLER_SIGMA 0.015
-#endif
-
-const double straggler_default_sigma = STRAGGLER_SIGMA;
 
 /* The integrand of E[max of n] = int x n phi(x) Phi(x)^(n-1) dx. */
 static double max_density_x(double x, void *arg)

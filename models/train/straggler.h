@@ -8,7 +8,7 @@
  * sigma, iid across GPUs, the step waits sigma x E[max of N standard
  * normals] x the compute time beyond the mean (David and Nagaraja, "Order
  * Statistics", 3rd ed., 2003, section 4.5; the asymptote sqrt(2 ln N) is
- * theirs too). sigma is one global constant (docs/explanation/calibration.md).
+ * theirs too). sigma is the training engine's straggler_sigma in the catalog (engines).
  * It only computes; step.h adds the cost to the step.
  */
 #ifndef CLUSTERSIM_MODELS_TRAIN_STRAGGLER_H
@@ -22,9 +22,6 @@ double straggler_expected_max(long n);
 /* Seconds a step whose GPUs compute compute_s each waits for the slowest
  * of n GPUs: sigma x E[max of n] x compute_s (0 for one GPU). */
 double straggler_wait_s(double compute_s, long n, double sigma);
-
-/* The relative standard deviation of a GPU's compute time per step. */
-extern const double straggler_default_sigma;
 
 /* Ranks up to which E[max] is integrated numerically. */
 #define STRAGGLER_EXACT_MAX_N 1000000000L

@@ -41,8 +41,8 @@ static void test_ready_and_slowdown(void **state)
 	assert_close(bucket_ready_after_s(4, 0, 4), 1, 1e-15);
 	assert_close(bucket_ready_after_s(4, 3, 4), 4, 1e-15);
 	chunk(&b, 4, 0.5);
-	assert_close(bucket_slowdown_s(&b, 4), roofline_overlap_slowdown * 2, 1e-15);
-	assert_close(bucket_slowdown_s(&b, 1), roofline_overlap_slowdown * 1, 1e-15);
+	assert_close(bucket_slowdown_s(&b, 4, 0.3), 0.3 * 2, 1e-15);
+	assert_close(bucket_slowdown_s(&b, 1, 0.3), 0.3 * 1, 1e-15);
 }
 
 int main(void)

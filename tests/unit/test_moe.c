@@ -207,14 +207,14 @@ static void test_layer_exposed_all_to_all(void **state)
 	assert_true(a2a > 0);
 	assert_close_abs(lt[0].ep_bwd, a2a, 0);
 	double bwd = lt[1].bwd_input + lt[1].bwd_weight + lt[1].recompute;
-	assert_close_abs(lt[1].ep_fwd, roofline_overlap_s(a2a, bwd), 1e-15);
-	assert_close_abs(lt[1].ep_bwd, roofline_overlap_s(a2a, lt[1].fwd), 1e-15);
+	assert_close_abs(lt[1].ep_fwd, roofline_overlap_s(s[0].workload.model.training.overlap_slowdown, a2a, bwd), 1e-15);
+	assert_close_abs(lt[1].ep_bwd, roofline_overlap_s(s[0].workload.model.training.overlap_slowdown, a2a, lt[1].fwd), 1e-15);
 	assert_int_equal(r[2].plan.microbatches, 16);
 	double f = 15.0 / 16;
 	/* 1f1b's merged layers: inside one node every phase's computation
 	 * outlasts its all-to-all, so the paired share is all hidden and costs
 	 * the all-to-all overlap slowdown on each pass's dispatch and combine */
-	assert_close_abs(lt[2].ep_fwd, (1 - f) * a2a + f * roofline_ep_overlap_slowdown * a2a, 1e-15);
+	assert_close_abs(lt[2].ep_fwd, (1 - f) * a2a + f * s[0].workload.model.training.ep_overlap_slowdown * a2a, 1e-15);
 	assert_close_abs(lt[2].ep_bwd, lt[2].ep_fwd, 1e-15);
 	/* the step shows it: less exposed expert traffic, a shorter step */
 	assert_true(r[1].br.comm_ep < r[0].br.comm_ep);
@@ -585,14 +585,14 @@ static void test_fp8_activation_cache(void **state)
 static void test_pair_exposed_closed_form(void **state)
 {
 	(void)state;
-	double f, b, sl = roofline_ep_overlap_slowdown;
-	layer_moe_pair_exposed(2e-3, 2e-3, 2e-3, 2e-3, 1e-3, 1.5e-3, 2.5e-3, 3e-3, &f, &b);
+	double f, b, sl = 0.5;
+	layer_moe_pair_exposed(2e-3, 2e-3, 2e-3, 2e-3, 1e-3, 1.5e-3, 2.5e-3, 3e-3, sl, &f, &b);
 	assert_close_abs(f, 0.25e-3 + sl * 3.75e-3, 1e-15);
 	assert_close_abs(b, 1.25e-3 + sl * 2.75e-3, 1e-15);
-	layer_moe_pair_exposed(1e-3, 1e-3, 1e-3, 1e-3, 2e-3, 2e-3, 4e-3, 4e-3, &f, &b);
+	layer_moe_pair_exposed(1e-3, 1e-3, 1e-3, 1e-3, 2e-3, 2e-3, 4e-3, 4e-3, sl, &f, &b);
 	assert_close_abs(f, sl * 2e-3, 1e-15);
 	assert_close_abs(b, sl * 2e-3, 1e-15);
-	layer_moe_pair_exposed(0, 0, 0, 0, 1e-3, 1e-3, 2e-3, 2e-3, &f, &b);
+	layer_moe_pair_exposed(0, 0, 0, 0, 1e-3, 1e-3, 2e-3, 2e-3, sl, &f, &b);
 	assert_close_abs(f, 0, 0);
 	assert_close_abs(b, 0, 0);
 }

@@ -143,9 +143,9 @@ static void test_training_attention(void **state)
 static void test_overlap(void **state)
 {
 	(void)state;
-	assert_close(roofline_overlap_s(1.0, 3.0), roofline_overlap_slowdown * 1.0, 1e-15);
-	assert_close(roofline_overlap_s(5.0, 3.0), 2.0 + roofline_overlap_slowdown * 3.0, 1e-15);
-	assert_close(roofline_overlap_s(0.0, 3.0), 0.0, 0);
+	assert_close(roofline_overlap_s(0.3, 1.0, 3.0), 0.3 * 1.0, 1e-15);
+	assert_close(roofline_overlap_s(0.3, 5.0, 3.0), 2.0 + 0.3 * 3.0, 1e-15);
+	assert_close(roofline_overlap_s(0.3, 0.0, 3.0), 0.0, 0);
 }
 
 /* A GPU with 132 SMs (H100 SXM) for the shape model, no launch cost. */

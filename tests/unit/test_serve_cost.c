@@ -32,6 +32,7 @@ static void serving(struct serving_spec *sv)
 	sv->max_seqs = 256;
 	sv->block_tokens = 16;
 	sv->step_overhead_s = -1;
+	serve_constants_of(&sv->constants, catalog_engine(cat, "vllm-v1"));
 }
 
 static const struct model_spec *model(const char *name)
@@ -168,11 +169,11 @@ static void test_decode_reads_weights_once(void **state)
 	init_ok(&sc, m, &c, &sv, PREC_BF16, 1, 1, 1);
 	double h = m->hidden, V = m->vocab;
 	double read = (linear_params(m) + V * h) * 2;
-	double fixed = (9.0 * m->layers + 6) * serve_kernel_s + serve_seq_overhead_s;
-	double want = read / sc.k.hbm_bytes_per_s + serve_default_step_overhead_s + fixed;
+	double fixed = (9.0 * m->layers + 6) * sv.constants.kernel_s + sv.constants.seq_overhead_s;
+	double want = read / sc.k.hbm_bytes_per_s + sv.constants.step_overhead_s + fixed;
 	assert_close(decode_s(&sc, 1, 1, NULL), want, 0.01);
 	/* the roofline's rate is the catalog's bandwidth x its efficiency */
-	assert_close(sc.k.hbm_bytes_per_s, c.gpu.mem_bw_bytes_per_s * serve_hbm_efficiency, 1e-12);
+	assert_close(sc.k.hbm_bytes_per_s, c.gpu.mem_bw_bytes_per_s * sv.constants.hbm_efficiency, 1e-12);
 
 	/* a stated overhead replaces the default */
 	sv.step_overhead_s = 0.004;
@@ -193,8 +194,8 @@ static void test_decode_reads_weights_once(void **state)
 	/* a one-row all-reduce is latency-bound */
 	assert_true(ar.latency_s > 0.9 * ar.time_s);
 	double read70 = (linear_params(m70) * 1 + (double)m70->vocab * m70->hidden * 2) / 2;
-	double want70 = read70 / sc.k.hbm_bytes_per_s + serve_default_step_overhead_s + 2 * m70->layers * ar.time_s +
-			(9.0 * m70->layers + 6) * serve_kernel_s + serve_seq_overhead_s;
+	double want70 = read70 / sc.k.hbm_bytes_per_s + sv.constants.step_overhead_s + 2 * m70->layers * ar.time_s +
+			(9.0 * m70->layers + 6) * sv.constants.kernel_s + sv.constants.seq_overhead_s;
 	assert_close(decode_s(&sc, 1, 1, NULL), want70, 0.01);
 }
 
@@ -216,7 +217,7 @@ static void test_prefill_gemm_bound(void **state)
 	for (int p = 0; p < 2; p++) {
 		enum precision pr = p == 0 ? PREC_BF16 : PREC_FP8;
 		init_ok(&sc, m, &c, &sv, pr, 1, 1, 1);
-		double gemm_rate = c.gpu.peak_flops[pr] * c.gpu.mamf[pr] * serve_gemm_factor;
+		double gemm_rate = c.gpu.peak_flops[pr] * c.gpu.mamf[pr] * sv.constants.gemm_over_mamf;
 		double attn_rate = c.gpu.peak_flops[PREC_BF16] * c.gpu.mamf[PREC_BF16] * roofline_default_attention_factor;
 		double t[2];
 		for (int i = 0; i < 2; i++) {
@@ -226,8 +227,8 @@ static void test_prefill_gemm_bound(void **state)
 			double bound = 2 * linear_params(m) * P / gemm_rate +
 				       4.0 * m->heads * 128 * m->layers * pairs / attn_rate +
 				       2.0 * m->hidden * m->vocab * n / gemm_rate;
-			t[i] = serve_cost_step_s(&sc, &b, NULL) - serve_default_step_overhead_s -
-			       (9.0 * m->layers + 6) * serve_kernel_s - n * serve_seq_overhead_s;
+			t[i] = serve_cost_step_s(&sc, &b, NULL) - sv.constants.step_overhead_s -
+			       (9.0 * m->layers + 6) * sv.constants.kernel_s - n * sv.constants.seq_overhead_s;
 			assert_true(t[i] >= bound * (1 - 1e-9));
 			assert_true(t[i] <= bound * 1.25);
 		}

@@ -586,6 +586,7 @@ static struct serving_spec llama8b_load(void)
 	sv.prompt_tokens = fixed(1000);
 	sv.output_tokens = fixed(200);
 	sv.step_overhead_s = -1;
+	serve_constants_of(&sv.constants, catalog_engine(cat, "vllm-v1"));
 	sv.tp = 1;
 	sv.pp = 1;
 	sv.replicas = 1;

@@ -34,6 +34,7 @@ static void serving(struct serving_spec *sv)
 	sv->max_seqs = 256;
 	sv->block_tokens = 16;
 	sv->step_overhead_s = -1;
+	serve_constants_of(&sv->constants, catalog_engine(cat, "vllm-v1"));
 }
 
 /* (1 - a^(k+1)) / (1 - a): a 0.8, k 1: 1.8; a 0.5, k 3: 1.875; a 0: 1;
@@ -159,7 +160,7 @@ static void test_eagle_head_is_small(void **state)
 	double h = m->hidden, d = h / m->heads;
 	double layer = h * (m->heads * d + 2.0 * m->kv_heads * d) + m->heads * d * h + 3 * h * m->ffn;
 	double bytes = 2 * (layer + (double)m->vocab * h + 2 * h * h);
-	double fixed = (9 + 6) * serve_kernel_s + serve_seq_overhead_s;
+	double fixed = (9 + 6) * sv.constants.kernel_s + sv.constants.seq_overhead_s;
 	assert_close(head, bytes / sc.k.hbm_bytes_per_s + fixed, 0.1);
 	/* the head's layer and projection, under a thirtieth of the weights */
 	assert_true(ss.extra_weight_bytes_per_gpu > 0 && ss.extra_weight_bytes_per_gpu < sc.weight_bytes_per_gpu / 30);

@@ -106,7 +106,7 @@ static void test_param_gather_overlap(void **state)
 	double params = parallel_vstage_params(&on.workload.model.arch, &ron.plan, 0, 1);
 	double ag = layer_coll_s(&x, &dpg, COLL_ALL_GATHER, TRAIN_WEIGHT_BYTES * params);
 	double B = on.workload.model.arch.layers;
-	double want = ag * (B - 1) / B * (1 - roofline_overlap_slowdown);
+	double want = ag * (B - 1) / B * (1 - on.workload.model.training.overlap_slowdown);
 	assert_true(ag > 0.005);
 	assert_close(roff.step_time_s - ron.step_time_s, want, 1e-6);
 	assert_close(roff.br.comm_dp - ron.br.comm_dp, want, 1e-6);

@@ -87,7 +87,7 @@ static void test_breakdown_and_rates(void **state)
 		     b->straggler;
 	assert_close(sum, r.step_time_s, 1e-9);
 	/* the wait for the slowest of 64 GPUs: sigma x E[max of 64] x the kernels */
-	assert_close(b->straggler, straggler_default_sigma * straggler_expected_max(64) * b->compute, 1e-12);
+	assert_close(b->straggler, s.workload.model.training.straggler_sigma * straggler_expected_max(64) * b->compute, 1e-12);
 	assert_true(b->comm_tp > 0 && b->bubble > 0 && b->compute > 0);
 	assert_close(r.tokens_per_s, 8388608 / r.step_time_s, 1e-12);
 	double flops = transformer_model_flops_per_token(&s.workload.model.arch, 8192) * 8388608;
@@ -302,7 +302,7 @@ static void test_qlora_slower_by_dequantization(void **state)
 	 * the slowest of the 8 GPUs grows with the kernels by sigma x E[max of 8] */
 	double m_b = 65536.0 / 4096;
 	assert_close(rq.step_time_s - rl.step_time_s,
-		     m_b * m->layers * 2 * per_use * (1 + straggler_default_sigma * straggler_expected_max(8)), 1e-6);
+		     m_b * m->layers * 2 * per_use * (1 + qlora.workload.model.training.straggler_sigma * straggler_expected_max(8)), 1e-6);
 	assert_true(rq.step_time_s > rl.step_time_s);
 	assert_true(rq.mem.weights < rl.mem.weights);
 	scenario_release(&lora);

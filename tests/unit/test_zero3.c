@@ -57,8 +57,8 @@ static void test_zero3_closed_form(void **state)
 	/* gradients reduce-scatter in the plan's gradient precision (fp32 by default) */
 	double rs = layer_coll_s(&x, &g, COLL_REDUCE_SCATTER,
 				 r.plan.grad_bytes * transformer_layer_params(m, false, true));
-	double per_layer = roofline_overlap_s(ag, lt.fwd) +
-			   roofline_overlap_s(ag + rs, lt.bwd_input + lt.bwd_weight + lt.recompute);
+	double per_layer = roofline_overlap_s(s.workload.model.training.overlap_slowdown, ag, lt.fwd) +
+			   roofline_overlap_s(s.workload.model.training.overlap_slowdown, ag + rs, lt.bwd_input + lt.bwd_weight + lt.recompute);
 	/* plus the gradient-norm all-reduce of the data-parallel tail */
 	double expect = 4.0 * m->layers * per_layer + step_norm_allreduce_s(&x);
 	assert_true(expect > 0);
