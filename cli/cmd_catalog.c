@@ -6,9 +6,11 @@
 #include "output/catalog_rows.h"
 
 static const char usage_text[] =
-	"usage: clustersim catalog [gpus|fabrics|storage|presets|prices|models|sources]\n"
+	"usage: clustersim catalog [gpus|fabrics|storage|presets|prices|models|sources|engines]\n"
 	"                          [--format table|csv|json] [--catalog FILE]... [--columns LIST] [-o FILE]\n\n"
 	"Lists the catalog: every number with its source. Without a section, counts entries.\n"
+	"engines lists the serving engines' and training's step constants (in the JSON's units),\n"
+	"which an overlay written by clustersim calibrate may refit.\n"
 	"  --format F        table (on a terminal), csv (otherwise) or json\n"
 	"  --catalog FILE    merge a user's catalog file (same form as scenarios/catalog/*.json)\n"
 	"  --columns a,b,c   print only these columns, in this order\n"
@@ -29,7 +31,7 @@ static int catalog_exec(struct cli_call *call, struct cs_error *err)
 			{ "gpus", catalog_gpu_count }, { "fabrics", catalog_fabric_count },
 			{ "storage", catalog_storage_count }, { "presets", catalog_preset_count },
 			{ "prices", catalog_price_count }, { "models", catalog_model_count },
-			{ "sources", catalog_source_count },
+			{ "sources", catalog_source_count }, { "engines", catalog_engine_count },
 		};
 		for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
 			rowset_add_row(rs);
@@ -50,8 +52,10 @@ static int catalog_exec(struct cli_call *call, struct cs_error *err)
 		rs = catalog_rows_models(cat);
 	} else if (strcmp(section, "sources") == 0) {
 		rs = catalog_rows_sources(cat);
+	} else if (strcmp(section, "engines") == 0) {
+		rs = catalog_rows_engines(cat);
 	} else {
-		status = cli_usage_error(err, "catalog", "unknown section '%.40s': use gpus, fabrics, storage, presets, prices, models or sources", section);
+		status = cli_usage_error(err, "catalog", "unknown section '%.40s': use gpus, fabrics, storage, presets, prices, models, sources or engines", section);
 		goto out;
 	}
 	if (cli_write(&call->o, rs, err) < 0)
@@ -63,7 +67,7 @@ out:
 
 const struct cli_command cli_cmd_catalog = {
 	.name = "catalog",
-	.summary = "list GPUs, fabrics, storage, presets, prices and models",
+	.summary = "list GPUs, fabrics, storage, presets, prices, models and engines",
 	.usage = usage_text,
 	.common = CLI_FORMAT | CLI_OUTPUT | CLI_CATALOG | CLI_COLUMNS,
 	.operands = { .min = 0, .max = 1, .name = "SECTION" },

@@ -233,3 +233,34 @@ rowset *catalog_rows_sources(const catalog *c)
 	}
 	return rs;
 }
+
+rowset *catalog_rows_engines(const catalog *c)
+{
+	static const char *const cols[] = {
+		"name", "aliases", "description", "kind", "step_overhead_ms", "seq_overhead_us", "kernel_us",
+		"gemm_over_mamf", "hbm_efficiency", "overlap_slowdown", "ep_overlap_slowdown", "straggler_sigma",
+		"confidence", "source", "calibration", NULL
+	};
+	rowset *rs = rowset_new(cols);
+	for (size_t i = 0; i < catalog_engine_count(c); i++) {
+		const struct engine_spec *e = catalog_engine_at(c, i);
+		rowset_add_row(rs);
+		id_cells(rs, &e->id);
+		if (e->kind == ENGINE_SERVING) {
+			rowset_text(rs, "kind", "serving");
+			rowset_real(rs, "step_overhead_ms", e->step_overhead_s * 1e3);
+			rowset_real(rs, "seq_overhead_us", e->seq_overhead_s * 1e6);
+			rowset_real(rs, "kernel_us", e->kernel_s * 1e6);
+			rowset_real(rs, "gemm_over_mamf", e->gemm_over_mamf);
+			rowset_real(rs, "hbm_efficiency", e->hbm_efficiency);
+		} else {
+			rowset_text(rs, "kind", "training");
+			rowset_real(rs, "overlap_slowdown", e->overlap_slowdown);
+			rowset_real(rs, "ep_overlap_slowdown", e->ep_overlap_slowdown);
+			rowset_real(rs, "straggler_sigma", e->straggler_sigma);
+		}
+		provenance_cells(rs, &e->id);
+		rowset_text(rs, "calibration", e->calibration);
+	}
+	return rs;
+}

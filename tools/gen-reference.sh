@@ -107,6 +107,38 @@ columns_of() { # TITLE COMMAND...
 } >"$dir/columns.md"
 
 # ---- catalog.md: the catalog's sections and the fields of each
+# The engines section's keys (models/hw/catalog_read.c, catalog_read_engine;
+# hw.h, struct engine_spec): the program prints no meaning for a catalog
+# column, so they are written here, beside the listing they explain.
+engine_keys() {
+	cat <<'EOF_KEYS'
+
+The model's global step constants, one entry per engine it knows: the serving engines of
+`workload.serving.engine` (`vllm-v0`, `vllm-v1`, `trtllm`, `sglang`) and `training` (every
+training and fine-tuning workload). No other name is an entry, and an entry's kind follows
+from its name: a serving key on `training`, or a training key on a serving engine, is an
+input error at that key. A catalog file that adds an entry gives every key of its kind; a
+later file, such as the overlay `clustersim calibrate` writes (`--catalog OVERLAY`), gives
+only the keys it changes, and may say how in `calibration`. The listing prints each key in
+the file's unit, with an empty cell for a key of the other kind.
+
+| key | kind | unit | range | meaning |
+| :--- | :--- | :--- | :--- | :--- |
+| `step_overhead_ms` | serving | ms | 0 to 10000 | a step's host time the GPU does not hide (scheduling, input preparation, output processing) |
+| `seq_overhead_us` | serving | us | 0 to 1e6 | host time per sequence of a step |
+| `kernel_us` | serving | us | 0 to 1e6 | the fixed time of each kernel beyond its roofline |
+| `gemm_over_mamf` | serving | fraction | above 0, at most 1.5 | the fraction of the GPU's measured matmul rate (MAMF) the engine's GEMMs reach |
+| `hbm_efficiency` | serving | fraction | above 0, at most 1 | the fraction of HBM bandwidth its memory-bound work reaches |
+| `overlap_slowdown` | training | fraction | 0 to 1 | the fraction of overlapped communication time computation still loses |
+| `ep_overlap_slowdown` | training | fraction | 0 to 1 | the same for an expert all-to-all beside 1F1B's other micro-batch |
+| `straggler_sigma` | training | fraction | 0 to 0.5 | the spread (standard deviation) of GPUs' speed that makes a step wait for its slowest rank |
+| `calibration` | both | text | | how a calibration set the values; empty for the catalog's own figures |
+
+The ID keys (`name`, `aliases`, `description`, `source`, `confidence`, `note`) are every
+section's. How the built-in values were set: `scenarios/catalog/engines.json` (each entry's
+`note`) and [../explanation/calibration.md](../explanation/calibration.md).
+EOF_KEYS
+}
 {
 	echo "$note"
 	echo "# Catalog fields"
@@ -116,7 +148,7 @@ columns_of() { # TITLE COMMAND...
 	echo "assumption, is explained in [../explanation/catalog.md](../explanation/catalog.md)."
 	echo
 	"$cs" catalog --format table | block
-	for s in gpus fabrics storage presets prices models sources; do
+	for s in gpus fabrics storage presets prices models sources engines; do
 		echo
 		echo "## $s"
 		echo
@@ -124,6 +156,7 @@ columns_of() { # TITLE COMMAND...
 		echo
 		echo "Entries: $("$cs" catalog "$s" --format csv --columns name 2>/dev/null |
 			awk 'NR > 1 { printf "%s`%s`", sep, $0; sep = ", " }' || true)."
+		if [ "$s" = engines ]; then engine_keys; fi
 	done
 } >"$dir/catalog.md"
 

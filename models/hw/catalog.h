@@ -1,5 +1,6 @@
 /*
- * catalog: GPUs, fabrics, storage tiers, node presets, prices and model shapes.
+ * catalog: GPUs, fabrics, storage tiers, node presets, prices, model shapes
+ * and the engines' step constants.
  *
  * The catalog is data: the JSON files in scenarios/catalog/ are read into
  * plain records, each keeping the source of its numbers. The built-in
@@ -152,8 +153,9 @@ bool catalog_price_stale(const catalog *c, const struct price_spec *p);
 /* True when any price has this provider. */
 bool catalog_provider_known(const catalog *c, const char *provider);
 
-/* Check cross references (preset -> gpu/fabric/storage, price -> gpu). The
- * message names the entry, not the file: callers add that with error_prefix(). */
+/* Check cross references (preset -> gpu/fabric/storage, price -> gpu) and
+ * that every engine of catalog_engine_names has an entry. The message names
+ * the entry, not the file: callers add that with error_prefix(). */
 int catalog_check(const catalog *c, struct cs_error *err);
 
 #endif

@@ -18,6 +18,16 @@ status_is 2 "$CLUSTERSIM" run "$ex" --seed -3 && ok || fail "negative --seed"
 status_is 2 "$CLUSTERSIM" run "$TMP/nope.json" && grep -q "cannot open: No such file" "$TMP/err" && ok || fail "missing file"
 status_is 2 "$CLUSTERSIM" run "$TMP" && grep -q "is a directory" "$TMP/err" && ok || fail "directory as scenario"
 status_is 2 "$CLUSTERSIM" catalog nonsense && ok || fail "unknown catalog section"
+# The engines section: the model's five engines in the JSON's units, a cell
+# empty where a constant is of the other kind; a --catalog overlay changes
+# the one field it gives; the section count lists them.
+status_is 0 "$CLUSTERSIM" catalog engines --format csv --columns name,kind,kernel_us,straggler_sigma &&
+	[ "$(tr '\n' ' ' <"$TMP/out")" = "name,kind,kernel_us,straggler_sigma vllm-v0,serving,5, vllm-v1,serving,5, trtllm,serving,5, sglang,serving,5, training,training,,0.015 " ] &&
+	ok || fail "catalog engines: $(tr '\n' ' ' <"$TMP/out")"
+printf '{"engines": [{"name": "vllm-v1", "kernel_us": 7}]}\n' >"$TMP/eng.json"
+status_is 0 "$CLUSTERSIM" catalog engines --catalog "$TMP/eng.json" --format csv --columns name,kernel_us,seq_overhead_us &&
+	grep -qx "vllm-v1,7,3" "$TMP/out" && grep -qx "vllm-v0,5,3" "$TMP/out" && ok || fail "catalog engines with an overlay"
+status_is 0 "$CLUSTERSIM" catalog --format csv && grep -qx "engines,5" "$TMP/out" && ok || fail "catalog counts engines"
 
 # Standard input, and byte-identical results from the file and from stdin.
 "$CLUSTERSIM" run "$ex" --format csv --dry-run >"$TMP/a.csv" 2>"$TMP/err" && ok || fail "run from file"

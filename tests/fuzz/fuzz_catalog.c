@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rowset *(*const listings[])(const catalog *) = {
 		catalog_rows_gpus, catalog_rows_fabrics, catalog_rows_storage,
 		catalog_rows_presets, catalog_rows_prices, catalog_rows_models,
-		catalog_rows_sources,
+		catalog_rows_sources, catalog_rows_engines,
 	};
 	struct cs_error err;
 	catalog *cat;
