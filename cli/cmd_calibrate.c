@@ -268,8 +268,8 @@ static void calib_summary(const struct calib_result *res)
 	if (failed > 0)
 		fprintf(stderr, "calibrate: %zu of %zu measurements not predicted, not fitted (their rows say why)\n", failed,
 			res->n_points);
-	fprintf(stderr, "calibrate: fitted %zu constants (%s); not fitted: %s%sthe overlap, straggler and serving-engine constants (not catalog data)\n",
-		res->n_fitted, fitted ? fitted : "none", unfitted ? unfitted : "", unfitted ? "; " : "");
+	fprintf(stderr, "calibrate: fitted %zu constants (%s); not fitted: %s\n", res->n_fitted, fitted ? fitted : "none",
+		unfitted ? unfitted : "none");
 	fprintf(stderr, "calibrate: %zu model predictions, %d fit iterations\n", res->n_evals, res->iterations);
 	misfit_warning(res);
 	double before = median_abs(res, 0), after = median_abs(res, 1), held = median_abs(res, 2);
