@@ -24,6 +24,7 @@
 #include "cli/sweep/sweep_point.h"
 #include "cli/sweep/sweep_resume.h"
 #include "cli/sweep/sweep_run.h"
+#include "cli/sweep/sweep_shard.h"
 #include "cli/sweep/sweep_sink.h"
 #include "cli/workers.h"
 #include "output/outfile.h"
@@ -38,9 +39,14 @@ static const char usage_text[] =
 	"column per varied path (set:PATH) holds the point's value. A point whose scenario is\n"
 	"invalid becomes a row with status invalid and the reason; the sweep goes on.\n"
 	"  --jobs N       compute with N worker processes (the output does not depend on N)\n"
-	"  --shard I/N    run only the points k with k mod N = I (default: from\n"
-	"                 SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when both are set, said on\n"
-	"                 standard error); --shard none runs every point even inside an array\n"
+	"  --shard I/N    run only the points k with k mod N = I (default: from an array task's\n"
+	"                 index and count, said on standard error: SLURM_ARRAY_TASK_ID and\n"
+	"                 SLURM_ARRAY_TASK_COUNT, JOB_COMPLETION_INDEX and JOB_COMPLETIONS (a\n"
+	"                 Kubernetes Indexed Job; the manifest sets JOB_COMPLETIONS to its\n"
+	"                 completions), AWS_BATCH_JOB_ARRAY_INDEX and AWS_BATCH_JOB_ARRAY_SIZE,\n"
+	"                 BATCH_TASK_INDEX and BATCH_TASK_COUNT (Google Cloud Batch),\n"
+	"                 CLOUD_RUN_TASK_INDEX and CLOUD_RUN_TASK_COUNT); --shard none runs every\n"
+	"                 point even inside an array\n"
 	"  --resume       keep the points of this shard that -o FILE holds complete (FILE must\n"
 	"                 be this sweep's CSV: its header and sweep_fingerprint), compute the\n"
 	"                 rest, and rewrite FILE with exactly what a fresh run writes (CSV only)\n"
@@ -64,7 +70,6 @@ static const char usage_text[] =
 	"left as it was: the points finished stay in FILE.partial.\n";
 
 #define JOBS_MAX 1024
-#define SHARDS_MAX 1000000
 
 static volatile sig_atomic_t interrupted;
 
@@ -342,75 +347,24 @@ static int run_shard(struct sweep_run *run, struct shard_plan *sp, struct sweep_
 
 /* ---- the command --------------------------------------------------------- */
 
-static int parse_count(const char *s, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (*s == '\0' || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9)
-		return -1;
-	for (; *s; s++)
-		v = v * 10 + (uint64_t)(*s - '0');
-	if (v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* "I/N" with 0 <= I < N <= SHARDS_MAX. */
-static int parse_shard(const char *arg, uint64_t *i, uint64_t *n)
-{
-	const char *slash = strchr(arg, '/');
-	char head[16];
-	if (slash == NULL || (size_t)(slash - arg) >= sizeof head)
-		return -1;
-	memcpy(head, arg, (size_t)(slash - arg));
-	head[slash - arg] = '\0';
-	if (parse_count(head, SHARDS_MAX, i) < 0 || parse_count(slash + 1, SHARDS_MAX, n) < 0 ||
-	    *n == 0 || *i >= *n)
-		return -1;
-	return 0;
-}
-
-/* --shard's default from a Slurm array task: 1 when set from one, 0 when
- * not in one, -1 with err set when its variables make no shard. */
-static int shard_from_slurm(uint64_t *i, uint64_t *n, struct cs_error *err)
-{
-	const char *id = getenv("SLURM_ARRAY_TASK_ID");
-	const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
-	if (id == NULL || count == NULL)
-		return 0;
-	if (parse_count(count, SHARDS_MAX, n) < 0 || *n == 0) {
-		cli_usage_error(err, "sweep", "SLURM_ARRAY_TASK_COUNT='%.40s' is not a shard count from 1 to %d",
-				count, SHARDS_MAX);
-		return -1;
-	}
-	if (parse_count(id, SHARDS_MAX, i) < 0 || *i >= *n) {
-		cli_usage_error(err, "sweep", "SLURM_ARRAY_TASK_ID='%.40s' is not a shard from 0 to %" PRIu64
-				" (submit the array as --array=0-%" PRIu64 ", or give --shard)", id, *n - 1, *n - 1);
-		return -1;
-	}
-	return 1;
-}
-
 /* --jobs N into *jobs, or a usage error. */
 static int read_jobs(const char *cmd, const char *arg, uint64_t *jobs, struct cs_error *err)
 {
-	if (parse_count(arg, JOBS_MAX, jobs) < 0 || *jobs == 0)
+	if (sweep_shard_parse_count(arg, JOBS_MAX, jobs) < 0 || *jobs == 0)
 		return cli_usage_error(err, cmd, "--jobs expects a number from 1 to %d, got '%.40s'", JOBS_MAX, arg);
 	return 0;
 }
 
-/* --shard I/N (or "none": the whole sweep, whatever Slurm says) into *i
- * and *n, or a usage error. */
+/* --shard I/N (or "none": the whole sweep, whatever a scheduler says) into
+ * *i and *n, or a usage error. */
 static int read_shard(const char *cmd, const char *arg, uint64_t *i, uint64_t *n, struct cs_error *err)
 {
-	if (strcmp(arg, "none") == 0) {
-		*i = 0;
-		*n = 1;
-		return 0;
-	}
-	if (parse_shard(arg, i, n) < 0)
+	struct sweep_shard sh;
+	if (sweep_shard_parse(arg, &sh) < 0)
 		return cli_usage_error(err, cmd, "--shard expects I/N with 0 <= I < N <= %d, or none, got '%.40s'",
-				       SHARDS_MAX, arg);
+				       SWEEP_SHARDS_MAX, arg);
+	*i = sh.index;
+	*n = sh.count;
 	return 0;
 }
 
@@ -440,14 +394,19 @@ static int read_options(const struct cli_call *call, struct shard_plan *sp, uint
 	if (shard_arg != NULL && (status = read_shard("sweep", shard_arg, &sp->shard, &sp->nshards, err)) != 0)
 		return status;
 	if (shard_arg == NULL) {
-		int from_slurm = shard_from_slurm(&sp->shard, &sp->nshards, err);
-		if (from_slurm < 0)
+		struct sweep_shard sh;
+		char said[256];
+		int from_env = sweep_shard_from_env(sweep_shard_getenv, NULL, &sh, said, sizeof said, err);
+		if (from_env < 0)
 			return EXIT_USAGE;
 		/* said aloud: several sweeps run as one array's tasks would each
 		 * silently get a slice otherwise */
-		if (from_slurm > 0)
-			fprintf(stderr, "sweep: shard %" PRIu64 "/%" PRIu64 " from SLURM_ARRAY_TASK_ID "
-				"(--shard none runs every point)\n", sp->shard, sp->nshards);
+		if (from_env > 0) {
+			sp->shard = sh.index;
+			sp->nshards = sh.count;
+			fprintf(stderr, "sweep: shard %" PRIu64 "/%" PRIu64 " from %s (--shard none runs every point)\n",
+				sp->shard, sp->nshards, said);
+		}
 	}
 	*format = o->format_given ? o->format : o->output != NULL ? FORMAT_CSV : cli_format(o);
 	if (resume && (o->output == NULL || strcmp(o->output, "-") == 0))

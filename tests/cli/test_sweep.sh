@@ -114,7 +114,7 @@ bad shard-range "--shard expects I/N with 0 <= I < N <= 1000000, or none, got '3
 bad shard-text "--shard expects I/N" "{ $nb }" --shard 1
 bad jobs-zero "--jobs expects a number from 1 to 1024, got '0'" "{ $nb }" --jobs 0
 bad resume-json "--resume works on CSV results, not --format json" "{ $nb }" --resume --format json
-SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_COUNT=4 bad slurm-id "SLURM_ARRAY_TASK_ID='4' is not a shard from 0 to 3" "{ $nb }"
+SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_COUNT=4 bad slurm-id 'SLURM_ARRAY_TASK_ID="4" is not a shard from 0 to 3' "{ $nb }"
 status_is 2 "$C" sweep "$ex/sweep-nccl.json" --resume && grep -q -- "--resume needs -o FILE" "$TMP/err" && ok || fail "--resume without -o"
 status_is 2 "$C" sweep && grep -q "missing SWEEP.json" "$TMP/err" && ok || fail "sweep without a file"
 status_is 2 "$C" merge && grep -q "missing PART.csv" "$TMP/err" && ok || fail "merge without parts"
@@ -132,7 +132,7 @@ for i in 0 1 2; do "$C" sweep "$s" --shard "$i/3" -o "$TMP/part$i.csv" && ok || 
 [ "$(sed 1d "$TMP/part1.csv" | cut -d, -f3 | uniq | tr '\n' ' ')" = "1 4 7 10 " ] && ok || fail "shard 1/3 holds points 1 4 7 10"
 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" -o "$TMP/slurm1.csv" 2>"$TMP/err" &&
 	cmp -s "$TMP/slurm1.csv" "$TMP/part1.csv" && ok || fail "SLURM_ARRAY_TASK_ID/COUNT as --shard"
-grep -qx 'sweep: shard 1/3 from SLURM_ARRAY_TASK_ID (--shard none runs every point)' "$TMP/err" && ok ||
+grep -qx 'sweep: shard 1/3 from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (--shard none runs every point)' "$TMP/err" && ok ||
 	fail "the shard taken from Slurm is not said: $(cat "$TMP/err")"
 # --shard none: every point, even inside an array task, and nothing said.
 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 "$C" sweep "$s" --shard none -o "$TMP/slurm-none.csv" 2>"$TMP/err" &&
