@@ -30,28 +30,7 @@ static const char *const files[] = {
 };
 #define N_FILES (sizeof files / sizeof files[0])
 
-static catalog *base, *truth;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct cs_error err;
-	json_error_t jerr;
-	json_t *t = json_loads(truth_json, 0, &jerr);
-	base = catalog_new_builtin(&err);
-	truth = catalog_copy(base);
-	int rc = catalog_merge_json(truth, t, "truth", "truth", NULL, &err);
-	json_decref(t);
-	return rc;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(base);
-	catalog_free(truth);
-	return 0;
-}
+#include "calib_fixture.h"
 
 /* The measurement of file i: its scenario with the value the model gives
  * under the true catalog, times factor, as the measured figure. */
@@ -79,25 +58,6 @@ static void make_set(struct measure_set *set, size_t n, size_t odd, double odd_f
 	char path[1024];
 	for (size_t i = 0; i < n; i++)
 		measure_set_add(set, measured_doc(i, i == odd ? odd_factor : 1.0, path, sizeof path), path, 0);
-}
-
-static const struct calib_param *find(const struct calib_result *r, const char *entry, const char *field)
-{
-	for (size_t j = 0; j < r->n_params; j++)
-		if (strcasecmp(r->params[j].entry, entry) == 0 && strcmp(r->params[j].field, field) == 0)
-			return &r->params[j];
-	return NULL;
-}
-
-static void assert_factor(const struct calib_result *r, const char *entry, const char *field, double factor)
-{
-	const struct calib_param *p = find(r, entry, field);
-	assert_non_null(p);
-	assert_int_equal(p->state, CALIB_FITTED);
-	double got = p->after / p->before;
-	print_message("%s.%s: factor %.6g (true %.6g), +/- %.3g\n", entry, field, got, factor, got * p->sd_post);
-	if (fabs(got / factor - 1) > 0.01)
-		fail_msg("%s.%s: factor %.6g, true %.6g", entry, field, got, factor);
 }
 
 static void test_recovery(void **state)

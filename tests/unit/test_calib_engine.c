@@ -63,28 +63,7 @@ static const struct {
 };
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
-static catalog *base, *truth;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct cs_error err;
-	json_error_t jerr;
-	json_t *t = json_loads(truth_json, 0, &jerr);
-	base = catalog_new_builtin(&err);
-	truth = catalog_copy(base);
-	int rc = catalog_merge_json(truth, t, "truth", "truth", NULL, &err);
-	json_decref(t);
-	return rc;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(base);
-	catalog_free(truth);
-	return 0;
-}
+#include "calib_fixture.h"
 
 /* Row i's scenario with the value the model gives under the true engines as
  * the measured figure. */
@@ -118,26 +97,6 @@ static json_t *measured_doc(size_t i, char *path, size_t size)
 	catalog_free(c);
 	json_object_set_new(json_object_get(doc, "validation"), "published", json_real(v));
 	return doc;
-}
-
-static const struct calib_param *find(const struct calib_result *r, const char *entry, const char *field)
-{
-	for (size_t j = 0; j < r->n_params; j++)
-		if (strcasecmp(r->params[j].entry, entry) == 0 && strcmp(r->params[j].field, field) == 0)
-			return &r->params[j];
-	return NULL;
-}
-
-static void assert_factor(const struct calib_result *r, const char *entry, const char *field, double factor)
-{
-	const struct calib_param *p = find(r, entry, field);
-	assert_non_null(p);
-	double got = p->after / p->before;
-	print_message("%s.%s: factor %.6g (true %.6g), +/- %.3g, %s\n", entry, field, got, factor, got * p->sd_post,
-		      p->state == CALIB_FITTED ? "fitted" : "not fitted");
-	assert_int_equal(p->state, CALIB_FITTED);
-	if (fabs(got / factor - 1) > 0.01)
-		fail_msg("%s.%s: factor %.6g, true %.6g", entry, field, got, factor);
 }
 
 static void test_engine_recovery(void **state)
