@@ -31,7 +31,7 @@ static const char *provider_name(const char *p)
 	return p[0] ? p : "(no provider)";
 }
 
-/* "2P3D (prefill tp 8, decode tp 8; 40 GPUs) on 5 x nebius-8x-h100, $X/h, $Y/Mtok (TTFT P99 .., TPOT P99 ..,
+/* "2P3D (prefill tp 8, decode tp 8; 40 GPUs) on 5 x nebius-8x-h100, $X/h, $Y per million output tokens (TTFT P99 .., TPOT P99 ..,
  * KV transfer P99 .. over ..)" */
 static void say_split(FILE *f, const struct plan_disagg_base *b)
 {
@@ -42,11 +42,11 @@ static void say_split(FILE *f, const struct plan_disagg_base *b)
 	fprintf(f, "%dP%dD (prefill tp %d, decode tp %d; %ld GPUs) on ", d->prefill_replicas, d->decode_replicas,
 		d->prefill_tp, d->decode_tp, d->gpus);
 	say_where(f, b, d->instances);
-	fprintf(f, ", %s/h, %s/Mtok (TTFT P99 %.0f ms, TPOT P99 %.0f ms, KV transfer P99 %.1f ms over %s)", usd, mtok,
-		d->ttft_p99_ms, d->tpot_p99_ms, d->kv_transfer_p99_ms, b->interconnect);
+	fprintf(f, ", %s/h, %s per million output tokens (TTFT P99 %.0f ms, TPOT P99 %.0f ms, KV transfer P99 "
+		"%.1f ms over %s)", usd, mtok, d->ttft_p99_ms, d->tpot_p99_ms, d->kv_transfer_p99_ms, b->interconnect);
 }
 
-/* "colocated: 3 replicas x tp 8 (24 GPUs) on 3 x aws-p5.48xlarge, $X/h, $Y/Mtok (TTFT P99 .., TPOT P99 ..)" */
+/* "colocated: 3 replicas x tp 8 (24 GPUs) on 3 x aws-p5.48xlarge, $X/h, $Y per million output tokens (TTFT P99 .., TPOT P99 ..)" */
 static void say_colocated(FILE *f, const struct plan_disagg_base *b)
 {
 	const struct plan_disagg_deploy *d = &b->colocated;
@@ -56,7 +56,8 @@ static void say_colocated(FILE *f, const struct plan_disagg_base *b)
 	fprintf(f, "colocated %d replica%s x tp %d (%ld GPUs) on ", d->replicas, d->replicas == 1 ? "" : "s", d->decode_tp,
 		d->gpus);
 	say_where(f, b, d->instances);
-	fprintf(f, ", %s/h, %s/Mtok (TTFT P99 %.0f ms, TPOT P99 %.0f ms)", usd, mtok, d->ttft_p99_ms, d->tpot_p99_ms);
+	fprintf(f, ", %s/h, %s per million output tokens (TTFT P99 %.0f ms, TPOT P99 %.0f ms)", usd, mtok,
+		d->ttft_p99_ms, d->tpot_p99_ms);
 }
 
 /* Why a provider has no split: the simulations on its bases. */

@@ -42,7 +42,8 @@ static const struct plot_kind_spec kinds[PLOT_KIND_COUNT] = {
 	[PLOT_LATENCY] = { .title = "Serving latency against load", .x = "rate_per_s",
 			   .y = "ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms", .group = "candidate",
 			   .label = "candidate", .emit = plot_lines_latency },
-	[PLOT_COST] = { .title = "Dollars per million tokens", .x = NULL, .y = "usd_per_mtok", .group = NULL,
+	/* titled by its column's words: which tokens the cost is per (output, or prompt and output) */
+	[PLOT_COST] = { .title = NULL, .x = NULL, .y = "usd_per_mtok_output|usd_per_mtok", .group = NULL,
 			.label = "candidate", .emit = plot_bars_cost },
 	[PLOT_SCATTER] = { .title = NULL, .x = NULL, .y = NULL, .group = NULL, .label = "candidate",
 			   .emit = plot_lines_scatter },

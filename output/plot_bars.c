@@ -136,7 +136,11 @@ void plot_bars_cost(FILE *f, const struct plot_frame *fr)
 	plot_gp_block_close(f);
 	plot_gp_title_set(f, fr);
 	fputs("plot $bars0 using ($3/2):2:(0):3:($2-0.35):($2+0.35):ytic(1) with boxxyerror lt 1 title ", f);
-	gpquote_string(f, ycol);
+	{
+		char *words = plot_gp_words(fr, fr->y_cols[0]);  /* which tokens the cost is per */
+		gpquote_string(f, words);
+		free(words);
+	}
 	fprintf(f, ", \\\n     '' using 3:2:(%s) with labels left offset char 0.5,0 font ',15' notitle\n",
 		usd ? "$3 < 100 ? sprintf('$%.2f', $3) : sprintf('$%.0f', $3)" : "sprintf('%.3g', $3)");
 	free(order);

@@ -82,6 +82,15 @@ const char *plot_gp_unit_of(const char *name)
 	return info != NULL ? info->unit_text : "";
 }
 
+char *plot_gp_words(const struct plot_frame *fr, int col)
+{
+	const char *name = plot_gp_col_name(fr, col);
+	bool serving = false;
+	for (size_t c = 0; c < fr->t->ncols; c++)
+		serving = serving || strcmp(fr->t->header[c], "output_tok_s") == 0;
+	return results_column_words(serving && strcmp(name, "usd_per_mtok") == 0 ? "usd_per_mtok_output" : name);
+}
+
 void plot_gp_set_label(FILE *f, const char *axis, const char *text)
 {
 	fprintf(f, "set %slabel ", axis);

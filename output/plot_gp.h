@@ -51,6 +51,12 @@ const char *plot_gp_col_name(const struct plot_frame *fr, int col);
 /* A column's unit as the table of columns gives it (output/results.h); "" when it has none. */
 const char *plot_gp_unit_of(const char *name);
 
+/* Column col of fr's table in words (output/results_column.h), for a
+ * title or a legend; usd_per_mtok of a serving file (one with
+ * output_tok_s) written before usd_per_mtok_output is that column's
+ * words, per million output tokens. Caller frees. */
+char *plot_gp_words(const struct plot_frame *fr, int col);
+
 /* `set AXISlabel "TEXT"`. */
 void plot_gp_set_label(FILE *f, const char *axis, const char *text);
 

@@ -498,12 +498,16 @@ void plot_points_title(struct plot_frame *fr)
 		slash = strrchr(q->input, '/');
 		name = strcmp(q->input, "-") == 0 ? "standard input" : slash ? slash + 1 : q->input;
 	}
-	if (title == NULL || q->x != NULL || q->y != NULL) {
+	if (q->kind == PLOT_COST) {
+		/* the bars' column in words: per million output tokens, or all tokens */
+		custom = plot_gp_words(fr, fr->y_cols[0]);
+		title = custom;
+	} else if (title == NULL || q->x != NULL || q->y != NULL) {
 		if (fr->x_col >= 0)
 			custom = xasprintf("%s against %s", plot_gp_col_name(fr, fr->y_cols[0]), plot_gp_col_name(fr, fr->x_col));
 		else
 			custom = xasprintf("%s by %s", plot_gp_col_name(fr, fr->y_cols[0]), plot_gp_col_name(fr, fr->label_col));
-		title = q->kind == PLOT_SCATTER || q->kind == PLOT_COST || q->kind == PLOT_SCALING ? custom : title;
+		title = q->kind == PLOT_SCATTER || q->kind == PLOT_SCALING ? custom : title;
 	}
 	fr->title = xasprintf("%s: %s", title, name);
 	free(custom);

@@ -281,7 +281,9 @@ static const char *const inference_columns[] = {
 	"goodput_req_s", "ttft_p90_ms", "tpot_p90_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms",
 	"e2e_p90_s", "mean_in_system", "gpu_busy", "flops_util", "hbm_util", "kv_util_peak",
 	"kv_capacity_tokens", "weights_gb_per_gpu", "preemptions", "kv_transfer_p50_ms",
-	"kv_transfer_p99_ms", "usd_per_mtok_total", "slo_met", "gpus_used", NULL
+	"kv_transfer_p99_ms", "usd_per_mtok_total", "slo_met", "gpus_used",
+	/* additions: the per-token cost named for the tokens it counts (usd_per_mtok is the same figure) */
+	"usd_per_mtok_output", NULL
 };
 
 /* The serving layout: what serve_run chose (also for an oom or invalid
@@ -365,6 +367,7 @@ static void inference_row(rowset *rs, const struct job *j, const struct result *
 		rowset_real(rs, "usd_per_hour", d->usd_per_hour);
 	if (d->priced) {
 		rowset_real(rs, "usd_per_mtok", d->usd_per_mtok);
+		rowset_real(rs, "usd_per_mtok_output", d->usd_per_mtok);
 		rowset_real(rs, "usd_per_mtok_total", d->usd_per_mtok_total);
 	}
 }
@@ -546,8 +549,9 @@ static const struct result_format {
 			      .brief = "candidate,status,gpus,tp,pp,dp,step_time_s,tokens_per_s,mfu,"
 				       "wall_time_p50_h,cost_usd_p50,reason" },
 	[RESULT_INFERENCE] = { .columns = inference_columns, .row = inference_row,
-			       .brief = "candidate,status,gpus,replicas,throughput_tok_s,ttft_p50_ms,"
-					"tpot_p50_ms,slo_attainment,usd_per_mtok,reason" },
+			       /* the P99s the SLO is written on beside the medians */
+			       .brief = "candidate,status,gpus,replicas,throughput_tok_s,ttft_p50_ms,ttft_p99_ms,"
+					"tpot_p50_ms,tpot_p99_ms,slo_attainment,usd_per_mtok_output,reason" },
 	[RESULT_COLLECTIVE] = { .columns = collective_columns, .row = collective_row,
 				.brief = "candidate,status,op,algorithm,gpus,bytes,time_us,busbw_GBps,reason" },
 	[RESULT_GEMM] = { .columns = gemm_columns, .row = gemm_row,

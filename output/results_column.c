@@ -1,6 +1,10 @@
 #include "results_column.h"
 
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 /*
  * Every column a result row, a sweep or validate can have: its kind (how a
@@ -76,7 +80,8 @@ static const struct results_column columns[] = {
 	{ "gpu_hours", UNIT_COUNT, "GPU-hours", "GPUs x wall time" },
 	{ "cost_usd_p50", UNIT_USD, "USD", "rental cost of the whole run, median: usd_per_hour x billed_h" },
 	{ "cost_usd_p90", UNIT_USD, "USD", "rental cost of the whole run, 90th percentile" },
-	{ "usd_per_mtok", UNIT_USD, "USD", "cost per million tokens (serving: per million output tokens)" },
+	{ "usd_per_mtok", UNIT_USD, "USD", "cost per million tokens: training, per million tokens trained on (cost_usd_p50 / tokens); serving, per million output tokens (the same figure as usd_per_mtok_output)",
+	  "Cost per million tokens" },
 	{ "frac_compute", UNIT_FRACTION, "fraction", "share of the GPUs' wall time spent computing" },
 	{ "frac_comm_exposed", UNIT_FRACTION, "fraction", "share spent in communication not hidden behind compute" },
 	{ "frac_bubble", UNIT_FRACTION, "fraction", "share spent idle in the pipeline's bubble" },
@@ -167,7 +172,10 @@ static const struct results_column columns[] = {
 	{ "preemptions", UNIT_COUNT, "count", "sequences evicted from the KV cache and recomputed" },
 	{ "kv_transfer_p50_ms", UNIT_NUMBER, "ms", "disaggregated: moving a request's KV cache from prefill to decode, median" },
 	{ "kv_transfer_p99_ms", UNIT_NUMBER, "ms", "disaggregated: moving a request's KV cache, 99th percentile" },
-	{ "usd_per_mtok_total", UNIT_USD, "USD", "serving: cost per million prompt and output tokens" },
+	{ "usd_per_mtok_total", UNIT_USD, "USD", "serving: cost per million prompt and output tokens (usd_per_hour / all tokens of an hour x 1e6)",
+	  "Cost per million prompt and output tokens" },
+	{ "usd_per_mtok_output", UNIT_USD, "USD", "serving: cost per million output tokens (usd_per_hour / output tokens of an hour x 1e6; the same figure as usd_per_mtok)",
+	  "Cost per million output tokens" },
 	{ "slo_met", UNIT_BOOL, "boolean", "serving: the p99 TTFT and TPOT are within workload.serving.slo (empty without an slo)" },
 	{ "gpus_used", UNIT_COUNT, "count", "serving: GPUs the replicas occupy (the dollars are for the whole nodes they are on)" },
 	/* fleet */
@@ -230,4 +238,46 @@ const struct results_column *results_column_info(const char *name)
 	if (strncmp(name, "set:", 4) == 0)
 		return &set_column;
 	return NULL;
+}
+
+/* "p99" and the like: a 'p' and digits only. */
+static bool is_percentile(const char *w, size_t n)
+{
+	if (n < 2 || w[0] != 'p')
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (w[i] < '0' || w[i] > '9')
+			return false;
+	return true;
+}
+
+char *results_column_words(const char *name)
+{
+	const struct results_column *info = results_column_info(name);
+	char *w;
+	if (info != NULL && info->words != NULL)
+		return xstrdup(info->words);
+	w = xstrdup(name);
+	for (char *p = w; *p;) {
+		size_t n = strcspn(p, "_");
+		if (is_percentile(p, n))
+			*p = 'P';
+		p += n;
+		if (*p == '_')
+			*p++ = ' ';
+	}
+	if (w[0] >= 'a' && w[0] <= 'z')
+		w[0] = (char)(w[0] - 'a' + 'A');
+	return w;
+}
+
+char *results_column_axis_label(const char *name)
+{
+	const struct results_column *info = results_column_info(name);
+	char *w = results_column_words(name), *label;
+	if (info == NULL || strcmp(info->unit_text, "text") == 0)
+		return w;
+	label = xasprintf("%s (%s)", w, info->unit_text);
+	free(w);
+	return label;
 }

@@ -16,10 +16,21 @@ struct results_column {
 	enum cell_unit unit;
 	const char *unit_text;   /* "s", "USD", "fraction", "GiB (2^30 bytes)"... */
 	const char *meaning;
+	const char *words;       /* what a chart's axis says, in words ("Cost, P50"); NULL: from the name */
 };
 
 /* The entry of a result, sweep (set:PATH, sweep_fingerprint) or validate
  * column, or NULL (a catalog listing's columns have none). */
 const struct results_column *results_column_info(const char *name);
+
+/* A column's name in words for a chart's axis, title or legend: its
+ * entry's words, else the name with its underscores as spaces, a
+ * percentile in capitals ("p99" -> "P99") and its first letter a capital.
+ * A new string the caller frees. */
+char *results_column_words(const char *name);
+
+/* The axis label of a column: "WORDS (UNIT)", the unit left out for a
+ * text column or one without an entry ("Cost, P50 (USD)"). Caller frees. */
+char *results_column_axis_label(const char *name);
 
 #endif

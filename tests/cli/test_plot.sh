@@ -82,7 +82,7 @@ check_kind scaling sweep "" "x gpus, y tokens_per_s, label candidate, group gpu"
 check_kind latency rate "--slo-ttft-ms 500 --slo-tpot-ms 50" \
 	"x rate_per_s, y ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, label candidate, group candidate" \
 	"Serving latency against load: llama3.1-8b-serving"
-check_kind cost whole "" "y usd_per_mtok, label candidate" "Dollars per million tokens: llama3-70b-whole-run"
+check_kind cost whole "" "y usd_per_mtok, label candidate" "Cost per million tokens: llama3-70b-whole-run"
 check_kind scatter sweep "--x gpus --y mfu --group gpu" "x gpus, y mfu, label candidate, group gpu" \
 	"mfu against gpus: llama3-70b-pretrain"
 
@@ -140,9 +140,26 @@ if $have_gnuplot; then
 	(cd "$TMP" && gnuplot so.gp) 2>"$TMP/gperr" && png_ok "$TMP/so.png" && [ ! -s "$TMP/gperr" ] && ok ||
 		fail "gnuplot so.gp: $(head -3 "$TMP/gperr")"
 fi
+# serving's cost chart: per million output tokens, said in its title and legend; --y
+# usd_per_mtok_total says prompt and output tokens; an older file's usd_per_mtok (no
+# usd_per_mtok_output column) is per million output tokens too
+status_is 0 "$C" plot "$TMP/rate.csv" --chart cost -o "$TMP/sc.png" --script-only &&
+	grep -qx "# columns: y usd_per_mtok_output, label candidate" "$TMP/sc.gp" &&
+	grep -q "^set title 'Cost per million output tokens: llama3.1-8b-serving' " "$TMP/sc.gp" &&
+	grep -q "with boxxyerror lt 1 title 'Cost per million output tokens'" "$TMP/sc.gp" && ok ||
+	fail "serving cost chart: $(grep title "$TMP/sc.gp")"
+status_is 0 "$C" plot "$TMP/rate.csv" --chart cost --y usd_per_mtok_total -o "$TMP/st.png" --script-only &&
+	grep -q "^set title 'Cost per million prompt and output tokens: " "$TMP/st.gp" && ok ||
+	fail "serving cost chart, all tokens: $(grep title "$TMP/st.gp")"
+# (the header renamed: the file has no usd_per_mtok_output column)
+sed '1s/,usd_per_mtok_output/,renamed_usd_per_mtok_output/' "$TMP/rate.csv" >"$TMP/old-rate.csv"
+status_is 0 "$C" plot "$TMP/old-rate.csv" --chart cost -o "$TMP/so2.png" --script-only &&
+	grep -qx "# columns: y usd_per_mtok, label candidate" "$TMP/so2.gp" &&
+	grep -q "^set title 'Cost per million output tokens: " "$TMP/so2.gp" && ok ||
+	fail "an older serving file's cost chart: $(grep -e title -e columns "$TMP/so2.gp")"
 # results on standard input need -o
 status_is 0 "$C" plot - --chart cost -o "$TMP/stdin.png" --script-only <"$TMP/whole.csv" &&
-	grep -q "Dollars per million tokens: llama3-70b-whole-run" "$TMP/stdin.gp" && ok || fail "results from stdin"
+	grep -q "Cost per million tokens: llama3-70b-whole-run" "$TMP/stdin.gp" && ok || fail "results from stdin"
 status_is 2 "$C" plot - --chart cost <"$TMP/whole.csv" && grep -q "needed when the results come from standard input" "$TMP/err" &&
 	ok || fail "stdin without -o"
 

@@ -16,7 +16,7 @@ cat >"$TMP/one.json" <<'JSON'
                     "price": { "usd_per_gpu_hour": 2.5 } },
                   { "name": "unpriced", "gpu": "H100-SXM", "gpus_per_node": 1 } ] }
 JSON
-cols=candidate,status,gpus,gpus_used,requests,output_tok_s,throughput_tok_s,usd_per_hour,usd_per_mtok,usd_per_mtok_total,reason
+cols=candidate,status,gpus,gpus_used,requests,output_tok_s,throughput_tok_s,usd_per_hour,usd_per_mtok,usd_per_mtok_total,usd_per_mtok_output,reason
 status_is 0 "$CLUSTERSIM" run "$TMP/one.json" --format csv --columns "$cols" && ok || fail "offline run"
 # one replica of 1 GPU: priced as one whole instance (8 GPUs of the p5; 4 at $2.50 of the custom
 # candidate), and $/Mtok = usd_per_hour / (tokens per hour / 1e6), to CSV's six digits
@@ -27,11 +27,20 @@ awk -F, 'NR > 1 && $1 != "unpriced" {
 	m = $8 / ($6 * 3600 / 1e6); t = $8 / ($7 * 3600 / 1e6)
 	if (($9 - m) / m > 1e-5 || (m - $9) / m > 1e-5) { print $1 ": usd_per_mtok " $9 ", wanted " m; bad = 1 }
 	if (($10 - t) / t > 1e-5 || (t - $10) / t > 1e-5) { print $1 ": usd_per_mtok_total " $10 ", wanted " t; bad = 1 }
+	# usd_per_mtok_output: the same figure as usd_per_mtok, per million output tokens
+	if ($11 != $9) { print $1 ": usd_per_mtok_output " $11 ", usd_per_mtok " $9; bad = 1 }
 	n++
 } END { exit bad || n != 2 }' "$TMP/out" && ok || fail "dollars of the whole instances: $(cat "$TMP/out")"
 grep '^p5,' "$TMP/out" | grep -q 'the replicas occupy 1 of the candidate' && ok || fail "p5 reason: $(cat "$TMP/out")"
-grep '^unpriced,ok,1,1,64,[0-9.e+]*,[0-9.e+]*,,,,' "$TMP/out" | grep -q 'no price' && ok ||
+grep '^unpriced,ok,1,1,64,[0-9.e+]*,[0-9.e+]*,,,,,' "$TMP/out" | grep -q 'no price' && ok ||
 	fail "an unpriced candidate has no dollars: $(cat "$TMP/out")"
+
+# The default table names which tokens the cost is per, and shows the P99
+# latencies the SLO is written on beside the medians.
+status_is 0 "$CLUSTERSIM" run "$TMP/one.json" --format table &&
+	head -1 "$TMP/out" | tr -s ' ' '\n' | tr '\n' , | grep -qx \
+	'candidate,status,gpus,replicas,throughput_tok_s,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,slo_attainment,usd_per_mtok_output,reason,' &&
+	ok || fail "the default serving table: $(head -1 "$TMP/out")"
 
 # A trace: every row is served, and the load's rate is the one measured.
 printf 'arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,2000,40\n\n0.5,30,1\n2.25,700,300\n' >"$TMP/reqs.csv"
