@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/price_notes.h"
 #include "output/outfile.h"
 #include "output/results.h"
 #include "util/xalloc.h"
@@ -249,23 +250,32 @@ int cli_write(const struct cli_options *o, const rowset *rs, struct cs_error *er
 	if (cli_columns_help(o))
 		return cli_print_columns(stdout, rs) < 0 ?
 			error_runtime(err, "cannot write standard output: %s", strerror(errno ? errno : EIO)) : 0;
-	if (cli_select_columns(cli_columns_for(o, rs, fmt), rs, &narrow, err) < 0)
+	/* a table for people: a fleet's reason once, on the fleet's row */
+	rowset *once = fmt == FORMAT_TABLE ? results_reasons_once(rs) : NULL;
+	if (once != NULL)
+		rs = once;
+	if (cli_select_columns(cli_columns_for(o, rs, fmt), rs, &narrow, err) < 0) {
+		rowset_free(once);
 		return -1;
+	}
 	if (narrow != NULL)
 		rs = narrow;
 	if (outfile_open(&out, o->output, err) < 0) {
 		rowset_free(narrow);
+		rowset_free(once);
 		return -1;
 	}
 	if (writer_write(out.f, rs, fmt, width) < 0) {
 		int e = errno;
 		outfile_abort(&out);
 		rowset_free(narrow);
+		rowset_free(once);
 		return error_runtime(err, "cannot write %s%s%s: %s", o->output ? "'" : "",
 				     o->output ? o->output : "standard output", o->output ? "'" : "",
 				     strerror(e ? e : EIO));
 	}
 	rowset_free(narrow);
+	rowset_free(once);
 	return outfile_commit(&out, err);
 }
 
@@ -437,13 +447,18 @@ static int check_not_input_before_load(const struct cli_call *call, const char *
 
 /* A catalog price observed over a year before the catalog's as_of date is
  * used, but said on standard error (never in the rows, which stay the same
- * whatever the day). */
-static void warn_stale_prices(const struct scenario *s)
+ * whatever the day): once per price (cli/price_notes.h), and not at all
+ * when the command only lists its columns. */
+static void warn_stale_prices(const struct cli_call *call)
 {
+	const struct scenario *s = &call->scenario;
+	struct price_notes ns = { 0 };
+	if (cli_columns_help(&call->o))
+		return;
 	for (size_t i = 0; i < s->n_candidates; i++)
-		if (s->candidates[i].price.stale[0])
-			fprintf(stderr, "clustersim: warning: candidate '%.80s': %s\n",
-				s->candidates[i].name, s->candidates[i].price.stale);
+		price_notes_add(&ns, s->candidates[i].name, s->candidates[i].price.stale);
+	price_notes_say(&ns, stderr, "candidate");
+	price_notes_release(&ns);
 }
 
 /* The same for the files the loaded scenario itself names. */
@@ -509,7 +524,7 @@ int cli_invoke(const struct cli_command *cmd, int argc, char **argv, struct cs_e
 			goto out;
 		}
 		loaded = true;
-		warn_stale_prices(&call.scenario);
+		warn_stale_prices(&call);
 		if ((status = check_output_after_load(&call, err)) != 0)
 			goto out;
 	}

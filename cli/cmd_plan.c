@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/plan_disagg_out.h"
+#include "cli/price_notes.h"
 #include "models/eval/evaluate.h"
 #include "models/plan/plan.h"
 #include "models/plan/plan_mix.h"
@@ -477,6 +478,24 @@ static int timed_search(const char *file, struct plan_problem *p, struct plan_ou
 	return EXIT_OK;
 }
 
+/* The stale or undated prices of the evaluated shapes, once per price
+ * (cli/price_notes.h), leaving out those cli_invoke said for the
+ * scenario's candidates: a search's shapes are not among them. */
+static void warn_shape_prices(const struct scenario *s, const struct plan_outcome *o, struct shape_ctx *ctx)
+{
+	struct price_notes ns = { 0 };
+	struct cluster_spec *c = xmalloc(sizeof *c);
+	for (size_t i = 0; i < s->n_candidates; i++)
+		price_notes_add(&ns, s->candidates[i].name, s->candidates[i].price.stale);
+	price_notes_mark_said(&ns);
+	for (size_t i = 0; i < o->n; i++)
+		if (o->points[i].fate == PLAN_EVALUATED && get_shape(ctx, i, c))
+			price_notes_add(&ns, o->points[i].name, c->price.stale);
+	price_notes_say(&ns, stderr, "shape");
+	price_notes_release(&ns);
+	free(c);
+}
+
 /* The columns a table on a terminal shows when --columns is not given
  * (NULL: every column). */
 static const char *table_columns(const struct cli_call *call, enum workload_kind kind, bool show_all)
@@ -543,6 +562,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	int searched = timed_search(call->operands[0], &p, &o, err);
 	if (searched != EXIT_OK)
 		return searched;
+	warn_shape_prices(s, &o, &ctx);
 
 	struct plan_disagg d = { .searched = false };
 	if (space_disaggregated(s->space))

@@ -588,6 +588,55 @@ const char *results_brief(const rowset *rs)
 	return NULL;
 }
 
+/* A cell's text, "" when empty. */
+static const char *text_or_empty(const rowset *rs, size_t row, long col)
+{
+	const char *t = col >= 0 ? rowset_get_text(rs, row, (size_t)col) : NULL;
+	return t != NULL ? t : "";
+}
+
+/* Whether row repeats the reason of the fleet row at head (its team or
+ * class set, the same candidate, row_id and a reason). */
+static bool repeats_head(const rowset *rs, size_t row, size_t head, const long col[5])
+{
+	enum { TEAM, CLASS, REASON, CANDIDATE, ROW_ID };
+	const char *reason = text_or_empty(rs, row, col[REASON]);
+	return reason[0] != '\0' && strcmp(reason, text_or_empty(rs, head, col[REASON])) == 0 &&
+	       strcmp(text_or_empty(rs, row, col[CANDIDATE]), text_or_empty(rs, head, col[CANDIDATE])) == 0 &&
+	       (col[ROW_ID] < 0 || rowset_get_int(rs, row, (size_t)col[ROW_ID]) ==
+				   rowset_get_int(rs, head, (size_t)col[ROW_ID]));
+}
+
+rowset *results_reasons_once(const rowset *rs)
+{
+	const long col[5] = { rowset_find(rs, "team"), rowset_find(rs, "class"), rowset_find(rs, "reason"),
+			      rowset_find(rs, "candidate"), rowset_find(rs, "row_id") };
+	rowset *once = NULL;
+	size_t head = 0;
+	bool have_head = false;
+	if (col[0] < 0 || col[2] < 0)
+		return NULL;
+	for (size_t row = 0; row < rowset_nrows(rs); row++) {
+		if (text_or_empty(rs, row, col[0])[0] == '\0' && text_or_empty(rs, row, col[1])[0] == '\0') {
+			head = row;  /* a fleet's row */
+			have_head = true;
+			continue;
+		}
+		if (!have_head || !repeats_head(rs, row, head, col))
+			continue;
+		if (once == NULL) {
+			const char **names = xcalloc(rowset_ncols(rs), sizeof *names);
+			for (size_t c = 0; c < rowset_ncols(rs); c++)
+				names[c] = rowset_column(rs, c);
+			const char *bad;
+			once = rowset_select(rs, names, rowset_ncols(rs), &bad);  /* its own columns: never NULL */
+			free(names);
+		}
+		rowset_set_empty(once, row, (size_t)col[2]);
+	}
+	return once;
+}
+
 rowset *results_new(enum result_kind kind)
 {
 	rowset *rs = rowset_new(formats[kind].columns);

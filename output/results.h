@@ -30,6 +30,13 @@ void results_set_units(rowset *rs);
  * them allowed); NULL otherwise (all columns). */
 const char *results_brief(const rowset *rs);
 
+/* For a table a person reads: a copy of rs in which a fleet's team and
+ * class rows whose reason is their fleet row's (the same candidate and
+ * row_id, the row before them without a team or class) have it emptied,
+ * so the fleet's row says it once; NULL when rs has no such row (or no
+ * team column). Caller frees. CSV and JSON keep every row's reason. */
+rowset *results_reasons_once(const rowset *rs);
+
 /* An empty rowset with the columns of a result kind, their units set. */
 rowset *results_new(enum result_kind kind);
 

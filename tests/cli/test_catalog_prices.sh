@@ -43,15 +43,15 @@ grep -q '^aws-p5e.48xlarge,,.*no price in the catalog for aws-p5e.48xlarge' "$TM
 grep -q '^aws-p5en.48xlarge,7.912,' "$TMP/rows.csv" && ok || fail "p5en's price"
 
 # Old and undated prices: warned on standard error, the rows unchanged.
-grep -q "^clustersim: warning: candidate 'coreweave-8x-h100': the coreweave HGX H100 8-GPU node on-demand price (S36) was observed 2025-05-29, over a year before the catalog's as_of 2026-12-01$" "$TMP/warnings" &&
+grep -q "^clustersim: warning: the coreweave HGX H100 8-GPU node on-demand price (S36) was observed 2025-05-29, over a year before the catalog's as_of 2026-12-01 (candidate 'coreweave-8x-h100'\( and [0-9]* more\)\?)$" "$TMP/warnings" &&
 	ok || fail "old price warning"
-grep -q "candidate 'lambda-8x-h100': .*has no observation date" "$TMP/warnings" && ok || fail "undated price warning"
-! grep -q "candidate 'aws-p5en.48xlarge'" "$TMP/warnings" && ok || fail "a 2026 price was warned about"
+grep -q "has no observation date, so its age is unknown (candidate 'lambda-8x-h100'" "$TMP/warnings" && ok || fail "undated price warning"
+! grep -q "(candidate 'aws-p5en.48xlarge'" "$TMP/warnings" && ok || fail "a 2026 price was warned about"
 ! grep -qi "warning" "$TMP/rows.csv" && ok || fail "warnings in the rows"
 # The reference date is the catalog's, not the clock's: a catalog file moves it.
 printf '{"as_of": "2026-03-01"}\n' >"$TMP/asof.json"
 status_is 0 "$CLUSTERSIM" run "$TMP/all.json" --dry-run --format csv --catalog "$TMP/asof.json" && ok || fail "as_of override"
-! grep -q "candidate 'coreweave-8x-h100'" "$TMP/err" && ok || fail "as_of 2026-03-01 still warns about 2025-05-29"
+! grep -q "(candidate 'coreweave-8x-h100'" "$TMP/err" && ok || fail "as_of 2026-03-01 still warns about 2025-05-29"
 # A price given in the scenario is never warned about.
 printf '{"name": "s", "workload": {"kind": "training", "model": "llama3-8b", "precision": "bf16", "seq_len": 4096, "global_batch_tokens": 4194304, "tokens": 1e11, "parallelism": {"tp": 1, "pp": 1, "dp": "auto"}}, "candidates": [{"name": "c", "preset": "coreweave-8x-h100", "nodes": 1, "price": {"usd_per_gpu_hour": 2}}]}\n' >"$TMP/own.json"
 status_is 0 "$CLUSTERSIM" run "$TMP/own.json" --dry-run --format csv && [ ! -s "$TMP/err" ] && ok || fail "scenario price warned about"
