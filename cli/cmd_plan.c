@@ -196,15 +196,27 @@ static const char *const plan_columns[] = { "front", "plan_rank", "why",
 					    /* additions: every shape's fate (--show all), and how to run it alone */
 					    "price_type", "fate", "fate_reason", "candidate_json" };
 
+/* Whether name is one of plan's columns. */
+static bool plan_column(const char *name)
+{
+	for (size_t i = 0; i < sizeof plan_columns / sizeof plan_columns[0]; i++)
+		if (strcmp(plan_columns[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The result kind's columns, then plan's (a column of both, price_type,
+ * stays where plan has always had it), then the disaggregated split's. */
 static rowset *front_rowset(enum result_kind kind, bool disagg)
 {
 	rowset *base = results_new(kind);
-	size_t n = rowset_ncols(base), extra = sizeof plan_columns / sizeof plan_columns[0], more = 0;
+	size_t nb = rowset_ncols(base), n = 0, extra = sizeof plan_columns / sizeof plan_columns[0], more = 0;
 	while (disagg && plan_disagg_out_columns[more] != NULL)
 		more++;
-	const char **cols = xcalloc(n + extra + more, sizeof *cols);
-	for (size_t i = 0; i < n; i++)
-		cols[i] = rowset_column(base, i);
+	const char **cols = xcalloc(nb + extra + more, sizeof *cols);
+	for (size_t i = 0; i < nb; i++)
+		if (!plan_column(rowset_column(base, i)))
+			cols[n++] = rowset_column(base, i);
 	for (size_t i = 0; i < extra; i++)
 		cols[n + i] = plan_columns[i];
 	for (size_t i = 0; i < more; i++)

@@ -28,11 +28,23 @@ static void row_head(rowset *rs, const struct job *j, const struct result *r)
 			 r->outcome.reason);
 }
 
+/* The price row the cost used: its provider (empty for a price the
+ * scenario gives without one) and its type; both empty without a price. */
+static void price_cells(rowset *rs, const struct cluster_spec *c, bool priced)
+{
+	if (!priced || !c->price.known)
+		return;
+	rowset_text(rs, "provider", c->price.provider);
+	rowset_text(rs, "price_type", price_type_names[c->price.type]);
+}
+
 static const char *const shape_columns[] = {
 	"scenario", "candidate", "row_id", "seed", "status", "reason",
 	"gpu", "nodes", "gpus_per_node", "gpus", "scale_up", "nic", "nics_per_node",
 	"precision", "peak_pflops", "hbm_total_gb", "scale_up_GBps_per_gpu",
-	"scale_out_GBps_per_gpu", "usd_per_gpu_hour", "usd_per_hour", "price_basis", NULL
+	"scale_out_GBps_per_gpu", "usd_per_gpu_hour", "usd_per_hour", "price_basis",
+	/* additions: the price row the cost used */
+	"provider", "price_type", NULL
 };
 
 static void shape_row(rowset *rs, const struct job *j, const struct result *r)
@@ -57,6 +69,7 @@ static void shape_row(rowset *rs, const struct job *j, const struct result *r)
 		rowset_real(rs, "usd_per_hour", f->usd_per_hour);
 		rowset_text(rs, "price_basis", c->price.basis);
 	}
+	price_cells(rs, c, f->priced);
 }
 
 static const char *const collective_columns[] = {
@@ -136,7 +149,9 @@ static const char *const training_columns[] = {
 	/* additions: selective recompute's modules */
 	"recompute_modules",
 	/* additions: the batch the plan runs with, and the search's levers */
-	"global_batch_tokens", "pipeline_split", "free_stage_input", "numerics", NULL
+	"global_batch_tokens", "pipeline_split", "free_stage_input", "numerics",
+	/* additions: the price row the cost used */
+	"provider", "price_type", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -255,6 +270,7 @@ static void training_row(rowset *rs, const struct job *j, const struct result *r
 	rowset_real(rs, "gpu_memory_gib", c->gpu.memory_gib);
 	if (r->cluster.priced)
 		rowset_real(rs, "usd_per_hour", r->cluster.usd_per_hour);
+	price_cells(rs, c, r->cluster.priced);
 	if (r->train.plan.tp == 0)
 		return;  /* no plan at all */
 	plan_cells(rs, &r->train);
@@ -283,7 +299,9 @@ static const char *const inference_columns[] = {
 	"kv_capacity_tokens", "weights_gb_per_gpu", "preemptions", "kv_transfer_p50_ms",
 	"kv_transfer_p99_ms", "usd_per_mtok_total", "slo_met", "gpus_used",
 	/* additions: the per-token cost named for the tokens it counts (usd_per_mtok is the same figure) */
-	"usd_per_mtok_output", NULL
+	"usd_per_mtok_output",
+	/* additions: the price row the cost used */
+	"provider", "price_type", NULL
 };
 
 /* The serving layout: what serve_run chose (also for an oom or invalid
@@ -352,6 +370,7 @@ static void inference_row(rowset *rs, const struct job *j, const struct result *
 	rowset_text(rs, "gpu", j->cluster->gpu.id.name);
 	rowset_int(rs, "gpus", r->cluster.gpus);
 	rowset_text(rs, "precision", precision_names[j->workload->model.precision]);
+	price_cells(rs, j->cluster, r->cluster.priced);
 	if (r->outcome.status == OUTCOME_UNSUPPORTED) {
 		/* nothing was simulated: what the candidate costs, nothing more */
 		if (r->cluster.priced)
@@ -385,7 +404,9 @@ static const char *const fleet_columns[] = {
 	/* additions: the trace's own waits */
 	"trace_wait_p50_h",
 	/* additions: the job class of a class's row, the idle GPU-hours' share of the dollars */
-	"class", "idle_usd", NULL
+	"class", "idle_usd",
+	/* additions: the price row the cost used */
+	"provider", "price_type", NULL
 };
 
 /* What a group of jobs (the fleet, one team or one class) got; its
@@ -478,6 +499,7 @@ static void fleet_row(rowset *rs, const struct job *j, const struct result *r)
 		rowset_real(rs, "objective_wait_p90_h", spec->objective_wait_p90_h);
 	if (r->cluster.priced)
 		rowset_real(rs, "usd_per_gpu_hour", c->price.usd_per_gpu_hour);
+	price_cells(rs, c, r->cluster.priced);
 	if (r->outcome.status == OUTCOME_OK)
 		fleet_totals_cells(rs, j, r);
 	else if (r->outcome.status == OUTCOME_INVALID)

@@ -36,6 +36,7 @@ static const struct results_column columns[] = {
 	{ "usd_per_gpu_hour", UNIT_USD, "USD", "price of one GPU for an hour" },
 	{ "usd_per_hour", UNIT_USD, "USD", "price of the whole candidate for an hour (serving: of the whole nodes the replicas occupy)" },
 	{ "price_basis", UNIT_TEXT, "text", "where the price comes from (catalog entry and source, or the scenario)" },
+	{ "provider", UNIT_TEXT, "text", "the provider of the catalog price the cost used (empty for a price the scenario gives without one, or without a price)" },
 	/* a gemm workload (one standalone GEMM per shape) */
 	{ "m", UNIT_COUNT, "count", "GEMM rows of A and C" },
 	{ "n", UNIT_COUNT, "count", "GEMM columns of B and C" },
@@ -119,7 +120,7 @@ static const struct results_column columns[] = {
 	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90); serving: yes (one front of TTFT P99 and USD per hour)" },
 	{ "plan_rank", UNIT_COUNT, "rank", "place on the P50 front by cost, 1 the cheapest (empty off it)" },
 	{ "why", UNIT_TEXT, "text", "why this shape is a choice, against its neighbour on the front" },
-	{ "price_type", UNIT_TEXT, "text", "the shape's price type: on-demand, spot or reserved (the one it asks for when the catalog cannot make it)" },
+	{ "price_type", UNIT_TEXT, "text", "the type of the price the cost used: on-demand, spot, reserved or owned (empty without a price); plan: the shape's price type (the one it asks for when the catalog cannot make it)" },
 	{ "fate", UNIT_TEXT, "text", "what the search did with the shape: evaluated, or why not: unresolved, unpriced, no_memory, past_deadline, over_budget, dominated" },
 	{ "fate_reason", UNIT_TEXT, "text", "why the shape is not on the front, with the figures (empty on it)" },
 	{ "candidate_json", UNIT_TEXT, "text", "the candidate object of the shape: clustersim run SCENARIO --set 'candidates=[candidate_json]' evaluates it alone" },
