@@ -21,7 +21,9 @@ extern char **environ;
 static const char usage_text[] =
 	"usage: clustersim plot RESULTS.csv --chart KIND [-o FILE.png|FILE.svg] [--deadline-h H]\n"
 	"                       [--budget-usd D] [--slo-ttft-ms MS] [--slo-tpot-ms MS]\n"
-	"                       [--x COLUMN] [--y COLUMN[,COLUMN...]] [--group COLUMN] [--script-only]\n\n"
+	"                       [--x COLUMN] [--y COLUMN[,COLUMN...]] [--group COLUMN]\n"
+	"                       [--color-by provider|price_type] [--xlabel TEXT] [--ylabel TEXT]\n"
+	"                       [--script-only]\n\n"
 	"Charts the CSV results of run, sweep or plan: writes a gnuplot script with the data\n"
 	"inline beside the image (FILE.gp for FILE.png), then runs gnuplot on it (pngcairo or svg\n"
 	"by the extension; 1600 x 1000 pixels, an 18-point font). Only rows with status ok are\n"
@@ -57,6 +59,10 @@ static const char usage_text[] =
 	"  --x COLUMN          the x column instead of the chart's (the bars' labels for breakdown, cost)\n"
 	"  --y COLUMN          the y column (a comma list for breakdown and latency)\n"
 	"  --group COLUMN      one colour per value of COLUMN (pareto, scaling, latency, scatter)\n"
+	"  --color-by C        pareto, cost: one colour per provider or per price_type, each with\n"
+	"                      its legend entry ((none) for a row without one)\n"
+	"  --xlabel TEXT       the x axis's label instead of the column's words and unit\n"
+	"  --ylabel TEXT       the y axis's label (every panel's, for latency and utilization)\n"
 	"  --script-only       write the script, do not run gnuplot\n"
 	"  -h, --help          print this help\n"
 	"environment: CLUSTERSIM_GNUPLOT  the gnuplot program to run (default: gnuplot on PATH)\n";
@@ -87,6 +93,13 @@ static int check_positive(const char *cmd, const char *value, struct cs_error *e
 	return cli_usage_error(err, cmd, "expected a positive number, got '%.60s'", value);
 }
 
+static int check_color_by(const char *cmd, const char *value, struct cs_error *err)
+{
+	if (strcmp(value, "provider") == 0 || strcmp(value, "price_type") == 0)
+		return 0;
+	return cli_usage_error(err, cmd, "--color-by must be provider or price_type, not '%.60s'", value);
+}
+
 static const struct cli_option options[] = {
 	{ .name = "chart", .key = 'K', .takes_value = true, .check = check_kind },
 	{ .name = "deadline-h", .key = 'D', .takes_value = true, .check = check_positive },
@@ -96,6 +109,9 @@ static const struct cli_option options[] = {
 	{ .name = "x", .key = 'X', .takes_value = true },
 	{ .name = "y", .key = 'Y', .takes_value = true },
 	{ .name = "group", .key = 'G', .takes_value = true },
+	{ .name = "color-by", .key = 'C', .takes_value = true, .check = check_color_by },
+	{ .name = "xlabel", .key = 'x', .takes_value = true },
+	{ .name = "ylabel", .key = 'y', .takes_value = true },
 	{ .name = "script-only", .key = 'O' },
 	{ .name = NULL },
 };
@@ -245,6 +261,21 @@ static int plot_exec(struct cli_call *call, struct cs_error *err)
 	req.x = cli_value(call, 'X');
 	req.y = cli_value(call, 'Y');
 	req.group = cli_value(call, 'G');
+	req.xlabel = cli_value(call, 'x');
+	req.ylabel = cli_value(call, 'y');
+	if (cli_value(call, 'C') != NULL) {
+		/* the run rows' provider or price_type column as the colour groups */
+		if (req.kind != PLOT_PARETO && req.kind != PLOT_COST) {
+			status = cli_usage_error(err, "plot", "--color-by is for the pareto and cost charts, not %s",
+						 kind_name);
+			goto out;
+		}
+		if (req.group != NULL) {
+			status = cli_usage_error(err, "plot", "--color-by and --group both choose the colours: give one");
+			goto out;
+		}
+		req.group = cli_value(call, 'C');
+	}
 	req.deadline_h = value_or_zero(call, 'D');
 	req.budget_usd = value_or_zero(call, 'B');
 	req.slo_ttft_ms = value_or_zero(call, 'T');

@@ -81,8 +81,41 @@ bool plot_format_of(const char *path, enum plot_format *out)
 	return false;
 }
 
+/* The legend's entries, at most: a group's (one per y column where each
+ * draws several lines), plus the reference lines and the front. */
+static size_t legend_entries(const struct plot_frame *fr)
+{
+	size_t per_group = fr->req->kind == PLOT_LATENCY || fr->req->kind == PLOT_UTILIZATION ? fr->ny : 1;
+	return fr->ngroups * per_group + fr->ny + 3;
+}
+
+/*
+ * The picture's height: PLOT_HEIGHT_PX, taller by a line (30 pixels) for
+ * each row past two that a legend below the plot needs, so that gnuplot,
+ * which shrinks the plot to make room for its key, never squeezes it
+ * flat nor pushes the key out of the picture. A row holds as many entries
+ * as fit across (an 18-point character about 11 pixels, the sample line
+ * and gaps 100). At most PLOT_HEIGHT_MAX_PX.
+ */
+static int canvas_height(const struct plot_frame *fr)
+{
+	size_t longest = 0, n = legend_entries(fr), per_row, rows;
+	for (size_t g = 0; g < fr->ngroups; g++) {
+		size_t l = strlen(fr->groups[g]) + 8;  /* and " p99" or the like */
+		longest = l > longest ? l : longest;
+	}
+	per_row = (size_t)(PLOT_WIDTH_PX - 100) / (longest * 11 + 100);
+	per_row = per_row > 0 ? per_row : 1;
+	rows = (n + per_row - 1) / per_row;
+	if (rows <= 2)
+		return PLOT_HEIGHT_PX;
+	return rows - 2 > (size_t)(PLOT_HEIGHT_MAX_PX - PLOT_HEIGHT_PX) / 30 ? PLOT_HEIGHT_MAX_PX
+									     : PLOT_HEIGHT_PX + (int)(rows - 2) * 30;
+}
+
 static void preamble(FILE *f, const struct plot_frame *fr, const struct plot_info *info)
 {
+	int height = canvas_height(fr);
 	const struct plot_request *q = fr->req;
 	fprintf(f, "# clustersim plot --chart %s of '", plot_kind_names[q->kind]);
 	gpquote_comment(f, q->input);
@@ -116,10 +149,10 @@ static void preamble(FILE *f, const struct plot_frame *fr, const struct plot_inf
 	fputc('\n', f);
 	if (q->format == PLOT_SVG)
 		fprintf(f, "set terminal svg size %d,%d dynamic font 'Sans,%d' noenhanced background rgb 'white'\n",
-			PLOT_WIDTH_PX, PLOT_HEIGHT_PX, PLOT_FONT_PT);
+			PLOT_WIDTH_PX, height, PLOT_FONT_PT);
 	else
 		fprintf(f, "set terminal pngcairo size %d,%d font 'Sans,%d' noenhanced background rgb 'white'\n",
-			PLOT_WIDTH_PX, PLOT_HEIGHT_PX, PLOT_FONT_PT);
+			PLOT_WIDTH_PX, height, PLOT_FONT_PT);
 	fputs("set output outfile\nset encoding utf8\nset grid lw 1 lc rgb '#cccccc'\nset border lw 1.5\n", f);
 	for (size_t i = 0; i < PLOT_GP_PALETTE_N; i++)
 		fprintf(f, "set linetype %zu lc rgb '%s' lw 3 pt %d ps 2\n", i + 1, plot_gp_palette[i], plot_gp_point_types[i]);
@@ -163,6 +196,8 @@ static int check_request(const struct plot_request *req, struct cs_error *err)
 		{ "--x", req->x },
 		{ "--y", req->y },
 		{ "--group", req->group },
+		{ "--xlabel", req->xlabel },
+		{ "--ylabel", req->ylabel },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (names[i].name != NULL && plot_gp_refuse_control(names[i].name, names[i].what, err) < 0)

@@ -13,6 +13,7 @@
 #include "output/gpquote.h"
 #include "output/plot_frame.h"
 #include "output/plot_gp.h"
+#include "output/results_column.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -41,7 +42,7 @@ static bool all_fractions(const struct plot_frame *fr)
 static void bars_y_axis(FILE *f, const struct plot_frame *fr)
 {
 	fprintf(f, "set yrange [-0.6:%zu.6]\nset ytics nomirror scale 0\n", fr->n - 1);
-	plot_gp_set_label(f, "y", plot_gp_col_name(fr, fr->label_col));
+	plot_gp_axis_label_set(f, fr, "y", plot_gp_col_name(fr, fr->label_col));
 	fputs("set grid xtics noytics\n", f);
 }
 
@@ -61,15 +62,18 @@ void plot_bars_breakdown(FILE *f, const struct plot_frame *fr)
 	fputs("set style fill solid 0.9 border rgb '#222222'\n", f);
 	if (fractions) {
 		/* the frac_ columns split the GPUs' wall-clock time and add up to 1 */
-		plot_gp_set_label(f, "x", "share of held GPU time (fraction)");
+		plot_gp_set_label(f, fr, "x", "share of held GPU time (fraction)");
 		fputs("set xrange [0:1]\nset xtics 0.1\n", f);
 	} else {
 		struct plot_gp_sbuf b = { 0 };
 		char *label;
-		for (size_t k = 0; k < fr->ny; k++)
-			plot_gp_sbuf_printf(&b, "%s%s", k ? " + " : "", plot_gp_col_name(fr, fr->y_cols[k]));
+		for (size_t k = 0; k < fr->ny; k++) {
+			char *w = results_column_words(plot_gp_col_name(fr, fr->y_cols[k]));
+			plot_gp_sbuf_printf(&b, "%s%s", k ? " + " : "", w);
+			free(w);
+		}
 		label = plot_gp_sbuf_take(&b);
-		plot_gp_set_label(f, "x", label);
+		plot_gp_set_label(f, fr, "x", label);
 		free(label);
 		fputs("set xrange [0:*]\n", f);
 	}
@@ -109,39 +113,72 @@ static int cmp_by_y(const void *a, const void *b)
 	return p->row < q->row ? -1 : p->row > q->row;
 }
 
+/* The bars' labels as ytics, each at its bar (a coloured chart plots
+ * each group's bars alone, so no one plot clause sees every label). */
+static void bar_ytics(FILE *f, const struct plot_frame *fr, const struct plot_point *const *order)
+{
+	fputs("set ytics (", f);
+	for (size_t i = 0; i < fr->n; i++) {
+		fputs(i ? ", " : "", f);
+		gpquote_string(f, order[i]->label);
+		fprintf(f, " %zu", fr->n - 1 - i);
+	}
+	fputs(")\n", f);
+}
+
+/* One horizontal bar per row, cheapest at the top, its value at its end;
+ * with a group column (--color-by provider, price_type), each group's
+ * bars in its own colour with its own legend entry. */
 void plot_bars_cost(FILE *f, const struct plot_frame *fr)
 {
 	const struct plot_point **order = xcalloc(fr->n, sizeof *order);
 	const char *ycol = plot_gp_col_name(fr, fr->y_cols[0]);
-	bool usd = strcmp(plot_gp_unit_of(ycol), "USD") == 0;
+	bool usd = strcmp(plot_gp_unit_of(ycol), "USD") == 0, coloured = fr->group_col >= 0;
 
 	for (size_t i = 0; i < fr->n; i++)
 		order[i] = &fr->pts[i];
 	qsort(order, fr->n, sizeof *order, cmp_by_y);
-	fputs("# one horizontal bar per row, cheapest at the top, its value written at its end\n", f);
+	fputs("# one horizontal bar per row, cheapest at the top, its value written at its end", f);
+	if (coloured) {
+		fputs("; one colour per ", f);
+		gpquote_comment(f, plot_gp_col_name(fr, fr->group_col));
+		fputs(" (the block's last field: the group)", f);
+	}
+	fputc('\n', f);
 	fputs("set style fill solid 0.85 border rgb '#222222'\n", f);
-	plot_gp_axis_label_set(f, "x", ycol);
+	plot_gp_axis_label_set(f, fr, "x", ycol);
 	fputs("set xrange [0:*]\nset offsets 0, graph 0.12, 0, 0\n", f);
 	if (usd)
 		fputs("set format x '$%g'\n", f);
 	bars_y_axis(f, fr);
-	fputs("set key inside top right\n", f);  /* the cheapest bar, the shortest, is at the top */
+	if (coloured)
+		bar_ytics(f, fr, order);
+	fputs("set key below horizontal spacing 1.2 height 1.5\n", f);  /* outside: never over a bar */
 	plot_gp_block_open(f, "bars", 0);
 	for (size_t i = 0; i < fr->n; i++) {
 		bar_head(f, fr, i, order[i]->label);
 		fputc(' ', f);
 		plot_gp_num(f, order[i]->y[0]);
+		if (coloured)
+			fprintf(f, " %zu", order[i]->group);
 		fputc('\n', f);
 	}
 	plot_gp_block_close(f);
 	plot_gp_title_set(f, fr);
-	fputs("plot $bars0 using ($3/2):2:(0):3:($2-0.35):($2+0.35):ytic(1) with boxxyerror lt 1 title ", f);
-	{
+	if (!coloured) {
 		char *words = plot_gp_words(fr, fr->y_cols[0]);  /* which tokens the cost is per */
+		fputs("plot $bars0 using ($3/2):2:(0):3:($2-0.35):($2+0.35):ytic(1) with boxxyerror lt 1 title ", f);
 		gpquote_string(f, words);
 		free(words);
+	} else {
+		fputs("plot ", f);
+		for (size_t g = 0; g < fr->ngroups; g++) {
+			fprintf(f, "%s$bars0 using ($3/2):($4 == %zu ? $2 : NaN):(0):3:($2-0.35):($2+0.35) with boxxyerror "
+				"lt %zu title ", g ? ", \\\n     " : "", g, g % PLOT_GP_PALETTE_N + 1);
+			gpquote_string(f, fr->groups[g]);
+		}
 	}
-	fprintf(f, ", \\\n     '' using 3:2:(%s) with labels left offset char 0.5,0 font ',15' notitle\n",
+	fprintf(f, ", \\\n     $bars0 using 3:2:(%s) with labels left offset char 0.5,0 font ',15' notitle\n",
 		usd ? "$3 < 100 ? sprintf('$%.2f', $3) : sprintf('$%.0f', $3)" : "sprintf('%.3g', $3)");
 	free(order);
 }
@@ -157,23 +194,43 @@ static void wait_text(double h, char *buf, size_t size)
 		snprintf(buf, size, "%.3g d", h / 24);
 }
 
+/* The objective the waits are held to: the first positive number in the
+ * file's objective_wait_p90_h column (a fleet's row carries it, its team
+ * rows do not), within PLOT_VALUE_MAX; 0 when the file has none. */
+static double waits_objective_h(const struct plot_frame *fr)
+{
+	for (size_t c = 0; c < fr->t->ncols; c++) {
+		if (strcmp(fr->t->header[c], "objective_wait_p90_h") != 0)
+			continue;
+		for (size_t i = 0; i < fr->t->nrows; i++) {
+			const char *s = c < fr->t->rows[i].ncells ? fr->t->rows[i].cells[c] : NULL;
+			char *end;
+			double v = s != NULL && s[0] != '\0' ? strtod(s, &end) : 0;
+			if (v > 0 && v <= PLOT_VALUE_MAX && *end == '\0')
+				return v;
+		}
+	}
+	return 0;
+}
+
 /* The queue wait of each team row: one horizontal bar per row, the first
  * at the top, its segments nested percentiles (0 to P50, P50 to P90, P90
  * to P99: they never decrease), each percentile written at the bar's end. */
 void plot_bars_waits(FILE *f, const struct plot_frame *fr)
 {
+	double objective_h = waits_objective_h(fr);
 	fputs("# one horizontal bar per team row: segments 0-P50, P50-P90, P90-P99 of the queue wait\n"
 	      "# (the block: label, y, then the percentiles, each bounding a segment)\n", f);
 	fputs("set style fill solid 0.9 border rgb '#222222'\n", f);
 	{
 		struct plot_gp_sbuf b = { 0 };
 		char *label;
-		plot_gp_sbuf_printf(&b, "queue wait: ");
-		for (size_t k = 0; k < fr->ny; k++)
-			plot_gp_sbuf_printf(&b, "%s%s", k ? ", " : "", plot_gp_col_name(fr, fr->y_cols[k]));
-		plot_gp_sbuf_printf(&b, " (%s)", plot_gp_unit_of(plot_gp_col_name(fr, fr->y_cols[0])));
+		/* "Queue wait (h)": the segments' percentiles are in the legend */
+		char *w = plot_gp_family_words(plot_gp_col_name(fr, fr->y_cols[0]));
+		plot_gp_sbuf_printf(&b, "%s (%s)", w, plot_gp_unit_of(plot_gp_col_name(fr, fr->y_cols[0])));
+		free(w);
 		label = plot_gp_sbuf_take(&b);
-		plot_gp_set_label(f, "x", label);
+		plot_gp_set_label(f, fr, "x", label);
 		free(label);
 	}
 	{
@@ -212,6 +269,9 @@ void plot_bars_waits(FILE *f, const struct plot_frame *fr)
 		fputc('\n', f);
 	}
 	plot_gp_block_close(f);
+	/* the objective the P90 waits are held to, a vertical line across the bars */
+	if (objective_h > 0)
+		plot_gp_ref_line_block(f, "objective", objective_h, -0.6, objective_h, (double)fr->n - 0.4);
 	plot_gp_title_set(f, fr);
 	fputs("plot ", f);
 	for (size_t k = 0; k < fr->ny; k++) {
@@ -222,8 +282,16 @@ void plot_bars_waits(FILE *f, const struct plot_frame *fr)
 		gpquote_string(f, pct);
 		free(pct);
 	}
-	fprintf(f, ", \\\n     $bars0 using %zu:2:%zu with labels left offset char 0.5,0 font ',14' notitle\n",
+	fprintf(f, ", \\\n     $bars0 using %zu:2:%zu with labels left offset char 0.5,0 font ',14' notitle",
 		fr->ny + 3, fr->ny + 4);
+	if (objective_h > 0) {
+		char v[48], *t;
+		wait_text(objective_h, v, sizeof v);
+		t = xasprintf("objective: P90 wait %s", v);
+		plot_gp_ref_line_plot(f, "objective", t, plot_gp_deadline_style);
+		free(t);
+	}
+	fputc('\n', f);
 }
 
 /* Each team row's dollars: one horizontal bar per row, the first at the
@@ -239,7 +307,7 @@ void plot_bars_team_cost(FILE *f, const struct plot_frame *fr)
 	gpquote_comment(f, total);
 	fputs(") at its end\n", f);
 	fputs("set style fill solid 0.85 border rgb '#222222'\n", f);
-	plot_gp_axis_label_set(f, "x", total);
+	plot_gp_axis_label_set(f, fr, "x", total);
 	fputs("set xrange [0:*]\nset offsets 0, graph 0.15, 0, 0\n", f);
 	if (strcmp(plot_gp_unit_of(total), "USD") == 0)
 		fputs("set format x '$%.1s%c'\n", f);

@@ -66,16 +66,6 @@ const char *plot_gp_col_name(const struct plot_frame *fr, int col)
 	return col >= 0 ? fr->t->header[col] : "";
 }
 
-/* "NAME (UNIT)" from the table of columns (output/results_column.c), or the name
- * alone when it has no entry or its unit is text. Caller frees. */
-static char *axis_label(const char *name)
-{
-	const struct results_column *info = results_column_info(name);
-	if (info != NULL && strcmp(info->unit_text, "text") != 0)
-		return xasprintf("%s (%s)", name, info->unit_text);
-	return xstrdup(name);
-}
-
 const char *plot_gp_unit_of(const char *name)
 {
 	const struct results_column *info = results_column_info(name);
@@ -91,18 +81,27 @@ char *plot_gp_words(const struct plot_frame *fr, int col)
 	return results_column_words(serving && strcmp(name, "usd_per_mtok") == 0 ? "usd_per_mtok_output" : name);
 }
 
-void plot_gp_set_label(FILE *f, const char *axis, const char *text)
+void plot_gp_set_label(FILE *f, const struct plot_frame *fr, const char *axis, const char *text)
 {
+	const char *given = strcmp(axis, "x") == 0 ? fr->req->xlabel : strcmp(axis, "y") == 0 ? fr->req->ylabel : NULL;
 	fprintf(f, "set %slabel ", axis);
-	gpquote_string(f, text);
+	gpquote_string(f, given != NULL ? given : text);
 	fputc('\n', f);
 }
 
-void plot_gp_axis_label_set(FILE *f, const char *axis, const char *name)
+void plot_gp_axis_label_set(FILE *f, const struct plot_frame *fr, const char *axis, const char *name)
 {
-	char *label = axis_label(name);
-	plot_gp_set_label(f, axis, label);
+	char *label = results_column_axis_label(name);
+	plot_gp_set_label(f, fr, axis, label);
 	free(label);
+}
+
+char *plot_gp_family_words(const char *col)
+{
+	char *w = results_column_words(col), *p = strstr(w, ", P");
+	if (p != NULL && p[3] >= '0' && p[3] <= '9')
+		*p = '\0';
+	return w;
 }
 
 struct plot_gp_range plot_gp_range_empty(void)

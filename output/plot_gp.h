@@ -19,6 +19,9 @@
  * shown on a projector stays legible. */
 enum { PLOT_WIDTH_PX = 1600, PLOT_HEIGHT_PX = 1000, PLOT_FONT_PT = 18 };
 
+/* A long legend makes the picture taller (output/plot.c), up to this. */
+enum { PLOT_HEIGHT_MAX_PX = 4000 };
+
 /* Okabe and Ito's colour-blind-safe palette and a point type per colour;
  * series k is drawn in linetype k % PLOT_GP_PALETTE_N + 1. */
 enum { PLOT_GP_PALETTE_N = 8 };
@@ -57,11 +60,19 @@ const char *plot_gp_unit_of(const char *name);
  * words, per million output tokens. Caller frees. */
 char *plot_gp_words(const struct plot_frame *fr, int col);
 
-/* `set AXISlabel "TEXT"`. */
-void plot_gp_set_label(FILE *f, const char *axis, const char *text);
+/* `set AXISlabel "TEXT"`, or the request's --xlabel / --ylabel for the x
+ * or y axis when given (a quoted string: output/gpquote.h). */
+void plot_gp_set_label(FILE *f, const struct plot_frame *fr, const char *axis, const char *text);
 
-/* `set AXISlabel "NAME (UNIT)"`, the unit left out for text columns. */
-void plot_gp_axis_label_set(FILE *f, const char *axis, const char *name);
+/* `set AXISlabel "WORDS (UNIT)"`: column name in words with its unit
+ * (output/results_column.h: "Cost, P50 (USD)"), the unit left out for
+ * text columns; --xlabel / --ylabel replace it. */
+void plot_gp_axis_label_set(FILE *f, const struct plot_frame *fr, const char *axis, const char *name);
+
+/* A family of columns in words, for an axis that draws several: the
+ * first column's words up to ", P" ("Time to first token, P50" ->
+ * "Time to first token"). Caller frees. */
+char *plot_gp_family_words(const char *col);
 
 /* The extent of values on an axis. */
 struct plot_gp_range {

@@ -115,8 +115,8 @@ void plot_lines_scaling(FILE *f, const struct plot_frame *fr)
 		"none (the y column is neither a rate nor a time)");
 	fprintf(f, "# each line joins its group's best point at each x (%s); every point is drawn\n",
 		ideal == IDEAL_PROPORTIONAL ? "the highest" : ideal == IDEAL_INVERSE ? "the lowest" : "the first");
-	plot_gp_axis_label_set(f, "x", plot_gp_col_name(fr, fr->x_col));
-	plot_gp_axis_label_set(f, "y", ycol);
+	plot_gp_axis_label_set(f, fr, "x", plot_gp_col_name(fr, fr->x_col));
+	plot_gp_axis_label_set(f, fr, "y", ycol);
 	plot_gp_axis_setup(f, "y", ry, loglog, 10, strcmp(plot_gp_unit_of(ycol), "USD") == 0);
 	if (loglog)
 		fputs("set logscale x 2\nset autoscale xfix\n", f);
@@ -212,7 +212,7 @@ void plot_lines_latency(FILE *f, const struct plot_frame *fr)
 	fprintf(f, "set multiplot layout 1,%zu title ", npanels);
 	gpquote_string(f, fr->title);
 	fputs(" font ',22'\n", f);
-	plot_gp_axis_label_set(f, "x", plot_gp_col_name(fr, fr->x_col));
+	plot_gp_axis_label_set(f, fr, "x", plot_gp_col_name(fr, fr->x_col));
 	plot_gp_axis_setup(f, "x", rx, plot_gp_range_log(rx), 10, false);
 	fputs("set key outside below vertical maxrows 4 height 1.5\n", f);
 	fputs("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n", f);
@@ -226,7 +226,6 @@ void plot_lines_latency(FILE *f, const struct plot_frame *fr)
 		struct plot_gp_sbuf b = { 0 };
 		char *text;
 		size_t dash = 0;
-		bool any = false;
 
 		for (size_t i = 0; i < fr->n; i++)
 			for (size_t k = 0; k < fr->ny; k++)
@@ -248,15 +247,14 @@ void plot_lines_latency(FILE *f, const struct plot_frame *fr)
 		gpquote_string(f, text);
 		fputc('\n', f);
 		free(text);
-		for (size_t k = 0; k < fr->ny; k++)
-			if (panel_of[k] == p) {
-				plot_gp_sbuf_printf(&b, "%s%s", any ? ", " : "", plot_gp_col_name(fr, fr->y_cols[k]));
-				any = true;
-			}
+		/* "Time to first token (ms)": the percentiles are in the legend */
+		text = plot_gp_family_words(fam);
+		plot_gp_sbuf_printf(&b, "%s", text);
+		free(text);
 		if (plot_gp_unit_of(fam)[0] != '\0')
 			plot_gp_sbuf_printf(&b, " (%s)", plot_gp_unit_of(fam));
 		text = plot_gp_sbuf_take(&b);
-		plot_gp_set_label(f, "y", text);
+		plot_gp_set_label(f, fr, "y", text);
 		free(text);
 		fputs("unset logscale y\nset ytics autofreq\nset format y '%g'\n", f);
 		plot_gp_axis_setup(f, "y", ry, plot_gp_range_log(ry), 10, false);
@@ -301,8 +299,8 @@ void plot_lines_scatter(FILE *f, const struct plot_frame *fr)
 		plot_gp_range_add(&rx, fr->pts[i].x);
 		plot_gp_range_add(&ry, fr->pts[i].y[0]);
 	}
-	plot_gp_axis_label_set(f, "x", plot_gp_col_name(fr, fr->x_col));
-	plot_gp_axis_label_set(f, "y", plot_gp_col_name(fr, fr->y_cols[0]));
+	plot_gp_axis_label_set(f, fr, "x", plot_gp_col_name(fr, fr->x_col));
+	plot_gp_axis_label_set(f, fr, "y", plot_gp_col_name(fr, fr->y_cols[0]));
 	plot_gp_axis_setup(f, "x", rx, plot_gp_range_log(rx), 10, strcmp(plot_gp_unit_of(plot_gp_col_name(fr, fr->x_col)), "USD") == 0);
 	plot_gp_axis_setup(f, "y", ry, plot_gp_range_log(ry), 10, strcmp(plot_gp_unit_of(plot_gp_col_name(fr, fr->y_cols[0])), "USD") == 0);
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", f);
@@ -352,7 +350,7 @@ void plot_lines_utilization(FILE *f, const struct plot_frame *fr)
 	fprintf(f, "set multiplot layout %zu,1 title ", (size_t)(nf > 0) + (no > 0));
 	gpquote_string(f, fr->title);
 	fputs(" font ',22'\n", f);
-	plot_gp_axis_label_set(f, "x", plot_gp_col_name(fr, fr->x_col));
+	plot_gp_axis_label_set(f, fr, "x", plot_gp_col_name(fr, fr->x_col));
 	plot_gp_axis_setup(f, "x", rx, false, 10, false);
 	/* both panels' plots the same width, the keys' longest entry (at 14
 	 * points about 10 pixels a character, and the line sample) beside them */
@@ -375,11 +373,14 @@ void plot_lines_utilization(FILE *f, const struct plot_frame *fr)
 		char *label;
 		if (m == 0)
 			continue;
-		for (size_t k = 0; k < m; k++)
-			plot_gp_sbuf_printf(&b, "%s%s", k ? ", " : "", plot_gp_col_name(fr, fr->y_cols[cols[k]]));
+		for (size_t k = 0; k < m; k++) {
+			char *w = results_column_words(plot_gp_col_name(fr, fr->y_cols[cols[k]]));
+			plot_gp_sbuf_printf(&b, "%s%s", k ? ", " : "", w);
+			free(w);
+		}
 		plot_gp_sbuf_printf(&b, " (%s)", plot_gp_unit_of(plot_gp_col_name(fr, fr->y_cols[cols[0]])));
 		label = plot_gp_sbuf_take(&b);
-		plot_gp_set_label(f, "y", label);
+		plot_gp_set_label(f, fr, "y", label);
 		free(label);
 		if (panel == 0)
 			fputs("set yrange [0:1.05]\nset ytics 0.2\n", f);

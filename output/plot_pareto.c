@@ -229,8 +229,8 @@ void plot_pareto_emit(FILE *f, const struct plot_frame *fr)
 	fputs(" and ", f);
 	gpquote_comment(f, plot_gp_col_name(fr, fr->y_cols[0]));
 	fputc('\n', f);
-	plot_gp_axis_label_set(f, "x", plot_gp_col_name(fr, fr->x_col));
-	plot_gp_axis_label_set(f, "y", plot_gp_col_name(fr, fr->y_cols[0]));
+	plot_gp_axis_label_set(f, fr, "x", plot_gp_col_name(fr, fr->x_col));
+	plot_gp_axis_label_set(f, fr, "y", plot_gp_col_name(fr, fr->y_cols[0]));
 	plot_gp_axis_setup(f, "x", rx, logx, 10, strcmp(plot_gp_unit_of(plot_gp_col_name(fr, fr->x_col)), "USD") == 0);
 	plot_gp_axis_setup(f, "y", ry, logy, 10, strcmp(plot_gp_unit_of(plot_gp_col_name(fr, fr->y_cols[0])), "USD") == 0);
 	/* room at the right for the labels, which are written right of their points */

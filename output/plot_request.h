@@ -52,6 +52,8 @@ struct plot_request {
 	/* Column overrides (NULL: the kind's default). y may be a comma list
 	 * where the kind draws several series (breakdown, latency). */
 	const char *x, *y, *group;
+	/* Axis labels instead of the columns' words (NULL: the words). */
+	const char *xlabel, *ylabel;
 	/* Reference lines, drawn when > 0. */
 	double deadline_h, budget_usd;   /* pareto */
 	double slo_ttft_ms, slo_tpot_ms; /* latency */

@@ -25,7 +25,8 @@ const struct results_column *results_column_info(const char *name);
 
 /* A column's name in words for a chart's axis, title or legend: its
  * entry's words, else the name with its underscores as spaces, a
- * percentile in capitals ("p99" -> "P99") and its first letter a capital.
+ * percentile in capitals ("p99" -> "P99") and its first letter a capital;
+ * a name with no entry (a column of the user's own, set:PATH) as it is.
  * A new string the caller frees. */
 char *results_column_words(const char *name);
 

@@ -157,6 +157,39 @@ status_is 0 "$C" plot "$TMP/old-rate.csv" --chart cost -o "$TMP/so2.png" --scrip
 	grep -qx "# columns: y usd_per_mtok, label candidate" "$TMP/so2.gp" &&
 	grep -q "^set title 'Cost per million output tokens: " "$TMP/so2.gp" && ok ||
 	fail "an older serving file's cost chart: $(grep -e title -e columns "$TMP/so2.gp")"
+# --color-by: the pareto and cost charts, one colour per provider or price type (each a
+# legend entry); anything else is a usage error and writes nothing
+for k in pareto cost; do
+	status_is 0 "$C" plot "$TMP/whole.csv" --chart $k --color-by provider -o "$TMP/cb-$k.png" &&
+		grep -q "group provider" "$TMP/cb-$k.gp" && ok || fail "--color-by provider, $k: $(cat "$TMP/err")"
+	if $have_gnuplot; then
+		png_ok "$TMP/cb-$k.png" && ok || fail "--color-by provider, $k: no PNG"
+	fi
+done
+providers=$("$C" run scenarios/examples/llama3-70b-whole-run.json --format csv --columns provider 2>/dev/null | sed 1d | sort -u | wc -l)
+[ "$(grep -c 'with boxxyerror lt [0-9]* title' "$TMP/cb-cost.gp")" -eq "$providers" ] && ok ||
+	fail "--color-by provider: one bar clause per provider ($providers)"
+for bad in "--color-by gpu" "--color-by provider --group gpu" "--color-by price_type --chart-dummy"; do
+	case $bad in
+	*dummy) set -- --color-by price_type --chart latency ;;
+	*) set -- $bad --chart cost ;;
+	esac
+	status_is 2 "$C" plot "$TMP/rate.csv" "$@" -o "$TMP/cbad.png" && [ ! -e "$TMP/cbad.gp" ] && ok ||
+		fail "plot $*: wanted exit 2 and nothing written"
+done
+# --xlabel and --ylabel: the text as it is, quoted; a control character refused
+status_is 0 "$C" plot "$TMP/whole.csv" --chart pareto --xlabel "Days (it's 'quoted')" --ylabel 'Dollars `x`' \
+	-o "$TMP/xl.png" --script-only &&
+	grep -qxF "set xlabel 'Days (it'.\"\\047\".'s '.\"\\047\".'quoted'.\"\\047\".')'" "$TMP/xl.gp" &&
+	grep -qxF "set ylabel 'Dollars \`x\`'" "$TMP/xl.gp" && ok || fail "--xlabel, --ylabel: $(grep label "$TMP/xl.gp" | head -3)"
+status_is 2 "$C" plot "$TMP/whole.csv" --chart pareto --xlabel "$(printf 'a\nb')" -o "$TMP/xn.png" &&
+	[ ! -e "$TMP/xn.gp" ] && grep -q -- "--xlabel" "$TMP/err" && ok || fail "--xlabel with a newline: $(cat "$TMP/err")"
+# the waits chart draws the fleet's P90 objective (fleet-sacct-replay: 1 h)
+grep -q "\$objective using 1:2 with lines .* title 'objective: P90 wait 1 h'" "$TMP/waits.gp" && ok ||
+	fail "waits: no objective line: $(tail -3 "$TMP/waits.gp")"
+# the default labels: words and units
+grep -qxF "set xlabel 'Wall time, P50 (h)'" "$TMP/so.gp" && grep -qxF "set ylabel 'Cost, P50 (USD)'" "$TMP/so.gp" && ok ||
+	fail "pareto's labels in words: $(grep label "$TMP/so.gp" | head -2)"
 # results on standard input need -o
 status_is 0 "$C" plot - --chart cost -o "$TMP/stdin.png" --script-only <"$TMP/whole.csv" &&
 	grep -q "Cost per million tokens: llama3-70b-whole-run" "$TMP/stdin.gp" && ok || fail "results from stdin"

@@ -15,6 +15,7 @@
 
 #include "output/csvtable.h"
 #include "output/plot.h"
+#include "output/results_column.h"
 
 static void load(struct csvtable *t, const char *text)
 {
@@ -116,8 +117,8 @@ static void test_pareto_script(void **state)
 	assert_int_equal(info.ok, 3);
 	assert_int_equal(info.charted, 3);
 	assert_non_null(strstr(s, "# columns: x wall_time_p50_h, y cost_usd_p50, label candidate, group gpu\n"));
-	assert_non_null(strstr(s, "set xlabel 'wall_time_p50_h (h)'\n"));
-	assert_non_null(strstr(s, "set ylabel 'cost_usd_p50 (USD)'\n"));
+	assert_non_null(strstr(s, "set xlabel 'Wall time, P50 (h)'\n"));
+	assert_non_null(strstr(s, "set ylabel 'Cost, P50 (USD)'\n"));
 	assert_non_null(strstr(s, "set terminal pngcairo size 1600,1000 font 'Sans,18'"));
 	assert_non_null(strstr(s, "if (!exists(\"outfile\")) outfile = 'out.png'\n"));
 	/* c (4 h, $400) beats a and b in both: the front is c alone */
@@ -160,7 +161,7 @@ static void test_scaling_ideal(void **state)
 	b = block(s, "ideal0");
 	assert_string_equal(b, "8 100\n16 200\n32 400\n");
 	free(b);
-	assert_non_null(strstr(s, "set ylabel 'tokens_per_s (tokens/s)'\n"));
+	assert_non_null(strstr(s, "set ylabel 'Training throughput (tokens/s)'\n"));
 	free(s);
 	/* a time: ideal = y0 x gpus0 / gpus */
 	q.y = "wall_time_p50_h";
@@ -220,7 +221,7 @@ static void test_cost_order(void **state)
 	b = block(s, "bars0");
 	assert_string_equal(b, "\"c\" 2 0.75\n\"b\" 1 1.25\n\"a\" 0 2.5\n");
 	free(b);
-	assert_non_null(strstr(s, "set xlabel 'usd_per_mtok (USD)'\n"));
+	assert_non_null(strstr(s, "set xlabel 'Cost per million tokens (USD)'\n"));
 	free(s);
 }
 
@@ -798,6 +799,139 @@ static void test_names(void **state)
 	assert_false(plot_format_of(".png", &fmt));
 }
 
+/* Axis labels in words with units, declared once with the columns
+ * (output/results_column.c); a column without words of its own reads its
+ * name less the unit; one of the user's own is shown as it is. */
+static void test_words(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name, *label;
+	} cases[] = {
+		{ "cost_usd_p50", "Cost, P50 (USD)" },
+		{ "wall_time_p90_h", "Wall time, P90 (h)" },
+		{ "ttft_p99_ms", "Time to first token, P99 (ms)" },
+		{ "usd_per_mtok_output", "Cost per million output tokens (USD)" },
+		{ "usd_per_mtok_total", "Cost per million prompt and output tokens (USD)" },
+		{ "t_bubble_s", "T bubble (s)" },           /* derived: the unit said once */
+		{ "provider", "Provider" },                 /* text: no unit */
+		{ "my_own_col", "my_own_col" },             /* no entry: as it is */
+		{ "set:workload.tp", "set:workload.tp" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *l = results_column_axis_label(cases[i].name);
+		assert_string_equal(l, cases[i].label);
+		free(l);
+	}
+}
+
+/* --xlabel and --ylabel replace the words, quoted so that nothing in
+ * them is a command; a control character in one is refused. */
+static void test_axis_label_options(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_PARETO);
+	struct plot_info info;
+	struct cs_error err;
+	char *s;
+
+	q.xlabel = "Time to train (hours)";
+	q.ylabel = "It's `touch x` @y $(rm -rf z)";
+	s = script_of(training, &q, &info);
+	assert_non_null(strstr(s, "set xlabel 'Time to train (hours)'\n"));
+	assert_non_null(strstr(s, "set ylabel 'It'.\"\\047\".'s `touch x` @y $(rm -rf z)'\n"));
+	assert_null(strstr(s, "set xlabel 'Wall time"));
+	assert_lines_are_commands(s);
+	free(s);
+	/* a bar chart's x is its values: --xlabel names them */
+	q = request(PLOT_COST);
+	q.xlabel = "USD per Mtok";
+	s = script_of(training, &q, &info);
+	assert_non_null(strstr(s, "set xlabel 'USD per Mtok'\n"));
+	assert_non_null(strstr(s, "set ylabel 'Candidate'\n"));
+	free(s);
+	q.xlabel = "two\nlines";
+	error_of(training, &q, &err);
+	assert_non_null(strstr(err.msg, "--xlabel"));
+	assert_non_null(strstr(err.msg, "control character"));
+}
+
+/* The waits chart draws the P90 objective the fleet's row carries, a
+ * vertical line across every bar. */
+static void test_waits_objective(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_WAITS);
+	struct plot_info info;
+	const char *rows = "candidate,team,class,status,queue_wait_p50_h,queue_wait_p90_h,queue_wait_p99_h,"
+			   "objective_wait_p90_h\n"
+			   "c,,,ok,1,2,3,24\n"
+			   "c,t1,,ok,0.5,30,40,\n"
+			   "c,t2,,ok,0.1,0.2,0.3,\n";
+	char *s = script_of(rows, &q, &info), *b;
+	b = block(s, "objective");
+	assert_string_equal(b, "24 -0.6\n24 1.6\n");  /* two bars: y 1 and 0 */
+	free(b);
+	assert_non_null(strstr(s, "$objective using 1:2 with lines dt 2 lw 4 lc rgb '#b2182b' title "
+				  "'objective: P90 wait 24 h'\n"));
+	assert_non_null(strstr(s, "set xlabel 'Queue wait (h)'\n"));
+	free(s);
+	/* without the column: no line */
+	s = script_of("candidate,team,class,status,queue_wait_p50_h,queue_wait_p90_h,queue_wait_p99_h\n"
+		      "c,t1,,ok,0.5,30,40\n", &q, &info);
+	assert_null(strstr(s, "objective"));
+	free(s);
+}
+
+/* --color-by (the request's group) on the cost chart: each group's bars
+ * in its own colour, each with one legend entry, the labels at their bars. */
+static void test_cost_colours(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_COST);
+	struct plot_info info;
+	const char *rows = "candidate,status,usd_per_mtok_output,provider,price_type\n"
+			   "a,ok,3,acme,on-demand\n"
+			   "b,ok,1,zeta,spot\n"
+			   "c,ok,2,acme,spot\n";
+	char *s, *b;
+	q.group = "price_type";
+	s = script_of(rows, &q, &info);
+	/* groups in the file's order (on-demand 0, spot 1); bars cheapest first: b, c, a */
+	b = block(s, "bars0");
+	assert_string_equal(b, "\"b\" 2 1 1\n\"c\" 1 2 1\n\"a\" 0 3 0\n");
+	free(b);
+	assert_non_null(strstr(s, "set ytics ('b' 2, 'c' 1, 'a' 0)\n"));
+	assert_non_null(strstr(s, "($4 == 0 ? $2 : NaN):(0):3:($2-0.35):($2+0.35) with boxxyerror lt 1 title 'on-demand'"));
+	assert_non_null(strstr(s, "($4 == 1 ? $2 : NaN):(0):3:($2-0.35):($2+0.35) with boxxyerror lt 2 title 'spot'"));
+	assert_non_null(strstr(s, "set title 'Cost per million output tokens: r.csv'"));
+	assert_non_null(strstr(s, "set key below"));
+	assert_lines_are_commands(s);
+	free(s);
+}
+
+/* A legend longer than two rows below the plot makes the picture taller,
+ * a line per row, so the plot is not squeezed. */
+static void test_legend_room(void **state)
+{
+	(void)state;
+	struct plot_request q = request(PLOT_PARETO);
+	struct plot_info info;
+	char rows[8192] = "candidate,status,wall_time_p50_h,cost_usd_p50,gpu\n", *s;
+	size_t used = strlen(rows);
+	/* 40 groups of 30-character names: 38 + 8 = 38 characters a legend entry with room,
+	 * (1500 / (38 x 11 + 100)) = 2 a row, 43 entries (40 + 3): 22 rows, 20 past two */
+	for (int i = 0; i < 40; i++)
+		used += (size_t)snprintf(rows + used, sizeof rows - used, "c%d,ok,%d,%d,gpu-type-%021d\n", i, i + 1,
+					 100 - i, i);
+	s = script_of(rows, &q, &info);
+	assert_non_null(strstr(s, "set terminal pngcairo size 1600,1600 "));
+	free(s);
+	s = script_of(training, &q, &info);  /* two GPUs: the usual size */
+	assert_non_null(strstr(s, "set terminal pngcairo size 1600,1000 "));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,6 +958,11 @@ int main(void)
 		cmocka_unit_test(test_rows_max),
 		cmocka_unit_test(test_output_names),
 		cmocka_unit_test(test_status_message),
+		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_axis_label_options),
+		cmocka_unit_test(test_waits_objective),
+		cmocka_unit_test(test_cost_colours),
+		cmocka_unit_test(test_legend_room),
 	};
 	/* a watchdog, not a timing: code that loops forever (a denormal on a
 	 * log axis once did) fails the run instead of hanging it; the run
