@@ -171,9 +171,10 @@ void plot_bars_cost(FILE *f, const struct plot_frame *fr)
 		gpquote_string(f, words);
 		free(words);
 	} else {
+		/* another group's row: y undefined (1/0), so gnuplot skips it */
 		fputs("plot ", f);
 		for (size_t g = 0; g < fr->ngroups; g++) {
-			fprintf(f, "%s$bars0 using ($3/2):($4 == %zu ? $2 : NaN):(0):3:($2-0.35):($2+0.35) with boxxyerror "
+			fprintf(f, "%s$bars0 using ($3/2):($4 == %zu ? $2 : 1/0):(0):3:($2-0.35):($2+0.35) with boxxyerror "
 				"lt %zu title ", g ? ", \\\n     " : "", g, g % PLOT_GP_PALETTE_N + 1);
 			gpquote_string(f, fr->groups[g]);
 		}

@@ -4,7 +4,8 @@
  *
  * The input is a results CSV (read as plot reads it, strict). Every chart
  * kind is written from it with its own columns, then with --x, --y and
- * --group naming columns of the file and with --deadline-h, --budget-usd
+ * --group naming columns of the file (and --xlabel, --ylabel a name of
+ * the file and a string of quotes, macros and backquotes) and with --deadline-h, --budget-usd
  * and the SLOs taken from a table of edge values (denormals, 1e300,
  * 1e308), both picked by a hash of the input, once with a plain image
  * name and once with one that starts with '|' and holds quotes. A refusal
@@ -64,7 +65,7 @@ static const char *const vocabulary[] = {
 
 /* The writer's data blocks: a name and, for most, a number after it. */
 static const char *const blocks[] = { "group", "all", "ideal", "bars", "front", "deadline", "budget", "slo_a",
-				      "slo_b", NULL };
+				      "slo_b", "objective", NULL };
 
 static bool in_list(const char *const *list, const char *s, size_t n)
 {
@@ -454,6 +455,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		q.budget_usd = edges[(h >> 28) % NEDGES];
 		q.slo_ttft_ms = edges[(h >> 32) % NEDGES];
 		q.slo_tpot_ms = edges[(h >> 36) % NEDGES];
+		/* axis labels: a column's name (any bytes of the input), or quotes, macros and backquotes */
+		q.xlabel = naming ? g : NULL;
+		q.ylabel = naming ? "it's `touch pwned` @x $(y) \\" : NULL;
 		/* every kind with its own columns */
 		for (int k = 0; k < PLOT_KIND_COUNT; k++) {
 			q.kind = (enum plot_kind)k;

@@ -902,8 +902,8 @@ static void test_cost_colours(void **state)
 	assert_string_equal(b, "\"b\" 2 1 1\n\"c\" 1 2 1\n\"a\" 0 3 0\n");
 	free(b);
 	assert_non_null(strstr(s, "set ytics ('b' 2, 'c' 1, 'a' 0)\n"));
-	assert_non_null(strstr(s, "($4 == 0 ? $2 : NaN):(0):3:($2-0.35):($2+0.35) with boxxyerror lt 1 title 'on-demand'"));
-	assert_non_null(strstr(s, "($4 == 1 ? $2 : NaN):(0):3:($2-0.35):($2+0.35) with boxxyerror lt 2 title 'spot'"));
+	assert_non_null(strstr(s, "($4 == 0 ? $2 : 1/0):(0):3:($2-0.35):($2+0.35) with boxxyerror lt 1 title 'on-demand'"));
+	assert_non_null(strstr(s, "($4 == 1 ? $2 : 1/0):(0):3:($2-0.35):($2+0.35) with boxxyerror lt 2 title 'spot'"));
 	assert_non_null(strstr(s, "set title 'Cost per million output tokens: r.csv'"));
 	assert_non_null(strstr(s, "set key below"));
 	assert_lines_are_commands(s);
