@@ -236,6 +236,10 @@ static void put_billing(FILE *f, const struct billing_spec *b)
 	field_double(f, "minimum_s", b->minimum_s);
 	field_double(f, "spot_notice_s", b->spot_notice_s);
 	field_str(f, "spot_notice_source", b->spot_notice_source);
+	field_double(f, "block_h", b->block_h);
+	field_double(f, "block_long_after_h", b->block_long_after_h);
+	field_double(f, "block_long_h", b->block_long_h);
+	field_double(f, "block_max_h", b->block_max_h);
 	field_str(f, "source", b->source);
 	field_str(f, "confidence", b->confidence);
 	field_str(f, "note", b->note);

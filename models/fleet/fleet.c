@@ -534,6 +534,35 @@ static double window_s_of(const struct fleet_ctx *x)
 	return w1 > w0 ? w1 - w0 : 0;
 }
 
+/*
+ * A commitment against on-demand for this job mix: the candidate's reserved
+ * price (its term paid every hour whatever the use) beats the same
+ * offering's on-demand price, paid only for the GPU-hours the jobs hold,
+ * above break-even = committed / on-demand of its hours used
+ * (billing_commit_breakeven). The jobs' use is the allocated share of the
+ * held GPU-hours over the window, taken as the year's. Says nothing unless
+ * the price is a reserved one with a catalog on-demand price to weigh.
+ */
+static void note_commitment(struct fleet_result *r, const struct cluster_spec *c)
+{
+	const struct price_quote *q = &c->price;
+	if (!r->priced || q->type != PRICE_RESERVED || !(q->on_demand_usd_per_gpu_hour > 0) ||
+	    !(r->m.held_gpu_hours > 0))
+		return;
+	int gpus = (int)cluster_gpus(c);
+	double window_h = r->m.held_gpu_hours / gpus;
+	double even = billing_commit_breakeven(q->usd_per_gpu_hour, q->on_demand_usd_per_gpu_hour);
+	double use = billing_year_use(r->m.allocated_gpu_hours, gpus, window_h);
+	/* a year of each: the commitment for every GPU-hour, on-demand for the used ones */
+	double commit_year = q->usd_per_gpu_hour * gpus * BILLING_YEAR_H;
+	double od_year = q->on_demand_usd_per_gpu_hour * gpus * BILLING_YEAR_H * use;
+	outcome_add(&r->outcome, "a %s%scommitment at $%.4g/GPU-h beats on-demand at $%.4g/GPU-h above %.1f%% use of its "
+		    "hours; this job mix uses %.1f%% of the %d GPUs' hours (allocated over the window, taken as a "
+		    "year's): a year of it costs $%.0f, on-demand for the used hours $%.0f, the commitment %s",
+		    q->term, q->term[0] ? " " : "", q->usd_per_gpu_hour, q->on_demand_usd_per_gpu_hour, 100 * even,
+		    100 * use, gpus, commit_year, od_year, use > even ? "the cheaper" : "the dearer");
+}
+
 void fleet_run(const struct fleet_spec *f, const struct cluster_spec *c, uint64_t seed, uint64_t row_id,
 	       fleet_eval_fn *eval, void *ctx, struct fleet_result *r)
 {
@@ -591,6 +620,7 @@ void fleet_run_series(const struct fleet_spec *f, const struct cluster_spec *c, 
 	/* the verdict and the sizing answer first: what the user acts on */
 	if (!r->meets_objective)
 		note_misses(r, f, &r->m);
+	note_commitment(r, c);
 	if (r->m.fleet.jobs_done < r->m.fleet.jobs_submitted)
 		outcome_add(&r->outcome, "%ld of the %ld jobs counted were not done by the run's end (the queue did not drain)",
 		     r->m.fleet.jobs_submitted - r->m.fleet.jobs_done, r->m.fleet.jobs_submitted);

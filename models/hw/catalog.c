@@ -17,7 +17,7 @@ const char *const fabric_kind_names[] = { "scale-up", "host", "scale-out", NULL 
 const char *const fabric_topology_names[] = { "switch", "mesh", "bridge", "host", "none", NULL };
 const char *const storage_kind_names[] = { "local-nvme", "parallel-fs", "object-store", "managed-lustre", NULL };
 const char *const topology_kind_names[] = { "rail", "fat-tree", NULL };
-const char *const price_type_names[] = { "on-demand", "spot", "reserved", "owned", NULL };
+const char *const price_type_names[] = { "on-demand", "spot", "reserved", "owned", "capacity-block", NULL };
 const char *const mlp_kind_names[] = { "gelu", "swiglu", NULL };
 /* The engines the model knows (hw.h): the serving engines of
  * workload.serving.engine, then training's one entry. */

@@ -329,7 +329,8 @@ int catalog_read_billing(struct jread *r, const json_t *obj, void *entry, bool i
 {
 	static const char *const keys[] = {
 		"provider", "type", "term", "granularity_s", "minimum_s", "spot_notice_s",
-		"spot_notice_source", "source", "confidence", "note", NULL
+		"spot_notice_source", "block_h", "block_long_after_h", "block_long_h", "block_max_h",
+		"source", "confidence", "note", NULL
 	};
 	struct billing_spec *b = entry;
 	int type = -1;
@@ -344,6 +345,10 @@ int catalog_read_billing(struct jread *r, const json_t *obj, void *entry, bool i
 	    jread_real(r, obj, "minimum_s", false, 0, 31622400, &b->minimum_s) < 0 ||
 	    jread_real(r, obj, "spot_notice_s", false, 0, 86400, &b->spot_notice_s) < 0 ||
 	    jread_string(r, obj, "spot_notice_source", false, b->spot_notice_source, sizeof b->spot_notice_source) < 0 ||
+	    jread_real(r, obj, "block_h", false, 1, 87660, &b->block_h) < 0 ||
+	    jread_real(r, obj, "block_long_after_h", false, 1, 87660, &b->block_long_after_h) < 0 ||
+	    jread_real(r, obj, "block_long_h", false, 1, 87660, &b->block_long_h) < 0 ||
+	    jread_real(r, obj, "block_max_h", false, 1, 87660, &b->block_max_h) < 0 ||
 	    jread_string(r, obj, "source", true, b->source, sizeof b->source) < 0 ||
 	    jread_string(r, obj, "confidence", true, b->confidence, sizeof b->confidence) < 0 ||
 	    jread_string(r, obj, "note", false, b->note, sizeof b->note) < 0)
@@ -351,6 +356,31 @@ int catalog_read_billing(struct jread *r, const json_t *obj, void *entry, bool i
 	if (type == PRICE_OWNED) {
 		size_t m = jread_enter_key(r, "type");
 		int rc = jread_fail(r, "\"owned\" hardware is not billed by a provider");
+		jread_leave(r, m);
+		return rc;
+	}
+	/* a block rule: the capacity-block type's, and the older spelling of
+	 * it (type reserved, term capacity-block) may have one */
+	const char *tname = type >= 0 ? price_type_names[type] : b->type;
+	bool block_type = strcmp(tname, price_type_names[PRICE_CAPACITY_BLOCK]) == 0;
+	bool block_ok = block_type || (strcmp(tname, price_type_names[PRICE_RESERVED]) == 0 &&
+				       strcmp(b->term, "capacity-block") == 0);
+	if (block_type ? !(b->block_h > 0) : (b->block_h > 0 && !block_ok)) {
+		size_t m = jread_enter_key(r, b->block_h > 0 ? "block_h" : "type");
+		int rc = jread_fail(r, "a \"capacity-block\" record gives block_h (the length its bookings are "
+				    "made of), and no other record does");
+		jread_leave(r, m);
+		return rc;
+	}
+	if ((b->block_long_after_h > 0) != (b->block_long_h > 0)) {
+		size_t m = jread_enter_key(r, b->block_long_h > 0 ? "block_long_h" : "block_long_after_h");
+		int rc = jread_fail(r, "block_long_after_h and block_long_h go together");
+		jread_leave(r, m);
+		return rc;
+	}
+	if (b->block_max_h > 0 && b->block_max_h < b->block_h) {
+		size_t m = jread_enter_key(r, "block_max_h");
+		int rc = jread_fail(r, "%g is shorter than block_h %g", b->block_max_h, b->block_h);
 		jread_leave(r, m);
 		return rc;
 	}

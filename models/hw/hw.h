@@ -176,7 +176,10 @@ struct preset_spec {
 	char price_checked[CAT_TEXT_MAX]; /* where a price was looked for, when the catalog has none */
 };
 
-enum price_type { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED, PRICE_OWNED };  /* owned: a scenario's basis only */
+/* owned: a scenario's basis only; capacity-block: capacity booked for a
+ * fixed duration and paid up front (AWS EC2 Capacity Blocks for ML, GCP
+ * DWS calendar mode), billed in whole blocks (struct billing_spec's block_h) */
+enum price_type { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED, PRICE_OWNED, PRICE_CAPACITY_BLOCK };
 extern const char *const price_type_names[];
 
 struct price_spec {
@@ -248,6 +251,11 @@ struct billing_spec {
 	double minimum_s;
 	double spot_notice_s;         /* a spot instance's preemption notice; < 0: not known */
 	char spot_notice_source[CAT_NAME_MAX];
+	/* A booking of fixed length paid up front (type capacity-block): a run
+	 * books whole blocks of block_h (at least one); past block_long_after_h
+	 * the length goes in steps of block_long_h; one booking is at most
+	 * block_max_h, a longer hold books several. 0: not a block rule. */
+	double block_h, block_long_after_h, block_long_h, block_max_h;
 	char source[CAT_TEXT_MAX];
 	char confidence[CAT_NAME_MAX];
 	char note[CAT_NOTE_MAX];
@@ -309,6 +317,12 @@ struct price_quote {
 	double usd_per_gpu_hour_low, usd_per_gpu_hour_high;
 	double billing_s;           /* granularity: a started period is paid whole */
 	double minimum_s;           /* the least time an instance is billed for */
+	/* a capacity block's booking (billing_spec's block_ fields, in seconds);
+	 * block_s 0: billed by billing_s and minimum_s */
+	double block_s, block_long_after_s, block_long_s, block_max_s;
+	/* a reserved price's: the catalog's on-demand price of the same offering
+	 * (0: none), for the commitment's break-even (cost/billing.h) */
+	double on_demand_usd_per_gpu_hour;
 	char provider[CAT_NAME_MAX];
 	enum price_type type;
 	char term[CAT_NAME_MAX];

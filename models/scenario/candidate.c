@@ -277,6 +277,18 @@ static void price_missing(const struct price_ask *a, const struct preset_spec *p
 /* Fill *q from the catalog's price for the ask; fails naming what is missing,
  * except for the implicit ask of a preset (`implicit`, else NULL), which
  * leaves the price unknown with the reason in q->missing. */
+/* A capacity block's booking rule, from its billing record (none: billed
+ * by the granularity and minimum alone). */
+static void quote_blocks(struct price_quote *q, const struct billing_spec *b)
+{
+	if (b == NULL || !(b->block_h > 0))
+		return;
+	q->block_s = b->block_h * 3600;
+	q->block_long_after_s = b->block_long_after_h * 3600;
+	q->block_long_s = b->block_long_h * 3600;
+	q->block_max_s = b->block_max_h * 3600;
+}
+
 static int price_from_catalog(struct jread *r, const catalog *cat, const struct price_ask *a,
 			      const char *gpu_name, const struct preset_spec *implicit,
 			      struct price_quote *q)
@@ -313,6 +325,16 @@ static int price_from_catalog(struct jread *r, const catalog *cat, const struct 
 	q->usd_per_gpu_hour_high = p->usd_per_gpu_hour_high;
 	const struct billing_spec *rec;
 	catalog_price_billing(cat, p, &q->billing_s, &q->minimum_s, &rec);
+	quote_blocks(q, rec);
+	if (q->type == PRICE_RESERVED) {
+		/* the on-demand price a commitment is weighed against: the same
+		 * offering's (or the provider's per-GPU one) */
+		const struct price_spec *od = catalog_price_find(cat, a->provider, PRICE_ON_DEMAND, p->offering,
+								 p->gpu, NULL);
+		if (od != NULL && (!od->offering[0] || !p->offering[0] ||
+				   text_equal_nocase(od->offering, p->offering)))
+			q->on_demand_usd_per_gpu_hour = od->usd_per_gpu_hour;
+	}
 	text_copy(q->term, sizeof q->term, p->term);
 	text_copy(q->observed, sizeof q->observed, p->observed);
 	snprintf(q->basis, sizeof q->basis, "%.40s %.60s %s%s%.20s (%.100s)", p->provider,
@@ -357,6 +379,7 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 		const struct billing_spec *b = catalog_billing_find(cat, a.provider, q->type, a.term);
 		q->billing_s = b->granularity_s;
 		q->minimum_s = b->minimum_s;
+		quote_blocks(q, b);
 		q->known = true;
 		q->usd_per_gpu_hour = q->usd_per_gpu_hour_low = q->usd_per_gpu_hour_high = a.usd_per_gpu_hour;
 		snprintf(q->basis, sizeof q->basis, "scenario");

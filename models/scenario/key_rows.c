@@ -623,8 +623,10 @@ const struct key_row key_rows[] = {
 	  .unit = "", .meaning = "whose price is looked up in the catalog" },
 	{ PRICE, .key = "type", .type = "name", .names = price_type_names, .def = "on-demand", .unit = "",
 	  .meaning = "owned: hardware you buy, priced from pue, usd_per_kwh, purchase_usd and life_years "
-		     "(docs/explanation/catalog.md, \"Owned hardware\")" },
-	{ PRICE, .key = "term", .type = "string", .unit = "", .meaning = "a reserved price's term" },
+		     "(docs/explanation/catalog.md, \"Owned hardware\"); capacity-block: capacity booked for a "
+		     "fixed length and paid up front, billed in whole blocks (\"Capacity blocks\")" },
+	{ PRICE, .key = "term", .type = "string", .unit = "", .meaning = "a reserved price's term: 1y or 3y, a "
+	  "commitment paid for every hour of it (docs/explanation/catalog.md, \"Commitments\")" },
 	{ PRICE, .key = "offering", .type = "string", .def = "the preset's, when the GPU is the preset's", .unit = "",
 	  .meaning = "the instance type the price is for" },
 	{ PRICE, .key = "usd_per_gpu_hour", .type = "number", .ranged = true, .lo = 0.0001, .hi = 1e4,
@@ -693,7 +695,7 @@ const struct key_row key_rows[] = {
 	  .meaning = "keep only shapes of these GPUs (catalog names or aliases)" },
 	{ SEARCH, .key = "providers", .type = "array of names", .def = "all", .unit = "",
 	  .meaning = "keep only shapes priced by these providers" },
-	{ SEARCH, .key = "price_types", .type = "array of names", .range = "on-demand, spot, reserved",
+	{ SEARCH, .key = "price_types", .type = "array of names", .range = "on-demand, spot, reserved, capacity-block",
 	  .def = "each base's own price", .unit = "", .meaning = "one shape per price type per base" },
 	{ SEARCH, .key = "nodes", .type = "array or object", .range = "1 to 100,000",
 	  .def = "each base's own count (1 for a preset)", .unit = "nodes",

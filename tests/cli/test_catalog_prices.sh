@@ -62,7 +62,9 @@ status_is 0 "$CLUSTERSIM" run "$TMP/own.json" --dry-run --format csv && [ ! -s "
 # Billing: granularity and minimum per price, from the provider's record.
 "$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,term,billing_s,minimum_s,billing_source >"$TMP/billing.csv" && ok || fail "catalog prices billing"
 grep -q '^aws,p5.48xlarge,on-demand,,1,60,X37$' "$TMP/billing.csv" && ok || fail "aws p5 on-demand: per second, 60 s minimum"
-grep -q '^aws,p5.48xlarge,reserved,capacity-block,3600,0,S41$' "$TMP/billing.csv" && ok || fail "aws capacity block: hourly kept"
+grep -q '^aws,p5.48xlarge,reserved,capacity-block,86400,0,B01$' "$TMP/billing.csv" && ok || fail "aws capacity block (older row): whole days"
+grep -q '^aws,p5.48xlarge,capacity-block,,86400,0,B01$' "$TMP/billing.csv" && ok || fail "aws capacity block: whole days"
+grep -q '^gcp,a4-highgpu-8g,capacity-block,,86400,0,B02$' "$TMP/billing.csv" && ok || fail "gcp calendar mode: whole days"
 grep -q '^gcp,a3-highgpu-8g,on-demand,,1,60,X38$' "$TMP/billing.csv" && ok || fail "gcp on-demand: per second, 60 s minimum"
 # A spot price's preemption notice: AWS 2 min, GCP 30 s, none known elsewhere.
 "$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,spot_notice_s,spot_notice_source >"$TMP/notice.csv" && ok || fail "catalog prices notice"
@@ -70,5 +72,8 @@ grep -q '^aws,p5.48xlarge,spot,120,X44$' "$TMP/notice.csv" && ok || fail "aws sp
 grep -q '^gcp,a3-highgpu-8g,spot,30,X45$' "$TMP/notice.csv" && ok || fail "gcp spot notice 30 s"
 grep -q '^nebius,gpu-h100-sxm 8gpu-128vcpu-1600gb,spot,,$' "$TMP/notice.csv" && ok || fail "nebius spot: no notice known"
 grep -q '^aws,p5.48xlarge,on-demand,,$' "$TMP/notice.csv" && ok || fail "on-demand: no notice"
-grep -q '^lambda,.*,3600,0,$' "$TMP/billing.csv" && ok || fail "lambda: no record, hourly assumed"
+grep -q '^lambda,.*,60,0,B04$' "$TMP/billing.csv" && ok || fail "lambda: per minute"
+grep -q '^coreweave,.*,60,0,B03$' "$TMP/billing.csv" && ok || fail "coreweave: per minute"
+grep -q '^nebius,.*,on-demand,,1,0,B05$' "$TMP/billing.csv" && ok || fail "nebius: per second"
+grep -q '^crusoe,.*,3600,0,$' "$TMP/billing.csv" && ok || fail "crusoe: no record, hourly assumed"
 finish

@@ -347,7 +347,7 @@ static void test_billed_time_facts(void **state)
 	assert_close(billing_billed_s(&hourly, 3600), 3600, 0);     /* an exact hour stays one */
 }
 
-/* The catalog's AWS on-demand, spot and (non capacity-block) prices are
+/* The catalog's AWS on-demand, spot and reserved (not capacity-block) prices are
  * billed per second with a 60 s minimum; a hand-worked cost: 16 p5
  * instances (128 GPUs) held 100.5 s at $6.88 per GPU-hour are billed 101 s
  * each: 16 x 8 x 6.88 x 101 / 3600. */
@@ -374,8 +374,9 @@ static void test_aws_bills_per_second(void **state)
 			continue;
 		catalog_price_billing(cat, p, &g, &m, &b);
 		assert_non_null(b);
-		if (strcmp(p->term, "capacity-block") == 0) {
-			assert_close(g, 3600, 0);  /* not found: hourly kept */
+		if (strcmp(p->term, "capacity-block") == 0 || p->type == PRICE_CAPACITY_BLOCK) {
+			assert_close(b->block_h, 24, 0);  /* whole days, paid up front */
+			assert_string_equal(b->source, "B01");
 			continue;
 		}
 		assert_close(g, 1, 0);

@@ -1,0 +1,140 @@
+/* Billing rules, each a fact worked by hand: per-minute, per-second with a
+ * minimum, hourly; a capacity block paid in whole blocks (AWS EC2 Capacity
+ * Blocks: 1-day steps to 14 days, 7-day steps to 182 days); the providers'
+ * records in the built-in catalog (billing.json); and a commitment's
+ * break-even utilization in closed form. */
+#include "testutil.h"
+
+#include "models/cost/billing.h"
+#include "models/hw/catalog.h"
+
+#include "catalog_fixture.h"
+
+#define DAY_S 86400.0
+
+/* 61 s at per-minute billing is two started minutes: 120 s. */
+static void test_per_minute(void **state)
+{
+	(void)state;
+	struct price_quote q = { .known = true, .billing_s = 60, .minimum_s = 0 };
+	assert_close(billing_billed_s(&q, 61), 120, 0);
+	assert_close(billing_billed_s(&q, 60), 60, 0);
+	assert_close(billing_billed_s(&q, 1), 60, 0);
+}
+
+/* Per second with a 60 s minimum: 10 s held bills the minimum, 60 s. */
+static void test_per_second_minimum(void **state)
+{
+	(void)state;
+	struct price_quote q = { .known = true, .billing_s = 1, .minimum_s = 60 };
+	assert_close(billing_billed_s(&q, 10), 60, 0);
+	assert_close(billing_billed_s(&q, 61), 61, 0);
+}
+
+/* Hourly: 61 s bills a whole hour, 3600 s. */
+static void test_hourly(void **state)
+{
+	(void)state;
+	struct price_quote q = { .known = true, .billing_s = 3600, .minimum_s = 0 };
+	assert_close(billing_billed_s(&q, 61), 3600, 0);
+	assert_close(billing_billed_s(&q, 3601), 7200, 0);
+}
+
+/* AWS's booking rule: whole days to 14, then weeks, at most 182 days a
+ * booking. A capacity block bills its whole block: 1 h bills a day; 25 h
+ * bills 2 days; 15 days bills 21; 182 days bills 182; 183 days bills 182 +
+ * one day; the granularity and minimum do not apply. */
+static void test_capacity_block(void **state)
+{
+	(void)state;
+	struct price_quote q = { .known = true, .billing_s = 1, .minimum_s = 60, .block_s = DAY_S,
+				 .block_long_after_s = 14 * DAY_S, .block_long_s = 7 * DAY_S,
+				 .block_max_s = 182 * DAY_S };
+	assert_close(billing_billed_s(&q, 0), 0, 0);
+	assert_close(billing_billed_s(&q, 3600), DAY_S, 0);
+	assert_close(billing_billed_s(&q, 25 * 3600), 2 * DAY_S, 0);
+	assert_close(billing_billed_s(&q, 14 * DAY_S), 14 * DAY_S, 0);
+	assert_close(billing_billed_s(&q, 15 * DAY_S), 21 * DAY_S, 0);
+	assert_close(billing_billed_s(&q, 182 * DAY_S), 182 * DAY_S, 0);
+	assert_close(billing_billed_s(&q, 183 * DAY_S), 183 * DAY_S, 0);
+	assert_close(billing_billed_s(&q, 200 * DAY_S), 182 * DAY_S + 21 * DAY_S, 0);
+	/* a plain block (no long steps, no longest booking): ceil(held / block) x block */
+	struct price_quote g = { .known = true, .block_s = DAY_S };
+	assert_close(billing_billed_s(&g, 2.5 * DAY_S), 3 * DAY_S, 0);
+}
+
+/* The built-in records: CoreWeave and Lambda per minute, Nebius and RunPod
+ * per second, AWS capacity blocks in days (billing.json, sourced there). */
+static void test_catalog_records(void **state)
+{
+	(void)state;
+	static const struct { const char *provider; double granularity_s; } per[] = {
+		{ "coreweave", 60 }, { "lambda", 60 }, { "nebius", 1 }, { "runpod", 1 },
+		{ "modal", 1 }, { "hyperstack", 60 }, { "datacrunch", 1 },
+	};
+	for (size_t i = 0; i < sizeof per / sizeof per[0]; i++) {
+		const struct billing_spec *b = catalog_billing_find(cat, per[i].provider, PRICE_ON_DEMAND, "");
+		assert_string_equal(b->provider, per[i].provider);
+		assert_close(b->granularity_s, per[i].granularity_s, 0);
+		assert_close(b->minimum_s, 0, 0);
+	}
+	const struct billing_spec *cb = catalog_billing_find(cat, "aws", PRICE_CAPACITY_BLOCK, "");
+	assert_close(cb->block_h, 24, 0);
+	assert_close(cb->block_long_after_h, 14 * 24, 0);
+	assert_close(cb->block_long_h, 7 * 24, 0);
+	assert_close(cb->block_max_h, 182 * 24, 0);
+	cb = catalog_billing_find(cat, "gcp", PRICE_CAPACITY_BLOCK, "");
+	assert_close(cb->block_h, 24, 0);
+	assert_close(cb->block_max_h, 90 * 24, 0);
+}
+
+/* A candidate asking for a capacity block is billed its whole block: 2 p5
+ * instances (16 GPUs) at the catalog's capacity-block price, held 1 h, pay
+ * one day each: 16 x price x 24. A Lambda node held 61 s pays 2 minutes. */
+static void test_candidate_bills_blocks(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	cluster_of("{\"preset\": \"aws-p5.48xlarge\", \"nodes\": 2, \"price\": {\"type\": \"capacity-block\"}}", &c);
+	assert_true(c.price.known);
+	assert_int_equal(c.price.type, PRICE_CAPACITY_BLOCK);
+	double usd = c.price.usd_per_gpu_hour;
+	assert_true(usd > 0);
+	assert_close(billing_cost_usd(&c, 3600), 16 * usd * 24, 1e-9);
+	assert_close(billing_cost_usd(&c, 15 * DAY_S), 16 * usd * 21 * 24, 1e-6);
+	cluster_of("{\"preset\": \"lambda-8x-h100\", \"nodes\": 1}", &c);
+	assert_true(c.price.known);
+	assert_close(billing_cost_usd(&c, 61), 8 * c.price.usd_per_gpu_hour * 120 / 3600, 1e-12);
+}
+
+/* A commitment beats on-demand above committed / on-demand of its hours
+ * used: $2.97 against $6.88 breaks even at 43.17%. A cluster of 16 GPUs
+ * that used 2,000 GPU-hours in a 720 h window used 2000 / (16 x 720). */
+static void test_commit_breakeven(void **state)
+{
+	(void)state;
+	assert_close(billing_commit_breakeven(2.97, 6.88), 2.97 / 6.88, 1e-15);
+	assert_close(billing_commit_breakeven(2.97, 6.88), 0.431686, 1e-6);
+	assert_close(billing_commit_breakeven(0, 6.88), 0, 0);
+	assert_close(billing_commit_breakeven(2.97, 0), 0, 0);
+	assert_close(billing_year_use(2000, 16, 720), 2000.0 / (16 * 720), 1e-15);
+	assert_close(billing_year_use(2000, 0, 720), 0, 0);
+	/* paying the commitment for all hours and on-demand for the used ones
+	 * cost the same exactly at the break-even use */
+	double use = billing_commit_breakeven(2.97, 6.88);
+	assert_close(2.97 * BILLING_YEAR_H, 6.88 * BILLING_YEAR_H * use, 1e-9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_per_minute),
+		cmocka_unit_test(test_per_second_minimum),
+		cmocka_unit_test(test_hourly),
+		cmocka_unit_test(test_capacity_block),
+		cmocka_unit_test(test_catalog_records),
+		cmocka_unit_test(test_candidate_bills_blocks),
+		cmocka_unit_test(test_commit_breakeven),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
