@@ -31,6 +31,8 @@ double billing_block_billed_s(const struct price_quote *q, double held_s)
 {
 	if (!(held_s > 0))
 		return 0.0;
+	if (isinf(held_s))
+		return held_s;  /* never released: never a whole number of bookings */
 	double full_s = 0;
 	if (q->block_max_s > 0 && held_s > q->block_max_s + 1e-9) {
 		/* longer than one booking may be: as many longest ones as fit, then

@@ -604,6 +604,11 @@ const struct price_spec *catalog_price_find(const catalog *c, const char *provid
 				continue;
 			if (term != NULL && term[0] != '\0' && !text_equal_nocase(p->term, term))
 				continue;
+			/* a reserved price asked without a term is a commitment, never a
+			 * row of the older spelling of a capacity block */
+			if ((term == NULL || term[0] == '\0') && type == PRICE_RESERVED &&
+			    text_equal_nocase(p->term, "capacity-block"))
+				continue;
 			if (pass == 0) {
 				if (offering == NULL || offering[0] == '\0' ||
 				    !text_equal_nocase(p->offering, offering))

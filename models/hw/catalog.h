@@ -123,7 +123,9 @@ void catalog_suggest(const catalog *c, enum catalog_section section, const char 
 
 /*
  * The first price matching provider (required), type, and then offering (if
- * non-empty) or gpu (if non-empty) and term (if non-empty); NULL if none.
+ * non-empty) or gpu (if non-empty) and term (if non-empty); NULL if none. A
+ * reserved price asked without a term skips the rows of term
+ * "capacity-block" (the older spelling of the capacity-block type).
  */
 const struct price_spec *catalog_price_find(const catalog *c, const char *provider,
 					    enum price_type type, const char *offering,

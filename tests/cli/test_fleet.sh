@@ -266,20 +266,15 @@ if (ulimit -v 1000000 && "$CLUSTERSIM" --version) >/dev/null 2>&1; then
 	[ $? -eq 2 ] && grep -q "workload.fleet.jobs: 5e+06 jobs would need about 5.12 GB (1024 bytes each), more than the .* GB of the room left under the address-space limit (RLIMIT_AS, ulimit -v)" "$TMP/err" &&
 		ok || fail "5e6 jobs in 1 GB: $(cat "$TMP/err")"
 fi
-# (f) a commitment against on-demand for the job mix: a fleet on GCP's a3 3-year
-# committed price says the break-even utilization, committed / on-demand (the
-# catalog's first a3-highgpu-8g rows of each type), and the share this job mix
-# uses (the row's utilization), each to 0.1%, and which is the cheaper
-cat >"$TMP/commit.json" <<'EOF_COMMIT'
-{ "name": "commit", "seed": 1,
-  "workload": { "kind": "fleet", "fleet": { "duration_h": 720,
-    "jobs": [ { "name": "batch", "arrival": { "process": "poisson", "rate_per_h": 0.2 }, "gpus": 16, "duration_s": 36000 } ] } },
-  "candidates": [ { "name": "a3 3y", "preset": "gcp-a3-highgpu-8g", "nodes": 8, "price": { "type": "reserved", "term": "3y" } } ] }
-EOF_COMMIT
+# (f) a commitment against on-demand for the job mix (the example
+# fleet-commitment.json): a fleet on GCP's a3 3-year committed price says the
+# break-even utilization, committed / on-demand (the catalog's first
+# a3-highgpu-8g rows of each type), and the share this job mix uses (the
+# row's utilization), each to 0.1%, and which is the cheaper
 "$CLUSTERSIM" catalog prices --format csv --columns provider,offering,type,term,usd_per_gpu_hour >"$TMP/commit-prices.csv"
 od=$(awk -F, '$1 == "gcp" && $2 == "a3-highgpu-8g" && $3 == "on-demand" { print $5; exit }' "$TMP/commit-prices.csv")
 rs=$(awk -F, '$1 == "gcp" && $2 == "a3-highgpu-8g" && $3 == "reserved" && $4 == "3y" { print $5; exit }' "$TMP/commit-prices.csv")
-status_is 0 "$CLUSTERSIM" run "$TMP/commit.json" --format csv --columns candidate,team,class,utilization,reason && ok || fail "commitment fleet"
+status_is 0 "$CLUSTERSIM" run "$ex/fleet-commitment.json" --format csv --columns candidate,team,class,utilization,reason && ok || fail "commitment fleet"
 want=$(awk -F, -v od="$od" -v rs="$rs" 'NR == 2 { printf "above %.1f%% use of its hours; this job mix uses %.1f%% of the 64 GPUs", 100 * rs / od, 100 * $4 }' "$TMP/out")
 grep -qF "a 3y commitment at \$$rs/GPU-h beats on-demand at \$" "$TMP/out" && grep -qF "$want" "$TMP/out" &&
 	grep -q "the commitment the cheaper" "$TMP/out" && ok || fail "commitment break-even ($want): $(cat "$TMP/out")"

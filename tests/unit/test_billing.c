@@ -5,6 +5,8 @@
  * break-even utilization in closed form. */
 #include "testutil.h"
 
+#include <math.h>
+
 #include "models/cost/billing.h"
 #include "models/hw/catalog.h"
 
@@ -58,6 +60,7 @@ static void test_capacity_block(void **state)
 	assert_close(billing_billed_s(&q, 182 * DAY_S), 182 * DAY_S, 0);
 	assert_close(billing_billed_s(&q, 183 * DAY_S), 183 * DAY_S, 0);
 	assert_close(billing_billed_s(&q, 200 * DAY_S), 182 * DAY_S + 21 * DAY_S, 0);
+	assert_true(isinf(billing_billed_s(&q, INFINITY)));  /* not NaN */
 	/* a plain block (no long steps, no longest booking): ceil(held / block) x block */
 	struct price_quote g = { .known = true, .block_s = DAY_S };
 	assert_close(billing_billed_s(&g, 2.5 * DAY_S), 3 * DAY_S, 0);
@@ -107,6 +110,24 @@ static void test_candidate_bills_blocks(void **state)
 	assert_close(billing_cost_usd(&c, 61), 8 * c.price.usd_per_gpu_hour * 120 / 3600, 1e-12);
 }
 
+/* A reserved price asked without a term is a commitment (a 1y or 3y row),
+ * never a row of the older capacity-block spelling (type reserved, term
+ * capacity-block); and a reserved price carries the same offering's
+ * on-demand price for its break-even. */
+static void test_reserved_is_a_commitment(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	cluster_of("{\"preset\": \"aws-p5.48xlarge\", \"price\": {\"type\": \"reserved\"}}", &c);
+	assert_true(c.price.known);
+	assert_string_not_equal(c.price.term, "capacity-block");
+	assert_true(c.price.term[0] != '\0');
+	assert_true(c.price.block_s == 0);
+	const struct price_spec *od = catalog_price_find(cat, "aws", PRICE_ON_DEMAND, "p5.48xlarge", NULL, NULL);
+	assert_non_null(od);
+	assert_close(c.price.on_demand_usd_per_gpu_hour, od->usd_per_gpu_hour, 0);
+}
+
 /* A commitment beats on-demand above committed / on-demand of its hours
  * used: $2.97 against $6.88 breaks even at 43.17%. A cluster of 16 GPUs
  * that used 2,000 GPU-hours in a 720 h window used 2000 / (16 x 720). */
@@ -134,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_capacity_block),
 		cmocka_unit_test(test_catalog_records),
 		cmocka_unit_test(test_candidate_bills_blocks),
+		cmocka_unit_test(test_reserved_is_a_commitment),
 		cmocka_unit_test(test_commit_breakeven),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
