@@ -15,6 +15,7 @@
 #include "models/eval/evaluate.h"
 #include "models/plan/plan.h"
 #include "models/plan/plan_mix.h"
+#include "models/plan/plan_own.h"
 #include "models/plan/plan_spot.h"
 #include "models/scenario/space.h"
 #include "output/results.h"
@@ -321,6 +322,17 @@ static void print_answer(FILE *f, const struct plan_outcome *o, const struct obj
 	print_spot(f, o);
 }
 
+/* Buy vs rent: a line for each owned shape evaluated beside rented ones
+ * (plan_own.h); c is scratch for the owned shape's price. */
+static void print_own(FILE *f, const struct plan_outcome *o, struct shape_ctx *ctx, struct cluster_spec *c)
+{
+	char line[2048];
+	for (size_t i = 0; i < o->n; i++)
+		if (o->points[i].price_type == PRICE_OWNED && o->points[i].fate == PLAN_EVALUATED &&
+		    get_shape(ctx, i, c) && plan_own(o, i, &c->price, line, sizeof line))
+			fprintf(f, "%s\n", line);
+}
+
 /* Serving with "mix": the cheapest mix of two GPU types, or why there is none. */
 static void print_mix(FILE *f, const struct plan_problem *p, const struct plan_outcome *o)
 {
@@ -596,6 +608,9 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	/* the answer first: on standard output unless the rows go there for a script */
 	FILE *af = fmt == FORMAT_TABLE || !to_stdout ? stdout : stderr;
 	print_answer(af, &o, &obj, (int)top);
+	c = xmalloc(sizeof *c);
+	print_own(af, &o, &ctx, c);
+	free(c);
 	if (space_mix(s->space))
 		print_mix(af, &p, &o);
 	if (space_disaggregated(s->space))

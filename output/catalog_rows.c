@@ -89,7 +89,9 @@ rowset *catalog_rows_storage(const catalog *c)
 {
 	static const char *const cols[] = {
 		"name", "aliases", "description", "kind", "read_GBps_per_node", "write_GBps_per_node",
-		"aggregate_GBps", "latency_ms", "confidence", "source", NULL
+		"aggregate_GBps", "latency_ms", "confidence", "source",
+		/* additions: what holding data there and moving it out cost (empty: no price) */
+		"usd_per_tb_month", "egress_usd_per_gb", "price_source", NULL
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_storage_count(c); i++) {
@@ -102,6 +104,11 @@ rowset *catalog_rows_storage(const catalog *c)
 		rowset_real(rs, "aggregate_GBps", s->aggregate_bytes_per_s / 1e9);
 		rowset_real(rs, "latency_ms", s->latency_s * 1e3);
 		provenance_cells(rs, &s->id);
+		if (s->usd_per_tb_month >= 0)
+			rowset_real(rs, "usd_per_tb_month", s->usd_per_tb_month);
+		if (s->egress_usd_per_gb >= 0)
+			rowset_real(rs, "egress_usd_per_gb", s->egress_usd_per_gb);
+		rowset_text(rs, "price_source", s->price_source);
 	}
 	return rs;
 }
@@ -111,7 +118,9 @@ rowset *catalog_rows_presets(const catalog *c)
 	static const char *const cols[] = {
 		"name", "aliases", "description", "gpu", "gpus_per_node", "scale_up", "nic",
 		"nics_per_node", "topology", "oversubscription", "nodes_per_leaf", "storage",
-		"provider", "offering", "node_power_kw", "confidence", "source", NULL
+		"provider", "offering", "node_power_kw", "confidence", "source",
+		/* additions: a node's list price for the owned basis (empty: none) */
+		"purchase_usd", "purchase_source", NULL
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_preset_count(c); i++) {
@@ -135,6 +144,9 @@ rowset *catalog_rows_presets(const catalog *c)
 		rowset_text(rs, "offering", p->offering);
 		rowset_real(rs, "node_power_kw", p->node_power_w / 1e3);
 		provenance_cells(rs, &p->id);
+		if (p->purchase_usd > 0)
+			rowset_real(rs, "purchase_usd", p->purchase_usd);
+		rowset_text(rs, "purchase_source", p->purchase_source);
 	}
 	return rs;
 }

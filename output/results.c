@@ -151,7 +151,9 @@ static const char *const training_columns[] = {
 	/* additions: the batch the plan runs with, and the search's levers */
 	"global_batch_tokens", "pipeline_split", "free_stage_input", "numerics",
 	/* additions: the price row the cost used */
-	"provider", "price_type", NULL
+	"provider", "price_type",
+	/* additions: storage and data dollars, and with the rental cost */
+	"storage_usd_p50", "storage_usd_p90", "storage_tb", "total_usd_p50", "total_usd_p90", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -243,6 +245,15 @@ static void run_cells(rowset *rs, const struct run_result *u)
 	}
 	if (u->data_modelled)
 		rowset_real(rs, "t_data_stall_s", u->data_stall_s);
+	if (u->storage_priced && rowset_find(rs, "storage_usd_p50") >= 0) {
+		rowset_real(rs, "storage_usd_p50", u->storage_usd_p50);
+		rowset_real(rs, "storage_usd_p90", u->storage_usd_p90);
+		rowset_real(rs, "storage_tb", u->storage_footprint_bytes / 1e12);
+		if (u->priced) {
+			rowset_real(rs, "total_usd_p50", u->cost_usd_p50 + u->storage_usd_p50);
+			rowset_real(rs, "total_usd_p90", u->cost_usd_p90 + u->storage_usd_p90);
+		}
+	}
 }
 
 /* The objective's verdicts: empty for a bound it does not give or cannot check. */

@@ -159,6 +159,11 @@ static const struct results_column columns[] = {
 	  "Global batch" },
 	{ "pipeline_split", UNIT_TEXT, "text", "how the layers are cut into pipeline stages: layers (evenly) or embedding+loss (each takes a layer's place); empty at pp 1 or with a pipeline_layout" },
 	{ "free_stage_input", UNIT_BOOL, "boolean", "each pipeline chunk's input freed after its first layer (Llama 3's early deallocation)" },
+	{ "storage_usd_p50", UNIT_USD, "USD", "storage and data dollars of the whole run, median: each tier's footprint (checkpoint.keep checkpoints, data.size_gb; managed Lustre: its capacity) x its usd_per_tb_month x held time, plus checkpoint.downloads x egress; not in cost_usd_p50; empty when a tier charged has no price (docs/explanation/whole-run.md)" },
+	{ "storage_usd_p90", UNIT_USD, "USD", "storage_usd_p50 at the 90th percentile of held time" },
+	{ "storage_tb", UNIT_NUMBER, "TB (1e12 bytes)", "the bytes storage_usd_p50 charges for, over every tier" },
+	{ "total_usd_p50", UNIT_USD, "USD", "cost_usd_p50 + storage_usd_p50: what the run's instances and storage cost together, median" },
+	{ "total_usd_p90", UNIT_USD, "USD", "cost_usd_p90 + storage_usd_p90" },
 	{ "numerics", UNIT_TEXT, "text", "the plan's settings that change numerics from Megatron's defaults, joined by + (grad_reduce_bf16, optimizer_moments_bf16, moe_dispatch_fp8, fp8_activation_cache; empty: none; docs/explanation/training.md)" },
 	/* plan (docs/explanation/planning.md) */
 	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90); serving: yes (one front of TTFT P99 and USD per hour)" },

@@ -60,8 +60,9 @@ awk -f "$top/tools/csv.awk" -f /dev/stdin "$dir/demo-runs.csv" <<'AWK'
 	}
 	function yn(b) { return b == "true" ? "yes" : b == "false" ? "no" : "-" }
 	function c(name) { return v[col[name]] }
-	BEGIN { f = "%-20s %5s  %-16s  %8s  %6s  %-16s  %-25s  %-14s %s\n"
-		printf f, "candidate", "gpus", "plan tp/pp/cp/dp", "step (s)", "MFU", "wall P50/P90 (h)", "cost P50/P90", "meets deadline", "meets budget" }
+	function stor(x) { return x == "" ? "-" : x < 1000 ? sprintf("$%.0f", x) : usd(x) }
+	BEGIN { f = "%-20s %5s  %-16s  %8s  %6s  %-16s  %-25s  %-11s  %-14s %s\n"
+		printf f, "candidate", "gpus", "plan tp/pp/cp/dp", "step (s)", "MFU", "wall P50/P90 (h)", "cost P50/P90", "storage P50", "meets deadline", "meets budget" }
 	NR == 1 { n = split_csv($0, h); for (k = 1; k <= n; k++) col[h[k]] = k; next }
 	{
 		split_csv($0, v)
@@ -70,10 +71,11 @@ awk -f "$top/tools/csv.awk" -f /dev/stdin "$dir/demo-runs.csv" <<'AWK'
 			sprintf("%.1f", c("step_time_s")), sprintf("%.1f%%", 100 * c("mfu")),
 			sprintf("%5.0f / %-5.0f", c("wall_time_p50_h"), c("wall_time_p90_h")),
 			sprintf("%11s / %s", usd(c("cost_usd_p50")), usd(c("cost_usd_p90"))),
-			yn(c("meets_deadline_p50")), yn(c("meets_budget_p50")) }
+			stor(c("storage_usd_p50")), yn(c("meets_deadline_p50")), yn(c("meets_budget_p50")) }
 AWK
 echo "(P50 and P90 over 20 Monte Carlo trials of failures at Llama 3's rate, asynchronous checkpoints;"
-echo " deadline and budget: met at P50; all columns: $show/demo-runs.csv)"
+echo " deadline and budget: met at P50; storage: the checkpoint held on its tier for the run, at the tier's"
+echo " price, not in the cost column (-: the catalog has no price for that tier); all columns: $show/demo-runs.csv)"
 # the price warnings, once each (they name every candidate of a provider)
 if [ -s "$err" ]; then
 	echo "prices to check before renting:"

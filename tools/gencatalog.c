@@ -177,6 +177,9 @@ static void put_storage(FILE *f, const struct storage_spec *s)
 	field_double(f, "bytes_per_s_per_tib", s->bytes_per_s_per_tib);
 	field_double(f, "min_capacity_tib", s->min_capacity_tib);
 	field_double(f, "capacity_tib", s->capacity_tib);
+	field_double(f, "usd_per_tb_month", s->usd_per_tb_month);
+	field_double(f, "egress_usd_per_gb", s->egress_usd_per_gb);
+	field_str(f, "price_source", s->price_source);
 }
 
 static void put_preset(FILE *f, const struct preset_spec *p)
@@ -204,6 +207,8 @@ static void put_preset(FILE *f, const struct preset_spec *p)
 	field_str(f, "offering", p->offering);
 	field_double(f, "node_power_w", p->node_power_w);
 	field_str(f, "price_checked", p->price_checked);
+	field_double(f, "purchase_usd", p->purchase_usd);
+	field_str(f, "purchase_source", p->purchase_source);
 }
 
 static void put_price(FILE *f, const struct price_spec *p)

@@ -178,11 +178,15 @@ int catalog_read_storage(struct jread *r, const json_t *obj, void *entry, bool i
 {
 	static const char *const keys[] = {
 		ID_KEYS, "kind", "read_GBps_per_node", "write_GBps_per_node", "aggregate_GBps",
-		"latency_ms", "MBps_per_tib", "min_capacity_tib", NULL
+		"latency_ms", "MBps_per_tib", "min_capacity_tib", "usd_per_tb_month", "egress_usd_per_gb",
+		"price_source", NULL
 	};
 	struct storage_spec *s = entry;
 	bool req = is_new;
 	int kind = (int)s->kind;
+
+	if (is_new)
+		s->usd_per_tb_month = s->egress_usd_per_gb = -1;  /* not known until given */
 
 	if (jread_object(r, obj, keys) < 0 || read_id(r, obj, &s->id) < 0)
 		return -1;
@@ -192,7 +196,10 @@ int catalog_read_storage(struct jread *r, const json_t *obj, void *entry, bool i
 	    read_scaled(r, obj, "aggregate_GBps", false, 0, 1e9, 1e9, &s->aggregate_bytes_per_s) < 0 ||
 	    read_scaled(r, obj, "latency_ms", false, 0, 1e6, 1e-3, &s->latency_s) < 0 ||
 	    read_scaled(r, obj, "MBps_per_tib", false, 0.001, 1e6, 1e6, &s->bytes_per_s_per_tib) < 0 ||
-	    read_scaled(r, obj, "min_capacity_tib", false, 0, 1e6, 1, &s->min_capacity_tib) < 0)
+	    read_scaled(r, obj, "min_capacity_tib", false, 0, 1e6, 1, &s->min_capacity_tib) < 0 ||
+	    read_scaled(r, obj, "usd_per_tb_month", false, 0, 1e6, 1, &s->usd_per_tb_month) < 0 ||
+	    read_scaled(r, obj, "egress_usd_per_gb", false, 0, 1e3, 1, &s->egress_usd_per_gb) < 0 ||
+	    jread_string(r, obj, "price_source", false, s->price_source, sizeof s->price_source) < 0)
 		return -1;
 	s->kind = (enum storage_kind)kind;
 	if (s->kind == STORAGE_MANAGED_LUSTRE && s->bytes_per_s_per_tib == 0)
@@ -222,7 +229,8 @@ int catalog_read_preset(struct jread *r, const json_t *obj, void *entry, bool is
 {
 	static const char *const keys[] = {
 		ID_KEYS, "gpu", "gpus_per_node", "scale_up", "nic", "nics_per_node", "topology",
-		"storage", "provider", "offering", "node_power_kw", "price_checked", NULL
+		"storage", "provider", "offering", "node_power_kw", "price_checked", "purchase_usd",
+		"purchase_source", NULL
 	};
 	struct preset_spec *p = entry;
 	bool req = is_new;
@@ -243,7 +251,9 @@ int catalog_read_preset(struct jread *r, const json_t *obj, void *entry, bool is
 	    jread_string(r, obj, "provider", false, p->provider, sizeof p->provider) < 0 ||
 	    jread_string(r, obj, "offering", false, p->offering, sizeof p->offering) < 0 ||
 	    jread_string(r, obj, "price_checked", false, p->price_checked, sizeof p->price_checked) < 0 ||
-	    read_scaled(r, obj, "node_power_kw", false, 0, 1e4, 1e3, &p->node_power_w) < 0)
+	    read_scaled(r, obj, "node_power_kw", false, 0, 1e4, 1e3, &p->node_power_w) < 0 ||
+	    read_scaled(r, obj, "purchase_usd", false, 0, 1e9, 1, &p->purchase_usd) < 0 ||
+	    jread_string(r, obj, "purchase_source", false, p->purchase_source, sizeof p->purchase_source) < 0)
 		return -1;
 	if ((v = json_object_get(obj, "topology")) != NULL) {
 		size_t mark = jread_enter_key(r, "topology");

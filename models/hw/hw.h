@@ -149,6 +149,13 @@ struct storage_spec {
 	double bytes_per_s_per_tib;    /* the tier's MB/s per TiB, in bytes/s */
 	double min_capacity_tib;       /* the provider's smallest file system; 0 = not known */
 	double capacity_tib;           /* a candidate's tier: its size; 0 in the catalog */
+	/* what holding data there costs (docs/explanation/whole-run.md, "Storage
+	 * dollars"): USD per TB-month (1 TB = 1e12 bytes, a month = 730.5 h),
+	 * of the bytes held, or for managed Lustre of the capacity provisioned;
+	 * 0: in the instance price (node-local NVMe); < 0: no price known */
+	double usd_per_tb_month;
+	double egress_usd_per_gb;      /* data leaving the provider, per 1e9 bytes; < 0: not known */
+	char price_source[CAT_NOTE_MAX]; /* where and when the prices were read */
 };
 
 enum topology_kind { TOPO_RAIL, TOPO_FAT_TREE };
@@ -169,6 +176,8 @@ struct preset_spec {
 	int nics_per_node;
 	struct topology_spec topology;
 	char storage[CAT_STORAGE_MAX][CAT_NAME_MAX];
+	double purchase_usd;           /* a node's list price, for the owned basis; 0: none */
+	char purchase_source[CAT_TEXT_MAX]; /* where and when, and how sure (secondary) */
 	int n_storage;
 	char provider[CAT_NAME_MAX];
 	char offering[CAT_NAME_MAX];
@@ -334,6 +343,10 @@ struct price_quote {
 	double preemptions_per_instance_h;  /* < 0: not given */
 	double preemption_notice_s;         /* the scenario's, else the provider's billing record's; < 0: not known */
 	double capacity_wait_s;             /* after a preemption, until capacity is back */
+	/* the owned basis's split (cost/owned.h), per GPU-hour: the fixed costs
+	 * (amortized purchase, colocation) at full use, and energy; and the
+	 * utilization usd_per_gpu_hour assumes */
+	double owned_fixed_usd_per_gpu_hour, owned_energy_usd_per_gpu_hour, owned_utilization;
 };
 
 /* One candidate cluster, resolved against the catalog. */

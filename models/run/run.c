@@ -607,5 +607,6 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 		}
 		out->usd_per_mtok = out->cost_usd_p50 / (out->tokens / 1e6);
 	}
+	run_storage_dollars(run, c, out);
 	describe(run, c, &m, out);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/cost/storage_cost.h"
 #include "models/run/ckpt.h"
 #include "util/text.h"
 
@@ -195,4 +196,72 @@ bool run_storage_data(const struct run_spec *run, const struct train_spec *w, co
 	out->data_stall_s = m->data_stall_s = fmax(0, out->data_read_s - m->step_s);
 	m->step_s += m->data_stall_s;
 	return true;
+}
+
+/* Add a footprint to tier `label`'s (a no-op for a tier the candidate lacks). */
+static void add_footprint(const struct cluster_spec *c, const char *label, double bytes, double *fp, bool *used)
+{
+	int k = ckpt_tier_index(c, label);
+	if (k < 0 || !(bytes > 0))
+		return;
+	fp[k] += bytes;
+	used[k] = true;
+}
+
+/*
+ * Storage and data dollars, after the trials: each tier's footprint (the
+ * checkpoints kept, checkpoint.keep x the checkpoint's bytes, on the
+ * checkpoint tier; data.size_gb on the data tier) held for the run's held
+ * time (P50, P90) at the tier's usd_per_tb_month, managed Lustre for its
+ * provisioned capacity (cost/storage_cost.h); plus checkpoint.downloads
+ * checkpoints moved out at the checkpoint tier's egress_usd_per_gb. The
+ * footprint is held from the start (an upper bound: the kept checkpoints
+ * fill up over the first intervals). Unpriced when a tier charged has no
+ * price; storage_note says which.
+ */
+void run_storage_dollars(const struct run_spec *run, const struct cluster_spec *c, struct run_result *out)
+{
+	double fp[CAT_STORAGE_MAX] = { 0 };
+	bool used[CAT_STORAGE_MAX] = { false };
+	const struct checkpoint_spec *cs = &run->checkpoint;
+	int64_t keep = cs->enabled && cs->keep > 1 ? cs->keep : 1;
+	if (out->ckpt_tier[0])
+		add_footprint(c, out->ckpt_tier, (double)keep * out->ckpt_bytes, fp, used);
+	if (run->data.enabled)
+		add_footprint(c, run->data.tier, run->data.size_gb * 1e9, fp, used);
+	out->storage_priced = true;
+	out->storage_usd_p50 = out->storage_usd_p90 = out->storage_footprint_bytes = 0;
+	text_setf(out->storage_note, sizeof out->storage_note, "nothing held");
+	for (int k = 0; k < c->n_storage; k++) {
+		const struct storage_spec *s = &c->storage[k].spec;
+		if (!used[k])
+			continue;
+		if (s->usd_per_tb_month < 0) {
+			out->storage_priced = false;
+			text_setf(out->storage_note, sizeof out->storage_note, "tier \"%s\" (%s) has no storage price: "
+				  "give its usd_per_tb_month", c->storage[k].tier, s->id.name);
+			return;
+		}
+		double billed = storage_cost_billed_bytes(s, fp[k]);
+		out->storage_footprint_bytes += billed;
+		out->storage_usd_p50 += storage_cost_hold_usd(billed, s->usd_per_tb_month, out->held_p50_s);
+		out->storage_usd_p90 += storage_cost_hold_usd(billed, s->usd_per_tb_month, out->held_p90_s);
+	}
+	if (out->storage_footprint_bytes > 0)
+		text_setf(out->storage_note, sizeof out->storage_note, "%.3g TB held", out->storage_footprint_bytes / 1e12);
+	int k = out->ckpt_tier[0] ? ckpt_tier_index(c, out->ckpt_tier) : -1;
+	if (cs->enabled && cs->downloads > 0 && k >= 0) {
+		const struct storage_spec *s = &c->storage[k].spec;
+		if (s->egress_usd_per_gb < 0) {
+			out->storage_priced = false;
+			text_setf(out->storage_note, sizeof out->storage_note, "tier \"%s\" (%s) has no egress price: "
+				  "give its egress_usd_per_gb", c->storage[k].tier, s->id.name);
+			return;
+		}
+		double e = storage_cost_egress_usd((double)cs->downloads * out->ckpt_bytes, s->egress_usd_per_gb);
+		out->storage_usd_p50 += e;
+		out->storage_usd_p90 += e;
+		text_appendf(out->storage_note, sizeof out->storage_note, ", %lld checkpoint download%s",
+			     (long long)cs->downloads, cs->downloads == 1 ? "" : "s");
+	}
 }

@@ -32,4 +32,9 @@ bool run_storage_checkpoints(const struct run_spec *run, const struct train_spec
 bool run_storage_data(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,
 		      struct run_model *m, struct run_result *out);
 
+/* Storage and data dollars (storage_usd_p50/p90, storage_priced,
+ * storage_note) from the footprint held for the run's held time; after
+ * run_simulate, with out's checkpoint fields set. */
+void run_storage_dollars(const struct run_spec *run, const struct cluster_spec *c, struct run_result *out);
+
 #endif

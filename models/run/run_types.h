@@ -31,6 +31,8 @@ struct checkpoint_spec {
 	int64_t interval_steps; /* > 0: the interval is that many steps (interval_s unused) */
 	char tier[CAT_NAME_MAX];
 	bool async;
+	int64_t keep;           /* checkpoints kept on the tier (storage dollars); < 1: 1 */
+	int64_t downloads;      /* checkpoints moved out of the provider (egress dollars) */
 };
 
 struct failure_spec {
@@ -60,6 +62,7 @@ struct data_spec {
 	bool enabled;
 	char tier[CAT_NAME_MAX];
 	double bytes_per_token;     /* 0: 2 when the vocabulary fits uint16 ids, else 4 */
+	double size_gb;             /* the data set's size there (storage dollars); 0: not charged */
 };
 
 /* The data and the events of the whole run. */
@@ -110,6 +113,13 @@ struct run_result {
 	double data_stall_s;        /* the step's wait for data: max(0, read - step) */
 	double frac_data_stall;     /* share of the wall time waiting for data (part of the split) */
 	double spare_usd_p50;       /* the spare nodes' part of cost_usd_p50 */
+	/* storage and data dollars (run_storage_dollars): the footprint held
+	 * for the held time at each tier's price, plus checkpoint downloads;
+	 * not part of cost_usd_p50 */
+	bool storage_priced;        /* every tier charged has a price */
+	double storage_usd_p50, storage_usd_p90;
+	double storage_footprint_bytes; /* the bytes charged for (managed Lustre: its capacity) */
+	char storage_note[256];     /* what was charged, or why it has no price */
 	double job_mtbf_s;          /* 0 = no failures */
 	bool failed;                /* the run could not be simulated: note says why */
 	char note[1024];            /* what the run assumed, in words (util/text.h: a cut ends with its mark) */

@@ -104,6 +104,25 @@ static int read_capacity(struct jread *r, const json_t *v, struct storage_tier *
 	return 0;
 }
 
+/* A tier's own storage and egress prices, over its preset's. */
+static int read_storage_prices(struct jread *r, const json_t *v, struct storage_tier *t)
+{
+	bool given = false;
+	if (json_object_get(v, "usd_per_tb_month") != NULL) {
+		if (key_real(r, v, KS_STORAGE, "usd_per_tb_month", &t->spec.usd_per_tb_month) < 0)
+			return -1;
+		given = true;
+	}
+	if (json_object_get(v, "egress_usd_per_gb") != NULL) {
+		if (key_real(r, v, KS_STORAGE, "egress_usd_per_gb", &t->spec.egress_usd_per_gb) < 0)
+			return -1;
+		given = true;
+	}
+	if (given)
+		text_copy(t->spec.price_source, sizeof t->spec.price_source, "scenario");
+	return 0;
+}
+
 /* One storage tier: a catalog name, or an object with an optional preset. */
 static int read_storage_tier(struct jread *r, const json_t *v, const catalog *cat,
 			     struct storage_tier *t)
@@ -135,7 +154,10 @@ static int read_storage_tier(struct jread *r, const json_t *v, const catalog *ca
 		t->spec = *s;
 	} else {
 		text_copy(t->spec.id.name, sizeof t->spec.id.name, "custom");
+		t->spec.usd_per_tb_month = t->spec.egress_usd_per_gb = -1;  /* no price until given */
 	}
+	if (read_storage_prices(r, v, t) < 0)
+		return -1;
 	int kind = (int)t->spec.kind;
 	bool custom = preset[0] == '\0';
 	if (jread_enum(r, v, "kind", custom, storage_kind_names, &kind) < 0)
@@ -399,15 +421,18 @@ static int read_price(struct jread *r, const json_t *v, const catalog *cat,
 }
 
 /* The `owned` price basis: energy (node power x PUE x electricity price)
- * plus the purchase amortized over its life, per GPU-hour (cost/owned.h).
- * The node's power is the preset's node_power_kw unless the price gives
- * node_power_kw. Owned hardware is not billed by a provider: every second
- * used counts, with no minimum. `v` is the price object. */
-static int read_owned_price(struct jread *r, const json_t *v, struct cluster_spec *c)
+ * plus the fixed costs (the purchase amortized over its life, colocation)
+ * over the utilization, per GPU-hour (cost/owned.h). The node's power is
+ * the preset's node_power_kw unless the price gives node_power_kw; the
+ * purchase is the preset's list price (catalog purchase_usd) unless the
+ * price gives purchase_usd. Owned hardware is not billed by a provider:
+ * every second used counts, with no minimum. `v` is the price object. */
+static int read_owned_price(struct jread *r, const json_t *v, const struct preset_spec *preset,
+			    struct cluster_spec *c)
 {
 	static const char *const other[] = { "provider", "term", "offering", "usd_per_gpu_hour", "billing_s",
 					     "minimum_s", NULL };
-	struct owned_terms t = { .node_power_w = c->node_power_w };
+	struct owned_terms t = { .node_power_w = c->node_power_w, .utilization = 1 };
 	double kw = 0;
 	struct price_quote *q = &c->price;
 	for (int i = 0; other[i] != NULL; i++) {
@@ -417,10 +442,18 @@ static int read_owned_price(struct jread *r, const json_t *v, struct cluster_spe
 					  "purchase_usd and life_years)");
 		}
 	}
+	/* the preset's list price fits only the preset's node */
+	bool listed = preset != NULL && preset->purchase_usd > 0 && preset->gpus_per_node == c->gpus_per_node &&
+		      text_equal_nocase(preset->gpu, c->gpu.id.name);
+	if (listed)
+		t.purchase_usd = preset->purchase_usd;
 	if (key_need(r, v, "pue") < 0 || key_real(r, v, KS_PRICE, "pue", &t.pue) < 0 ||
 	    key_need(r, v, "usd_per_kwh") < 0 || key_real(r, v, KS_PRICE, "usd_per_kwh", &t.usd_per_kwh) < 0 ||
-	    key_need(r, v, "purchase_usd") < 0 || key_real(r, v, KS_PRICE, "purchase_usd", &t.purchase_usd) < 0 ||
+	    (!listed && key_need(r, v, "purchase_usd") < 0) ||
+	    key_real(r, v, KS_PRICE, "purchase_usd", &t.purchase_usd) < 0 ||
 	    key_need(r, v, "life_years") < 0 || key_real(r, v, KS_PRICE, "life_years", &t.life_years) < 0 ||
+	    key_real(r, v, KS_PRICE, "colo_usd_per_kw_month", &t.colo_usd_per_kw_month) < 0 ||
+	    key_real(r, v, KS_PRICE, "utilization", &t.utilization) < 0 ||
 	    key_real(r, v, KS_PRICE, "node_power_kw", &kw) < 0)
 		return -1;
 	if (kw > 0)
@@ -433,11 +466,17 @@ static int read_owned_price(struct jread *r, const json_t *v, struct cluster_spe
 	q->usd_per_gpu_hour_low = q->usd_per_gpu_hour_high = q->usd_per_gpu_hour;
 	q->billing_s = 1;
 	q->minimum_s = 0;
+	q->owned_energy_usd_per_gpu_hour = owned_energy_usd_per_node_hour(&t) / c->gpus_per_node;
+	q->owned_fixed_usd_per_gpu_hour =
+		(owned_amortized_usd_per_node_hour(&t) + owned_colo_usd_per_node_hour(&t)) / c->gpus_per_node;
+	q->owned_utilization = t.utilization;
 	snprintf(q->basis, sizeof q->basis,
-		 "owned: %g kW x PUE %g x $%g/kWh = $%.4g/node-h energy + $%g over %g years = $%.4g/node-h "
-		 "amortized, over %d GPUs", t.node_power_w / 1000, t.pue, t.usd_per_kwh,
-		 owned_energy_usd_per_node_hour(&t), t.purchase_usd, t.life_years,
-		 owned_amortized_usd_per_node_hour(&t), c->gpus_per_node);
+		 "owned: %g kW x PUE %g x $%g/kWh = $%.4g/node-h energy + ($%g%s over %g years = $%.4g/node-h "
+		 "amortized + $%.4g/node-h colocation) / utilization %g, over %d GPUs", t.node_power_w / 1000, t.pue,
+		 t.usd_per_kwh, owned_energy_usd_per_node_hour(&t), t.purchase_usd,
+		 listed && json_object_get(v, "purchase_usd") == NULL ? " list price" : "", t.life_years,
+		 owned_amortized_usd_per_node_hour(&t), owned_colo_usd_per_node_hour(&t), t.utilization,
+		 c->gpus_per_node);
 	return 0;
 }
 
@@ -642,7 +681,7 @@ int candidate_read(struct jread *r, const json_t *v, const catalog *cat, struct 
 	const json_t *price = json_object_get(v, "price");
 	size_t mark = price != NULL ? jread_enter_key(r, "price") : 0;
 	if (read_price(r, price, cat, preset, c->gpu.id.name, &c->price) < 0 ||
-	    (c->price.type == PRICE_OWNED && read_owned_price(r, price, c) < 0))
+	    (c->price.type == PRICE_OWNED && read_owned_price(r, price, preset, c) < 0))
 		return -1;
 	if (price != NULL)
 		jread_leave(r, mark);

@@ -270,6 +270,13 @@ const struct key_row key_rows[] = {
 	  .meaning = "the storage tier written to; every candidate must have it" },
 	{ .sec = KS_CHECKPOINT, .key = "async", .kinds = KINDS_TRAINING, .type = "boolean", .def = "false", .unit = "",
 	  .meaning = "asynchronous checkpoints" },
+	{ .sec = KS_CHECKPOINT, .key = "keep", .kinds = KINDS_TRAINING, .type = "integer", .ranged = true, .lo = 1,
+	  .hi = 100000, .def = "1", .unit = "checkpoints",
+	  .meaning = "checkpoints kept on the tier, charged at its usd_per_tb_month for the held time (storage_usd_p50)" },
+	{ .sec = KS_CHECKPOINT, .key = "downloads", .kinds = KINDS_TRAINING, .type = "integer", .ranged = true, .lo = 0,
+	  .hi = 100000, .def = "0", .unit = "checkpoints",
+	  .meaning = "checkpoints moved out of the provider (e.g. the final one), charged at the tier's "
+		     "egress_usd_per_gb (storage_usd_p50)" },
 
 	/* ---- workload.data ---- */
 	{ .sec = KS_DATA, .key = "tier", .kinds = KINDS_TRAINING, .type = "string", .required = true, .unit = "",
@@ -278,6 +285,10 @@ const struct key_row key_rows[] = {
 	{ .sec = KS_DATA, .key = "bytes_per_token", .kinds = KINDS_TRAINING, .type = "number", .ranged = true,
 	  .lo = 0.001, .hi = 1e9, .def = "2 when the vocabulary fits uint16 ids (at most 65,536), else 4",
 	  .unit = "bytes", .meaning = "bytes a token takes on the tier" },
+	{ .sec = KS_DATA, .key = "size_gb", .kinds = KINDS_TRAINING, .type = "number", .ranged = true, .lo = 0,
+	  .hi = 1e12, .def = "not charged", .unit = "GB",
+	  .meaning = "the data set's size on the tier, charged at its usd_per_tb_month for the held time "
+		     "(storage_usd_p50)" },
 
 	/* ---- workload.failures as an object ---- */
 #define FAIL .sec = KS_FAILURES, .kinds = KINDS_ALL
@@ -615,6 +626,13 @@ const struct key_row key_rows[] = {
 	  .def = "required for managed-lustre", .unit = "TiB",
 	  .meaning = "managed-lustre only: at least the preset's minimum; the aggregate rate is capacity_tib x the "
 		     "preset's MB/s per TiB (docs/explanation/catalog.md)" },
+	{ STOR, .key = "usd_per_tb_month", .type = "number", .ranged = true, .lo = 0, .hi = 1e6,
+	  .def = "the preset's (clustersim catalog storage); none without one", .unit = "USD/TB-month",
+	  .meaning = "what holding 1e12 bytes for a month (730.5 h) costs there; managed-lustre: per TB provisioned; "
+		     "0: in the instance price (storage_usd_p50, docs/explanation/whole-run.md)" },
+	{ STOR, .key = "egress_usd_per_gb", .type = "number", .ranged = true, .lo = 0, .hi = 1000,
+	  .def = "the preset's; none without one", .unit = "USD/GB",
+	  .meaning = "what moving 1e9 bytes out of the provider costs (checkpoint.downloads)" },
 #undef STOR
 
 	/* ---- candidates[].price ---- */
@@ -640,11 +658,18 @@ const struct key_row key_rows[] = {
 	{ PRICE, .key = "usd_per_kwh", .type = "number", .ranged = true, .lo = 0, .hi = 10, .def = "required for owned",
 	  .unit = "USD/kWh", .meaning = "owned: the electricity price" },
 	{ PRICE, .key = "purchase_usd", .type = "number", .ranged = true, .lo = 0, .hi = 1e9,
-	  .def = "required for owned", .unit = "USD", .meaning = "owned: a node's purchase, amortized over life_years" },
+	  .def = "the preset's list price (clustersim catalog presets), else required for owned", .unit = "USD",
+	  .meaning = "owned: a node's purchase, amortized over life_years" },
 	{ PRICE, .key = "life_years", .type = "number", .ranged = true, .lo = 0.1, .hi = 50, .def = "required for owned",
 	  .unit = "years", .meaning = "owned: the life the purchase is amortized over" },
 	{ PRICE, .key = "node_power_kw", .type = "number", .ranged = true, .lo = 0.01, .hi = 10000,
 	  .def = "the preset's node_power_kw", .unit = "kW", .meaning = "owned: a node's power" },
+	{ PRICE, .key = "colo_usd_per_kw_month", .type = "number", .ranged = true, .lo = 0, .hi = 1e5, .def = "0",
+	  .unit = "USD/kW-month", .meaning = "owned: colocation rent per kW of the node's power" },
+	{ PRICE, .key = "utilization", .type = "number", .ranged = true, .lo = 0.001, .hi = 1, .def = "1",
+	  .unit = "fraction", .meaning = "owned: the fraction of the year's hours the hardware is used; the fixed costs "
+				     "(purchase, colocation) of an hour used are over it; plan says the break-even "
+				     "utilization against each rented candidate (docs/explanation/catalog.md, \"Owned hardware\")" },
 	{ PRICE, .key = "preemptions_per_instance_h", .type = "number", .ranged = true, .lo = 0, .hi = 1000,
 	  .unit = "1/h", .meaning = "spot only: preemptions per instance-hour, simulated (docs/explanation/whole-run.md); needs "
 				  "capacity_wait_s" },

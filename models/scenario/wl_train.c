@@ -244,6 +244,8 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 	c->interval_s = -1;
 	c->interval_steps = 0;
 	c->async = false;
+	c->keep = 1;
+	c->downloads = 0;
 	text_copy(c->tier, sizeof c->tier, "pfs");
 	if (json_is_string(v) && strcmp(json_string_value(v), "none") == 0) {
 		c->enabled = false;
@@ -253,7 +255,9 @@ static int read_checkpoint(struct jread *r, const json_t *v, struct checkpoint_s
 	    key_real_or_auto(r, v, KS_CHECKPOINT, "interval_s", -1, &c->interval_s) < 0 ||
 	    key_int(r, v, KS_CHECKPOINT, "interval_steps", &c->interval_steps) < 0 ||
 	    jread_string(r, v, "tier", false, c->tier, sizeof c->tier) < 0 ||
-	    jread_bool(r, v, "async", false, &c->async) < 0)
+	    jread_bool(r, v, "async", false, &c->async) < 0 ||
+	    key_int(r, v, KS_CHECKPOINT, "keep", &c->keep) < 0 ||
+	    key_int(r, v, KS_CHECKPOINT, "downloads", &c->downloads) < 0)
 		return -1;
 	const json_t *steps = json_object_get(v, "interval_steps");
 	if (steps != NULL && json_object_get(v, "interval_s") != NULL) {
@@ -272,7 +276,8 @@ static int read_data(struct jread *r, const json_t *v, struct data_spec *d)
 	d->enabled = true;
 	if (key_object(r, v, KS_DATA) < 0 ||
 	    jread_string(r, v, "tier", true, d->tier, sizeof d->tier) < 0 ||
-	    key_real(r, v, KS_DATA, "bytes_per_token", &d->bytes_per_token) < 0)
+	    key_real(r, v, KS_DATA, "bytes_per_token", &d->bytes_per_token) < 0 ||
+	    key_real(r, v, KS_DATA, "size_gb", &d->size_gb) < 0)
 		return -1;
 	return 0;
 }

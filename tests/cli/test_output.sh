@@ -28,7 +28,7 @@ status_is 0 "$CLUSTERSIM" run "$ex" && cmp -s "$TMP/out" "$TMP/all.csv" && ok ||
 status_is 0 "$CLUSTERSIM" run "$ex" -o "$TMP/o.csv" && cmp -s "$TMP/o.csv" "$TMP/all.csv" && ok || fail "-o FILE is the full CSV"
 status_is 0 "$CLUSTERSIM" run "$ex" --format table -o "$TMP/o.txt" &&
 	[ "$(head -1 "$TMP/o.txt" | wc -w)" -eq "$ncsv" ] && ok || fail "-o FILE table keeps every column"
-tail -1 "$TMP/all.csv" | grep -q ',bf16,448,48\.109,141,2594,,,,,,,4\.47249,,core_attn,16777216,layers,false,,,on-demand$' && ok || fail "mem_per_gpu_gib and gpu_memory_gib, then billed_h, then the objective's four (empty), then the data wait's two (empty, no data block), then t_straggler_s, then expert_tp (empty: a dense model), then recompute_modules (the default, core_attn), then global_batch_tokens, pipeline_split (layers), free_stage_input (false) and numerics (none), then provider (empty: the scenario's own price) and price_type, at the end"
+tail -1 "$TMP/all.csv" | grep -q ',bf16,448,48\.109,141,2594,,,,,,,4\.47249,,core_attn,16777216,layers,false,,,on-demand,0,0,0,1162112,1162112$' && ok || fail "mem_per_gpu_gib and gpu_memory_gib, then billed_h, then the objective's four (empty), then the data wait's two (empty, no data block), then t_straggler_s, then expert_tp (empty: a dense model), then recompute_modules (the default, core_attn), then global_batch_tokens, pipeline_split (layers), free_stage_input (false) and numerics (none), then provider (empty: the scenario's own price) and price_type, then storage_usd_p50/p90 and storage_tb (0: no checkpoint held) and total_usd_p50/p90 (the cost), at the end"
 
 # --columns help: every column, each with a unit and a meaning; exits 0
 status_is 0 "$CLUSTERSIM" run "$ex" --columns help && ok || fail "--columns help status"
