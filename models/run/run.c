@@ -533,6 +533,8 @@ static void describe(const struct run_spec *run, const struct cluster_spec *c, c
 	}
 	if (out->spare_usd_p50 > 0)
 		note_add(out, "%d spare nodes billed idle: $%.0f", m->spare_nodes, out->spare_usd_p50);
+	if (!out->storage_priced)  /* why storage_usd_p50 is empty */
+		note_add(out, "storage unpriced: %s", out->storage_note);
 }
 
 void run_training(const struct run_spec *run, const struct train_spec *w, const struct cluster_spec *c,

@@ -238,8 +238,8 @@ void run_storage_dollars(const struct run_spec *run, const struct cluster_spec *
 			continue;
 		if (s->usd_per_tb_month < 0) {
 			out->storage_priced = false;
-			text_setf(out->storage_note, sizeof out->storage_note, "tier \"%s\" (%s) has no storage price: "
-				  "give its usd_per_tb_month", c->storage[k].tier, s->id.name);
+			text_setf(out->storage_note, sizeof out->storage_note, "tier %s (%s) has no usd_per_tb_month",
+				  c->storage[k].tier, s->id.name);
 			return;
 		}
 		double billed = storage_cost_billed_bytes(s, fp[k]);
@@ -254,8 +254,8 @@ void run_storage_dollars(const struct run_spec *run, const struct cluster_spec *
 		const struct storage_spec *s = &c->storage[k].spec;
 		if (s->egress_usd_per_gb < 0) {
 			out->storage_priced = false;
-			text_setf(out->storage_note, sizeof out->storage_note, "tier \"%s\" (%s) has no egress price: "
-				  "give its egress_usd_per_gb", c->storage[k].tier, s->id.name);
+			text_setf(out->storage_note, sizeof out->storage_note, "tier %s (%s) has no egress_usd_per_gb",
+				  c->storage[k].tier, s->id.name);
 			return;
 		}
 		double e = storage_cost_egress_usd((double)cs->downloads * out->ckpt_bytes, s->egress_usd_per_gb);

@@ -14,6 +14,9 @@ awk -F, '$1 == "4 x CoreWeave B200" { want = $2 * 65.19 * $4 / 730.5; d = $3 / w
 	t = $6 - $5 - $3; if (d < 0) d = -d; if (t < 0) t = -t; exit !(d < 1e-4 && t <= 1) } ' "$TMP/cw" && ok || fail "storage closed form: $(cat "$TMP/cw")"
 # an unpriced tier (the DGX's ddn-exascaler): the column is empty, not 0
 grep -q '^"4 x DGX B200, owned",,,' "$TMP/cw" && ok || fail "unpriced tier: $(cat "$TMP/cw")"
+# and the row's reason says why
+columns "$TMP/runs.csv" candidate,reason | grep -q '^4 x Nebius B200,.*storage unpriced: tier pfs (parallel-fs) has no usd_per_tb_month' &&
+	ok || fail "unpriced reason: $(columns "$TMP/runs.csv" candidate,reason)"
 # checkpoint.keep scales the footprint: 4 kept hold twice what 2 do
 status_is 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,storage_tb --set workload.checkpoint.keep=4 && ok ||
 	fail "keep 4"
@@ -26,10 +29,11 @@ status_is 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,storage_tb,
 base=$(awk -F, '$1 == "4 x CoreWeave B200" { print $3 }' "$TMP/cw")
 awk -F, -v base="$base" '$1 == "4 x CoreWeave B200" { want = base + $2 / 2 * 1000 * 0.09; d = $3 - want
 	if (d < 0) d = -d; exit !(d < 1e-3) }' "$TMP/out" && ok || fail "egress: base $base, $(cat "$TMP/out")"
-# a download from a tier without an egress price: unpriced, with the reason nowhere silent
-status_is 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,storage_usd_p50 --set workload.checkpoint.downloads=1 \
+# a download from a tier without an egress price: unpriced, and the reason says so
+status_is 0 "$CLUSTERSIM" run "$ex" --format csv --columns candidate,storage_usd_p50,reason --set workload.checkpoint.downloads=1 \
 	--set 'candidates[2].storage=[{"tier":"pfs","preset":"parallel-fs","usd_per_tb_month":10}]' && ok || fail "no egress price"
-grep -qx '4 x Nebius B200,' "$TMP/out" && ok || fail "no egress price: $(cat "$TMP/out")"
+grep -q '^4 x Nebius B200,,.*storage unpriced: tier pfs (parallel-fs) has no egress_usd_per_gb' "$TMP/out" && ok ||
+	fail "no egress price: $(cat "$TMP/out")"
 # bad prices: exit 2 naming the path and the value, nothing written
 expect_status 2 "$CLUSTERSIM" run "$ex" -o "$TMP/bad.csv" --set 'candidates[1].storage=[{"tier":"pfs","preset":"coreweave-dfs","usd_per_tb_month":-1}]'
 grep -q 'candidates\[1\].storage\[0\].usd_per_tb_month' "$TMP/err" && [ ! -e "$TMP/bad.csv" ] && ok ||
