@@ -157,7 +157,8 @@ rowset *catalog_rows_prices(const catalog *c)
 		"provider", "offering", "gpu", "gpus_per_instance", "type", "term", "region",
 		"usd_per_gpu_hour", "usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "billing_s",
 		"observed", "confidence", "source", "minimum_s", "billing_confidence",
-		"billing_source", "spot_notice_s", "spot_notice_source", NULL
+		"billing_source", "spot_notice_s", "spot_notice_source",
+		"status", NULL  /* added later: at the end */
 	};
 	rowset *rs = rowset_new(cols);
 	for (size_t i = 0; i < catalog_price_count(c); i++) {
@@ -183,6 +184,7 @@ rowset *catalog_rows_prices(const catalog *c)
 		rowset_real(rs, "minimum_s", minimum_s);
 		rowset_text(rs, "billing_confidence", b != NULL ? b->confidence : p->confidence);
 		rowset_text(rs, "billing_source", b != NULL ? b->source : p->source);
+		rowset_text(rs, "status", catalog_price_status(c, p));
 		if (p->type == PRICE_SPOT) {
 			/* the preemption notice a spot price's instances get, when known */
 			const struct billing_spec *n = catalog_billing_find(c, p->provider, p->type, p->term);

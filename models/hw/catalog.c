@@ -775,3 +775,18 @@ bool catalog_price_stale(const catalog *c, const struct price_spec *p)
 		return strncmp(p->observed, cutoff, 7) < 0;
 	return strcmp(p->observed, cutoff) < 0;
 }
+
+const char *catalog_price_status(const catalog *c, const struct price_spec *p)
+{
+	/* A price's history lists its newest row first, and a lookup takes the
+	 * first match; a row of another region is a variant, not history. */
+	const struct price_spec *taken = catalog_price_find(c, p->provider, p->type, p->offering, p->gpu, p->term);
+	if (taken != NULL && taken != p && text_equal_nocase(taken->region, p->region) &&
+	    text_equal_nocase(taken->offering, p->offering))
+		return "superseded";
+	if (catalog_price_stale(c, p))
+		return "over a year";
+	if (p->observed[0] == '\0')
+		return "undated";
+	return "";
+}

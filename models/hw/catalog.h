@@ -152,6 +152,13 @@ const char *catalog_as_of(const catalog *c);
  * (a YYYY-MM date counts by whole months). False without either date. */
 bool catalog_price_stale(const catalog *c, const struct price_spec *p);
 
+/* How current a catalog price is, in words for `catalog prices`:
+ * "superseded" when a lookup for its provider, type, term and offering (or
+ * GPU) takes another row of the same region (a newer row of its history),
+ * else "over a year" (catalog_price_stale), "undated" (no observed date),
+ * or "" (current). Never NULL; a static string. */
+const char *catalog_price_status(const catalog *c, const struct price_spec *p);
+
 /* True when any price has this provider. */
 bool catalog_provider_known(const catalog *c, const char *provider);
 

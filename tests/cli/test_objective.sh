@@ -5,11 +5,13 @@
 # a row unsupported.
 . "$TOP/tests/cli/lib.sh"
 ex="$TOP/scenarios/examples/llama3-70b-pretrain.json"
+# The prices these checks were written for (tests/fixtures/prices/README.md).
+pin="$TOP/tests/fixtures/prices/before-2026-12.json"
 cols=candidate,status,meets_deadline_p50,meets_deadline_p90,meets_budget_p50,meets_budget_p90
 
 # The 32-node Nebius H100 run takes about 1,247 h and $941,734 (P50 = P90:
 # nothing random is simulated); the 16-node ones about 2,460 h and $1.1M or more.
-status_is 0 "$CLUSTERSIM" run "$ex" --format csv --columns "$cols" \
+status_is 0 "$CLUSTERSIM" run "$ex" --catalog "$pin" --format csv --columns "$cols" \
 	--set 'objective={"deadline_h":2000,"budget_usd":1000000}' && ok || fail "objective run"
 grep -qx '32 x Nebius H100,ok,true,true,true,true' "$TMP/out" && ok || fail "under both: $(cat "$TMP/out")"
 grep -qx '16 x p5 on-demand,ok,false,false,false,false' "$TMP/out" && ok || fail "over both: $(cat "$TMP/out")"
@@ -28,7 +30,7 @@ status_is 0 "$CLUSTERSIM" run "$ex" --format csv --columns "$cols" && ok || fail
 grep -qx '16 x p5 on-demand,ok,,,,' "$TMP/out" && ok || fail "no objective: $(cat "$TMP/out")"
 
 # JSON: booleans, null when not checked.
-status_is 0 "$CLUSTERSIM" run "$ex" --format json --columns "$cols" --set 'objective={"budget_usd":1000000}' && ok ||
+status_is 0 "$CLUSTERSIM" run "$ex" --catalog "$pin" --format json --columns "$cols" --set 'objective={"budget_usd":1000000}' && ok ||
 	fail "json"
 tr -d ' \n' <"$TMP/out" | grep -q '"candidate":"32xNebiusH100","status":"ok","meets_deadline_p50":null,"meets_deadline_p90":null,"meets_budget_p50":true,"meets_budget_p90":true' &&
 	ok || fail "json verdicts: $(cat "$TMP/out")"

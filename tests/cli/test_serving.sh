@@ -105,8 +105,10 @@ fi
 # rerun with its pools stated, meets the SLO at the printed price, which is its whole instances'
 # (the colocated deployment's price per instance); one fewer prefill or decode replica misses the
 # SLO; the JSON rows carry each row's instance type's split.
+# The prices these checks were written for (tests/fixtures/prices/README.md).
+pin="$TOP/tests/fixtures/prices/before-2026-12.json"
 dg="$TOP/scenarios/examples/llama3-70b-disagg-plan.json"
-status_is 0 "$CLUSTERSIM" plan "$dg" --format json -o "$TMP/dg.json" && ok || fail "disaggregated plan"
+status_is 0 "$CLUSTERSIM" plan "$dg" --catalog "$pin" --format json -o "$TMP/dg.json" && ok || fail "disaggregated plan"
 line=$(grep '^disaggregated saves [0-9]*% on lambda: ' "$TMP/out")
 # x y prefill_tp decode_tp gpus instances usd/h colocated_instances colocated_usd/h
 fig=$(echo "$line" | sed -n 's/^[^:]*: \([0-9]*\)P\([0-9]*\)D (prefill tp \([0-9]*\), decode tp \([0-9]*\); \([0-9]*\) GPUs) on \([0-9]*\) x lambda-8x-h100, \$\([0-9.]*\)\/h, .* colocated [0-9]* replicas x tp 8 ([0-9]* GPUs) on \([0-9]*\) x lambda-8x-h100, \$\([0-9.]*\)\/h, .*/\1 \2 \3 \4 \5 \6 \7 \8 \9/p')
@@ -121,7 +123,7 @@ if [ $# -eq 9 ]; then
 	stated() {  # stated X Y: serve the example's load on 4 x lambda with the pools stated
 		sed "s/\"replicas\": \"auto\",/\"disaggregated\": {\"prefill_replicas\": $1, \"decode_replicas\": $2, \"prefill_tp\": $ptp, \"decode_tp\": $dtp},/" \
 			"$dg" >"$TMP/stated.json"
-		"$CLUSTERSIM" run "$TMP/stated.json" --format csv --columns slo_met,usd_per_hour,gpus_used 2>/dev/null | sed 1d
+		"$CLUSTERSIM" run "$TMP/stated.json" --catalog "$pin" --format csv --columns slo_met,usd_per_hour,gpus_used 2>/dev/null | sed 1d
 	}
 	[ "$(stated "$x" "$y")" = "true,$usd,$g" ] && ok || fail "the split stated: $(stated "$x" "$y"), wanted true,$usd,$g"
 	[ "$x" -eq 1 ] || { stated $((x - 1)) "$y" | grep -q '^false,' && ok || fail "one fewer prefill replica meets the SLO"; }

@@ -415,6 +415,46 @@ static void test_price_dates(void **state)
 }
 
 
+/* A price's history: the newest row comes first and is the one a lookup
+ * takes; the older row of the same region is "superseded", a row of another
+ * region is a variant judged by its own date, an undated row says so. */
+static void test_price_status(void **state)
+{
+	(void)state;
+	catalog *c = builtin();
+	struct cs_error err;
+	const char *want[] = { "", "superseded", "over a year", "undated" };
+	const char *observed[] = { "2026-09-20", "2024-01", "2024-01", "" };
+	size_t k = 0;
+	json_t *doc = json_loads("{\"as_of\": \"2026-12-01\", \"prices\": ["
+		"{\"provider\": \"x\", \"offering\": \"o\", \"gpu\": \"H100-SXM\", \"type\": \"on-demand\", "
+		"\"region\": \"r\", \"usd_per_gpu_hour\": 3, \"observed\": \"2026-09-20\"}, "
+		"{\"provider\": \"x\", \"offering\": \"o\", \"gpu\": \"H100-SXM\", \"type\": \"on-demand\", "
+		"\"region\": \"r\", \"usd_per_gpu_hour\": 2, \"observed\": \"2024-01\"}, "
+		"{\"provider\": \"x\", \"offering\": \"o\", \"gpu\": \"H100-SXM\", \"type\": \"on-demand\", "
+		"\"region\": \"s\", \"usd_per_gpu_hour\": 2, \"observed\": \"2024-01\"}, "
+		"{\"provider\": \"x\", \"offering\": \"p\", \"gpu\": \"H100-SXM\", \"type\": \"on-demand\", "
+		"\"usd_per_gpu_hour\": 2, \"observed_note\": \"n/r\"}]}", 0, NULL);
+	assert_non_null(doc);
+	error_clear(&err);
+	assert_int_equal(catalog_merge_json(c, doc, "test", "t.json", NULL, &err), 0);
+	json_decref(doc);
+	for (size_t i = 0; i < catalog_price_count(c); i++) {
+		const struct price_spec *p = catalog_price_at(c, i);
+		if (strcmp(p->provider, "x") != 0)
+			continue;
+		assert_true(k < 4);
+		assert_string_equal(p->observed, observed[k]);
+		assert_string_equal(catalog_price_status(c, p), want[k]);
+		k++;
+	}
+	assert_int_equal(k, 4);
+	/* the lookup takes the newest row */
+	assert_true(catalog_price_find(c, "x", PRICE_ON_DEMAND, "o", "H100-SXM", "")->usd_per_gpu_hour == 3);
+	catalog_free(c);
+}
+
+
 /* Merge the document `text` into c as file "mine.json": the rc, and the
  * message in err. */
 static int merge_text(catalog *c, const char *text, struct cs_error *err)
@@ -578,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates_in_one_file),
 		cmocka_unit_test(test_later_file_overrides),
 		cmocka_unit_test(test_storage_aggregates),
+		cmocka_unit_test(test_price_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -295,8 +295,9 @@ static void test_nvl72(void **state)
 	assert_int_equal(2048 % (r.train.plan.dp * r.train.plan.micro_batch), 0);
 }
 
-/* Serving Llama 3 70B at 20 requests/s: H100 instances need 2 replicas
- * ($48/h), A100s more; 1 H100 replica plus 2 A100 ones is cheaper. The
+/* Serving Llama 3 70B at 20 requests/s: H100 instances need 2 replicas,
+ * A100s more; 1 H100 replica plus 2 A100 ones is cheaper (at Lambda's
+ * 2026-09 prices by $0.08/h: $63.76 against $63.84). The
  * mix search finds a mix cheaper than every single-type shape (all
  * simulated), each part meets the SLO at its share of the Poisson stream
  * (rerun here on its own), the shares split the rate in proportion to the
@@ -335,7 +336,10 @@ static void test_mix(void **state)
 	for (size_t i = 0; i < o.n; i++)
 		if (o.points[i].feasible)
 			assert_true(total < o.points[i].result.serve_usd.usd_per_hour);
-	assert_close(total, 44.56, 0.01);  /* 1 H100 replica at $23.92/h + 2 A100 ones at $10.32/h */
+	/* 1 H100 replica + 2 A100 ones, each replica one 8-GPU instance at the catalog's price */
+	double h100 = catalog_price_find(cat, "lambda", PRICE_ON_DEMAND, "gpu_8x_h100_sxm5", "H100-SXM", "")->usd_per_gpu_hour;
+	double a100 = catalog_price_find(cat, "lambda", PRICE_ON_DEMAND, "gpu_8x_a100", "A100-40GB-SXM", "")->usd_per_gpu_hour;
+	assert_close(total, 8 * h100 + 2 * 8 * a100, 0.01);
 	assert_close(m.share[0] + m.share[1], 1, 1e-12);
 	double w[2];
 	for (int k = 0; k < 2; k++)
@@ -493,7 +497,7 @@ static const char spot_scenario[] =
 	"  \"global_batch_tokens\": 4194304, \"tokens\": 5e10, \"parallelism\": \"auto\", \"failures\": \"llama3\","
 	"  \"checkpoint\": {\"interval_s\": \"auto\", \"tier\": \"pfs\", \"async\": true}},"
 	" \"candidates\": [{\"name\": \"x\", \"preset\": \"aws-p5.48xlarge\", \"nodes\": 1}],"
-	" \"search\": {\"presets\": [\"aws-p5.48xlarge\", \"nebius-8x-h100\", \"coreweave-8x-h100\"],"
+	" \"search\": {\"presets\": [\"aws-p5.48xlarge\", \"nebius-8x-h100\", \"runpod-8x-h100\"],"
 	"  \"price_types\": [\"on-demand\", \"spot\"], \"nodes\": [1, 2, 4],"
 	"  \"spot\": {\"preemptions_per_instance_h\": 0.02, \"capacity_wait_s\": 900}},"
 	" \"monte_carlo\": {\"trials\": 10}}";
@@ -525,8 +529,8 @@ static void test_spot(void **state)
 		/* shapes are base x type x nodes: type is the middle index */
 		assert_int_equal(pt->price_type, i / 3 % 2 ? PRICE_SPOT : PRICE_ON_DEMAND);
 		if (pt->fate == PLAN_UNRESOLVED) {
-			assert_true(i / 6 == 2 && pt->price_type == PRICE_SPOT);  /* coreweave spot */
-			assert_non_null(strstr(pt->note, "no spot price for H100-SXM from coreweave"));
+			assert_true(i / 6 == 2 && pt->price_type == PRICE_SPOT);  /* runpod spot */
+			assert_non_null(strstr(pt->note, "no spot price for H100-SXM from runpod"));
 			spot_unresolved++;
 			continue;
 		}

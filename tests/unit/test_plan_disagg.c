@@ -91,7 +91,8 @@ static void test_split(void **state)
 	assert_int_equal(d.n_providers, 1);
 	assert_string_equal(d.providers[0].provider, "lambda");
 	const struct plan_disagg_base *b = &d.bases[0];
-	const double instance_usd = 8 * 2.99;  /* lambda's H100 SXM at $2.99 a GPU-hour */
+	/* an instance is 8 GPUs at the catalog's lambda H100 SXM price a GPU-hour */
+	const double instance_usd = 8 * catalog_price_find(cat, "lambda", PRICE_ON_DEMAND, "gpu_8x_h100_sxm5", "H100-SXM", "")->usd_per_gpu_hour;
 	assert_close(b->usd_per_instance_hour, instance_usd, 1e-9);
 
 	/* colocated: the plan's 4 tp-8 replicas, 4 instances; no other tp on fewer instances meets the SLO */
