@@ -133,7 +133,13 @@ void evaluate_note_no_price(const struct job *j, struct result *out)
 void evaluate_note_assumed_rates(const struct job *j, struct result *out)
 {
 	const struct gpu_spec *g = &j->cluster->gpu;
-	if (j->workload->model.precision != PREC_FP4 || !g->mamf_fp4_assumed || !(g->peak_flops[PREC_FP4] > 0))
+	const struct workload_spec *w = j->workload;
+	if (j->kind == WORKLOAD_INFERENCE && w->serving.constants.assumed)
+		/* the engine's entry in the catalog is not fitted to that engine's
+		 * own measurements (catalog engines, confidence "assumption") */
+		outcome_add(&out->outcome, "assumption: %s's step constants are not fitted to its own "
+			    "measurements (clustersim catalog engines)", serve_engine_names[w->serving.engine]);
+	if (w->model.precision != PREC_FP4 || !g->mamf_fp4_assumed || !(g->peak_flops[PREC_FP4] > 0))
 		return;
 	outcome_add(&out->outcome,
 		    "assumption: no FP4 GEMM rate is measured for %s (catalog mamf_fp4); its FP4 GEMMs reach %.3g "

@@ -56,6 +56,7 @@ struct serve_constants {
 	double kernel_s;         /* fixed time per kernel beyond its roofline */
 	double gemm_over_mamf;   /* GEMMs' rate: this x the GPU's measured MAMF */
 	double hbm_efficiency;   /* memory-bound work's fraction of HBM bandwidth */
+	bool assumed;            /* the entry's confidence is "assumption" and no calibration replaced it */
 	char calibration[CAT_TEXT_MAX];
 };
 
@@ -67,6 +68,7 @@ static inline void serve_constants_of(struct serve_constants *k, const struct en
 	k->kernel_s = e->kernel_s;
 	k->gemm_over_mamf = e->gemm_over_mamf;
 	k->hbm_efficiency = e->hbm_efficiency;
+	k->assumed = strcmp(e->id.confidence, "assumption") == 0 && e->calibration[0] == '\0';
 	memcpy(k->calibration, e->calibration, sizeof k->calibration);
 }
 

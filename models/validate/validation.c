@@ -141,10 +141,10 @@ bool validation_predict(const struct scenario *s, double *out, char *why, size_t
 		goto out;
 	}
 	/* a predicted row keeps in why the assumptions its figure rests on
-	 * (evaluate_note_assumed_rates: "assumption: ..." up to the next "; ") */
-	const char *a = strstr(r.outcome.reason, "assumption: ");
-	if (a != NULL)
-		text_setf(why, size, "%.*s", (int)strcspn(a, ";"), a);
+	 * (evaluate_note_assumed_rates: each "assumption: ..." up to its "; ") */
+	why[0] = '\0';
+	for (const char *a = strstr(r.outcome.reason, "assumption: "); a != NULL; a = strstr(a + 1, "assumption: "))
+		text_append_itemf(why, size, "; ", "%.*s", (int)strcspn(a, ";"), a);
 	switch (r.kind) {
 	case RESULT_COLLECTIVE:
 		ok = collective_metric(&r, jobs[0].cluster, metric, out, why, size);

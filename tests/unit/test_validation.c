@@ -38,7 +38,7 @@ static const char *const serving_text =
 static const char *const fp4_serving_text =
 	"{\"workload\": {\"kind\": \"inference\", \"model\": \"llama3.1-8b\", \"precision\": \"fp4\","
 	" \"serving\": {\"arrival\": {\"process\": \"offline\"}, \"requests\": 64, \"prompt_tokens\": 512,"
-	" \"output_tokens\": 64, \"kv_precision\": \"fp8\", \"replicas\": 1, \"tp\": 1}},"
+	" \"output_tokens\": 64, \"kv_precision\": \"fp8\", \"replicas\": 1, \"tp\": 1, \"engine\": \"%s\"}},"
 	" \"candidates\": [{\"preset\": \"%s\", \"nodes\": 1}],"
 	" \"validation\": {\"id\": \"t\", \"metric\": \"output_tok_s\", \"published\": 1, \"source\": \"test\"}}";
 
@@ -339,25 +339,37 @@ static void test_oom_not_predicted(void **state)
 	scenario_release(&s);
 }
 
-/* A predicted row names the rate its figure assumes: FP4 on GB200 has no
- * measured GEMM rate (catalog mamf_fp4), FP4 on B200 has one. */
-static void test_fp4_assumption_named(void **state)
+/* A predicted row names the rates its figure assumes: FP4 on GB200 has no
+ * measured GEMM rate (catalog mamf_fp4), FP4 on B200 has one; vLLM's
+ * engine constants are an assumption in the catalog (engines), TensorRT-LLM's
+ * are fitted. Two assumptions are both kept, in the reason's order. */
+static void test_assumptions_named(void **state)
 {
 	(void)state;
-	const char *presets[] = { "gb200-nvl72", "dgx-b200" };
-	for (int i = 0; i < 2; i++) {
+	static const char fp4[] = "assumption: no FP4 GEMM rate is measured for GB200";
+	static const char engine_clause[] = "assumption: vllm-v1's step constants are not fitted to its own measurements";
+	const struct { const char *preset, *engine; bool fp4, engine_assumed; } cases[] = {
+		{ "gb200-nvl72", "trtllm", true, false },
+		{ "dgx-b200", "trtllm", false, false },
+		{ "dgx-b200", "vllm-v1", false, true },
+		{ "gb200-nvl72", "vllm-v1", true, true },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[2048], why[1024] = "";
 		struct scenario s;
 		struct cs_error err;
 		double v = -1;
-		snprintf(text, sizeof text, fp4_serving_text, presets[i]);
+		snprintf(text, sizeof text, fp4_serving_text, cases[i].engine, cases[i].preset);
 		assert_int_equal(scenario_of_text(text, &s, &err), 0);
 		assert_true(validation_predict(&s, &v, why, sizeof why));
 		assert_true(v > 0);
-		if (i == 0)
-			assert_non_null(strstr(why, "assumption: no FP4 GEMM rate is measured for GB200"));
-		else
+		const char *f = strstr(why, fp4), *e = strstr(why, engine_clause);
+		assert_int_equal(f != NULL, cases[i].fp4);
+		assert_int_equal(e != NULL, cases[i].engine_assumed);
+		if (!cases[i].fp4 && !cases[i].engine_assumed)
 			assert_string_equal(why, "");
+		if (f != NULL && e != NULL)
+			assert_non_null(strstr(why, "); assumption: "));  /* both, one after the other */
 		scenario_release(&s);
 	}
 }
@@ -374,7 +386,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_serving_metrics),
 		cmocka_unit_test(test_serving_rows_within_targets),
-		cmocka_unit_test(test_fp4_assumption_named),
+		cmocka_unit_test(test_assumptions_named),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
