@@ -592,42 +592,6 @@ void catalog_suggest(const catalog *c, enum catalog_section section, const char 
 	text_suggest_format(&sg, buf, size);
 }
 
-const struct price_spec *catalog_price_find(const catalog *c, const char *provider,
-					    enum price_type type, const char *offering,
-					    const char *gpu, const char *term)
-{
-	/* Two passes: by offering first (an instance type names its GPU), then by GPU. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < c->prices.n; i++) {
-			const struct price_spec *p = section_at(&c->prices, i);
-			if (!text_equal_nocase(p->provider, provider) || p->type != type)
-				continue;
-			if (term != NULL && term[0] != '\0' && !text_equal_nocase(p->term, term))
-				continue;
-			/* a reserved price asked without a term is a commitment, never a
-			 * row of the older spelling of a capacity block */
-			if ((term == NULL || term[0] == '\0') && type == PRICE_RESERVED &&
-			    text_equal_nocase(p->term, "capacity-block"))
-				continue;
-			if (pass == 0) {
-				if (offering == NULL || offering[0] == '\0' ||
-				    !text_equal_nocase(p->offering, offering))
-					continue;
-			} else {
-				const struct gpu_spec *want, *have;
-				if (gpu == NULL || gpu[0] == '\0')
-					continue;
-				want = catalog_gpu(c, gpu);
-				have = catalog_gpu(c, p->gpu);
-				if (want == NULL || want != have)
-					continue;
-			}
-			return p;
-		}
-	}
-	return NULL;
-}
-
 /* The billing that applies when neither the price nor a record says. */
 static const struct billing_spec billing_default = {
 	.granularity_s = 3600,
@@ -759,34 +723,4 @@ int catalog_check(const catalog *c, struct cs_error *err)
 const char *catalog_as_of(const catalog *c)
 {
 	return c->as_of;
-}
-
-bool catalog_price_stale(const catalog *c, const struct price_spec *p)
-{
-	if (c->as_of[0] == '\0' || p->observed[0] == '\0')
-		return false;
-	/* The cutoff is as_of one year earlier; a month-only date is compared by
-	 * month, so it is stale only when its whole month lies before the cutoff's. */
-	char cutoff[sizeof c->as_of];
-	int year = atoi(c->as_of);
-	snprintf(cutoff, sizeof cutoff, "%04d%s", year - 1, c->as_of + 4);
-	size_t n = strlen(p->observed);
-	if (n == 7)
-		return strncmp(p->observed, cutoff, 7) < 0;
-	return strcmp(p->observed, cutoff) < 0;
-}
-
-const char *catalog_price_status(const catalog *c, const struct price_spec *p)
-{
-	/* A price's history lists its newest row first, and a lookup takes the
-	 * first match; a row of another region is a variant, not history. */
-	const struct price_spec *taken = catalog_price_find(c, p->provider, p->type, p->offering, p->gpu, p->term);
-	if (taken != NULL && taken != p && text_equal_nocase(taken->region, p->region) &&
-	    text_equal_nocase(taken->offering, p->offering))
-		return "superseded";
-	if (catalog_price_stale(c, p))
-		return "over a year";
-	if (p->observed[0] == '\0')
-		return "undated";
-	return "";
 }

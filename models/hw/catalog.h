@@ -122,14 +122,30 @@ void catalog_suggest(const catalog *c, enum catalog_section section, const char 
 		     char *buf, size_t size);
 
 /*
- * The first price matching provider (required), type, and then offering (if
- * non-empty) or gpu (if non-empty) and term (if non-empty); NULL if none. A
- * reserved price asked without a term skips the rows of term
- * "capacity-block" (the older spelling of the capacity-block type).
+ * The first price matching provider (required), type and term (if
+ * non-empty), then offering and gpu (a row of the offering for another GPU
+ * never answers: providers reuse one offering name for several GPUs), else
+ * gpu alone (if non-empty); NULL if none. An empty gpu matches any GPU of the
+ * offering (see catalog_price_rival). A reserved price asked without a term
+ * skips the rows of term "capacity-block" (the older spelling of the
+ * capacity-block type).
  */
 const struct price_spec *catalog_price_find(const catalog *c, const char *provider,
 					    enum price_type type, const char *offering,
 					    const char *gpu, const char *term);
+
+/*
+ * Another row that fits an ask answered by `p` (the row catalog_price_find
+ * gave for the same offering, gpu and term) as well as `p` does, so that the
+ * ask cannot choose: asked by offering without a GPU, a row of the offering
+ * for another GPU; asked by GPU alone, a row of another named offering of
+ * that GPU (a provider's secure and community tiers, its 1- and 8-GPU
+ * instances). Rows of one offering and GPU differ by date or region (a file
+ * refuses two of one date and region): a history or a variant, never a
+ * rival. NULL when the answer is unambiguous.
+ */
+const struct price_spec *catalog_price_rival(const catalog *c, const struct price_spec *p,
+					     const char *offering, const char *gpu, const char *term);
 
 /* The first billing record of the provider whose type and term (when the
  * record gives them) match; a built-in hourly default (granularity 3600 s,

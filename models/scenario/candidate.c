@@ -285,7 +285,7 @@ static void price_missing(const struct price_ask *a, const struct preset_spec *p
 {
 	if (preset->price_checked[0])
 		snprintf(q->missing, sizeof q->missing,
-			 "no price in the catalog for %.60s (%.30s %.60s %s; source checked: %.100s); "
+			 "no price in the catalog for %.60s (%.30s %.60s %s; source checked: %.255s); "
 			 "give candidates[].price", preset->id.name, a->provider,
 			 a->offering[0] ? a->offering : preset->gpu, price_type_names[q->type],
 			 preset->price_checked);
@@ -330,6 +330,12 @@ static int price_from_catalog(struct jread *r, const catalog *cat, const struct 
 	 * not p5en); a provider-wide per-GPU price (no offering) still applies. */
 	if (p != NULL && a->offering[0] && p->offering[0] && !text_equal_nocase(p->offering, a->offering))
 		p = NULL;
+	const struct price_spec *rival = catalog_price_rival(cat, p, a->offering, gpu_name, a->term);
+	if (rival != NULL)
+		return jread_fail(r, "the catalog's %s prices of %.40s for %.60s are ambiguous: offering \"%.60s\" "
+				  "(%g) and \"%.60s\" (%g) both match; give price.offering",
+				  price_type_names[q->type], p->provider, gpu_name, p->offering,
+				  p->usd_per_gpu_hour, rival->offering, rival->usd_per_gpu_hour);
 	if (p == NULL) {
 		if (implicit != NULL) {
 			price_missing(a, implicit, q);

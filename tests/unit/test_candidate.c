@@ -176,6 +176,68 @@ static void test_owned_price(void **state)
 	assert_non_null(strstr(err.msg, "cluster.price.usd_per_gpu_hour: not used by an owned price"));
 }
 
+/* A provider that sells several GPUs under one offering name (Vultr's "cloud
+ * GPU", RunPod's "secure cloud"): each preset of that offering takes its own
+ * GPU's price, whichever row comes first; a GPU asked without an offering
+ * that two offerings sell (secure and community tiers) is refused in one
+ * line, as is an offering asked without a GPU. */
+#define ACME_PRESET(name, gpu) \
+	"{\"name\": \"" name "\", \"description\": \"d\", \"gpu\": \"" gpu "\", \"gpus_per_node\": 8," \
+	" \"scale_up\": \"nvlink4\", \"nic\": \"ib-ndr\", \"nics_per_node\": 8," \
+	" \"topology\": {\"kind\": \"fat-tree\", \"oversubscription\": 1, \"nodes_per_leaf\": 32}," \
+	" \"storage\": [\"local-nvme\"], \"provider\": \"acme\", \"offering\": \"cloud GPU\"," \
+	" \"node_power_kw\": 0, \"source\": \"t\", \"confidence\": \"low\", \"note\": \"n\"}"
+#define ACME_ROW(offering, gpu, usd) \
+	"{\"provider\": \"acme\", \"offering\": \"" offering "\", \"gpu\": \"" gpu "\"," \
+	" \"gpus_per_instance\": 1, \"type\": \"on-demand\", \"region\": \"r\"," \
+	" \"usd_per_gpu_hour\": " usd ", \"observed\": \"2026-09-20\", \"source\": \"t\"}"
+static void test_offering_of_several_gpus(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	struct cs_error err;
+	catalog *builtin_cat = cat;
+	cat = catalog_copy(builtin_cat);
+	json_t *doc = json_loads("{\"presets\": [" ACME_PRESET("acme-h100", "H100-SXM") ", "
+				 ACME_PRESET("acme-mi300x", "MI300X") "], \"prices\": ["
+				 ACME_ROW("cloud GPU", "MI300X", "1.85") ", " ACME_ROW("cloud GPU", "H100-SXM", "2.99") ", "
+				 ACME_ROW("secure", "H200-SXM", "3.5") ", " ACME_ROW("community", "H200-SXM", "3.1")
+				 "]}", 0, NULL);
+	assert_non_null(doc);
+	error_clear(&err);
+	assert_int_equal(catalog_merge_json(cat, doc, "test", "acme.json", NULL, &err), 0);
+	json_decref(doc);
+	assert_int_equal(read_text("{\"preset\": \"acme-h100\"}", &c, &err), 0);
+	assert_true(c.price.known);
+	assert_close(c.price.usd_per_gpu_hour, 2.99, 0);
+	assert_int_equal(read_text("{\"preset\": \"acme-mi300x\"}", &c, &err), 0);
+	assert_true(c.price.known);
+	assert_close(c.price.usd_per_gpu_hour, 1.85, 0);
+	/* the row of each GPU is its own, not superseded by the other GPU's */
+	for (size_t i = 0; i < catalog_price_count(cat); i++) {
+		const struct price_spec *p = catalog_price_at(cat, i);
+		if (strcmp(p->provider, "acme") == 0 && strcmp(p->gpu, "H200-SXM") != 0)
+			assert_string_equal(catalog_price_status(cat, p), "");
+	}
+	/* an ask without a GPU cannot choose among the offering's GPUs */
+	const struct price_spec *p = catalog_price_find(cat, "acme", PRICE_ON_DEMAND, "cloud GPU", NULL, NULL);
+	assert_non_null(p);
+	assert_non_null(catalog_price_rival(cat, p, "cloud GPU", NULL, NULL));
+	p = catalog_price_find(cat, "acme", PRICE_ON_DEMAND, "cloud GPU", "MI300X", NULL);
+	assert_close(p->usd_per_gpu_hour, 1.85, 0);
+	assert_null(catalog_price_rival(cat, p, "cloud GPU", "MI300X", NULL));
+	/* one GPU under two offerings, asked by GPU alone: refused; by offering: priced */
+	assert_int_equal(read_text("{\"preset\": \"acme-h100\", \"gpu\": \"H200-SXM\"}", &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cluster: the catalog's on-demand prices of acme for H200-SXM are ambiguous: "
+				"offering \"secure\" (3.5) and \"community\" (3.1) both match; give price.offering"));
+	assert_null(strchr(err.msg, '\n'));
+	assert_int_equal(read_text("{\"preset\": \"acme-h100\", \"gpu\": \"H200-SXM\","
+				   " \"price\": {\"offering\": \"community\"}}", &c, &err), 0);
+	assert_close(c.price.usd_per_gpu_hour, 3.1, 0);
+	catalog_free(cat);
+	cat = builtin_cat;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_managed_lustre_errors),
 		cmocka_unit_test(test_owned_price),
 		cmocka_unit_test(test_gpu_over_preset_brings_its_scale_up),
+		cmocka_unit_test(test_offering_of_several_gpus),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

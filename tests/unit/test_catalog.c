@@ -358,9 +358,9 @@ static void test_new_models_published_counts(void **state)
 	catalog_free(c);
 }
 
-/* Every price has an ISO observation date (YYYY-MM-DD or YYYY-MM) or none
- * (undated snapshots, which say so in observed_note); the catalog has an
- * as_of date; ages are measured against it. */
+/* Every built-in price has an ISO observation date (YYYY-MM-DD or YYYY-MM)
+ * and a source (a user's file may still give an undated row, which says so in
+ * observed_note); the catalog has an as_of date; ages are measured against it. */
 static void test_price_dates(void **state)
 {
 	(void)state;
@@ -368,10 +368,10 @@ static void test_price_dates(void **state)
 	assert_true(catalog_read_iso_date(catalog_as_of(c), true));
 	for (size_t i = 0; i < catalog_price_count(c); i++) {
 		const struct price_spec *p = catalog_price_at(c, i);
-		if (p->observed[0] == '\0') {
-			assert_true(p->observed_note[0] != '\0');
-			continue;
-		}
+		if (p->observed[0] == '\0' || p->source[0] == '\0')
+			print_error("%s %s %s: no observation date or no source\n", p->provider, p->offering, p->gpu);
+		assert_true(p->observed[0] != '\0');
+		assert_true(p->source[0] != '\0');
 		if (!catalog_read_iso_date(p->observed, false))
 			print_error("%s %s: observed \"%s\"\n", p->provider, p->offering, p->observed);
 		assert_true(catalog_read_iso_date(p->observed, false));
