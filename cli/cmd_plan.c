@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/plan_disagg_out.h"
 #include "cli/price_notes.h"
+#include "models/cost/billing.h"
 #include "models/eval/evaluate.h"
 #include "models/plan/plan.h"
 #include "models/plan/plan_mix.h"
@@ -333,6 +334,30 @@ static void print_own(FILE *f, const struct plan_outcome *o, struct shape_ctx *c
 			fprintf(f, "%s\n", line);
 }
 
+/* A commitment named in the answer (the cheapest, the fastest): how it is
+ * billed and what its whole term costs (billing_commit_note), so a short
+ * run on a committed price never reads as if the commitment cost only its
+ * hours; c is scratch for the shape's price. */
+static void print_commit(FILE *f, const struct plan_outcome *o, struct shape_ctx *ctx, struct cluster_spec *c)
+{
+	if (o->n_front_p50 == 0)
+		return;
+	size_t named[2] = { o->cheapest, o->fastest };
+	for (size_t k = 0; k < 2; k++) {
+		const struct plan_point *p = &o->points[named[k]];
+		char note[1024];
+		if ((k == 1 && named[1] == named[0]) || p->price_type != PRICE_RESERVED || !get_shape(ctx, named[k], c))
+			continue;
+		if (p->result.kind == RESULT_INFERENCE)
+			billing_commit_note(&c->price, p->result.serve_usd.instances * c->gpus_per_node, 0, note,
+					    sizeof note);
+		else
+			billing_commit_note(&c->price, p->gpus, p->result.run.held_p50_s, note, sizeof note);
+		if (note[0] != '\0')
+			fprintf(f, "%s: %s\n", p->name, note);
+	}
+}
+
 /* Serving with "mix": the cheapest mix of two GPU types, or why there is none. */
 static void print_mix(FILE *f, const struct plan_problem *p, const struct plan_outcome *o)
 {
@@ -408,8 +433,11 @@ static void write_row(rowset *rs, const struct row_ctx *x, size_t i)
 {
 	const struct plan_point *pt = &x->o->points[i];
 	const struct scenario *s = x->s;
-	char text[1024];
+	char text[1024], type[PRICE_TYPE_LABEL_MAX];
+	space_shape_price_label(s->space, i, type, sizeof type);
 	if (pt->fate == PLAN_EVALUATED && get_shape(x->ctx, i, x->c)) {
+		/* the term of the row that priced it, when the shape asked for none */
+		price_type_label(x->c->price.type, x->c->price.term, type, sizeof type);
 		struct job job = { .kind = s->workload.kind, .workload = &s->workload, .cluster = x->c,
 				   .monte_carlo = &s->monte_carlo, .objective = x->obj, .scenario = s->name,
 				   .seed = s->seed, .row_id = i };
@@ -439,7 +467,7 @@ static void write_row(rowset *rs, const struct row_ctx *x, size_t i)
 		plan_why(x->o, (size_t)pt->rank - 1, text, sizeof text);
 		rowset_text(rs, "why", text);
 	}
-	rowset_text(rs, "price_type", price_type_names[pt->price_type]);
+	rowset_text(rs, "price_type", type);
 	rowset_text(rs, "fate", plan_fate_ids[pt->fate]);
 	plan_reason(x->o, i, text, sizeof text);
 	rowset_text(rs, "fate_reason", text);
@@ -610,6 +638,7 @@ static int plan_exec(struct cli_call *call, struct cs_error *err)
 	print_answer(af, &o, &obj, (int)top);
 	c = xmalloc(sizeof *c);
 	print_own(af, &o, &ctx, c);
+	print_commit(af, &o, &ctx, c);
 	free(c);
 	if (space_mix(s->space))
 		print_mix(af, &p, &o);

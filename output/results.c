@@ -32,10 +32,12 @@ static void row_head(rowset *rs, const struct job *j, const struct result *r)
  * scenario gives without one) and its type; both empty without a price. */
 static void price_cells(rowset *rs, const struct cluster_spec *c, bool priced)
 {
+	char type[PRICE_TYPE_LABEL_MAX];
 	if (!priced || !c->price.known)
 		return;
 	rowset_text(rs, "provider", c->price.provider);
-	rowset_text(rs, "price_type", price_type_names[c->price.type]);
+	price_type_label(c->price.type, c->price.term, type, sizeof type);
+	rowset_text(rs, "price_type", type);
 }
 
 static const char *const shape_columns[] = {

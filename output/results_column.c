@@ -170,7 +170,7 @@ static const struct results_column columns[] = {
 	{ "plan_rank", UNIT_COUNT, "rank", "place on the P50 front by cost, 1 the cheapest (empty off it)",
 	  "Rank on the front" },
 	{ "why", UNIT_TEXT, "text", "why this shape is a choice, against its neighbour on the front" },
-	{ "price_type", UNIT_TEXT, "text", "the type of the price the cost used: on-demand, spot, reserved or owned (empty without a price); plan: the shape's price type (the one it asks for when the catalog cannot make it)",
+	{ "price_type", UNIT_TEXT, "text", "the type of the price the cost used: on-demand, spot, reserved, capacity-block or owned, a reserved price with its commitment term as reserved-1y or reserved-3y (the spelling search.price_types takes; empty without a price); plan: the shape's price type (the one it asks for when the catalog cannot make it)",
 	  "Price type" },
 	{ "fate", UNIT_TEXT, "text", "what the search did with the shape: evaluated, or why not: unresolved, unpriced, no_memory, past_deadline, over_budget, dominated" },
 	{ "fate_reason", UNIT_TEXT, "text", "why the shape is not on the front, with the figures (empty on it)" },

@@ -52,6 +52,27 @@ double billing_commit_breakeven(double committed_usd_per_gpu_hour, double on_dem
  * (used x 8766 / window_h) over gpus x 8766 h; 0 when nothing is given. */
 double billing_year_use(double used_gpu_hours, int gpus, double window_h);
 
+/* The hours of a commitment term: "Ny" (N whole years, 1 to 10) is N x
+ * BILLING_YEAR_H; 0 for any other term ("", "capacity-block"). */
+double billing_term_h(const char *term);
+
+/* What a whole commitment term costs `gpus` GPUs whatever the use:
+ * usd_per_gpu_hour x gpus x billing_term_h(term); 0 without a term. */
+double billing_term_usd(const struct price_quote *q, long gpus);
+
+/*
+ * How a run is billed on reserved price q (docs/explanation/costs.md,
+ * "Commitments"), as one sentence for a row's reason, into buf: a run is
+ * billed its held hours (rounded as billing_billed_s) at the committed
+ * rate, which assumes the rest of the term is used elsewhere; the
+ * sentence names the held hours (held_s > 0; 0: a service priced per
+ * hour), the hours of the term, what the whole term costs these `gpus`
+ * GPUs whatever the use (billing_term_usd) and the use above which it
+ * beats the same offering's on-demand price (billing_commit_breakeven).
+ * Empty unless q is a known reserved price.
+ */
+void billing_commit_note(const struct price_quote *q, long gpus, double held_s, char *buf, size_t size);
+
 /* Dollars for holding every instance of the cluster for held_s seconds:
  * usd_per_gpu_hour x GPUs x billing_billed_s / 3600. */
 double billing_cost_usd(const struct cluster_spec *c, double held_s);

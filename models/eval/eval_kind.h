@@ -26,6 +26,11 @@ bool evaluate_unmodelled(const struct job *j, struct result *out);
 /* evaluate.c: note in out's reason that the candidate has no price. */
 void evaluate_note_no_price(const struct job *j, struct result *out);
 
+/* evaluate.c: on a reserved price, note in out's reason how the run is
+ * billed for its commitment (billing_commit_note): held_s its held time,
+ * 0 for a service priced per hour; gpus the GPUs billed. */
+void evaluate_note_commitment(const struct job *j, long gpus, double held_s, struct result *out);
+
 /* evaluate.c: note in out's reason each rate the job computes with that no
  * measurement supports (FP4 on a GPU without a catalog mamf_fp4). */
 void evaluate_note_assumed_rates(const struct job *j, struct result *out);

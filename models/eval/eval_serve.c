@@ -27,4 +27,6 @@ void eval_serve(const struct job *j, struct result *out)
 	evaluate_note_assumed_rates(j, out);
 	evaluate_note_calibration(j, out, true);
 	evaluate_note_no_price(j, out);
+	if (out->serve_usd.instances > 0)
+		evaluate_note_commitment(j, out->serve_usd.instances * j->cluster->gpus_per_node, 0, out);
 }

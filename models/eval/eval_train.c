@@ -54,4 +54,6 @@ void eval_train(const struct job *j, struct result *out)
 	evaluate_note_assumed_rates(j, out);
 	evaluate_note_calibration(j, out, true);
 	evaluate_note_no_price(j, out);
+	if (out->has_run && out->run.priced)
+		evaluate_note_commitment(j, (long)cluster_gpus(j->cluster), out->run.held_p50_s, out);
 }

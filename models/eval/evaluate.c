@@ -130,6 +130,14 @@ void evaluate_note_no_price(const struct job *j, struct result *out)
 							: "no price: give candidates[].price");
 }
 
+void evaluate_note_commitment(const struct job *j, long gpus, double held_s, struct result *out)
+{
+	char note[1024];
+	billing_commit_note(&j->cluster->price, gpus, held_s, note, sizeof note);
+	if (note[0] != '\0')
+		outcome_add(&out->outcome, "%s", note);
+}
+
 void evaluate_note_assumed_rates(const struct job *j, struct result *out)
 {
 	const struct gpu_spec *g = &j->cluster->gpu;

@@ -191,6 +191,14 @@ struct preset_spec {
 enum price_type { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED, PRICE_OWNED, PRICE_CAPACITY_BLOCK };
 extern const char *const price_type_names[];
 
+/* The name of a price type with its commitment term, as search.price_types
+ * and the price_type result column spell it: "reserved-1y" for a reserved
+ * price of term "1y", the type's own name otherwise (a reserved price
+ * without a term, every other type). Into buf of at least
+ * PRICE_TYPE_LABEL_MAX bytes, which holds any (a term is a CAT_NAME_MAX text). */
+#define PRICE_TYPE_LABEL_MAX (CAT_NAME_MAX + 16)
+void price_type_label(enum price_type type, const char *term, char *buf, size_t size);
+
 struct price_spec {
 	char provider[CAT_NAME_MAX];
 	char offering[CAT_NAME_MAX];

@@ -223,6 +223,7 @@ static bool resolve_shapes(const struct plan_problem *p, struct plan_outcome *ou
 		pt->nodes = c->nodes;
 		pt->gpus = cluster_gpus(c);
 		pt->price_type = c->price.type;
+		text_setf(pt->price_term, sizeof pt->price_term, "%s", c->price.term);
 		pt->preemptions_per_instance_h = c->price.type == PRICE_SPOT ? c->price.preemptions_per_instance_h : -1;
 		if (!c->price.known) {
 			pt->fate = PLAN_UNPRICED;
@@ -351,12 +352,14 @@ static void search_once(const struct plan_problem *p, const struct objective_spe
 				continue;
 			}
 			/* P90 figures of a feasible point bound both fronts: its P50 <= P90 <= s's bounds.
-			 * Only a shape of the same price type rules one out, so the
-			 * cheapest of each type (plan_spot) is exact too. */
+			 * Only a shape of the same price type and term rules one out,
+			 * so the cheapest of each type (plan_spot) and of each
+			 * commitment term is exact too. */
 			bool dominated = false;
 			for (size_t f = 0; f < n_feasible && !dominated; f++) {
 				const struct plan_point *q = &out->points[feasible[f]];
 				dominated = q->price_type == pt->price_type &&
+					    strcmp(q->price_term, pt->price_term) == 0 &&
 					    dominates(plan_point_t90(q), plan_point_c90(q), pt->time_lb_s, pt->cost_lb_usd);
 				if (dominated)
 					pt->beaten_by = (long)feasible[f];

@@ -59,6 +59,7 @@ struct plan_point {
 	int nodes;
 	long gpus;
 	enum price_type price_type;        /* the price type it has or, unresolved, asks for */
+	char price_term[CAT_NAME_MAX];     /* resolved: its price's commitment term ("" none) */
 	double preemptions_per_instance_h; /* a spot price's, < 0: none */
 	double time_lb_s, cost_lb_usd;     /* the lower bounds (0: none) */
 	double mem_need_bytes, mem_have_bytes; /* the memory bound's figures (PLAN_NO_MEMORY) */

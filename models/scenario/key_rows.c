@@ -720,8 +720,11 @@ const struct key_row key_rows[] = {
 	  .meaning = "keep only shapes of these GPUs (catalog names or aliases)" },
 	{ SEARCH, .key = "providers", .type = "array of names", .def = "all", .unit = "",
 	  .meaning = "keep only shapes priced by these providers" },
-	{ SEARCH, .key = "price_types", .type = "array of names", .range = "on-demand, spot, reserved, capacity-block",
-	  .def = "each base's own price", .unit = "", .meaning = "one shape per price type per base" },
+	{ SEARCH, .key = "price_types", .type = "array of names",
+	  .range = "on-demand, spot, reserved, reserved-1y, reserved-3y, capacity-block",
+	  .def = "each base's own price", .unit = "",
+	  .meaning = "one shape per price type per base; reserved-1y and reserved-3y: the 1- and 3-year commitment "
+		     "rows (reserved alone: the base's first commitment row, whatever its term)" },
 	{ SEARCH, .key = "nodes", .type = "array or object", .range = "1 to 100,000",
 	  .def = "each base's own count (1 for a preset)", .unit = "nodes",
 	  .meaning = "node counts: a list, or every count from min to max (search.nodes below)" },

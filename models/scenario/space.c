@@ -21,6 +21,7 @@ struct space {
 	bool *from_preset;         /* a preset the block names, not a candidate */
 	size_t n_bases;
 	int *types;                /* enum price_type; none: each base's own */
+	char (*terms)[CAT_NAME_MAX];  /* each type's commitment term ("" none: a reserved type's any) */
 	size_t n_types;
 	int *nodes;                /* none: each base's own node count */
 	size_t n_nodes;
@@ -146,21 +147,53 @@ static int read_providers(struct jread *r, const json_t *v, const catalog *cat, 
 	return 0;
 }
 
+/* The commitment terms a price type may name: "reserved-1y", "reserved-3y"
+ * (the catalog's reserved rows' terms: 1- and 3-year commitments). */
+static const char *const commit_terms[] = { "1y", "3y" };
+
+/* Price type name `name` into *type and *term: a price_type_names entry
+ * but owned (term ""), or "reserved-" and a commitment term; false when
+ * it is neither. */
+static bool parse_type(const char *name, int *type, char *term, size_t term_size)
+{
+	term[0] = '\0';
+	for (int k = 0; price_type_names[k] != NULL; k++)
+		if (strcmp(price_type_names[k], name) == 0 && k != PRICE_OWNED) {
+			*type = k;
+			return true;
+		}
+	for (size_t k = 0; k < sizeof commit_terms / sizeof commit_terms[0]; k++) {
+		char label[PRICE_TYPE_LABEL_MAX];
+		price_type_label(PRICE_RESERVED, commit_terms[k], label, sizeof label);
+		if (strcmp(label, name) == 0) {
+			*type = PRICE_RESERVED;
+			text_copy(term, term_size, commit_terms[k]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* "price_types": an array of price type names; "reserved-1y" and
+ * "reserved-3y" are reserved prices of that term, "reserved" alone the
+ * base's first reserved row, whatever its term (as a candidate's
+ * {"type": "reserved"} without "term"). */
 static int read_types(struct jread *r, const json_t *v, space *sp)
 {
 	size_t i;
 	json_t *e;
+	static const char *const expected = "on-demand, spot, reserved, reserved-1y, reserved-3y or capacity-block";
 	if (!json_is_array(v) || json_array_size(v) == 0)
-		return jread_fail_value(r, v, "an array of price types (on-demand, spot, reserved)");
+		return jread_fail_value(r, v, "an array of price types (on-demand, spot, reserved, reserved-1y, "
+				       "reserved-3y, capacity-block)");
 	sp->types = xcalloc(json_array_size(v), sizeof *sp->types);
+	sp->terms = xcalloc(json_array_size(v), sizeof *sp->terms);
 	json_array_foreach(v, i, e) {
 		size_t mark = jread_enter_index(r, i);
 		int t = -1;
-		for (int k = 0; json_is_string(e) && price_type_names[k] != NULL; k++)
-			if (strcmp(price_type_names[k], json_string_value(e)) == 0 && k != PRICE_OWNED)
-				t = k;
-		if (t < 0)
-			return jread_fail_value(r, e, "on-demand, spot or reserved");
+		if (!json_is_string(e) ||
+		    !parse_type(json_string_value(e), &t, sp->terms[sp->n_types], sizeof sp->terms[0]))
+			return jread_fail_value(r, e, expected);
 		sp->types[sp->n_types++] = t;
 		jread_leave(r, mark);
 	}
@@ -283,23 +316,28 @@ static const char *const preemption_keys[] = { "preemptions_per_instance_h", "ca
 						"preemption_notice_s" };
 
 /*
- * The price object of shape type t of base `obj` (changed in place). The
+ * The price object of shape type t and term (a reserved type's
+ * commitment term, "" for any) of base `obj` (changed in place). The
  * base's own type (its price's "type", on-demand when it gives none) keeps
- * the base's price as written. Another type drops the base's own dollars
- * and term (they are that type's: the other type's price comes from the
- * catalog, by the base's provider) and, unless it is spot, its preemption
- * fields (only a spot price has them). A spot shape whose price gives no
- * preemption rate takes the search block's "spot" fields.
+ * the base's price as written, unless the shape names a term other than
+ * the base's. Another type or term drops the base's own dollars and term
+ * (they are that type's: the other type's price comes from the catalog, by
+ * the base's provider, and the shape's term picks its row) and, unless it
+ * is spot, its preemption fields (only a spot price has them). A spot
+ * shape whose price gives no preemption rate takes the search block's
+ * "spot" fields.
  */
-static void shape_price(const space *sp, json_t *obj, enum price_type t)
+static void shape_price(const space *sp, json_t *obj, enum price_type t, const char *term)
 {
 	json_t *price = json_object_get(obj, "price");
 	if (!json_is_object(price))
 		json_object_set_new(obj, "price", price = json_object());
 	const char *own = json_string_value(json_object_get(price, "type"));
+	const char *own_term = json_string_value(json_object_get(price, "term"));
 	if (own == NULL)
 		own = price_type_names[PRICE_ON_DEMAND];
-	if (strcmp(own, price_type_names[t]) != 0) {
+	if (strcmp(own, price_type_names[t]) != 0 ||
+	    (term[0] != '\0' && (own_term == NULL || strcmp(own_term, term) != 0))) {
 		json_object_del(price, "usd_per_gpu_hour");
 		json_object_del(price, "term");
 		if (t != PRICE_SPOT)
@@ -307,6 +345,8 @@ static void shape_price(const space *sp, json_t *obj, enum price_type t)
 				json_object_del(price, preemption_keys[k]);
 	}
 	json_object_set_new(price, "type", json_string(price_type_names[t]));
+	if (term[0] != '\0')
+		json_object_set_new(price, "term", json_string(term));
 	if (t != PRICE_SPOT || sp->preemptions_per_instance_h < 0 ||
 	    json_object_get(price, "preemptions_per_instance_h") != NULL)
 		return;
@@ -337,9 +377,9 @@ static json_t *shape_object(const space *sp, size_t i)
 	if (sp->n_nodes)
 		json_object_set_new(obj, "nodes", json_integer(sp->nodes[n]));
 	if (sp->n_types)
-		shape_price(sp, obj, (enum price_type)sp->types[t]);
+		shape_price(sp, obj, (enum price_type)sp->types[t], sp->terms[t]);
 	else if (base_is_spot(obj))
-		shape_price(sp, obj, PRICE_SPOT);
+		shape_price(sp, obj, PRICE_SPOT, "");
 	/* the shape's name: the base, its node count, its price type */
 	if (sp->from_preset[b])
 		used = (size_t)snprintf(name, sizeof name, "%d x %s",
@@ -350,8 +390,11 @@ static json_t *shape_object(const space *sp, size_t i)
 		used = (size_t)snprintf(name, sizeof name, "%s @ %d nodes", sp->labels[b], sp->nodes[n]);
 	else
 		used = (size_t)snprintf(name, sizeof name, "%s", sp->labels[b]);
-	if (sp->n_types && used < sizeof name)
-		snprintf(name + used, sizeof name - used, ", %s", price_type_names[sp->types[t]]);
+	if (sp->n_types && used < sizeof name) {
+		char label[PRICE_TYPE_LABEL_MAX];
+		price_type_label((enum price_type)sp->types[t], sp->terms[t], label, sizeof label);
+		snprintf(name + used, sizeof name - used, ", %s", label);
+	}
 	json_object_set_new(obj, "name", json_string(name));
 	return obj;
 }
@@ -417,6 +460,15 @@ enum price_type space_shape_price_type(const space *sp, size_t i)
 	return PRICE_ON_DEMAND;
 }
 
+void space_shape_price_label(const space *sp, size_t i, char *buf, size_t size)
+{
+	json_t *obj = shape_object(sp, i);
+	const json_t *price = json_object_get(obj, "price");
+	const char *term = json_string_value(json_object_get(price, "term"));
+	price_type_label(space_shape_price_type(sp, i), term, buf, size);
+	json_decref(obj);
+}
+
 char *space_shape_json(const space *sp, size_t i)
 {
 	json_t *obj = shape_object(sp, i);
@@ -435,6 +487,7 @@ void space_free(space *sp)
 	free(sp->labels);
 	free(sp->from_preset);
 	free(sp->types);
+	free(sp->terms);
 	free(sp->nodes);
 	free(sp->gpus);
 	free(sp->providers);

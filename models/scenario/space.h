@@ -64,6 +64,12 @@ void space_shape_name(const space *sp, size_t i, char *buf, size_t size);
 /* The price type shape i asks for (whether or not the catalog has it). */
 enum price_type space_shape_price_type(const space *sp, size_t i);
 
+/* The price type shape i asks for with its term, as the price_type column
+ * spells it (price_type_label: "reserved-1y"), into buf of at least
+ * PRICE_TYPE_LABEL_MAX bytes; for a resolved shape the same as the label
+ * of its price's type and the term the scenario asked for. */
+void space_shape_price_label(const space *sp, size_t i, char *buf, size_t size);
+
 /* The candidate object shape i resolves from, as compact JSON: `clustersim
  * run SCENARIO --set 'candidates=[TEXT]'` evaluates that shape alone. Caller
  * frees; NULL only when out of memory. */

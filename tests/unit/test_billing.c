@@ -6,6 +6,8 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "models/cost/billing.h"
 #include "models/hw/catalog.h"
@@ -146,6 +148,72 @@ static void test_commit_breakeven(void **state)
 	assert_close(2.97 * BILLING_YEAR_H, 6.88 * BILLING_YEAR_H * use, 1e-9);
 }
 
+/* A run on a commitment is billed its held hours at the committed rate
+ * (docs/explanation/catalog.md, "Commitments"): 8 GPUs on a 1y reserved
+ * price of $2/GPU-h, billed hourly, held 72 h + 1 s, pay 73 h: 8 x 2 x 73
+ * = $1,168. The whole term is 8 x 2 x 8766 = $140,256 whatever the use;
+ * 3y is 3 x 8766 = 26,298 h; no term, or a capacity block's, is none. The
+ * note names the held hours, the hours of the term left and the term's
+ * dollars. */
+static void test_commit_term(void **state)
+{
+	(void)state;
+	struct price_quote q = { .known = true, .type = PRICE_RESERVED, .usd_per_gpu_hour = 2,
+				 .on_demand_usd_per_gpu_hour = 5, .billing_s = 3600, .term = "1y" };
+	struct cluster_spec c = { .nodes = 1, .gpus_per_node = 8, .price = q };
+	char note[1024];
+	assert_close(billing_cost_usd(&c, 72 * 3600.0 + 1), 8 * 2 * 73, 1e-9);
+	assert_close(billing_term_h("1y"), 8766, 0);
+	assert_close(billing_term_h("3y"), 3 * 8766, 0);
+	assert_close(billing_term_h(""), 0, 0);
+	assert_close(billing_term_h("capacity-block"), 0, 0);
+	assert_close(billing_term_h("1yr"), 0, 0);
+	assert_close(billing_term_h("0y"), 0, 0);
+	assert_close(billing_term_usd(&q, 8), 8 * 2 * 8766.0, 1e-9);
+	billing_commit_note(&q, 8, 72 * 3600.0 + 1, note, sizeof note);
+	assert_non_null(strstr(note, "for the 73.0 h held, as if the other 8693 h of the term's 8766 h"));
+	assert_non_null(strstr(note, "the term costs $140,256 for these 8 GPUs"));
+	assert_non_null(strstr(note, "above 40.0% use"));  /* 2 / 5 */
+	/* a run longer than the term: every hour held at the rate */
+	billing_commit_note(&q, 8, 9000 * 3600.0, note, sizeof note);
+	assert_non_null(strstr(note, "the 9000 h held are more than the 1y term's 8766 h"));
+	/* not a commitment: no note */
+	q.type = PRICE_ON_DEMAND;
+	billing_commit_note(&q, 8, 3600, note, sizeof note);
+	assert_string_equal(note, "");
+	assert_close(billing_term_usd(&q, 8), 0, 0);
+}
+
+/* A term picks its own row: GCP a3-highgpu-8g at 1y and 3y are the
+ * catalog's two rows (prices.json), each with the offering's on-demand
+ * price for the break-even. */
+static void test_term_picks_row(void **state)
+{
+	(void)state;
+	struct cluster_spec c;
+	const char *terms[] = { "1y", "3y" };
+	for (int k = 0; k < 2; k++) {
+		char json[160];
+		snprintf(json, sizeof json, "{\"preset\": \"gcp-a3-highgpu-8g\", \"price\": {\"type\": "
+			 "\"reserved\", \"term\": \"%s\"}}", terms[k]);
+		cluster_of(json, &c);
+		const struct price_spec *p = catalog_price_find(cat, "gcp", PRICE_RESERVED, "a3-highgpu-8g", NULL,
+								 terms[k]);
+		assert_non_null(p);
+		assert_string_equal(p->term, terms[k]);
+		assert_true(c.price.known);
+		assert_close(c.price.usd_per_gpu_hour, p->usd_per_gpu_hour, 0);
+		assert_string_equal(c.price.term, terms[k]);
+	}
+	char label[PRICE_TYPE_LABEL_MAX];
+	price_type_label(PRICE_RESERVED, "3y", label, sizeof label);
+	assert_string_equal(label, "reserved-3y");
+	price_type_label(PRICE_RESERVED, "", label, sizeof label);
+	assert_string_equal(label, "reserved");
+	price_type_label(PRICE_SPOT, "3y", label, sizeof label);
+	assert_string_equal(label, "spot");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +225,8 @@ int main(void)
 		cmocka_unit_test(test_candidate_bills_blocks),
 		cmocka_unit_test(test_reserved_is_a_commitment),
 		cmocka_unit_test(test_commit_breakeven),
+		cmocka_unit_test(test_commit_term),
+		cmocka_unit_test(test_term_picks_row),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
