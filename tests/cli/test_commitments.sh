@@ -86,4 +86,13 @@ status_is 2 "$CLUSTERSIM" plan "$ex" --set 'search.price_types=["on-demand","res
 grep -q "search.price_types\[1\]: expected on-demand, spot, reserved, reserved-1y, reserved-3y or capacity-block, got \"reserved-2y\"" "$TMP/err" &&
 	[ ! -e "$TMP/none.csv" ] && ok || fail "reserved-2y message: $(cat "$TMP/err")"
 status_is 2 "$CLUSTERSIM" plan "$ex" --set 'search.price_types=["reserved-"]' && ok || fail "reserved-"
+
+# (f) a service on a commitment, priced per hour: the reason says it assumes
+# every hour of the term used, and the term's dollars for its 8 GPUs
+status_is 0 "$CLUSTERSIM" run "$TOP/scenarios/examples/llama3.1-8b-serving.json" --format csv --columns price_type,reason \
+	--set 'candidates=[{"name":"a3 1y","preset":"gcp-a3-highgpu-8g","price":{"type":"reserved","term":"1y"}}]' && ok ||
+	fail "serving 1y"
+serve_usd=$(awk -v r="$a3_1y" 'BEGIN { printf "%.0f", r * 8 * 8766 }' | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta')
+grep '^reserved-1y,' "$TMP/out" | grep -F "priced per hour at the 1y reserved rate" |
+	grep -qF "the term costs \$$serve_usd for these 8 GPUs whatever the use" && ok || fail "serving reason (\$$serve_usd): $(cat "$TMP/out")"
 finish
