@@ -417,6 +417,43 @@ static void print_not_ok(const struct plan_outcome *o)
 	fprintf(stderr, "; --show all gives each shape's reason\n");
 }
 
+/*
+ * Why shapes are not in the catalog, once per distinct reason with the
+ * shapes it drops (a price type or term the base's provider does not
+ * publish: "price: the catalog has no 1y reserved price for H100-SXM from
+ * aws; ..."), on standard error; at most PLAN_PRICE_REASONS_MAX reasons,
+ * then how many more. The shapes the search block's gpus or providers
+ * leave out are its choice, not said. O(shapes x reasons).
+ */
+#define PLAN_PRICE_REASONS_MAX 8
+static void print_unresolved(const struct plan_outcome *o)
+{
+	size_t first[PLAN_PRICE_REASONS_MAX], count[PLAN_PRICE_REASONS_MAX], n = 0, more = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		const struct plan_point *pt = &o->points[i];
+		if (pt->fate != PLAN_UNRESOLVED || strncmp(pt->note, "price: ", 7) != 0)
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(o->points[first[k]].note, pt->note) != 0)
+			k++;
+		if (k < n)
+			count[k]++;
+		else if (n < PLAN_PRICE_REASONS_MAX)
+			first[n] = i, count[n++] = 1;
+		else
+			more++;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct plan_point *pt = &o->points[first[k]];
+		fprintf(stderr, "plan: not in the catalog: %s (shape '%s'", pt->note + 7, pt->name);
+		if (count[k] > 1)
+			fprintf(stderr, " and %zu more", count[k] - 1);
+		fputs(")\n", stderr);
+	}
+	if (more > 0)
+		fprintf(stderr, "plan: %zu more shapes not in the catalog for other reasons; --show all gives each\n", more);
+}
+
 /* What a row needs besides the point. */
 struct row_ctx {
 	const struct plan_outcome *o;
@@ -526,6 +563,7 @@ static int timed_search(const char *file, struct plan_problem *p, struct plan_ou
 		if (o->fate_count[f] > 0)
 			fprintf(stderr, ", %zu %s", o->fate_count[f], plan_fate_names[f]);
 	fprintf(stderr, "; %zu on the front; %.2f s\n", o->n_front, elapsed);
+	print_unresolved(o);
 	print_not_ok(o);
 	return EXIT_OK;
 }

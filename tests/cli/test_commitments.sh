@@ -27,6 +27,10 @@ status_is 0 "$CLUSTERSIM" plan "$ex" --show all --format csv --columns candidate
 	fail "plan"
 cp "$TMP/out" "$TMP/reasons.csv"
 grep -q '^plan: 12 shapes, .*2 not in the catalog' "$TMP/err" && ok || fail "shape count: $(cat "$TMP/err")"
+# the reason said once, with the shapes it drops
+[ "$(grep -c 'not in the catalog: ' "$TMP/err")" -eq 1 ] &&
+	grep -qx "plan: not in the catalog: the catalog has no 1y reserved price for H100-SXM from aws; give usd_per_gpu_hour (shape '2 x aws-p5.48xlarge, reserved-1y' and 1 more)" "$TMP/err" &&
+	ok || fail "unresolved said once: $(cat "$TMP/err")"
 [ "$(grep -c ',unresolved,' "$TMP/reasons.csv")" -eq 2 ] &&
 	grep -q '^"8 x aws-p5.48xlarge, reserved-1y",unresolved,price: the catalog has no 1y reserved price for H100-SXM from aws; give usd_per_gpu_hour,$' "$TMP/reasons.csv" &&
 	ok || fail "p5 reserved-1y unresolved: $(grep reserved-1y "$TMP/reasons.csv")"
