@@ -99,4 +99,15 @@ status_is 0 "$CLUSTERSIM" run "$TOP/scenarios/examples/llama3.1-8b-serving.json"
 serve_usd=$(awk -v r="$a3_1y" 'BEGIN { printf "%.0f", r * 8 * 8766 }' | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta')
 grep '^reserved-1y,' "$TMP/out" | grep -F "priced per hour at the 1y reserved rate" |
 	grep -qF "the term costs \$$serve_usd for these 8 GPUs whatever the use" && ok || fail "serving reason (\$$serve_usd): $(cat "$TMP/out")"
+# (g) a fleet at each term (fleet-commitment.json): each committed row names
+# its term in price_type and its own break-even, committed / on-demand of
+# the catalog rows, against the job mix's one use
+status_is 0 "$CLUSTERSIM" run "$TOP/scenarios/examples/fleet-commitment.json" --format csv --columns team,price_type,reason &&
+	ok || fail "fleet at each term"
+even1=$(awk -v r="$a3_1y" -v o="$a3_od" 'BEGIN { printf "%.1f", 100 * r / o }')
+even3=$(awk -v r="$a3_3y" -v o="$a3_od" 'BEGIN { printf "%.1f", 100 * r / o }')
+od4=$(awk -v o="$a3_od" 'BEGIN { printf "%.4g", o }')
+grep '^,reserved-1y,' "$TMP/out" | grep -qF "a 1y commitment at \$$a3_1y/GPU-h beats on-demand at \$$od4/GPU-h above $even1% use" &&
+	grep '^,reserved-3y,' "$TMP/out" | grep -qF "a 3y commitment at \$$a3_3y/GPU-h beats on-demand at \$$od4/GPU-h above $even3% use" &&
+	ok || fail "fleet terms ($even1%, $even3%): $(grep '^,' "$TMP/out")"
 finish
