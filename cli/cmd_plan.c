@@ -16,6 +16,7 @@
 #include "models/eval/evaluate.h"
 #include "models/plan/plan.h"
 #include "models/plan/plan_mix.h"
+#include "models/plan/plan_band.h"
 #include "models/plan/plan_own.h"
 #include "models/plan/plan_spot.h"
 #include "models/scenario/space.h"
@@ -249,8 +250,9 @@ static void say_point(FILE *f, const char *label, const struct plan_point *p)
 	}
 	const struct train_plan *tp = &p->result.train.plan;
 	double h50 = p->result.run.wall_time_p50_s / 3600, h90 = p->result.run.wall_time_p90_s / 3600;
-	say_usd(p->result.run.cost_usd_p50, usd, sizeof usd);
-	fprintf(f, "%s: %s: %.*f h, %s (P50)", label, p->name, h50 < 100 ? 1 : 0, h50, usd);
+	char banded[160];
+	plan_band_cost(&p->result.run, banded, sizeof banded);
+	fprintf(f, "%s: %s: %.*f h, %s", label, p->name, h50 < 100 ? 1 : 0, h50, banded);
 	if (h90 > h50 * (1 + 1e-6)) {
 		say_usd(p->result.run.cost_usd_p90, usd, sizeof usd);
 		fprintf(f, "; %.*f h, %s (P90)", h90 < 100 ? 1 : 0, h90, usd);
@@ -272,6 +274,14 @@ static void print_spot(FILE *f, const struct plan_outcome *o)
 {
 	char line[1024];
 	if (plan_spot(o, line, sizeof line))
+		fprintf(f, "%s\n", line);
+}
+
+/* Whether the cheapest keeps its place inside the price bands. */
+static void print_band_swap(FILE *f, const struct plan_outcome *o)
+{
+	char line[1024];
+	if (plan_band_swap(o, line, sizeof line))
 		fprintf(f, "%s\n", line);
 }
 
@@ -320,6 +330,7 @@ static void print_answer(FILE *f, const struct plan_outcome *o, const struct obj
 		plan_why(o, k, why, sizeof why);
 		fprintf(f, "  %zu. %s\n", k + 1, why);
 	}
+	print_band_swap(f, o);
 	print_spot(f, o);
 }
 

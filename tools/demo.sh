@@ -73,7 +73,8 @@ awk -f "$top/tools/csv.awk" -f /dev/stdin "$dir/demo-runs.csv" <<'AWK'
 			sprintf("%11s / %s", usd(c("cost_usd_p50")), usd(c("cost_usd_p90"))),
 			stor(c("storage_usd_p50")), yn(c("meets_deadline_p50")), yn(c("meets_budget_p50")) }
 AWK
-echo "(P50 and P90 over 20 Monte Carlo trials of failures at Llama 3's rate, asynchronous checkpoints;"
+echo "(P50 and P90 over 20 Monte Carlo trials of failures at Llama 3's rate, asynchronous checkpoints,"
+echo " and the price's band: its age since observed, a marketplace's spread;"
 echo " deadline and budget: met at P50; storage: the checkpoint held on its tier for the run, at the tier's"
 echo " price, not in the cost column (-: the catalog has no price for that tier); all columns: $show/demo-runs.csv)"
 # the price warnings, once each (they name every candidate of a provider)

@@ -332,6 +332,10 @@ struct price_quote {
 	bool known;
 	double usd_per_gpu_hour;
 	double usd_per_gpu_hour_low, usd_per_gpu_hour_high;
+	/* years from the catalog row's observed date to the catalog's as_of (0:
+	 * a price of the scenario's, or a date missing): with low and high, the
+	 * price's band (cost/price_band.h) */
+	double age_years;
 	double billing_s;           /* granularity: a started period is paid whole */
 	double minimum_s;           /* the least time an instance is billed for */
 	/* a capacity block's booking (billing_spec's block_ fields, in seconds);

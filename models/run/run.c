@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "models/cost/billing.h"
+#include "models/cost/price_band.h"
 #include "models/run/failure.h"
 #include "models/run/run_storage.h"
 #include "sim/engine.h"
@@ -409,7 +410,10 @@ static void run_trial(const struct run_model *m, gsl_rng *rng, gsl_rng *rng_pree
 	o->frac_lost = o->wall > 0 ? (t.lost_work + t.t_recover) / o->wall : 0;
 }
 
-void run_simulate(const struct run_model *m, const struct run_trials *tr, long gpus, struct run_result *out)
+/* run_simulate's trials; with held_keep, the trials' held times, sorted,
+ * go there (n of them, the caller frees; NULL when the run failed). */
+static void simulate(const struct run_model *m, const struct run_trials *tr, long gpus, struct run_result *out,
+		     double **held_keep, int *n_kept)
 {
 	int n = tr->trials > 0 ? tr->trials : 1;
 	if (!(m->job_mtbf_s > 0) && !(m->preempt_mean_s > 0))
@@ -438,6 +442,8 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 				 "keep the work)", NEVER_FINISHES, CLOCK_RANGE_S);
 			free(wall);
 			free(held);
+			if (held_keep != NULL)
+				*held_keep = NULL;
 			return;
 		}
 		wall[i] = o.wall;
@@ -457,7 +463,12 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 	gsl_sort(held, 1, (size_t)n);
 	out->held_p50_s = gsl_stats_quantile_from_sorted_data(held, 1, (size_t)n, 0.5);
 	out->held_p90_s = gsl_stats_quantile_from_sorted_data(held, 1, (size_t)n, 0.9);
-	free(held);
+	if (held_keep != NULL) {
+		*held_keep = held;
+		*n_kept = n;
+	} else {
+		free(held);
+	}
 	out->ettr = ettr / n;
 	out->failures_mean = fails / n;
 	out->preemptions_mean = preempts / n;
@@ -475,6 +486,48 @@ void run_simulate(const struct run_model *m, const struct run_trials *tr, long g
 		out->frac_checkpoint = fck / n;
 		out->frac_lost_to_failures = flost / n;
 	}
+}
+
+void run_simulate(const struct run_model *m, const struct run_trials *tr, long gpus, struct run_result *out)
+{
+	simulate(m, tr, gpus, out, NULL, NULL);
+}
+
+/*
+ * The rental cost at P50 and P90, spare nodes included: at the catalog
+ * price, of the P50 and P90 held time; with a price band
+ * (cost/price_band.h), each trial's cost times the band's fixed quantiles,
+ * the P50 and P90 of those products (the price is independent of the run).
+ */
+static void rental_cost(const struct cluster_spec *c, const struct run_model *m, const double *held, int n,
+			struct run_result *out)
+{
+	struct price_band band;
+	out->billed_s = billing_billed_s(&c->price, out->held_p50_s);
+	out->cost_usd_p50 = billing_cost_usd(c, out->held_p50_s);
+	out->cost_usd_p90 = billing_cost_usd(c, out->held_p90_s);
+	/* spare nodes are held, idle, for the whole run */
+	double per_node = c->price.usd_per_gpu_hour * c->gpus_per_node * m->spare_nodes;
+	if (m->spare_nodes > 0) {
+		out->spare_usd_p50 = per_node * billing_billed_s(&c->price, out->held_p50_s) / 3600;
+		out->cost_usd_p50 += out->spare_usd_p50;
+		out->cost_usd_p90 += per_node * billing_billed_s(&c->price, out->held_p90_s) / 3600;
+	}
+	price_band_of_quote(&c->price, &band);
+	out->price_sigma_low = band.sigma_low;
+	out->price_sigma_high = band.sigma_high;
+	text_setf(out->price_id, sizeof out->price_id, "%s|%s|%s|%.17g", c->price.provider, c->price.basis,
+		  c->price.observed, c->price.usd_per_gpu_hour);
+	if (!price_band_spread(&band) || held == NULL)
+		return;
+	double *usd = xcalloc((size_t)n, sizeof *usd);
+	for (int i = 0; i < n; i++) {
+		usd[i] = billing_cost_usd(c, held[i]);
+		if (m->spare_nodes > 0)
+			usd[i] += per_node * billing_billed_s(&c->price, held[i]) / 3600;
+	}
+	price_band_cost_quantiles(usd, (size_t)n, &band, &out->cost_usd_p50, &out->cost_usd_p90);
+	free(usd);
 }
 
 /* The spot notice: the scenario's, else the provider's (< 0: not known,
@@ -583,7 +636,9 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 			 CLOCK_RANGE_S);
 		return;
 	}
-	run_simulate(&m, t, cluster_gpus(c), out);
+	double *held = NULL;
+	int n_held = 0;
+	simulate(&m, t, cluster_gpus(c), out, &held, &n_held);
 	if (out->failed && !run->checkpoint.enabled && run->checkpoint.given) {
 		/* "none" with failures: say what is missing and what to write */
 		int k = run_storage_file_system_tier(c);
@@ -593,22 +648,16 @@ void run_training(const struct run_spec *run, const struct train_spec *w, const 
 			 run_storage_interrupt_mtbf_s(&m) / 3600, m.steps * m.step_s / 3600,
 			 k >= 0 ? c->storage[k].tier : c->n_storage > 0 ? c->storage[0].tier : "pfs");
 	}
-	if (out->failed)
+	if (out->failed) {
+		free(held);
 		return;
+	}
 	if (c->price.known) {
 		out->priced = true;
-		out->billed_s = billing_billed_s(&c->price, out->held_p50_s);
-		out->cost_usd_p50 = billing_cost_usd(c, out->held_p50_s);
-		out->cost_usd_p90 = billing_cost_usd(c, out->held_p90_s);
-		if (m.spare_nodes > 0) {
-			/* spare nodes are held, idle, for the whole run */
-			double per_node = c->price.usd_per_gpu_hour * c->gpus_per_node * m.spare_nodes;
-			out->spare_usd_p50 = per_node * billing_billed_s(&c->price, out->held_p50_s) / 3600;
-			out->cost_usd_p50 += out->spare_usd_p50;
-			out->cost_usd_p90 += per_node * billing_billed_s(&c->price, out->held_p90_s) / 3600;
-		}
+		rental_cost(c, &m, held, n_held, out);
 		out->usd_per_mtok = out->cost_usd_p50 / (out->tokens / 1e6);
 	}
+	free(held);
 	run_storage_dollars(run, c, out);
 	describe(run, c, &m, out);
 }

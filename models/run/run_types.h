@@ -113,6 +113,11 @@ struct run_result {
 	double data_stall_s;        /* the step's wait for data: max(0, read - step) */
 	double frac_data_stall;     /* share of the wall time waiting for data (part of the split) */
 	double spare_usd_p50;       /* the spare nodes' part of cost_usd_p50 */
+	/* the price band cost_usd_p50/p90 include (cost/price_band.h): ln F's
+	 * spread below and above the catalog price (both 0: none), and the
+	 * price row's identity (runs on one row share one draw of its price) */
+	double price_sigma_low, price_sigma_high;
+	char price_id[400];
 	/* storage and data dollars (run_storage_dollars): the footprint held
 	 * for the held time at each tier's price, plus checkpoint downloads;
 	 * not part of cost_usd_p50 */

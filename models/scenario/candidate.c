@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "models/cost/owned.h"
+#include "models/cost/price_band.h"
 #include "models/scenario/keys.h"
 #include "models/scenario/reader.h"
 #include "util/text.h"
@@ -351,6 +352,7 @@ static int price_from_catalog(struct jread *r, const catalog *cat, const struct 
 	q->usd_per_gpu_hour = p->usd_per_gpu_hour;
 	q->usd_per_gpu_hour_low = p->usd_per_gpu_hour_low;
 	q->usd_per_gpu_hour_high = p->usd_per_gpu_hour_high;
+	q->age_years = price_band_age_years(p->observed, catalog_as_of(cat));
 	const struct billing_spec *rec;
 	catalog_price_billing(cat, p, &q->billing_s, &q->minimum_s, &rec);
 	quote_blocks(q, rec);

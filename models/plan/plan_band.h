@@ -1,0 +1,36 @@
+/*
+ * plan_band: what a price band (cost/price_band.h) does to a plan's
+ * answer: a cost's band in words, and whether the cheapest shape keeps its
+ * place inside the bands. It reads the outcome plan_search gave and never
+ * evaluates anything.
+ */
+#ifndef CLUSTERSIM_MODELS_PLAN_PLAN_BAND_H
+#define CLUSTERSIM_MODELS_PLAN_PLAN_BAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "models/plan/plan.h"
+#include "models/run/run_types.h"
+
+/* A run's cost band: its P50 cost times the price factor's 10th and 90th
+ * percentiles as "$1,234,567" into lo and hi (size each); false (nothing
+ * written) without a band. */
+bool plan_band_range(const struct run_result *r, char *lo, char *hi, size_t size);
+
+/* A run's cost P50 with its band: "$988,078 (P50, price band $852,978-
+ * $1,144,576)", or "$988,078 (P50)" without a band. */
+void plan_band_cost(const struct run_result *r, char *buf, size_t size);
+
+/*
+ * Whether the cheapest feasible shape's place holds inside the price
+ * bands: against each other feasible training shape with a cost, the
+ * probability that it is the cheaper (price_band_swap_probability on their
+ * P50 costs: one draw when they share a price row, independent draws
+ * otherwise); the likeliest one, when that is at least
+ * PRICE_BAND_SWAP_MATERIAL, in one line into buf. False (buf empty)
+ * otherwise, or for serving.
+ */
+bool plan_band_swap(const struct plan_outcome *o, char *buf, size_t size);
+
+#endif

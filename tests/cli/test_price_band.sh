@@ -1,0 +1,47 @@
+#!/bin/sh
+# The price band in run's costs and plan's answer, against closed forms
+# (docs/explanation/catalog.md, "Price uncertainty: the band"): a catalog
+# price observed t years before as_of, with no band, has ln F ~ N(0, s^2 t),
+# s = 0.2584; a one-trial run's cost P50 is the catalog cost and its P90 the
+# cost x exp(1.2816 s sqrt(t)); two shapes on independent rows swap places
+# with probability Phi(ln(a / b) / sqrt(sa^2 + sb^2)).
+. "$TOP/tests/cli/lib.sh"
+ex="$TOP/scenarios/examples/rent-llama3-70b.json"
+# CoreWeave B200 observed 2026-09-20 and Nebius H100 2026-09-25: 72 and 67 days before 2026-12-01
+cw=$(awk 'BEGIN { printf "%.10f", 0.2584 * sqrt(72 / 365.25) }')
+nb=$(awk 'BEGIN { printf "%.10f", 0.2584 * sqrt(67 / 365.25) }')
+
+# one trial: P50 = usd_per_hour x billed_h, P90 / P50 = exp(1.2816 x sigma)
+status_is 0 "$CLUSTERSIM" run "$ex" --format csv --set monte_carlo.trials=1 \
+	--columns candidate,usd_per_hour,billed_h,cost_usd_p50,cost_usd_p90 && ok || fail "run one trial"
+awk -F, -v s="$cw" '$1 == "32 x CoreWeave B200" { d = $4 / ($2 * $3) - 1; r = $5 / $4 / exp(1.2815516 * s) - 1
+	if (d < 0) d = -d; if (r < 0) r = -r; found = 1; exit !(d < 1e-5 && r < 0.01) } END { if (!found) exit 1 }' "$TMP/out" &&
+	ok || fail "one trial, age band: $(cat "$TMP/out")"
+# a price the scenario gives has no band: P90 = P50 at one trial
+status_is 0 "$CLUSTERSIM" run "$ex" --format csv --set monte_carlo.trials=1 --columns candidate,cost_usd_p50,cost_usd_p90 \
+	--set 'candidates=[{"name":"own price","preset":"coreweave-8x-b200","nodes":32,"price":{"usd_per_gpu_hour":8.6}}]' &&
+	ok || fail "run scenario price"
+awk -F, '$1 == "own price" { found = 1; exit !($2 == $3) } END { if (!found) exit 1 }' "$TMP/out" && ok ||
+	fail "scenario price, no band: $(cat "$TMP/out")"
+
+# plan: the cheapest's band, and the shape likeliest to take its place
+status_is 0 "$CLUSTERSIM" plan "$ex" -o "$TMP/plan.csv" && ok || fail "plan"
+grep -q '^cheapest that meets .*: 32 x CoreWeave B200: 449 h, \$[0-9,]* (P50, price band \$[0-9,]*-\$[0-9,]*);' "$TMP/out" &&
+	ok || fail "cheapest with its band: $(cat "$TMP/out")"
+line=$(grep '^price band: 64 x Nebius H100 is cheaper than 32 x CoreWeave B200 in [0-9]*% of the price band' "$TMP/out")
+[ -n "$line" ] && ok || fail "swap line: $(cat "$TMP/out")"
+# Phi by Abramowitz and Stegun 7.1.26 (error below 1.5e-7)
+printf '%s\n' "$line" | awk -v sa="$cw" -v sb="$nb" '
+function phi(x,   t, y, s) { s = x < 0 ? -1 : 1; x = (x < 0 ? -x : x) / sqrt(2); t = 1 / (1 + 0.3275911 * x)
+	y = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * exp(-x * x)
+	return 0.5 * (1 + s * y) }
+{ match($0, /in [0-9]+%/); pct = substr($0, RSTART + 3, RLENGTH - 4)
+  match($0, /32 x CoreWeave B200 P50 \$[0-9,]+/); a = substr($0, RSTART + 25, RLENGTH - 25); gsub(",", "", a); a += 0
+  match($0, /64 x Nebius H100 P50 \$[0-9,]+/); b = substr($0, RSTART + 22, RLENGTH - 22); gsub(",", "", b); b += 0
+  want = 100 * phi(log(a / b) / sqrt(sa * sa + sb * sb)); d = pct - want; if (d < 0) d = -d
+  exit !(a > 0 && b > a && d <= 0.7) }' && ok || fail "swap probability against Phi: $line"
+# two sizes of one offering share a price row: one draw, never a swap
+status_is 0 "$CLUSTERSIM" plan "$ex" -o "$TMP/plan2.csv" --set 'candidates=[{"name":"a","preset":"coreweave-8x-b200","nodes":32},{"name":"b","preset":"coreweave-8x-b200","nodes":64}]' &&
+	ok || fail "plan one row"
+grep -q '^price band:' "$TMP/out" && fail "one row swapped: $(cat "$TMP/out")" || ok
+finish
