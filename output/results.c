@@ -155,7 +155,9 @@ static const char *const training_columns[] = {
 	/* additions: the price row the cost used */
 	"provider", "price_type",
 	/* additions: storage and data dollars, and with the rental cost */
-	"storage_usd_p50", "storage_usd_p90", "storage_tb", "total_usd_p50", "total_usd_p90", NULL
+	"storage_usd_p50", "storage_usd_p90", "storage_tb", "total_usd_p50", "total_usd_p90",
+	/* additions: the price's band the costs hold */
+	"usd_per_gpu_hour_p10", "usd_per_gpu_hour_p90", NULL
 };
 
 enum { GIB = 1073741824 };
@@ -234,6 +236,10 @@ static void run_cells(rowset *rs, const struct run_result *u)
 		rowset_real(rs, "cost_usd_p90", u->cost_usd_p90);
 		rowset_real(rs, "usd_per_mtok", u->usd_per_mtok);
 		rowset_real(rs, "billed_h", u->billed_s / 3600);
+		if (rowset_find(rs, "usd_per_gpu_hour_p10") >= 0) {
+			rowset_real(rs, "usd_per_gpu_hour_p10", u->price_usd_per_gpu_hour_p10);
+			rowset_real(rs, "usd_per_gpu_hour_p90", u->price_usd_per_gpu_hour_p90);
+		}
 	}
 	if (u->has_split) {
 		rowset_real(rs, "frac_compute", u->frac_compute);

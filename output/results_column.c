@@ -164,6 +164,10 @@ static const struct results_column columns[] = {
 	{ "storage_tb", UNIT_NUMBER, "TB (1e12 bytes)", "the bytes storage_usd_p50 charges for, over every tier" },
 	{ "total_usd_p50", UNIT_USD, "USD", "cost_usd_p50 + storage_usd_p50: what the run's instances and storage cost together, median" },
 	{ "total_usd_p90", UNIT_USD, "USD", "cost_usd_p90 + storage_usd_p90" },
+	{ "usd_per_gpu_hour_p10", UNIT_USD, "USD", "the price per GPU-hour's 10th percentile in the band cost_usd_p50/p90 hold: the catalog row's low, widened by its age (= usd_per_gpu_hour without a band; docs/explanation/catalog.md, \"Price uncertainty: the band\")",
+	  "Price per GPU-hour, P10" },
+	{ "usd_per_gpu_hour_p90", UNIT_USD, "USD", "the same band's 90th percentile: the catalog row's high, widened by its age",
+	  "Price per GPU-hour, P90" },
 	{ "numerics", UNIT_TEXT, "text", "the plan's settings that change numerics from Megatron's defaults, joined by + (grad_reduce_bf16, optimizer_moments_bf16, moe_dispatch_fp8, fp8_activation_cache; empty: none; docs/explanation/training.md)" },
 	/* plan (docs/explanation/planning.md) */
 	{ "front", UNIT_TEXT, "text", "on the time/cost Pareto front of the P50 figures (p50), the P90 ones (p90) or both (p50+p90); serving: yes (one front of TTFT P99 and USD per hour)" },

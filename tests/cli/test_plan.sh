@@ -36,7 +36,7 @@ grep -q '^plan: 168 shapes, [0-9]* evaluated ([0-9]* ok), .* dominated; [0-9]* o
 
 # CSV for scripts: the front's rows, run's columns then the plan's.
 status_is 0 "$CLUSTERSIM" plan "$ex" --format csv -o "$TMP/front.csv" && ok || fail "plan -o"
-head -1 "$TMP/front.csv" | grep -q ',meets_budget_p90,t_data_stall_s,frac_data_stall,t_straggler_s,expert_tp,recompute_modules,global_batch_tokens,pipeline_split,free_stage_input,numerics,provider,storage_usd_p50,storage_usd_p90,storage_tb,total_usd_p50,total_usd_p90,front,plan_rank,why,price_type,fate,fate_reason,candidate_json$' && ok ||
+head -1 "$TMP/front.csv" | grep -q ',meets_budget_p90,t_data_stall_s,frac_data_stall,t_straggler_s,expert_tp,recompute_modules,global_batch_tokens,pipeline_split,free_stage_input,numerics,provider,storage_usd_p50,storage_usd_p90,storage_tb,total_usd_p50,total_usd_p90,usd_per_gpu_hour_p10,usd_per_gpu_hour_p90,front,plan_rank,why,price_type,fate,fate_reason,candidate_json$' && ok ||
 	fail "header: $(head -1 "$TMP/front.csv")"
 head -1 "$TMP/out" | grep -q '^cheapest that meets' && ok || fail "-o keeps the answer on stdout: $(cat "$TMP/out")"
 n=$(sed -n 's/.* \([0-9]*\) on the front.*/\1/p' "$TMP/err")

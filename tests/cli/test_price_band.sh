@@ -24,6 +24,22 @@ status_is 0 "$CLUSTERSIM" run "$ex" --format csv --set monte_carlo.trials=1 --co
 awk -F, '$1 == "own price" { found = 1; exit !($2 == $3) } END { if (!found) exit 1 }' "$TMP/out" && ok ||
 	fail "scenario price, no band: $(cat "$TMP/out")"
 
+# the band's own percentiles: CoreWeave's age alone, P10 x P90 = price^2
+status_is 0 "$CLUSTERSIM" run "$ex" --format csv --set monte_carlo.trials=1 \
+	--columns candidate,gpus,usd_per_hour,usd_per_gpu_hour_p10,usd_per_gpu_hour_p90 && ok || fail "run band columns"
+awk -F, -v s="$cw" '$1 == "32 x CoreWeave B200" { p = $3 / $2; r = $5 / p / exp(1.2815516 * s) - 1; q = $4 * $5 / (p * p) - 1
+	if (r < 0) r = -r; if (q < 0) q = -q; found = 1; exit !(r < 1e-4 && q < 1e-4) } END { if (!found) exit 1 }' "$TMP/out" &&
+	ok || fail "age band columns: $(cat "$TMP/out")"
+# Vast's H100 marketplace row: 2.67 with low 2.40 (its 10th percentile), high 2.67, observed 2026-10-24
+# (38 days before as_of): P10 = 2.67 exp(-1.2816 sqrt((ln(2.67/2.40)/1.2816)^2 + s^2 t)), P90 = 2.67 exp(1.2816 s sqrt(t))
+status_is 0 "$CLUSTERSIM" run "$ex" --format csv --set monte_carlo.trials=1 \
+	--set 'candidates=[{"name":"vast","preset":"nebius-8x-h100","nodes":32,"price":{"provider":"vast"}}]' \
+	--columns candidate,usd_per_gpu_hour_p10,usd_per_gpu_hour_p90 && ok || fail "run vast"
+awk -F, '$1 == "vast" { t = 38 / 365.25; a = 0.2584 * 0.2584 * t; b = log(2.67 / 2.40) / 1.2815516
+	lo = 2.67 * exp(-1.2815516 * sqrt(b * b + a)); hi = 2.67 * exp(1.2815516 * sqrt(a))
+	d = $2 / lo - 1; e = $3 / hi - 1; if (d < 0) d = -d; if (e < 0) e = -e; found = 1; exit !(d < 1e-4 && e < 1e-4) }
+	END { if (!found) exit 1 }' "$TMP/out" && ok || fail "vast band: $(cat "$TMP/out")"
+
 # plan: the cheapest's band, and the shape likeliest to take its place
 status_is 0 "$CLUSTERSIM" plan "$ex" -o "$TMP/plan.csv" && ok || fail "plan"
 grep -q '^cheapest that meets .*: 32 x CoreWeave B200: 449 h, \$[0-9,]* (P50, price band \$[0-9,]*-\$[0-9,]*);' "$TMP/out" &&
