@@ -239,11 +239,11 @@ static void say_usd(double usd, char *buf, size_t size)
 
 static void say_point(FILE *f, const char *label, const struct plan_point *p)
 {
-	char usd[48];
+	char usd[128];
 	if (p->result.kind == RESULT_INFERENCE) {
 		const struct serve_result *sv = &p->result.serve;
-		say_usd(p->result.serve_usd.usd_per_hour, usd, sizeof usd);
-		fprintf(f, "%s: %s: %s/h, %d replica%s x tp %d (%ld GPUs), TTFT P99 %.0f ms, TPOT P99 %.0f ms\n", label,
+		plan_band_serving_cost(&p->result.serve_usd, usd, sizeof usd);
+		fprintf(f, "%s: %s: %s, %d replica%s x tp %d (%ld GPUs), TTFT P99 %.0f ms, TPOT P99 %.0f ms\n", label,
 			p->name, usd, sv->replicas, sv->replicas == 1 ? "" : "s", sv->tp, sv->gpus_used, sv->m.ttft_ms.p99,
 			sv->m.tpot_ms.p99);
 		return;

@@ -320,7 +320,9 @@ static const char *const inference_columns[] = {
 	/* additions: the per-token cost named for the tokens it counts (usd_per_mtok is the same figure) */
 	"usd_per_mtok_output",
 	/* additions: the price row the cost used */
-	"provider", "price_type", NULL
+	"provider", "price_type",
+	/* additions: the price's band, and the output tokens' cost in it */
+	"usd_per_gpu_hour_p10", "usd_per_gpu_hour_p90", "usd_per_mtok_output_p10", "usd_per_mtok_output_p90", NULL
 };
 
 /* The serving layout: what serve_run chose (also for an oom or invalid
@@ -401,12 +403,17 @@ static void inference_row(rowset *rs, const struct job *j, const struct result *
 	if (r->outcome.status != OUTCOME_OK)
 		return;
 	serve_metric_cells(rs, &j->workload->serving, s);
-	if (d->instances > 0)
+	if (d->instances > 0) {
 		rowset_real(rs, "usd_per_hour", d->usd_per_hour);
+		rowset_real(rs, "usd_per_gpu_hour_p10", d->usd_per_gpu_hour_p10);
+		rowset_real(rs, "usd_per_gpu_hour_p90", d->usd_per_gpu_hour_p90);
+	}
 	if (d->priced) {
 		rowset_real(rs, "usd_per_mtok", d->usd_per_mtok);
 		rowset_real(rs, "usd_per_mtok_output", d->usd_per_mtok);
 		rowset_real(rs, "usd_per_mtok_total", d->usd_per_mtok_total);
+		rowset_real(rs, "usd_per_mtok_output_p10", d->usd_per_mtok_output_p10);
+		rowset_real(rs, "usd_per_mtok_output_p90", d->usd_per_mtok_output_p90);
 	}
 }
 

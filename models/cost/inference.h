@@ -6,13 +6,15 @@
  *
  * Pure arithmetic on the candidate's resolved price and plain numbers from
  * the serving result (cost comes before serve in the models' order, so it
- * never sees struct serve_result). Never reads files.
+ * never sees struct serve_result). A per-token cost is linear in the price,
+ * so the price band's percentiles give the cost's. Never reads files.
  */
 #ifndef CLUSTERSIM_MODELS_COST_INFERENCE_H
 #define CLUSTERSIM_MODELS_COST_INFERENCE_H
 
 #include <stdbool.h>
 
+#include "models/cost/price_band.h"
 #include "models/hw/hw.h"
 
 /* What serving costs: the whole instances (nodes) the replicas occupy, and
@@ -23,6 +25,13 @@ struct inference_dollars {
 	double usd_per_hour;               /* those instances for an hour */
 	double usd_per_mtok;               /* per million output tokens */
 	double usd_per_mtok_total;         /* per million prompt + output tokens */
+	/* the price's band (cost/price_band.h: the catalog row's low and high,
+	 * widened by its age) at its 10th and 90th percentiles: the price per
+	 * GPU-hour and, priced, the cost per million output tokens */
+	double usd_per_gpu_hour_p10, usd_per_gpu_hour_p90;
+	double usd_per_mtok_output_p10, usd_per_mtok_output_p90;
+	struct price_band band;            /* the price's spread (none: both sigmas 0) */
+	char price_id[PRICE_BAND_ID_MAX];  /* which row: services on one row share one draw */
 };
 
 /*

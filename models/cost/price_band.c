@@ -75,6 +75,11 @@ void price_band_of(double point, double low, double high, double age_years, stru
 	b->sigma_high = sqrt(hi * hi + age);
 }
 
+void price_band_quote_id(const struct price_quote *q, char *buf, size_t size)
+{
+	text_setf(buf, size, "%s|%s|%s|%.17g", q->provider, q->basis, q->observed, q->usd_per_gpu_hour);
+}
+
 void price_band_of_quote(const struct price_quote *q, struct price_band *b)
 {
 	if (!q->known || !(q->usd_per_gpu_hour > 0)) {

@@ -72,6 +72,14 @@ void price_band_of(double point, double low, double high, double age_years, stru
  * age_years); none without a known price. */
 void price_band_of_quote(const struct price_quote *q, struct price_band *b);
 
+/* The size of a quote's id (price_band_quote_id). */
+#define PRICE_BAND_ID_MAX (CAT_NAME_MAX + 2 * CAT_TEXT_MAX + 64)
+
+/* Which price row a quote is, as text two quotes share exactly when their
+ * prices are one draw (provider, basis, observed date and price): into buf
+ * of PRICE_BAND_ID_MAX bytes. */
+void price_band_quote_id(const struct price_quote *q, char *buf, size_t size);
+
 /* True when the band spreads the price (either sigma above zero). */
 bool price_band_spread(const struct price_band *b);
 

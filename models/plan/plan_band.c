@@ -1,11 +1,10 @@
 #include "plan_band.h"
 
 #include <assert.h>
+#include <string.h>
 
 #include "models/cost/price_band.h"
 #include "models/plan/plan_point.h"
-#include <string.h>
-
 #include "util/text.h"
 
 static void band_of(const struct run_result *r, struct price_band *b)
@@ -35,20 +34,62 @@ void plan_band_cost(const struct run_result *r, char *buf, size_t size)
 		text_appendf(buf, size, " (P50)");
 }
 
-/* "NAME P50 $X, band $lo-$hi" (no band: "NAME P50 $X") */
+/* A feasible point with a cost: a training run's P50, a service's hour. */
+static bool costed(const struct plan_point *p)
+{
+	if (!p->feasible)
+		return false;
+	if (plan_point_serving(p))
+		return p->result.serve_usd.instances > 0;
+	return p->result.has_run && p->result.run.priced;
+}
+
+static double point_usd(const struct plan_point *p)
+{
+	return plan_point_serving(p) ? p->result.serve_usd.usd_per_hour : p->result.run.cost_usd_p50;
+}
+
+static void point_band(const struct plan_point *p, struct price_band *b)
+{
+	if (plan_point_serving(p))
+		*b = p->result.serve_usd.band;
+	else
+		band_of(&p->result.run, b);
+}
+
+static const char *point_price_id(const struct plan_point *p)
+{
+	return plan_point_serving(p) ? p->result.serve_usd.price_id : p->result.run.price_id;
+}
+
+/* "NAME P50 $X, band $lo-$hi" (no band: "NAME P50 $X"); a service's
+ * "NAME $X/h, band $lo-$hi/h" */
 static void say_banded(const struct plan_point *p, char *buf, size_t size)
 {
 	char usd[48], lo[48], hi[48];
-	plan_point_say_usd(p->result.run.cost_usd_p50, usd, sizeof usd);
-	text_setf(buf, size, "%s P50 %s", p->name, usd);
-	if (plan_band_range(&p->result.run, lo, hi, sizeof lo))
-		text_appendf(buf, size, ", band %s-%s", lo, hi);
+	struct price_band b;
+	bool serving = plan_point_serving(p);
+	const char *per = serving ? "/h" : "";
+	point_band(p, &b);
+	plan_point_say_usd(point_usd(p), usd, sizeof usd);
+	text_setf(buf, size, serving ? "%s %s/h" : "%s P50 %s", p->name, usd);
+	if (!price_band_spread(&b))
+		return;
+	plan_point_say_usd(point_usd(p) * price_band_factor(&b, 0.1), lo, sizeof lo);
+	plan_point_say_usd(point_usd(p) * price_band_factor(&b, 0.9), hi, sizeof hi);
+	text_appendf(buf, size, ", band %s-%s%s", lo, hi, per);
 }
 
-/* A feasible training point with a run and a cost. */
-static bool costed(const struct plan_point *p)
+void plan_band_serving_cost(const struct inference_dollars *d, char *buf, size_t size)
 {
-	return p->feasible && !plan_point_serving(p) && p->result.has_run && p->result.run.priced;
+	char lo[48], hi[48];
+	plan_point_say_usd(d->usd_per_hour, buf, size);
+	text_appendf(buf, size, "/h");
+	if (!price_band_spread(&d->band))
+		return;
+	plan_point_say_usd(d->usd_per_hour * price_band_factor(&d->band, 0.1), lo, sizeof lo);
+	plan_point_say_usd(d->usd_per_hour * price_band_factor(&d->band, 0.9), hi, sizeof hi);
+	text_appendf(buf, size, " (price band %s-%s/h)", lo, hi);
 }
 
 bool plan_band_swap(const struct plan_outcome *o, char *buf, size_t size)
@@ -57,21 +98,20 @@ bool plan_band_swap(const struct plan_outcome *o, char *buf, size_t size)
 	buf[0] = '\0';
 	if (o->cheapest < 0 || !costed(&o->points[o->cheapest]))
 		return false;
-	const struct run_result *a = &o->points[o->cheapest].result.run;
+	const struct plan_point *a = &o->points[o->cheapest];
 	struct price_band ba, bb;
-	band_of(a, &ba);
+	point_band(a, &ba);
 	long best = -1, second = -1;
 	double best_p = 0;
 	for (size_t i = 0; i < o->n; i++) {
-		const struct plan_point *pt = &o->points[i];
-		if ((long)i == o->cheapest || !costed(pt))
+		const struct plan_point *b = &o->points[i];
+		if ((long)i == o->cheapest || !costed(b) || plan_point_serving(b) != plan_point_serving(a))
 			continue;
-		const struct run_result *b = &pt->result.run;
-		if (second < 0 || b->cost_usd_p50 < o->points[second].result.run.cost_usd_p50)
+		if (second < 0 || point_usd(b) < point_usd(&o->points[second]))
 			second = (long)i;
-		band_of(b, &bb);
-		double p = price_band_swap_probability(a->cost_usd_p50, &ba, b->cost_usd_p50, &bb,
-						       strcmp(a->price_id, b->price_id) == 0);
+		point_band(b, &bb);
+		double p = price_band_swap_probability(point_usd(a), &ba, point_usd(b), &bb,
+						       strcmp(point_price_id(a), point_price_id(b)) == 0);
 		if (p > best_p) {
 			best_p = p;
 			best = (long)i;
@@ -80,13 +120,13 @@ bool plan_band_swap(const struct plan_outcome *o, char *buf, size_t size)
 	if (best < 0 || best_p < PRICE_BAND_SWAP_MATERIAL)
 		return false;
 	char ca[400], cb[400];
-	say_banded(&o->points[o->cheapest], ca, sizeof ca);
+	say_banded(a, ca, sizeof ca);
 	say_banded(&o->points[best], cb, sizeof cb);
 	if (best == second)
 		text_setf(buf, size, "price band: the two cheapest swap places in %.0f%% of the price band (%s; %s)",
 			  100 * best_p, ca, cb);
 	else
 		text_setf(buf, size, "price band: %s is cheaper than %s in %.0f%% of the price band (%s; %s)",
-			  o->points[best].name, o->points[o->cheapest].name, 100 * best_p, ca, cb);
+			  o->points[best].name, a->name, 100 * best_p, ca, cb);
 	return true;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "models/cost/inference.h"
 #include "models/plan/plan.h"
 #include "models/run/run_types.h"
 
@@ -22,14 +23,18 @@ bool plan_band_range(const struct run_result *r, char *lo, char *hi, size_t size
  * $1,144,576)", or "$988,078 (P50)" without a band. */
 void plan_band_cost(const struct run_result *r, char *buf, size_t size);
 
+/* A service's hourly price with its band: "$64/h (price band $55-$74/h)",
+ * or "$64/h" without a band. */
+void plan_band_serving_cost(const struct inference_dollars *d, char *buf, size_t size);
+
 /*
  * Whether the cheapest feasible shape's place holds inside the price
- * bands: against each other feasible training shape with a cost, the
+ * bands: against each other feasible shape of its kind with a cost, the
  * probability that it is the cheaper (price_band_swap_probability on their
- * P50 costs: one draw when they share a price row, independent draws
- * otherwise); the likeliest one, when that is at least
- * PRICE_BAND_SWAP_MATERIAL, in one line into buf. False (buf empty)
- * otherwise, or for serving.
+ * P50 costs, a service's on its hourly price: one draw when they share a
+ * price row, independent draws otherwise); the likeliest one, when that is
+ * at least PRICE_BAND_SWAP_MATERIAL, in one line into buf. False (buf
+ * empty) otherwise.
  */
 bool plan_band_swap(const struct plan_outcome *o, char *buf, size_t size);
 

@@ -518,8 +518,7 @@ static void rental_cost(const struct cluster_spec *c, const struct run_model *m,
 	out->price_sigma_high = band.sigma_high;
 	out->price_usd_per_gpu_hour_p10 = c->price.usd_per_gpu_hour * price_band_factor(&band, 0.1);
 	out->price_usd_per_gpu_hour_p90 = c->price.usd_per_gpu_hour * price_band_factor(&band, 0.9);
-	text_setf(out->price_id, sizeof out->price_id, "%s|%s|%s|%.17g", c->price.provider, c->price.basis,
-		  c->price.observed, c->price.usd_per_gpu_hour);
+	price_band_quote_id(&c->price, out->price_id, sizeof out->price_id);
 	if (!price_band_spread(&band) || held == NULL)
 		return;
 	double *usd = xcalloc((size_t)n, sizeof *usd);

@@ -118,7 +118,7 @@ struct run_result {
 	 * price row's identity (runs on one row share one draw of its price) */
 	double price_sigma_low, price_sigma_high;
 	double price_usd_per_gpu_hour_p10, price_usd_per_gpu_hour_p90; /* the band's 10th and 90th percentiles */
-	char price_id[CAT_NAME_MAX + 2 * CAT_TEXT_MAX + 64];
+	char price_id[CAT_NAME_MAX + 2 * CAT_TEXT_MAX + 64];  /* price_band_quote_id; PRICE_BAND_ID_MAX */
 	/* storage and data dollars (run_storage_dollars): the footprint held
 	 * for the held time at each tier's price, plus checkpoint downloads;
 	 * not part of cost_usd_p50 */

@@ -60,4 +60,31 @@ function phi(x,   t, y, s) { s = x < 0 ? -1 : 1; x = (x < 0 ? -x : x) / sqrt(2);
 status_is 0 "$CLUSTERSIM" plan "$ex" -o "$TMP/plan2.csv" --set 'candidates=[{"name":"a","preset":"coreweave-8x-b200","nodes":32},{"name":"b","preset":"coreweave-8x-b200","nodes":64}]' &&
 	ok || fail "plan one row"
 grep -q '^price band:' "$TMP/out" && fail "one row swapped: $(cat "$TMP/out")" || ok
+# serving: the hour's band and the output tokens' cost in it (linear in the price), and the swap
+# line on hourly prices: Lambda's 8x H100 and CoreWeave's B200 node, both observed 2026-09-20
+sv="$TOP/scenarios/examples/llama3-70b-serve-plan.json"
+status_is 0 "$CLUSTERSIM" plan "$sv" -o "$TMP/serve.csv" && ok || fail "serving plan"
+grep -q '^cheapest that meets the SLO: 2 x lambda-8x-h100: \$64/h (price band \$55-\$74/h), ' "$TMP/out" &&
+	ok || fail "serving cheapest with its band: $(cat "$TMP/out")"
+awk -f "$TOP/tools/csv.awk" -f /dev/stdin -v s="$cw" "$TMP/serve.csv" <<'AWK' && ok || fail "serving band columns"
+	{ n = split_csv($0, v) }
+	NR == 1 { for (i = 1; i <= n; i++) col[v[i]] = i; next }
+	v[col["candidate"]] == "2 x lambda-8x-h100" {
+		f = exp(1.2815516 * s); m = v[col["usd_per_mtok_output"]]; p = v[col["usd_per_hour"]] / 16
+		d1 = v[col["usd_per_mtok_output_p90"]] / (m * f) - 1; d2 = v[col["usd_per_mtok_output_p10"]] * f / m - 1
+		d3 = v[col["usd_per_gpu_hour_p90"]] / (p * f) - 1
+		if (d1 < 0) d1 = -d1; if (d2 < 0) d2 = -d2; if (d3 < 0) d3 = -d3
+		found = 1; exit !(d1 < 1e-4 && d2 < 1e-4 && d3 < 1e-4) }
+	END { if (!found) exit 1 }
+AWK
+line=$(grep '^price band: 1 x coreweave-8x-b200 is cheaper than 2 x lambda-8x-h100 in [0-9]*% of the price band' "$TMP/out")
+[ -n "$line" ] && ok || fail "serving swap line: $(cat "$TMP/out")"
+# 2 x 8 H100 at 3.99 against 8 B200 at 8.60, both spread by the same age: Phi(ln(a / b) / (sqrt(2) s))
+awk -v s="$cw" -v line="$line" '
+function phi(x,   t, y, g) { g = x < 0 ? -1 : 1; x = (x < 0 ? -x : x) / sqrt(2); t = 1 / (1 + 0.3275911 * x)
+	y = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * exp(-x * x)
+	return 0.5 * (1 + g * y) }
+BEGIN { match(line, /in [0-9]+%/); pct = substr(line, RSTART + 3, RLENGTH - 4)
+	want = 100 * phi(log(16 * 3.99 / (8 * 8.60)) / (sqrt(2) * s)); d = pct - want; if (d < 0) d = -d
+	exit !(d <= 0.7) }' && ok || fail "serving swap probability against Phi: $line"
 finish
