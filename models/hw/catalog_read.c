@@ -30,7 +30,7 @@ bool catalog_read_iso_date(const char *s, bool day_required)
 }
 
 /* hw.h says where it comes from (docs/explanation/calibration.md, "FP4"). */
-const double catalog_fp4_over_fp8_mamf = 0.83;
+const double catalog_fp4_over_fp8_mamf = 0.76;
 
 /* ---- readers of one entry --------------------------------------------- */
 

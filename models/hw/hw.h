@@ -41,8 +41,9 @@ double precision_bytes(enum precision p);
 
 /* A GPU's FP4 GEMM fraction when the catalog has no FP4 measurement (no
  * mamf_fp4): this times its FP8 fraction, an assumption the rows computing
- * in FP4 name. 0.83 is the one measured ratio, B200's: 0.634 FP4 (5702 of
- * 9000 TFLOP/s, MXFP4, deepseek-ai/DeepGEMM PR #348) over 0.763 FP8 (3432.5
+ * in FP4 name. 0.76 is the one measured ratio, B200's: 0.582 FP4 (5239 of
+ * 9000 TFLOP/s, MXFP4 with cuBLASLt 13.3, deepseek-ai/DeepGEMM PR #348's
+ * baseline: the vendor library, as MAMF is measured) over 0.763 FP8 (3432.5
  * of 4500, stas00/ml-engineering MAMF table). */
 extern const double catalog_fp4_over_fp8_mamf;
 

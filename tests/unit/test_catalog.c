@@ -214,7 +214,7 @@ static void test_override_merges_fields(void **state)
 }
 
 /* FP4's GEMM fraction: the catalog's measurement where it has one (B200:
- * 5702 of 9000 TFLOP/s), else the stated assumption, FP8's fraction times
+ * cuBLASLt's 5239 of 9000 TFLOP/s), else the stated assumption, FP8's fraction times
  * catalog_fp4_over_fp8_mamf, flagged for the rows to name; a user's
  * measurement replaces the assumption, and an override of the FP8 fraction
  * carries into an assumed FP4 one. */
@@ -223,12 +223,12 @@ static void test_fp4_rate_measured_or_assumed(void **state)
 	(void)state;
 	catalog *c = builtin();
 	const struct gpu_spec *b200 = catalog_gpu(c, "B200"), *gb200 = catalog_gpu(c, "GB200");
-	assert_close(b200->mamf[PREC_FP4], 5702.0 / 9000, 1e-3);
+	assert_close(b200->mamf[PREC_FP4], 5239.0 / 9000, 1e-3);
 	assert_false(b200->mamf_fp4_assumed);
 	assert_true(gb200->mamf_fp4_assumed);
 	assert_close(gb200->mamf[PREC_FP4], gb200->mamf[PREC_FP8] * catalog_fp4_over_fp8_mamf, 1e-12);
 	/* the assumed ratio is B200's measured FP4 over its measured FP8 (3432.5 of 4500) */
-	assert_close(catalog_fp4_over_fp8_mamf, (5702.0 / 9000) / (3432.5 / 4500), 0.01);
+	assert_close(catalog_fp4_over_fp8_mamf, (5239.0 / 9000) / (3432.5 / 4500), 0.01);
 	struct cs_error err;
 	json_error_t jerr;
 	error_clear(&err);
