@@ -239,7 +239,7 @@ static void say_usd(double usd, char *buf, size_t size)
 
 static void say_point(FILE *f, const char *label, const struct plan_point *p)
 {
-	char usd[128];
+	char usd[PLAN_BAND_COST_MAX];
 	if (p->result.kind == RESULT_INFERENCE) {
 		const struct serve_result *sv = &p->result.serve;
 		plan_band_serving_cost(&p->result.serve_usd, usd, sizeof usd);
@@ -250,7 +250,7 @@ static void say_point(FILE *f, const char *label, const struct plan_point *p)
 	}
 	const struct train_plan *tp = &p->result.train.plan;
 	double h50 = p->result.run.wall_time_p50_s / 3600, h90 = p->result.run.wall_time_p90_s / 3600;
-	char banded[160];
+	char banded[PLAN_BAND_COST_MAX];
 	plan_band_cost(&p->result.run, banded, sizeof banded);
 	fprintf(f, "%s: %s: %.*f h, %s", label, p->name, h50 < 100 ? 1 : 0, h50, banded);
 	if (h90 > h50 * (1 + 1e-6)) {
@@ -280,7 +280,7 @@ static void print_spot(FILE *f, const struct plan_outcome *o)
 /* Whether the cheapest keeps its place inside the price bands. */
 static void print_band_swap(FILE *f, const struct plan_outcome *o)
 {
-	char line[1024];
+	char line[PLAN_BAND_SWAP_MAX];
 	if (plan_band_swap(o, line, sizeof line))
 		fprintf(f, "%s\n", line);
 }

@@ -13,22 +13,25 @@ static void band_of(const struct run_result *r, struct price_band *b)
 	b->sigma_high = r->price_sigma_high;
 }
 
-bool plan_band_range(const struct run_result *r, char *lo, char *hi, size_t size)
+/* usd x the band's 10th and 90th percentile factors into lo and hi (each
+ * TEXT_USD_MAX); false, nothing written, without a band. */
+static bool say_range(double usd, const struct price_band *b, char *lo, char *hi)
 {
-	struct price_band b;
-	band_of(r, &b);
-	if (!price_band_spread(&b))
+	if (!price_band_spread(b))
 		return false;
-	plan_point_say_usd(r->cost_usd_p50 * price_band_factor(&b, 0.1), lo, size);
-	plan_point_say_usd(r->cost_usd_p50 * price_band_factor(&b, 0.9), hi, size);
+	plan_point_say_usd(usd * price_band_factor(b, 0.1), lo, TEXT_USD_MAX);
+	plan_point_say_usd(usd * price_band_factor(b, 0.9), hi, TEXT_USD_MAX);
 	return true;
 }
 
 void plan_band_cost(const struct run_result *r, char *buf, size_t size)
 {
-	char lo[48], hi[48];
+	char lo[TEXT_USD_MAX], hi[TEXT_USD_MAX];
+	struct price_band b;
+	assert(size >= PLAN_BAND_COST_MAX);
+	band_of(r, &b);
 	plan_point_say_usd(r->cost_usd_p50, buf, size);
-	if (plan_band_range(r, lo, hi, sizeof lo))
+	if (say_range(r->cost_usd_p50, &b, lo, hi))
 		text_appendf(buf, size, " (P50, price band %s-%s)", lo, hi);
 	else
 		text_appendf(buf, size, " (P50)");
@@ -63,38 +66,33 @@ static const char *point_price_id(const struct plan_point *p)
 }
 
 /* "NAME P50 $X, band $lo-$hi" (no band: "NAME P50 $X"); a service's
- * "NAME $X/h, band $lo-$hi/h" */
+ * "NAME $X/h, band $lo-$hi/h"; size at least SAY_BANDED_MAX */
+#define SAY_BANDED_MAX (CAT_TEXT_MAX + PLAN_BAND_COST_MAX)
 static void say_banded(const struct plan_point *p, char *buf, size_t size)
 {
-	char usd[48], lo[48], hi[48];
+	char usd[TEXT_USD_MAX], lo[TEXT_USD_MAX], hi[TEXT_USD_MAX];
 	struct price_band b;
 	bool serving = plan_point_serving(p);
-	const char *per = serving ? "/h" : "";
 	point_band(p, &b);
 	plan_point_say_usd(point_usd(p), usd, sizeof usd);
 	text_setf(buf, size, serving ? "%s %s/h" : "%s P50 %s", p->name, usd);
-	if (!price_band_spread(&b))
-		return;
-	plan_point_say_usd(point_usd(p) * price_band_factor(&b, 0.1), lo, sizeof lo);
-	plan_point_say_usd(point_usd(p) * price_band_factor(&b, 0.9), hi, sizeof hi);
-	text_appendf(buf, size, ", band %s-%s%s", lo, hi, per);
+	if (say_range(point_usd(p), &b, lo, hi))
+		text_appendf(buf, size, ", band %s-%s%s", lo, hi, serving ? "/h" : "");
 }
 
 void plan_band_serving_cost(const struct inference_dollars *d, char *buf, size_t size)
 {
-	char lo[48], hi[48];
+	char lo[TEXT_USD_MAX], hi[TEXT_USD_MAX];
+	assert(size >= PLAN_BAND_COST_MAX);
 	plan_point_say_usd(d->usd_per_hour, buf, size);
 	text_appendf(buf, size, "/h");
-	if (!price_band_spread(&d->band))
-		return;
-	plan_point_say_usd(d->usd_per_hour * price_band_factor(&d->band, 0.1), lo, sizeof lo);
-	plan_point_say_usd(d->usd_per_hour * price_band_factor(&d->band, 0.9), hi, sizeof hi);
-	text_appendf(buf, size, " (price band %s-%s/h)", lo, hi);
+	if (say_range(d->usd_per_hour, &d->band, lo, hi))
+		text_appendf(buf, size, " (price band %s-%s/h)", lo, hi);
 }
 
 bool plan_band_swap(const struct plan_outcome *o, char *buf, size_t size)
 {
-	assert(size > 0);
+	assert(size >= PLAN_BAND_SWAP_MAX);
 	buf[0] = '\0';
 	if (o->cheapest < 0 || !costed(&o->points[o->cheapest]))
 		return false;
@@ -119,7 +117,7 @@ bool plan_band_swap(const struct plan_outcome *o, char *buf, size_t size)
 	}
 	if (best < 0 || best_p < PRICE_BAND_SWAP_MATERIAL)
 		return false;
-	char ca[400], cb[400];
+	char ca[SAY_BANDED_MAX], cb[SAY_BANDED_MAX];
 	say_banded(a, ca, sizeof ca);
 	say_banded(&o->points[best], cb, sizeof cb);
 	if (best == second)

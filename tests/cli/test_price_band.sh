@@ -60,6 +60,15 @@ function phi(x,   t, y, s) { s = x < 0 ? -1 : 1; x = (x < 0 ? -x : x) / sqrt(2);
 status_is 0 "$CLUSTERSIM" plan "$ex" -o "$TMP/plan2.csv" --set 'candidates=[{"name":"a","preset":"coreweave-8x-b200","nodes":32},{"name":"b","preset":"coreweave-8x-b200","nodes":64}]' &&
 	ok || fail "plan one row"
 grep -q '^price band:' "$TMP/out" && fail "one row swapped: $(cat "$TMP/out")" || ok
+# the longest names a scenario may give (255 bytes) appear whole in the swap line, each twice
+# (about 1,200 bytes in all): never cut, silently or with a mark
+a=$(awk 'BEGIN { while (n++ < 255) printf "A" }'); b=$(awk 'BEGIN { while (n++ < 255) printf "B" }')
+status_is 0 "$CLUSTERSIM" plan "$ex" -o "$TMP/plan3.csv" --set "candidates=[{\"name\":\"$a\",\"preset\":\"coreweave-8x-b200\",\"nodes\":32},{\"name\":\"c64\",\"preset\":\"coreweave-8x-b200\",\"nodes\":64},{\"name\":\"$b\",\"preset\":\"nebius-8x-h100\",\"nodes\":64}]" &&
+	ok || fail "plan long names"
+line=$(grep '^price band: ' "$TMP/out")
+want="price band: $b is cheaper than $a in 44% of the price band ($a P50 \$988,078, band \$852,978-\$1,144,576; $b P50 \$1,010,352, band \$876,751-\$1,164,311)"
+[ "$line" = "$want" ] && ok || fail "long names cut: $(printf '%s' "$line" | wc -c) bytes: $line"
+
 # serving: the hour's band and the output tokens' cost in it (linear in the price), and the swap
 # line on hourly prices: Lambda's 8x H100 and CoreWeave's B200 node, both observed 2026-09-20
 sv="$TOP/scenarios/examples/llama3-70b-serve-plan.json"
