@@ -353,6 +353,11 @@ const struct key_row key_rows[] = {
 	{ SERVE, .key = "requests", .type = "integer", .ranged = true, .lo = 1, .hi = SERVE_SIM_REQUESTS_MAX,
 	  .unit = "requests", .meaning = "send this many requests instead (vLLM's --num-prompts); required for "
 					 "offline; not with duration_s; neither is used with a trace" },
+	{ SERVE, .key = "max_output_tokens", .type = "integer", .ranged = true, .lo = 1, .hi = KEY_LEN_TOKENS_MAX,
+	  .def = "each request's output length", .unit = "tokens",
+	  .meaning = "the max_tokens every request carries (the client's cap): a longer output stops at it; trtllm's "
+		     "capacity_policy guaranteed_no_evict reserves the KV cache of the prompt and this many tokens on "
+		     "admission (docs/explanation/serving.md)" },
 	{ SERVE, .key = "prefix_cache_hit", .type = "number", .ranged = true, .lo = 0, .hi = 1, .def = "0",
 	  .unit = "fraction", .meaning = "share of each prompt found in the prefix cache: those tokens are not "
 					 "computed, but hold KV blocks" },
@@ -376,8 +381,8 @@ const struct key_row key_rows[] = {
 	{ SERVE, .key = "engine", .type = "name", .names = serve_engine_names, .def = "vllm-v1", .unit = "",
 	  .meaning = "whose iteration scheduler the replicas run: vllm-v1 (one token budget, running requests first, KV "
 		     "blocks as computed), vllm-v0 (decodes, then prefills; without chunked prefill a step is all "
-		     "prefill or all decode), trtllm (in-flight batching; admission reserves the output's KV, no "
-		     "preemption), sglang (a prefill step whenever a prompt can be admitted) (docs/explanation/serving.md)" },
+		     "prefill or all decode), trtllm (in-flight batching; admission reserves the KV of the prompt and "
+		     "max_output_tokens unless scheduler.capacity_policy is max_utilization), sglang (a prefill step whenever a prompt can be admitted) (docs/explanation/serving.md)" },
 	{ SERVE, .key = "slo", .type = "object", .unit = "",
 	  .meaning = "the objectives (workload.serving.slo below)" },
 	{ SERVE, .key = "replicas", .type = "integer or \"auto\"", .ranged = true, .lo = 1, .hi = 100000, .def = "1",
@@ -440,8 +445,16 @@ const struct key_row key_rows[] = {
 	  .hi = 1 << 20, .def = "256", .unit = "sequences", .meaning = "sequences running at once (vLLM's --max-num-seqs)" },
 	{ .sec = KS_SCHEDULER, .key = "chunked_prefill", .kinds = KIND_INFER, .type = "boolean", .def = "true",
 	  .unit = "", .meaning = "split long prompts across steps and mix them with decodes" },
+	{ .sec = KS_SCHEDULER, .key = "capacity_policy", .kinds = KIND_INFER, .type = "name",
+	  .names = serve_capacity_policy_names, .def = "guaranteed_no_evict", .unit = "",
+	  .meaning = "engine trtllm only (TensorRT-LLM's CapacitySchedulerPolicy): guaranteed_no_evict (admission "
+		     "reserves the KV cache of the prompt and max_output_tokens; nothing is preempted) or "
+		     "max_utilization (admission takes the prompt's; when a step finds no free block the latest "
+		     "started request is paused and recomputed later)" },
 	{ .sec = KS_SCHEDULER, .key = "block_tokens", .kinds = KIND_INFER, .type = "integer", .ranged = true, .lo = 1,
-	  .hi = 1024, .def = "16", .unit = "tokens", .meaning = "tokens per KV-cache block (vLLM's --block-size)" },
+	  .hi = 1024, .def = "the engine's: 16 (vllm-v0, vllm-v1), 32 (trtllm), 1 (sglang)", .unit = "tokens",
+	  .meaning = "tokens per KV-cache block (vLLM's --block-size, TensorRT-LLM's tokens_per_block, SGLang's "
+		     "--page-size)" },
 	{ .sec = KS_SLO, .key = "ttft_p99_ms", .kinds = KIND_INFER, .type = "number", .ranged = true, .lo = 0.001,
 	  .hi = 1e9, .unit = "ms", .meaning = "the objective: 99th-percentile time to first token" },
 	{ .sec = KS_SLO, .key = "tpot_p99_ms", .kinds = KIND_INFER, .type = "number", .ranged = true, .lo = 0.001,

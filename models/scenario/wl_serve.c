@@ -13,6 +13,7 @@
 #include "util/text.h"
 #include "models/scenario/wl_train.h"
 #include "models/serve/arrival.h"
+#include "models/serve/serve_engine.h"
 #include "models/serve/serve_sim.h"
 
 /* The longest prompt or output a length may give, in tokens (4 Mi). */
@@ -207,7 +208,7 @@ static void serving_defaults(struct serving_spec *sv)
 	sv->max_batch_tokens = 8192;
 	sv->max_seqs = 256;
 	sv->chunked_prefill = true;
-	sv->block_tokens = 16;           /* vLLM's default --block-size */
+	sv->block_tokens = 16;           /* vLLM's; read_serving takes the engine's */
 	sv->gpu_memory_fraction = 0.9;   /* vLLM's default --gpu-memory-utilization */
 	sv->step_overhead_s = -1;        /* the engine's (the catalog's engines entry) */
 	sv->router = ROUTER_ROUND_ROBIN;
@@ -296,6 +297,19 @@ static int read_scheduler(struct jread *r, const json_t *x, struct serving_spec 
 	    jread_bool(r, x, "chunked_prefill", false, &sv->chunked_prefill) < 0 ||
 	    key_int32(r, x, KS_SCHEDULER, "block_tokens", &sv->block_tokens) < 0)
 		return -1;
+	if (json_object_get(x, "capacity_policy") != NULL) {
+		int policy = SERVE_CAPACITY_GUARANTEED_NO_EVICT;
+		if (key_enum(r, x, KS_SCHEDULER, "capacity_policy", &policy) < 0)
+			return -1;
+		if (sv->engine != SERVE_ENGINE_TRTLLM) {
+			char msg[256];
+			snprintf(msg, sizeof msg, "\"%s\" with engine \"%s\": only engine \"trtllm\" has a capacity "
+				 "policy (vLLM and SGLang take KV blocks as needed and preempt, as max_utilization does)",
+				 serve_capacity_policy_names[policy], serve_engine_names[sv->engine]);
+			return reader_fail_at(r, "capacity_policy", msg);
+		}
+		sv->capacity_policy = (enum serve_capacity_policy)policy;
+	}
 	return 0;
 }
 
@@ -396,6 +410,7 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 	    read_length(r, v, "output_tokens", &sv->output_tokens) < 0 ||
 	    key_real(r, v, KS_SERVING, "duration_s", &sv->duration_s) < 0 ||
 	    key_int(r, v, KS_SERVING, "requests", &requests) < 0 ||
+	    key_int32(r, v, KS_SERVING, "max_output_tokens", &sv->max_output_tokens) < 0 ||
 	    key_real(r, v, KS_SERVING, "prefix_cache_hit", &sv->prefix_hit_fraction) < 0 ||
 	    key_real(r, v, KS_SERVING, "gpu_memory_fraction", &sv->gpu_memory_fraction) < 0 ||
 	    read_precision(r, v, "weight_precision", weight_precisions, &sv->has_weight_precision,
@@ -421,6 +436,9 @@ static int read_serving(struct jread *r, const json_t *v, const char *file, stru
 			return -1;
 		jread_leave(r, mark);
 	}
+	const json_t *sched = json_object_get(v, "scheduler");
+	if (sched == NULL || json_object_get(sched, "block_tokens") == NULL)
+		sv->block_tokens = serve_engine_of(sv->engine)->block_tokens;
 	return check_serving(r, v, sv);
 }
 

@@ -29,9 +29,10 @@ struct serve_engine_ops {
 	 * chunk (vLLM v1's KVCacheManager.allocate_slots); false: the whole
 	 * prompt's on admission (vLLM v0's can_allocate, TensorRT-LLM, SGLang). */
 	bool blocks_per_chunk;
-	/* Admission holds blocks for the prompt and every output token, so no
-	 * running sequence is ever preempted (TensorRT-LLM's default capacity
-	 * policy GUARANTEED_NO_EVICT). */
+	/* Admission holds blocks for the prompt and the request's max_tokens,
+	 * so no running sequence is ever preempted (TensorRT-LLM's default
+	 * capacity policy GUARANTEED_NO_EVICT; its MAX_UTILIZATION, chosen by
+	 * workload.serving.scheduler.capacity_policy, holds none ahead). */
 	bool reserve_output;
 	/* workload.serving.gpu_memory_fraction is the share of the memory left
 	 * free after weights and workspace that the KV cache takes (TensorRT-LLM's
@@ -40,9 +41,19 @@ struct serve_engine_ops {
 	 * weights, workspace and KV cache take together (vLLM's
 	 * gpu_memory_utilization). */
 	bool memory_fraction_of_free;
+	/* Tokens per KV-cache block when workload.serving.scheduler.block_tokens
+	 * is not given: the engine's own default. */
+	int block_tokens;
 };
 
 /* The entry of engine e. */
 const struct serve_engine_ops *serve_engine_of(enum serve_engine e);
+
+/* The tokens whose KV blocks admission holds for the whole life of a
+ * request of `prompt` and `output` tokens under sv's engine and capacity
+ * policy: its prompt and its max_tokens (sv->max_output_tokens, else its
+ * own output) where the engine reserves them; 0 where blocks are taken as
+ * tokens are computed. */
+long serve_engine_reserve_tokens(const struct serving_spec *sv, int prompt, int output);
 
 #endif

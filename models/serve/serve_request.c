@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <math.h>
 
+#include "models/serve/serve_engine.h"
 #include "models/serve/serve_kv.h"
 #include "sim/time.h"
 #include "util/xalloc.h"
@@ -61,26 +62,34 @@ static struct serve_replica *route(struct serve_state *s, int base, int n, long 
 	return &s->reps[base + best];
 }
 
+/* Why a request's KV need is its prompt and max_tokens. */
+#define RESERVE_WHY " (its prompt and max_tokens, which trtllm's capacity_policy guaranteed_no_evict reserves on admission)"
+
 void serve_request_new(struct serve_state *s, int prompt, int output, int client)
 {
 	const struct serving_spec *sv = s->sv;
 	int64_t now = engine_now(s->e);
 	struct serve_replica *first = &s->reps[s->entry_base];
-	long most = s->cfg->disaggregated ? prompt : (long)prompt + output - 1;
 	int hit;
 
+	if (sv->max_output_tokens > 0 && output > sv->max_output_tokens)
+		output = sv->max_output_tokens;  /* the engine stops at max_tokens */
+	long reserve = serve_engine_reserve_tokens(sv, prompt, output);
+	long decode_most = reserve > 0 ? reserve : (long)prompt + output - 1;
+	long most = s->cfg->disaggregated ? prompt : decode_most;
 	if (s->failed)
 		return;
 	if (serve_kv_blocks(s, most) > first->blocks_total) {
-		serve_state_fail(s, SERVE_SIM_KV, "a request of %d prompt and %d output tokens needs %ld tokens of KV cache, more than the "
-		     "%.0f a %s replica holds", prompt, output, most, first->pool->model.kv_capacity_tokens,
+		serve_state_fail(s, SERVE_SIM_KV, "a request of %d prompt and %d output tokens needs %ld tokens of KV cache%s, more than the "
+		     "%.0f a %s replica holds", prompt, output, most, reserve > 0 && !s->cfg->disaggregated ? RESERVE_WHY : "",
+		     first->pool->model.kv_capacity_tokens,
 		     s->cfg->disaggregated ? "prefill" : "serving");
 		return;
 	}
 	if (s->cfg->disaggregated && output > 1 &&
-	    serve_kv_blocks(s, (long)prompt + output - 1) > s->reps[s->dec_base].blocks_total) {
-		serve_state_fail(s, SERVE_SIM_KV, "a request of %d prompt and %d output tokens needs %ld tokens of KV cache, more than the "
-		     "%.0f a decode replica holds", prompt, output, (long)prompt + output - 1,
+	    serve_kv_blocks(s, decode_most) > s->reps[s->dec_base].blocks_total) {
+		serve_state_fail(s, SERVE_SIM_KV, "a request of %d prompt and %d output tokens needs %ld tokens of KV cache%s, more than the "
+		     "%.0f a decode replica holds", prompt, output, decode_most, reserve > 0 ? RESERVE_WHY : "",
 		     s->reps[s->dec_base].pool->model.kv_capacity_tokens);
 		return;
 	}
@@ -174,7 +183,8 @@ void serve_request_start_moves(struct serve_state *s, struct serve_replica *d)
 	const struct serve_pool *pf = &s->cfg->prefill, *dc = &s->cfg->decode;
 	while (d->hand_head >= 0) {
 		struct serve_seq *q = &s->seqs[d->hand_head];
-		int need = serve_kv_blocks(s, q->computed);
+		long reserve = serve_engine_reserve_tokens(s->sv, q->prompt, q->output);
+		int need = serve_kv_blocks(s, reserve > q->computed ? reserve : q->computed);
 		if (need > d->blocks_free || d->n_running + d->n_moving >= s->sv->max_seqs)
 			break;
 		int si = serve_state_pop_head(s, &d->hand_head, &d->hand_tail);

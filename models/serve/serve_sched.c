@@ -21,8 +21,9 @@
  * for a prefill), then admit waiting requests unless the step preempted
  * one, with or without chunked prefill (no prefill-only steps); vLLM v1 takes KV blocks as a prompt's
  * chunks are computed, TensorRT-LLM (GUARANTEED_NO_EVICT) takes on
- * admission the blocks of the prompt and every output token, so it never
- * preempts. SGLang runs a prefill step (unfinished prompts, then
+ * admission the blocks of the prompt and the request's max_tokens, so it
+ * never preempts (with MAX_UTILIZATION it takes the prompt's and preempts
+ * as vLLM does). SGLang runs a prefill step (unfinished prompts, then
  * admissions) whenever it can form one, else a decode step.
  * A request's prefix-cache hits (prefix_hit_fraction of its prompt, at most
  * all but one token) are not computed but hold KV blocks. A step's
@@ -168,7 +169,7 @@ static void batch_running(struct serve_state *s, struct serve_replica *r, struct
 
 /* Admit waiting requests head first while they fit: KV blocks (the whole
  * context's; the first chunk's when the engine takes them per chunk; the
- * prompt's and every output token's when it reserves the output), a
+ * prompt's and its max_tokens' when it reserves the output), a
  * sequence slot, and (whole mode) the budget. */
 static void batch_admit(struct serve_state *s, struct serve_replica *r, struct serve_batch *b, long *budget, bool whole)
 {
@@ -179,10 +180,12 @@ static void batch_admit(struct serve_state *s, struct serve_replica *r, struct s
 		long need_tokens = (long)q->prompt + q->generated - q->computed;
 		int chunk = (int)(need_tokens < *budget ? need_tokens : *budget);
 		long hold = (long)q->prompt + q->generated;
+		/* a prefill replica computes the prompt only: nothing to reserve */
+		long reserve = r->kind == REP_PREFILL ? 0 : serve_engine_reserve_tokens(s->sv, q->prompt, q->output);
 		if (ops->blocks_per_chunk)
 			hold = (long)q->computed + chunk;
-		else if (ops->reserve_output)
-			hold = (long)q->prompt + q->output;
+		else if (reserve > 0)
+			hold = reserve;
 		int need = serve_kv_blocks(s, hold);
 		if (need > r->blocks_free || (whole && need_tokens > *budget))
 			break;

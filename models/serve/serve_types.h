@@ -76,6 +76,14 @@ static inline void serve_constants_of(struct serve_constants *k, const struct en
 enum serve_engine { SERVE_ENGINE_VLLM_V0, SERVE_ENGINE_VLLM_V1, SERVE_ENGINE_TRTLLM, SERVE_ENGINE_SGLANG };
 extern const char *const serve_engine_names[];
 
+/* TensorRT-LLM's CapacitySchedulerPolicy (workload.serving.scheduler.
+ * capacity_policy): GUARANTEED_NO_EVICT admits a request only when the KV
+ * blocks of its prompt and its max_tokens are free, so nothing is ever
+ * paused; MAX_UTILIZATION admits on the prompt's blocks and pauses the
+ * latest started request when a step finds none free. */
+enum serve_capacity_policy { SERVE_CAPACITY_GUARANTEED_NO_EVICT, SERVE_CAPACITY_MAX_UTILIZATION };
+extern const char *const serve_capacity_policy_names[];
+
 /* One request: when it arrives and how long its prompt and output are. */
 struct serve_request {
 	double arrival_s;
@@ -118,6 +126,8 @@ struct serving_spec {
 	int max_batch_tokens, max_seqs;
 	bool chunked_prefill;
 	int block_tokens;           /* paged KV cache block, in tokens (16) */
+	int max_output_tokens;      /* every request's max_tokens; 0: its own output length */
+	enum serve_capacity_policy capacity_policy;  /* trtllm only */
 	double gpu_memory_fraction; /* of HBM the server may use (vLLM's 0.9) */
 	bool has_weight_precision;
 	enum precision weight_precision;  /* weights stored (fp4 = 4-bit), else workload.precision */

@@ -13,7 +13,7 @@ expect_status 0 "$CLUSTERSIM" help keys --markdown &&
 # a few exact lines of the page
 for line in \
 	'| workload.parallelism.tp | training, finetune | integer or "auto" | 1 to 1,024 | auto | GPUs | tensor parallelism |' \
-	'| workload.serving.scheduler.block_tokens | inference | integer | 1 to 1,024 | 16 | tokens | tokens per KV-cache block (vLLM'"'"'s --block-size) |' \
+	'| workload.serving.scheduler.block_tokens | inference | integer | 1 to 1,024 | the engine'"'"'s: 16 (vllm-v0, vllm-v1), 32 (trtllm), 1 (sglang) | tokens | tokens per KV-cache block (vLLM'"'"'s --block-size, TensorRT-LLM'"'"'s tokens_per_block, SGLang'"'"'s --page-size) |' \
 	'| monte_carlo.trials | training, finetune, collective, fleet | integer | 1 to 1,000,000 | 100 | trials | seeded trials for whole-run estimates (P50, P90) |' \
 	'## `workload.fleet.jobs[].arrival`'; do
 	grep -qxF "$line" "$page" && ok || fail "the page lacks the line: $line"

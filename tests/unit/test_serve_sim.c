@@ -505,6 +505,70 @@ static void test_engine_kv(void **state)
 	assert_true(m[SERVE_ENGINE_VLLM_V1].preemptions > 0);
 }
 
+/* TensorRT-LLM's GUARANTEED_NO_EVICT holds, from admission, the blocks of
+ * a request's prompt and its max_tokens: 64 offline requests of 100 + 50
+ * tokens on a cache of 1,700 tokens (106 blocks of 16) run
+ * floor(106 / ceil(350 / 16)) = 4 at once with max_tokens 250, using 88 of
+ * the 106 blocks at the peak, and floor(106 / ceil(150 / 16)) = 10 (100
+ * blocks) when each reserves its own answer; neither preempts.
+ * MAX_UTILIZATION takes the prompt's 7 blocks, admits 15 and preempts as
+ * the answers grow; every policy emits every token. */
+static void test_trtllm_capacity_policy(void **state)
+{
+	(void)state;
+	struct lin l = { 0.01, 1e-5, 1e-4, 0 };
+	struct serving_spec sv = spec();
+	sv.engine = SERVE_ENGINE_TRTLLM;
+	sv.process = ARRIVAL_OFFLINE;
+	sv.requests = 64;
+	sv.output_tokens = fixed(50);
+	const struct { int cap; enum serve_capacity_policy policy; double peak; bool preempts; } want[] = {
+		{ 250, SERVE_CAPACITY_GUARANTEED_NO_EVICT, 88.0 / 106, false },
+		{ 0, SERVE_CAPACITY_GUARANTEED_NO_EVICT, 100.0 / 106, false },
+		{ 250, SERVE_CAPACITY_MAX_UTILIZATION, -1, true },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		sv.max_output_tokens = want[i].cap;
+		sv.capacity_policy = want[i].policy;
+		struct serve_sim_config cfg = colocated(&sv, &l, 1700, 1);
+		struct serve_metrics m;
+		run_ok(&cfg, &m);
+		assert_int_equal(m.requests_done, 64);
+		assert_int_equal(m.output_tokens_emitted, 64 * 50);
+		if (want[i].peak > 0)
+			assert_close(m.kv_util_peak, want[i].peak, 1e-12);
+		assert_int_equal(m.preemptions > 0, want[i].preempts);
+	}
+	/* a cap whose reservation no replica holds fails, saying why */
+	sv.max_output_tokens = 1700;
+	sv.capacity_policy = SERVE_CAPACITY_GUARANTEED_NO_EVICT;
+	struct serve_sim_config cfg = colocated(&sv, &l, 1700, 1);
+	struct serve_metrics m;
+	char reason[512] = "";
+	assert_int_not_equal(serve_sim_run(&cfg, &m, reason, sizeof reason), 0);
+	assert_non_null(strstr(reason, "needs 1800 tokens of KV cache (its prompt and max_tokens"));
+}
+
+/* An answer longer than max_output_tokens stops at it, on every engine:
+ * 64 requests of 50 output tokens capped at 30 emit 64 x 30 tokens. */
+static void test_max_output_tokens_cut(void **state)
+{
+	(void)state;
+	struct lin l = { 0.01, 1e-5, 1e-4, 0 };
+	struct serving_spec sv = spec();
+	sv.process = ARRIVAL_OFFLINE;
+	sv.requests = 64;
+	sv.output_tokens = fixed(50);
+	sv.max_output_tokens = 30;
+	for (int e = SERVE_ENGINE_VLLM_V0; e <= SERVE_ENGINE_SGLANG; e++) {
+		sv.engine = (enum serve_engine)e;
+		struct serve_sim_config cfg = colocated(&sv, &l, 1e6, 1);
+		struct serve_metrics m;
+		run_ok(&cfg, &m);
+		assert_int_equal(m.output_tokens_emitted, 64 * 30);
+	}
+}
+
 /* Every router splits an offline batch of 2N identical requests N and N
  * over two replicas, so it takes as long as N on one replica. */
 static void test_routers_split(void **state)
@@ -752,6 +816,8 @@ int main(void)
 		cmocka_unit_test(test_prefill_mixing),
 		cmocka_unit_test(test_engine_order),
 		cmocka_unit_test(test_engine_kv),
+		cmocka_unit_test(test_trtllm_capacity_policy),
+		cmocka_unit_test(test_max_output_tokens_cut),
 		cmocka_unit_test(test_routers_split),
 		cmocka_unit_test(test_sketched_percentiles),
 		cmocka_unit_test(test_serve_run_layout),

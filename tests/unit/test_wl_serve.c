@@ -66,7 +66,9 @@ static void test_defaults(void **state)
 	assert_int_equal(sv->max_batch_tokens, 8192);
 	assert_int_equal(sv->max_seqs, 256);
 	assert_true(sv->chunked_prefill);
-	assert_int_equal(sv->block_tokens, 16);
+	assert_int_equal(sv->block_tokens, 16);  /* vLLM's --block-size */
+	assert_int_equal(sv->max_output_tokens, 0);  /* each request's own answer */
+	assert_int_equal(sv->capacity_policy, SERVE_CAPACITY_GUARANTEED_NO_EVICT);
 	assert_close(sv->gpu_memory_fraction, 0.9, 0);
 	assert_false(sv->has_weight_precision);
 	assert_false(sv->has_kv_precision);
@@ -167,6 +169,50 @@ static void test_every_key(void **state)
 	assert_int_equal(s.workload.serving.requests, 1000);
 	assert_int_equal(s.workload.serving.replicas, PLAN_AUTO);
 	scenario_release(&s);
+}
+
+/* The KV block is the engine's unless stated (vLLM 16, TensorRT-LLM 32,
+ * SGLang 1); max_output_tokens and trtllm's capacity_policy arrive; a
+ * capacity policy on another engine is refused with its value. */
+static void test_engine_kv_keys(void **state)
+{
+	(void)state;
+	const struct { const char *engine; int block; } want[] = {
+		{ "vllm-v0", 16 }, { "vllm-v1", 16 }, { "trtllm", 32 }, { "sglang", 1 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct scenario s;
+		struct cs_error err;
+		char serving[256];
+		snprintf(serving, sizeof serving, "{\"arrival\": {\"rate_per_s\": 4}, \"prompt_tokens\": 100,"
+			 " \"output_tokens\": 20, \"engine\": \"%s\"}", want[i].engine);
+		assert_int_equal(serving_of(serving, &s, &err), 0);
+		assert_int_equal(s.workload.serving.block_tokens, want[i].block);
+		scenario_release(&s);
+		snprintf(serving, sizeof serving, "{\"arrival\": {\"rate_per_s\": 4}, \"prompt_tokens\": 100,"
+			 " \"output_tokens\": 20, \"engine\": \"%s\", \"scheduler\": {\"block_tokens\": 64}}",
+			 want[i].engine);
+		assert_int_equal(serving_of(serving, &s, &err), 0);
+		assert_int_equal(s.workload.serving.block_tokens, 64);
+		scenario_release(&s);
+	}
+	struct scenario s;
+	struct cs_error err;
+	assert_int_equal(serving_of("{\"arrival\": {\"rate_per_s\": 4}, \"prompt_tokens\": 100,"
+				    " \"output_tokens\": 20, \"max_output_tokens\": 1024, \"engine\": \"trtllm\","
+				    " \"scheduler\": {\"capacity_policy\": \"max_utilization\"}}", &s, &err), 0);
+	assert_int_equal(s.workload.serving.max_output_tokens, 1024);
+	assert_int_equal(s.workload.serving.capacity_policy, SERVE_CAPACITY_MAX_UTILIZATION);
+	scenario_release(&s);
+	assert_refused("{\"arrival\": {\"rate_per_s\": 4}, \"prompt_tokens\": 100, \"output_tokens\": 20,"
+		       " \"scheduler\": {\"capacity_policy\": \"max_utilization\"}}",
+		       "workload.serving.scheduler.capacity_policy: \"max_utilization\" with engine \"vllm-v1\": only "
+		       "engine \"trtllm\" has a capacity policy");
+	assert_refused("{\"arrival\": {\"rate_per_s\": 4}, \"prompt_tokens\": 100, \"output_tokens\": 20,"
+		       " \"engine\": \"trtllm\", \"scheduler\": {\"capacity_policy\": \"greedy\"}}",
+		       "workload.serving.scheduler.capacity_policy");
+	assert_refused("{\"arrival\": {\"rate_per_s\": 4}, \"prompt_tokens\": 100, \"output_tokens\": 20,"
+		       " \"max_output_tokens\": 0}", "workload.serving.max_output_tokens");
 }
 
 /* A histogram's bins arrive in order; its mean, sd, min and max are the
@@ -571,6 +617,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_engine_kv_keys),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_bad_lengths),
