@@ -147,6 +147,12 @@ void evaluate_note_assumed_rates(const struct job *j, struct result *out)
 		 * own measurements (catalog engines, confidence "assumption") */
 		outcome_add(&out->outcome, "assumption: %s's step constants are not fitted to its own "
 			    "measurements (clustersim catalog engines)", serve_engine_names[w->serving.engine]);
+	if (j->kind == WORKLOAD_INFERENCE && w->serving.engine == SERVE_ENGINE_SGLANG && w->serving.max_output_tokens > 0)
+		/* SGLang's PrefillAdder counts new_token_ratio x each running
+		 * request's remaining max_new_tokens as held; the model admits on
+		 * the prompt's blocks (docs/explanation/serving.md) */
+		outcome_add(&out->outcome, "assumption: sglang admits on the prompt's KV blocks; the share of "
+			    "max_output_tokens its new_token_ratio holds back is not modelled");
 	if (w->model.precision != PREC_FP4 || !g->mamf_fp4_assumed || !(g->peak_flops[PREC_FP4] > 0))
 		return;
 	outcome_add(&out->outcome,

@@ -303,7 +303,7 @@ static int read_scheduler(struct jread *r, const json_t *x, struct serving_spec 
 			return -1;
 		if (sv->engine != SERVE_ENGINE_TRTLLM) {
 			char msg[256];
-			snprintf(msg, sizeof msg, "\"%s\" with engine \"%s\": only engine \"trtllm\" has a capacity "
+			text_setf(msg, sizeof msg, "\"%s\" with engine \"%s\": only engine \"trtllm\" has a capacity "
 				 "policy (vLLM and SGLang take KV blocks as needed and preempt, as max_utilization does)",
 				 serve_capacity_policy_names[policy], serve_engine_names[sv->engine]);
 			return reader_fail_at(r, "capacity_policy", msg);
